@@ -1,0 +1,2 @@
+/** The emulator: builds and runs fabrics of switch agents and hosts, live or in virtual time. */
+package org.fabriclab.emulator;

@@ -1,0 +1,2 @@
+/** The fabric manager daemon. Depends on routing-engines, proto and gRPC; on the emulator only for --emulate. */
+package org.fabriclab.manager;

@@ -1,0 +1,62 @@
+package org.fabriclab.ctl;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.NoSuchFileException;
+import org.fabriclab.routing.engine.RoutingException;
+import org.fabriclab.routing.format.FormatException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code fabricctl}: the admin command line. Offline verbs ({@code route}, {@code topology},
+ * {@code engines}) need no daemon. Exit codes: 0 success, 1 the routes are not acceptable
+ * (unreachable pairs or a failed engine), 2 bad input (usage, spec, file), 3 an I/O failure.
+ */
+@Command(name = "fabricctl", mixinStandardHelpOptions = true, version = "fabricctl 0.1.0",
+        description = "Fabric manager admin CLI; offline routing and topology tools.",
+        subcommands = {RouteCommand.class, TopologyCommand.class, EnginesCommand.class})
+public final class FabricCtl implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the CLI with the given streams; returns the exit code (used by tests). */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new FabricCtl());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            Throwable e = ex;
+            if (e instanceof FormatException || e instanceof IllegalArgumentException) {
+                err.println("fabricctl: " + e.getMessage());
+                return 2;
+            }
+            if (e instanceof NoSuchFileException n) {
+                err.println("fabricctl: " + n.getFile() + ": no such file");
+                return 2;
+            }
+            if (e instanceof RoutingException) {
+                err.println("fabricctl: routing failed: " + e.getMessage());
+                for (Throwable s : e.getSuppressed()) {
+                    err.println("  also failed: " + s.getMessage());
+                }
+                return 1;
+            }
+            if (e instanceof IOException) {
+                err.println("fabricctl: " + e.getMessage());
+                return 3;
+            }
+            throw ex;
+        });
+        return cl.execute(args);
+    }
+}

@@ -1,0 +1,229 @@
+package org.fabriclab.ctl;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Reader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.fabriclab.routing.analysis.PathTracer;
+import org.fabriclab.routing.analysis.RouteAnalyzer;
+import org.fabriclab.routing.analysis.RouteReport;
+import org.fabriclab.routing.engine.EngineChain;
+import org.fabriclab.routing.engine.RoutingException;
+import org.fabriclab.routing.engine.RoutingOptions;
+import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.fabric.Guids;
+import org.fabriclab.routing.fabric.NodeSet;
+import org.fabriclab.routing.format.LftDump;
+import org.fabriclab.routing.lid.Guid2LidFile;
+import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.lid.LidAssignment;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code fabricctl route}: computes routes offline (no daemon), analyses them and reports, in the
+ * JSON shape the command-line contract fixes. {@code routingMillis} is the engine chain's time
+ * alone; LID assignment and analysis are timed apart.
+ */
+@Command(name = "route", mixinStandardHelpOptions = true,
+        description = "Route a fabric offline with an engine chain and report route quality.")
+final class RouteCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--topology", required = true, paramLabel = "SPEC", description = "Topology spec or file:PATH")
+    String topology;
+
+    @Option(names = "--engine", defaultValue = "minhop", paramLabel = "CHAIN",
+            description = "Engine chain, e.g. updn or updn,minhop; minhop is the fallback unless 'no_fallback'"
+                    + " ends the chain. Default: ${DEFAULT-VALUE}")
+    String engine;
+
+    @Option(names = "--nodes", paramLabel = "SET",
+            description = "Hosts of the job: names and ranges, e.g. H0_0_[0-3],H1_1_0. Default: every host")
+    String nodes;
+
+    @Option(names = "--roots", paramLabel = "GUIDS", split = ",", description = "Up/down root switch GUIDs")
+    List<String> roots = new ArrayList<>();
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed for engines that use randomness. Default: ${DEFAULT-VALUE}")
+    long seed;
+
+    @Option(names = "--lfts", paramLabel = "FILE", description = "opensm-lfts.dump for the file engine")
+    Path lfts;
+
+    @Option(names = "--guid2lid", paramLabel = "FILE",
+            description = "Keep LIDs across runs: read this OpenSM guid2lid file if it exists, write it after")
+    Path guid2lid;
+
+    @Option(names = "--json", description = "Print the report as one JSON object")
+    boolean json;
+
+    @Option(names = "--dump-paths", paramLabel = "FILE", description = "Write every pair's route as JSON lines")
+    Path dumpPaths;
+
+    @Option(names = "--dump-lfts", paramLabel = "FILE", description = "Write the tables in OpenSM's opensm-lfts.dump format")
+    Path dumpLfts;
+
+    @Override
+    public Integer call() throws IOException, RoutingException {
+        Fabric fabric = Fabrics.load(topology);
+        EngineChain chain = EngineChain.parse(engine);
+        Map<Long, Integer> previous = Map.of();
+        if (guid2lid != null && Files.exists(guid2lid)) {
+            try (Reader r = Files.newBufferedReader(guid2lid, StandardCharsets.UTF_8)) {
+                previous = Guid2LidFile.read(r, guid2lid.toString());
+            }
+        }
+        LidAssignment lids = LidAssigner.assign(fabric, previous);
+        RoutingOptions options = RoutingOptions.DEFAULTS.withSeed(seed);
+        if (!roots.isEmpty()) {
+            options = options.withRoots(roots.stream().map(Guids::parse).toList());
+        }
+        Optional<BitSet> set = Optional.empty();
+        if (nodes != null) {
+            set = Optional.of(NodeSet.parse(fabric, nodes));
+            options = options.withEndpoints(set.get());
+        }
+        if (lfts != null) {
+            try (Reader r = Files.newBufferedReader(lfts, StandardCharsets.UTF_8)) {
+                options = options.withLftDump(LftDump.read(r, lfts.toString()));
+            }
+        }
+        RoutingRequest request = new RoutingRequest(fabric, lids, options);
+
+        List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(p -> p.getType() == MemoryType.HEAP).toList();
+        System.gc();
+        heap.forEach(MemoryPoolMXBean::resetPeakUsage);
+        long t0 = System.nanoTime();
+        EngineChain.Result result = chain.route(request);
+        long t1 = System.nanoTime();
+        long peakHeap = heap.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+        RouteReport report = RouteAnalyzer.analyze(result.tables(), set);
+        long t2 = System.nanoTime();
+
+        if (guid2lid != null) {
+            try (BufferedWriter w = Files.newBufferedWriter(guid2lid, StandardCharsets.UTF_8)) {
+                Guid2LidFile.write(lids.byPortGuid(fabric), w);
+            }
+        }
+        if (dumpLfts != null) {
+            try (BufferedWriter w = Files.newBufferedWriter(dumpLfts, StandardCharsets.UTF_8)) {
+                LftDump.write(result.tables(), w);
+            }
+        }
+        if (dumpPaths != null) {
+            writePaths(result, set);
+        }
+        Map<String, Object> m = reportMap(report, result, fabric, (t1 - t0) / 1e6, (t2 - t1) / 1e6, peakHeap);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.write(m));
+        } else {
+            printTable(out, m, report);
+        }
+        out.flush();
+        return report.allReachable() ? 0 : 1;
+    }
+
+    private static Map<String, Object> reportMap(RouteReport r, EngineChain.Result result, Fabric fabric,
+                                                 double routingMillis, double analysisMillis, long peakHeap) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("engine", r.engine());
+        m.put("switches", r.switches());
+        m.put("hosts", r.hosts());
+        m.put("pairs", r.pairs());
+        m.put("routingMillis", round(routingMillis));
+        m.put("edgeForwardingIndex", r.edgeForwardingIndex());
+        m.put("minChannelLoad", r.minChannelLoad());
+        m.put("meanChannelLoad", round(r.meanChannelLoad()));
+        m.put("sigma4", round(r.sigma4()));
+        m.put("maxHops", r.maxHops());
+        m.put("meanHops", Math.round(r.meanHops() * 10000) / 10000.0);
+        m.put("unreachablePairs", r.unreachablePairs());
+        m.put("deadlockFree", r.deadlockFree());
+        m.put("virtualLanes", r.virtualLanes());
+        m.put("topology", fabric.kind());
+        m.put("links", fabric.linkCount());
+        m.put("channels", r.channels());
+        m.put("nonMinimalPairs", r.nonMinimalPairs());
+        m.put("hopHistogram", r.hopHistogram());
+        m.put("unreachableReasons", new LinkedHashMap<>(r.unreachableReasons()));
+        m.put("unreachableExamples", r.unreachableExamples());
+        m.put("cdgCycle", r.cdgCycle());
+        m.put("fallbacks", result.failures().stream().map(Throwable::getMessage).toList());
+        m.put("analysisMillis", round(analysisMillis));
+        m.put("routingPeakHeapMb", round(peakHeap / (1024.0 * 1024.0)));
+        return m;
+    }
+
+    private static double round(double x) {
+        return Math.round(x * 1000) / 1000.0;
+    }
+
+    private static void printTable(PrintWriter out, Map<String, Object> m, RouteReport r) {
+        for (Map.Entry<String, Object> e : m.entrySet()) {
+            Object v = e.getValue();
+            if (v instanceof List<?> l && l.isEmpty() || v instanceof Map<?, ?> mm && mm.isEmpty()) {
+                continue;
+            }
+            out.printf("%-22s %s%n", e.getKey(), v instanceof long[] || v instanceof List || v instanceof Map
+                    ? Json.write(v) : v);
+        }
+        if (!r.allReachable()) {
+            out.println("routes that fail (first " + r.unreachableExamples().size() + "):");
+            r.unreachableExamples().forEach(x -> out.println("  " + x));
+        }
+    }
+
+    private void writePaths(EngineChain.Result result, Optional<BitSet> set) throws IOException {
+        Fabric f = result.tables().fabric();
+        int[] members = set.map(b -> b.stream().toArray())
+                .orElseGet(() -> java.util.stream.IntStream.range(0, f.endpointCount()).toArray());
+        try (BufferedWriter w = Files.newBufferedWriter(dumpPaths, StandardCharsets.UTF_8)) {
+            StringBuilder sb = new StringBuilder();
+            for (int s : members) {
+                for (int d : members) {
+                    if (s == d) {
+                        continue;
+                    }
+                    PathTracer.Path p = PathTracer.trace(result.tables(), s, d);
+                    List<Object> hops = new ArrayList<>();
+                    for (PathTracer.Hop h : p.hops()) {
+                        Map<String, Object> hop = new LinkedHashMap<>();
+                        hop.put("node", f.name(h.node()));
+                        hop.put("port", h.port());
+                        hops.add(hop);
+                    }
+                    Map<String, Object> line = new LinkedHashMap<>();
+                    line.put("src", f.endpointName(s));
+                    line.put("dst", f.endpointName(d));
+                    line.put("hops", hops);
+                    if (!p.delivered()) {
+                        line.put("failure", p.failure());
+                    }
+                    sb.setLength(0);
+                    Json.append(sb, line);
+                    sb.append('\n');
+                    w.write(sb.toString());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package org.fabriclab.ctl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command-line contracts of the offline verbs: output shapes, exit codes and error messages. */
+class FabricCtlTest {
+    record Run(int code, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = FabricCtl.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void routeJsonHasEveryContractField() {
+        Run r = run("route", "--topology", "fat-tree:k=4,levels=2", "--engine", "updn", "--json");
+        assertEquals(0, r.code(), r.err());
+        for (String key : List.of("engine", "switches", "hosts", "pairs", "routingMillis", "edgeForwardingIndex",
+                "minChannelLoad", "meanChannelLoad", "sigma4", "maxHops", "meanHops", "unreachablePairs",
+                "deadlockFree", "virtualLanes")) {
+            assertTrue(r.out().contains("\"" + key + "\":"), key + " missing in " + r.out());
+        }
+        assertTrue(r.out().contains("\"engine\":\"updn\""));
+        assertTrue(r.out().contains("\"pairs\":240"));
+        assertTrue(r.out().contains("\"deadlockFree\":true"));
+        assertEquals(1, r.out().lines().count(), "one JSON object on one line");
+    }
+
+    @Test
+    void fallbackEngineIsReportedNotHidden() {
+        Run r = run("route", "--topology", "torus:3x3", "--engine", "file", "--json");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("\"engine\":\"minhop\""), r.out());
+        assertTrue(r.out().contains("no LFT dump given"), r.out());
+    }
+
+    @Test
+    void dumpsPathsAndLftsThatTheFileEngineReplays(@TempDir Path dir) throws Exception {
+        Path paths = dir.resolve("paths.jsonl");
+        Path lfts = dir.resolve("opensm-lfts.dump");
+        Run r = run("route", "--topology", "paper:ib-ar-c1", "--dump-paths", paths.toString(),
+                "--dump-lfts", lfts.toString(), "--json");
+        assertEquals(0, r.code(), r.err());
+        List<String> lines = Files.readAllLines(paths);
+        assertEquals(30, lines.size());
+        assertTrue(lines.contains("{\"src\":\"A\",\"dst\":\"D\",\"hops\":[{\"node\":\"A\",\"port\":1},"
+                + "{\"node\":\"SW1\",\"port\":4},{\"node\":\"SW2\",\"port\":1}]}"), lines.toString());
+        Run replay = run("route", "--topology", "paper:ib-ar-c1", "--engine", "file,no_fallback", "--lfts", lfts.toString(), "--json");
+        assertEquals(0, replay.code(), replay.err());
+        assertTrue(replay.out().contains("\"engine\":\"file\""));
+    }
+
+    @Test
+    void nodeSetLimitsThePairs() {
+        Run r = run("route", "--topology", "fat-tree:k=4,levels=2", "--nodes", "H[0-2]_0", "--json");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("\"hosts\":3,\"pairs\":6"), r.out());
+    }
+
+    @Test
+    void guid2lidFileKeepsLidsAcrossRuns(@TempDir Path dir) throws Exception {
+        Path g = dir.resolve("guid2lid");
+        assertEquals(0, run("route", "--topology", "torus:3x3", "--guid2lid", g.toString()).code());
+        String first = Files.readString(g);
+        assertTrue(first.startsWith("0x0000000000200000 0x0001 0x0001"), first);
+        assertEquals(0, run("route", "--topology", "torus:3x3", "--guid2lid", g.toString()).code());
+        assertEquals(first, Files.readString(g));
+    }
+
+    @Test
+    void topologyPrintsANetFileThatReadsBack(@TempDir Path dir) throws Exception {
+        Path net = dir.resolve("c2.net");
+        assertEquals(0, run("topology", "--topology", "paper:ib-ar-c2", "-o", net.toString()).code());
+        Run r = run("topology", "--topology", "file:" + net, "--format", "summary");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("\"switches\":6,\"hosts\":12"), r.out());
+    }
+
+    @Test
+    void badInputGetsAClearErrorAndExitCode2(@TempDir Path dir) throws Exception {
+        Run spec = run("route", "--topology", "fat-tree:k=4,levls=3");
+        assertEquals(2, spec.code());
+        assertTrue(spec.err().contains("unknown parameter 'levls'"), spec.err());
+
+        Path bad = dir.resolve("bad.net");
+        Files.writeString(bad, "Switch 4 \"S1\"\n[1] \"S2\"[1]\n");
+        Run file = run("route", "--topology", "file:" + bad);
+        assertEquals(2, file.code());
+        assertTrue(file.err().contains(bad + ":2: port 1 of \"S1\" is cabled to unknown node \"S2\""), file.err());
+
+        Run missing = run("topology", "--topology", "file:" + dir.resolve("nope.net"));
+        assertEquals(2, missing.code());
+        assertTrue(missing.err().contains("nope.net: no such file"), missing.err());
+
+        Run engine = run("route", "--topology", "torus:3x3", "--engine", "bogus");
+        assertEquals(2, engine.code());
+        assertTrue(engine.err().contains("unknown routing engine 'bogus'; known engines: minhop, updn, file"), engine.err());
+    }
+
+    @Test
+    void failedChainExitsOneWithEveryReason() {
+        Run r = run("route", "--topology", "torus:3x3", "--engine", "file,no_fallback");
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("routing failed: file: no LFT dump given"), r.err());
+    }
+}

@@ -1,0 +1,377 @@
+package org.fabriclab.routing.analysis;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.PathLanes;
+import org.fabriclab.routing.engine.SwitchGraph;
+import org.fabriclab.routing.fabric.Fabric;
+
+/**
+ * Judges forwarding tables by tracing every ordered pair of endpoints in a node set: reachability
+ * (with the reason a route fails), loops, path lengths against the shortest, routes per channel,
+ * and the channel dependency graph of each lane.
+ *
+ * <p>Routes are destination-based, so the routes to one destination form a tree: the analysis
+ * resolves each switch's next hop once per destination (memoised, iteratively) and pushes source
+ * counts down the tree from the farthest switch, which costs O(switches + endpoints) per
+ * destination instead of O(pairs x hops). It trusts nothing in the tables: entries may be missing,
+ * out of range, point at an uncabled port or a wrong CA, or loop.
+ */
+public final class RouteAnalyzer {
+    private static final int MAX_EXAMPLES = 10;
+    private static final int UNRESOLVED = Integer.MIN_VALUE;
+    // failure codes (negative), delivered routes have hop counts >= 0
+    private static final int NO_ENTRY = -1;
+    private static final int BAD_PORT = -2;
+    private static final int UNCABLED = -3;
+    private static final int WRONG_CA = -4;
+    private static final int LOOP = -5;
+    private static final int TO_SELF = -6;
+    private static final String[] REASONS = {"", "no LFT entry", "port out of range", "port not cabled",
+        "forwarded to the wrong CA", "routing loop", "forwarded to the switch itself (port 0)"};
+
+    private RouteAnalyzer() {
+    }
+
+    /** Analyses routes among all endpoints. */
+    public static RouteReport analyze(ForwardingTables t) {
+        return analyze(t, Optional.empty());
+    }
+
+    /** Analyses routes among the endpoints in {@code nodeSet} (all, when empty). */
+    public static RouteReport analyze(ForwardingTables t, Optional<BitSet> nodeSet) {
+        return new Run(t, nodeSet).run();
+    }
+
+    /** Why a switch's entry cannot forward, or null if it names a cabled port. */
+    static String checkPort(Fabric f, int node, int port, int lid) {
+        String where = " at switch \"" + f.name(node) + "\" for LID " + lid;
+        if (port == ForwardingTables.NO_PATH) {
+            return REASONS[-NO_ENTRY] + where;
+        }
+        if (port == 0) {
+            return REASONS[-TO_SELF] + where;
+        }
+        if (port > f.portCount(node)) {
+            return REASONS[-BAD_PORT] + " (" + port + ")" + where;
+        }
+        if (f.peerNode(f.globalPort(node, port)) == Fabric.NONE) {
+            return REASONS[-UNCABLED] + " (" + port + ")" + where;
+        }
+        return null;
+    }
+
+    /** State of one analysis; arrays sized once and reused for every destination. */
+    private static final class Run {
+        private final ForwardingTables t;
+        private final Fabric f;
+        private final SwitchGraph graph;
+        private final int[] members;
+        private final PathLanes lanes;
+        private final int laneCount;
+        private final int n;
+        private final int[] result;
+        private final int[] next;
+        private final int[] outChannel;
+        private final int[] failAt;
+        private final int[] touched;
+        private int touchedCount;
+        private final long[][] weight;
+        private final long[] load;
+        private final long[][] dependencyBits;
+        private final long[] dependencyBase;
+        private final int[] stack;
+        private final int[] bfs;
+        private final int[] queue;
+        private final int[] order;
+        private final Map<String, Long> reasons = new TreeMap<>();
+        private final List<String> examples = new ArrayList<>();
+        private long pairs;
+        private long unreachable;
+        private long nonMinimal;
+        private long[] histogram = new long[16];
+        private long hopSum;
+        private int maxHops;
+
+        Run(ForwardingTables t, Optional<BitSet> nodeSet) {
+            this.t = t;
+            f = t.fabric();
+            graph = new SwitchGraph(f);
+            n = f.switchCount();
+            members = nodeSet.map(b -> b.stream().filter(e -> e < f.endpointCount()).toArray())
+                    .orElseGet(() -> java.util.stream.IntStream.range(0, f.endpointCount()).toArray());
+            lanes = t.lanes();
+            laneCount = lanes.laneCount();
+            result = new int[n];
+            next = new int[n];
+            outChannel = new int[n];
+            failAt = new int[n];
+            touched = new int[n];
+            weight = new long[laneCount][n];
+            load = new long[f.globalPortCount()];
+            stack = new int[n + 1];
+            bfs = new int[n];
+            queue = new int[n];
+            order = new int[n];
+            // dependency c1 -> c2, where c2 leaves c1's far end on port p, is bit base[c1] + p - 1
+            dependencyBase = new long[f.globalPortCount() + 1];
+            for (int g = 0; g < f.globalPortCount(); g++) {
+                int peer = f.peerNode(g);
+                dependencyBase[g + 1] = dependencyBase[g] + (peer != Fabric.NONE && f.isSwitch(peer) ? f.portCount(peer) : 0);
+            }
+            dependencyBits = new long[laneCount][(int) ((dependencyBase[f.globalPortCount()] + 63) >>> 6)];
+            Arrays.fill(result, UNRESOLVED);
+        }
+
+        RouteReport run() {
+            int[] dests = members.clone();
+            // group destinations by their switch so one BFS serves all of a switch's endpoints
+            Integer[] boxed = Arrays.stream(dests).boxed().toArray(Integer[]::new);
+            Arrays.sort(boxed, (a, b) -> Integer.compare(switchOf(a), switchOf(b)));
+            int lastSwitch = Integer.MIN_VALUE;
+            for (int d : boxed) {
+                int ds = switchOf(d);
+                if (ds != lastSwitch && ds >= 0) {
+                    graph.bfs(ds, bfs, queue);
+                    lastSwitch = ds;
+                }
+                destination(d, ds);
+            }
+            return report();
+        }
+
+        private int switchOf(int e) {
+            int sw = f.endpointSwitch(e);
+            return sw == Fabric.NONE ? -1 : f.switchIndex(sw);
+        }
+
+        private void destination(int d, int ds) {
+            int lid = t.lids().endpointLid(d);
+            for (int e : members) {
+                if (e == d) {
+                    continue;
+                }
+                pairs++;
+                int s0 = switchOf(e);
+                int r = s0 < 0 || ds < 0 ? UNCABLED : resolve(s0, d, lid);
+                if (r < 0) {
+                    unreachable++;
+                    String reason = REASONS[-r];
+                    reasons.merge(reason, 1L, Long::sum);
+                    if (examples.size() < MAX_EXAMPLES) {
+                        examples.add(f.endpointName(e) + " -> " + f.endpointName(d) + ": " + reason
+                                + (s0 >= 0 ? " at switch \"" + f.name(f.switchNode(failAt[s0])) + "\"" : ""));
+                    }
+                    continue;
+                }
+                if (r >= histogram.length) {
+                    histogram = Arrays.copyOf(histogram, Math.max(r + 1, histogram.length * 2));
+                }
+                histogram[r]++;
+                hopSum += r;
+                maxHops = Math.max(maxHops, r);
+                if (r > bfs[s0]) {
+                    nonMinimal++;
+                }
+                weight[lanes.lane(e, lid)][s0]++;
+            }
+            pushLoads();
+            for (int i = 0; i < touchedCount; i++) {
+                result[touched[i]] = UNRESOLVED;
+            }
+            touchedCount = 0;
+        }
+
+        /** Hops from switch s to the destination, or a failure code; memoised per destination. */
+        private int resolve(int s0, int d, int lid) {
+            if (result[s0] != UNRESOLVED) {
+                return result[s0];
+            }
+            int depth = 0;
+            int s = s0;
+            int outcome;
+            int blame;
+            // walk until a resolved switch, a terminal entry, or a switch already on this walk
+            while (true) {
+                if (result[s] != UNRESOLVED) {
+                    outcome = result[s];
+                    blame = failAt[s];
+                    break;
+                }
+                result[s] = LOOP - 100; // on the walk
+                touched[touchedCount++] = s;
+                stack[depth++] = s;
+                int node = f.switchNode(s);
+                int port = t.port(s, lid);
+                int code = terminal(node, port, d);
+                if (code != 0) {
+                    outcome = code == 1 ? 0 : code;
+                    blame = s;
+                    depth--;
+                    result[s] = outcome;
+                    failAt[s] = blame;
+                    next[s] = -1;
+                    break;
+                }
+                int g = f.globalPort(node, port);
+                int peer = f.switchIndex(f.peerNode(g));
+                next[s] = peer;
+                outChannel[s] = g;
+                if (result[peer] == LOOP - 100) {
+                    outcome = LOOP;
+                    blame = peer;
+                    while (depth > 0) {
+                        int x = stack[--depth];
+                        result[x] = LOOP;
+                        failAt[x] = blame;
+                    }
+                    return result[s0];
+                }
+                s = peer;
+            }
+            while (depth > 0) {
+                int x = stack[--depth];
+                outcome = outcome >= 0 ? outcome + 1 : outcome;
+                result[x] = outcome;
+                failAt[x] = blame;
+            }
+            return result[s0];
+        }
+
+        /** 0: forwards to a switch; 1: delivers to the destination; negative: failure code. */
+        private int terminal(int node, int port, int d) {
+            if (port == ForwardingTables.NO_PATH) {
+                return NO_ENTRY;
+            }
+            if (port == 0) {
+                return TO_SELF;
+            }
+            if (port > f.portCount(node)) {
+                return BAD_PORT;
+            }
+            int g = f.globalPort(node, port);
+            int peer = f.peerNode(g);
+            if (peer == Fabric.NONE) {
+                return UNCABLED;
+            }
+            if (!f.isSwitch(peer)) {
+                return f.peerGlobalPort(g) == f.endpointPort(d) ? 1 : WRONG_CA;
+            }
+            return 0;
+        }
+
+        /** Pushes source counts down the destination's tree, farthest switch first. */
+        private void pushLoads() {
+            int max = 0;
+            for (int i = 0; i < touchedCount; i++) {
+                max = Math.max(max, result[touched[i]]);
+            }
+            int[] start = new int[max + 2];
+            for (int i = 0; i < touchedCount; i++) {
+                int r = result[touched[i]];
+                if (r > 0) {
+                    start[max - r + 1]++;
+                }
+            }
+            for (int i = 1; i < start.length; i++) {
+                start[i] += start[i - 1];
+            }
+            int count = start[start.length - 1];
+            for (int i = 0; i < touchedCount; i++) {
+                int r = result[touched[i]];
+                if (r > 0) {
+                    order[start[max - r]++] = touched[i];
+                }
+            }
+            for (int k = 0; k < count; k++) {
+                int s = order[k];
+                int nx = next[s];
+                int ch = outChannel[s];
+                for (int l = 0; l < laneCount; l++) {
+                    long w = weight[l][s];
+                    if (w == 0) {
+                        continue;
+                    }
+                    weight[l][s] = 0;
+                    load[ch] += w;
+                    weight[l][nx] += w;
+                    if (result[nx] > 0) {
+                        int p2 = outChannel[nx] - f.portBase(f.switchNode(nx));
+                        long bit = dependencyBase[ch] + p2;
+                        dependencyBits[l][(int) (bit >>> 6)] |= 1L << bit;
+                    }
+                }
+            }
+            for (int i = 0; i < touchedCount; i++) {
+                for (int l = 0; l < laneCount; l++) {
+                    weight[l][touched[i]] = 0;
+                }
+            }
+        }
+
+        private RouteReport report() {
+            int channels = graph.channelCount();
+            long max = 0;
+            long min = channels == 0 ? 0 : Long.MAX_VALUE;
+            long total = 0;
+            for (int i = 0; i < channels; i++) {
+                long l = load[graph.channel(i)];
+                max = Math.max(max, l);
+                min = Math.min(min, l);
+                total += l;
+            }
+            double mean = channels == 0 ? 0 : (double) total / channels;
+            double fourth = 0;
+            for (int i = 0; i < channels; i++) {
+                double dev = Math.abs(mean - load[graph.channel(i)]);
+                fourth += dev * dev * dev * dev;
+            }
+            double sigma4 = channels == 0 ? 0 : Math.pow(fourth / channels, 0.25);
+            boolean deadlockFree = true;
+            List<String> cycle = List.of();
+            for (int l = 0; l < laneCount && deadlockFree; l++) {
+                ChannelDependencyGraph cdg = dependencyGraph(l);
+                Optional<int[]> c = cdg.findCycle();
+                if (c.isPresent()) {
+                    deadlockFree = false;
+                    cycle = describe(c.get(), l);
+                }
+            }
+            long reachable = pairs - unreachable;
+            return new RouteReport(t.engine(), n, members.length, pairs, unreachable, reasons, examples, nonMinimal,
+                    channels, max, min, mean, sigma4, maxHops, reachable == 0 ? 0 : (double) hopSum / reachable,
+                    Arrays.copyOf(histogram, maxHops + 1), laneCount, deadlockFree, cycle);
+        }
+
+        private ChannelDependencyGraph dependencyGraph(int lane) {
+            ChannelDependencyGraph.Builder b = ChannelDependencyGraph.builder(f.globalPortCount());
+            long[] bits = dependencyBits[lane];
+            for (int c1 = 0; c1 < f.globalPortCount(); c1++) {
+                long base = dependencyBase[c1];
+                int width = (int) (dependencyBase[c1 + 1] - base);
+                for (int p = 0; p < width; p++) {
+                    long bit = base + p;
+                    if ((bits[(int) (bit >>> 6)] & (1L << bit)) != 0) {
+                        b.add(c1, f.portBase(f.peerNode(c1)) + p);
+                    }
+                }
+            }
+            return b.build();
+        }
+
+        private List<String> describe(int[] cycle, int lane) {
+            List<String> out = new ArrayList<>();
+            for (int c : cycle) {
+                int node = f.nodeOfGlobalPort(c);
+                out.add(f.name(node) + "[" + (c - f.portBase(node) + 1) + "]->" + f.name(f.peerNode(c)) + " (VL" + lane + ")");
+            }
+            return out;
+        }
+    }
+}

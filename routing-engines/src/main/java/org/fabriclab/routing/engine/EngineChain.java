@@ -1,0 +1,85 @@
+package org.fabriclab.routing.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.fabriclab.routing.engine.minhop.MinHopEngine;
+
+/**
+ * A configured chain of engines, as OpenSM's {@code -R updn,minhop}: each is tried in turn until
+ * one routes the fabric; {@code minhop} is appended as the fallback unless the chain already ends
+ * with it or the spec ends with {@code no_fallback}. Which engine produced the tables is part of
+ * the result, never hidden.
+ */
+public final class EngineChain {
+    private final List<RoutingEngine> engines;
+
+    private EngineChain(List<RoutingEngine> engines) {
+        this.engines = List.copyOf(engines);
+    }
+
+    /**
+     * Parses a chain spec: engine keys separated by commas, optionally ending with {@code no_fallback}.
+     *
+     * @throws IllegalArgumentException for an empty spec or an unknown engine key
+     */
+    public static EngineChain parse(String spec) {
+        List<RoutingEngine> list = new ArrayList<>();
+        boolean fallback = true;
+        for (String part : spec.split(",")) {
+            String key = part.strip();
+            if (key.isEmpty()) {
+                continue;
+            }
+            if (key.equals("no_fallback")) {
+                fallback = false;
+                continue;
+            }
+            list.add(RoutingEngines.create(key));
+        }
+        if (list.isEmpty()) {
+            throw new IllegalArgumentException("empty routing engine chain '" + spec + "'; name at least one engine");
+        }
+        if (fallback && !list.get(list.size() - 1).name().equals(MinHopEngine.NAME)) {
+            list.add(new MinHopEngine());
+        }
+        return new EngineChain(list);
+    }
+
+    /** The engine keys in order, fallback included. */
+    public List<String> names() {
+        return engines.stream().map(RoutingEngine::name).toList();
+    }
+
+    /** The tables of the first engine that succeeded, and why each before it failed. */
+    public record Result(ForwardingTables tables, List<RoutingException> failures) {
+        public Result {
+            failures = List.copyOf(failures);
+        }
+
+        /** The engine that produced the tables. */
+        public String engine() {
+            return tables.engine();
+        }
+    }
+
+    /**
+     * Routes with the first engine that can.
+     *
+     * @throws RoutingException the last engine's failure when none succeeds; earlier ones are suppressed in it
+     */
+    public Result route(RoutingRequest request) throws RoutingException {
+        List<RoutingException> failures = new ArrayList<>();
+        for (RoutingEngine e : engines) {
+            try {
+                return new Result(e.route(request), failures);
+            } catch (RoutingException x) {
+                failures.add(x);
+            }
+        }
+        RoutingException last = failures.get(failures.size() - 1);
+        for (int i = 0; i < failures.size() - 1; i++) {
+            last.addSuppressed(failures.get(i));
+        }
+        throw last;
+    }
+}

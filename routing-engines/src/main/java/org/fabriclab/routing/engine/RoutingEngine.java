@@ -1,0 +1,19 @@
+package org.fabriclab.routing.engine;
+
+/**
+ * A unicast routing engine, in the manner of OpenSM's {@code osm_routing_engine}: an engine
+ * implements the phases it changes and takes the defaults for the rest. Here the phases are
+ * computing the forwarding tables (required) and choosing a virtual lane per path (returned with
+ * the tables through {@link ForwardingTables.Builder#lanes}, single-lane by default).
+ *
+ * <p>Engines are pure functions of their request: no I/O, no clock, no static state, randomness
+ * only from {@link RoutingOptions#seed()}; the same request gives the same tables. A fabric an
+ * engine cannot route is a {@link RoutingException} with the reason, so that a chain can fall back.
+ */
+public interface RoutingEngine {
+    /** The key the engine is configured by ({@code minhop}, {@code updn}, ...), as OpenSM names it. */
+    String name();
+
+    /** Computes the forwarding tables of every switch for every LID. */
+    ForwardingTables route(RoutingRequest request) throws RoutingException;
+}

@@ -1,0 +1,42 @@
+package org.fabriclab.routing.engine;
+
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.fabriclab.routing.engine.file.FileEngine;
+import org.fabriclab.routing.engine.minhop.MinHopEngine;
+import org.fabriclab.routing.engine.updn.UpDownEngine;
+
+/** The registry of routing engines: every engine by its key, in one list. */
+public final class RoutingEngines {
+    /** An engine's key, what it does, and how to make one. */
+    public record Info(String name, String description, Supplier<RoutingEngine> factory) {
+    }
+
+    private static final List<Info> ENGINES = List.of(
+            new Info(MinHopEngine.NAME, "least hops; equal-cost ports balanced by routes per channel", MinHopEngine::new),
+            new Info(UpDownEngine.NAME, "up*/down* from root switches; deadlock-free with one lane", UpDownEngine::new),
+            new Info(FileEngine.NAME, "replays an OpenSM opensm-lfts.dump (--lfts FILE)", FileEngine::new));
+
+    private RoutingEngines() {
+    }
+
+    public static List<Info> all() {
+        return ENGINES;
+    }
+
+    /**
+     * A new engine by key.
+     *
+     * @throws IllegalArgumentException naming the known engines if there is none by that key
+     */
+    public static RoutingEngine create(String name) {
+        for (Info i : ENGINES) {
+            if (i.name().equals(name)) {
+                return i.factory().get();
+            }
+        }
+        throw new IllegalArgumentException("unknown routing engine '" + name + "'; known engines: "
+                + ENGINES.stream().map(Info::name).collect(Collectors.joining(", ")));
+    }
+}

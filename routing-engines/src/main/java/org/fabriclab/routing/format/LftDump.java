@@ -1,0 +1,163 @@
+package org.fabriclab.routing.format;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.lid.LidAssignment;
+
+/**
+ * OpenSM's {@code opensm-lfts.dump} (also what its {@code file} routing engine loads):
+ *
+ * <pre>
+ * Unicast lids [0-6] of switch Lid 1 guid 0x0000000000200000 ('L1_0'):
+ * 0x0001 000 # Switch portguid 0x0000000000200000: 'L1_0'
+ * 0x0003 001 # Channel Adapter portguid 0x0000000000100001: 'H0_0'
+ * 6 lids dumped
+ * </pre>
+ *
+ * Tables are keyed by switch GUID; the {@code portguid} comments let a reader re-map LIDs when the
+ * fabric's LIDs differ from those of the run that wrote the dump. Entries without a route are left
+ * out, as OpenSM does.
+ */
+public final class LftDump {
+    private static final Pattern HEADER = Pattern.compile(
+            "^Unicast lids \\[(\\S+?)-(\\S+?)\\] of switch (?:Lid (\\d+) )?guid (0x[0-9a-fA-F]+)\\s*(?:\\((.*)\\))?:?\\s*$");
+    private static final Pattern ENTRY = Pattern.compile("^(0x[0-9a-fA-F]+)\\s+(\\d+)\\b(.*)$");
+    private static final Pattern PORT_GUID = Pattern.compile("portguid\\s+(0x[0-9a-fA-F]+)");
+
+    /** One entry: LID, port, and the destination's port GUID when the dump names it (else 0). */
+    public record Entry(int lid, int port, long destinationPortGuid, int line) {
+    }
+
+    /** One switch's table as dumped. */
+    public record SwitchTable(long guid, String name, int line, List<Entry> entries) {
+        public SwitchTable {
+            entries = List.copyOf(entries);
+        }
+    }
+
+    private final String source;
+    private final List<SwitchTable> tables;
+
+    public LftDump(String source, List<SwitchTable> tables) {
+        this.source = source;
+        this.tables = List.copyOf(tables);
+    }
+
+    /** Where the dump was read from. */
+    public String source() {
+        return source;
+    }
+
+    public List<SwitchTable> tables() {
+        return tables;
+    }
+
+    /** Reads a dump; {@code source} names it in errors. */
+    public static LftDump read(Reader in, String source) throws IOException {
+        BufferedReader r = new BufferedReader(in);
+        List<SwitchTable> tables = new ArrayList<>();
+        long guid = 0;
+        String name = null;
+        int headerLine = 0;
+        List<Entry> entries = null;
+        String line;
+        int lineNo = 0;
+        while ((line = r.readLine()) != null) {
+            lineNo++;
+            String t = line.strip();
+            if (t.isEmpty() || t.startsWith("#")) {
+                continue;
+            }
+            Matcher h = HEADER.matcher(t);
+            if (h.matches()) {
+                if (entries != null) {
+                    tables.add(new SwitchTable(guid, name, headerLine, entries));
+                }
+                guid = Long.parseUnsignedLong(h.group(4).substring(2), 16);
+                name = h.group(5) == null ? "" : h.group(5).strip().replaceAll("^'|'$", "");
+                headerLine = lineNo;
+                entries = new ArrayList<>();
+                continue;
+            }
+            Matcher e = ENTRY.matcher(t);
+            if (e.matches()) {
+                if (entries == null) {
+                    throw new FormatException(source, lineNo, "LFT entry before any 'Unicast lids ... of switch' header");
+                }
+                int lid;
+                int port;
+                try {
+                    lid = Integer.decode(e.group(1));
+                    port = Integer.parseInt(e.group(2));
+                } catch (NumberFormatException x) {
+                    throw new FormatException(source, lineNo, "bad number in '" + t + "'");
+                }
+                if (lid > LidAssignment.MAX_UNICAST_LID) {
+                    throw new FormatException(source, lineNo, "LID " + e.group(1) + " is not a unicast LID");
+                }
+                if (port > 254) {
+                    throw new FormatException(source, lineNo, "port " + port + " is out of range 0..254");
+                }
+                Matcher pg = PORT_GUID.matcher(e.group(3));
+                long dest = pg.find() ? Long.parseUnsignedLong(pg.group(1).substring(2), 16) : 0;
+                entries.add(new Entry(lid, port, dest, lineNo));
+                continue;
+            }
+            if (t.endsWith("lids dumped")) {
+                continue;
+            }
+            throw new FormatException(source, lineNo, "unrecognised line '" + t
+                    + "' (expected 'Unicast lids [..] of switch ... guid 0x..', '0x<lid> <port>' or 'N lids dumped')");
+        }
+        if (entries != null) {
+            tables.add(new SwitchTable(guid, name, headerLine, entries));
+        }
+        return new LftDump(source, tables);
+    }
+
+    /** Writes every switch's table in OpenSM's format, switches in fabric order. */
+    public static void write(ForwardingTables t, Writer out) throws IOException {
+        Fabric f = t.fabric();
+        LidAssignment lids = t.lids();
+        String[] owner = new String[lids.maxLid() + 1];
+        for (int lid = 1; lid <= lids.maxLid(); lid++) {
+            int e = lids.endpointOfLid(lid);
+            int s = lids.switchOfLid(lid);
+            if (e != Fabric.NONE) {
+                int g = f.endpointPort(e);
+                int node = f.nodeOfGlobalPort(g);
+                owner[lid] = String.format("Channel Adapter portguid 0x%016x: '%s'",
+                        f.portGuid(node, g - f.portBase(node) + 1), f.description(node));
+            } else if (s != Fabric.NONE) {
+                int node = f.switchNode(s);
+                owner[lid] = String.format("Switch portguid 0x%016x: '%s'", f.nodeGuid(node), f.description(node));
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int s = 0; s < f.switchCount(); s++) {
+            int node = f.switchNode(s);
+            sb.setLength(0);
+            sb.append(String.format("Unicast lids [0-%d] of switch Lid %d guid 0x%016x ('%s'):%n",
+                    lids.maxLid(), lids.switchLid(s), f.nodeGuid(node), f.description(node)));
+            for (int lid = 0; lid <= lids.maxLid(); lid++) {
+                int port = t.port(s, lid);
+                if (port == ForwardingTables.NO_PATH) {
+                    continue;
+                }
+                sb.append(String.format("0x%04x %03d # %s%n", lid, port,
+                        owner[lid] == null ? "unknown node and type" : owner[lid]));
+            }
+            sb.append(lids.maxLid()).append(" lids dumped\n");
+            out.write(sb.toString());
+        }
+        out.flush();
+    }
+}

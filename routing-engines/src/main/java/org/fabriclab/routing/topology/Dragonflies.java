@@ -1,0 +1,119 @@
+package org.fabriclab.routing.topology;
+
+import java.util.List;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.fabric.FabricBuilder;
+
+/**
+ * Dragonfly (Kim et al., 2008) and Dragonfly+ (Shpiner et al., 2017).
+ *
+ * <p>Dragonfly: {@code g} groups of {@code a} switches, all-to-all inside a group; each switch has
+ * {@code p} hosts and {@code h} global links; {@code g} defaults to {@code a*h+1}, one global link
+ * between every pair of groups. Global links use the "absolute" arrangement: group i's global
+ * channel c (0..a*h-1, switch c/h, its global port c%h) goes to group c if c &lt; i, else c+1.
+ * Switch {@code G<g>_S<s>} has ports 1..a-1 inside the group, a..a+h-1 global, then hosts
+ * {@code G<g>_S<s>_H<k>} (the OpenSM peer generator's layout).
+ *
+ * <p>Dragonfly+: each group is a two-level tree of {@code leaves} leaf switches (with {@code p}
+ * hosts each) fully cabled to {@code spines} spine switches; each spine has {@code h} global links,
+ * arranged as above over the group's {@code spines*h} global channels; {@code g} defaults to
+ * {@code spines*h+1}. Leaves {@code G<g>_L<i>} have ports 1..p hosts then spines; spines
+ * {@code G<g>_S<j>} have ports 1..leaves down then h global.
+ */
+final class Dragonflies {
+    private Dragonflies() {
+    }
+
+    static Fabric dragonfly(TopologySpec spec) {
+        int p = spec.intParam("p");
+        int a = spec.intParam("a");
+        int h = spec.intParam("h");
+        int g = spec.intParam("g", a * h + 1);
+        spec.checkAllUsed(List.of("p", "a", "h", "g"));
+        TopologySpec.require(p >= 0 && a >= 1 && h >= 1, "dragonfly: need p >= 0, a >= 1, h >= 1");
+        TopologySpec.require(g >= 2 && g <= a * h + 1, "dragonfly: need 2 <= g <= a*h+1 = " + (a * h + 1));
+        TopologySpec.require((long) g * a <= 20_000, "dragonfly with " + (g * a) + " switches is larger than this tool builds");
+        FabricBuilder b = new FabricBuilder(spec.text());
+        int ports = (a - 1) + h + p;
+        TopologySpec.require(ports <= FabricBuilder.MAX_PORTS, "dragonfly switches would need " + ports + " ports");
+        int[][] sw = new int[g][a];
+        for (int gi = 0; gi < g; gi++) {
+            for (int si = 0; si < a; si++) {
+                sw[gi][si] = b.addSwitch("G" + gi + "_S" + si, ports);
+                b.group(sw[gi][si], gi);
+            }
+        }
+        for (int gi = 0; gi < g; gi++) {
+            for (int si = 0; si < a; si++) {
+                for (int k = 0; k < p; k++) {
+                    int ca = b.addCa("G" + gi + "_S" + si + "_H" + k, 1);
+                    b.group(ca, gi);
+                    b.link(sw[gi][si], a + h + k, ca, 1);
+                }
+            }
+        }
+        for (int gi = 0; gi < g; gi++) {
+            for (int si = 0; si < a; si++) {
+                for (int sj = si + 1; sj < a; sj++) {
+                    // switch si's local port to sj is sj (ports 1..a-1 skip itself); sj's to si is si+1
+                    b.link(sw[gi][si], sj, sw[gi][sj], si + 1);
+                }
+            }
+        }
+        globalLinks(b, sw, g, h, a);
+        return b.build();
+    }
+
+    /** Absolute arrangement; {@code firstGlobalPort} is the port number of global link 0 on a switch. */
+    private static void globalLinks(FabricBuilder b, int[][] routers, int g, int h, int firstGlobalPort) {
+        for (int gi = 0; gi < g; gi++) {
+            for (int t = gi + 1; t < g; t++) {
+                int ci = t - 1;   // channel of gi towards t (t > gi)
+                int ct = gi;      // channel of t towards gi (gi < t)
+                b.link(routers[gi][ci / h], firstGlobalPort + ci % h, routers[t][ct / h], firstGlobalPort + ct % h);
+            }
+        }
+    }
+
+    static Fabric dragonflyPlus(TopologySpec spec) {
+        int p = spec.intParam("p");
+        int leaves = spec.intParam("leaves");
+        int spines = spec.intParam("spines");
+        int h = spec.intParam("h");
+        int g = spec.intParam("g", spines * h + 1);
+        spec.checkAllUsed(List.of("p", "leaves", "spines", "h", "g"));
+        TopologySpec.require(p >= 0 && leaves >= 1 && spines >= 1 && h >= 1,
+                "dragonfly-plus: need p >= 0, leaves >= 1, spines >= 1, h >= 1");
+        TopologySpec.require(g >= 2 && g <= spines * h + 1, "dragonfly-plus: need 2 <= g <= spines*h+1 = " + (spines * h + 1));
+        TopologySpec.require((long) g * (leaves + spines) <= 20_000, "dragonfly-plus is larger than this tool builds");
+        TopologySpec.require(p + spines <= FabricBuilder.MAX_PORTS && leaves + h <= FabricBuilder.MAX_PORTS,
+                "dragonfly-plus switches would need more than " + FabricBuilder.MAX_PORTS + " ports");
+        FabricBuilder b = new FabricBuilder(spec.text());
+        int[][] leaf = new int[g][leaves];
+        int[][] spine = new int[g][spines];
+        for (int gi = 0; gi < g; gi++) {
+            for (int i = 0; i < leaves; i++) {
+                leaf[gi][i] = b.addSwitch("G" + gi + "_L" + i, p + spines);
+                b.group(leaf[gi][i], gi).level(leaf[gi][i], 1);
+            }
+            for (int j = 0; j < spines; j++) {
+                spine[gi][j] = b.addSwitch("G" + gi + "_S" + j, leaves + h);
+                b.group(spine[gi][j], gi).level(spine[gi][j], 2);
+            }
+        }
+        for (int gi = 0; gi < g; gi++) {
+            for (int i = 0; i < leaves; i++) {
+                for (int k = 0; k < p; k++) {
+                    int ca = b.addCa("G" + gi + "_L" + i + "_H" + k, 1);
+                    b.group(ca, gi);
+                    b.link(leaf[gi][i], 1 + k, ca, 1);
+                }
+                for (int j = 0; j < spines; j++) {
+                    b.link(leaf[gi][i], p + 1 + j, spine[gi][j], 1 + i);
+                }
+            }
+        }
+        globalLinks(b, spine, g, h, leaves + 1);
+        return b.build();
+    }
+}

@@ -1,0 +1,65 @@
+package org.fabriclab.routing.topology;
+
+import java.util.List;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.fabric.FabricBuilder;
+
+/**
+ * The test beds of the papers in {@code shared/papers}, by name ({@code paper:NAME}), with the
+ * papers' node names.
+ *
+ * <ul>
+ *   <li>{@code ib-ar-c1}: configuration C1 of the InfiniBand adaptive-routing paper: switches SW1 and
+ *       SW2 joined by two links (L1 on port 4, L2 on port 5), hosts A, B, C on SW1 and D, E, F on SW2.
+ *   <li>{@code ib-ar-c2}: configuration C2: a two-level fat tree of four leaves and two roots, three
+ *       hosts per leaf and two uplinks (3:2 oversubscription). Nodes are named, and given the LIDs,
+ *       the paper numbers them by: hosts 1, 2, 3 on leaf 8; 4, 5 on leaf 7; 37, 39 on leaf 14; 28, 31
+ *       on the fourth leaf; root 6. The paper does not name the rest; ours are leaf 30, root 13 and
+ *       hosts 10 (leaf 7), 38 (leaf 14) and 32 (leaf 30).
+ *   <li>{@code qadaptive-1056}, {@code qadaptive-2550}: Table 1 of the Q-adaptive routing paper,
+ *       dragonflies p=4,a=8,h=4 (33 groups) and p=5,a=10,h=5 (51 groups).
+ *   <li>{@code angara-desmos}: the Desmos cluster of the Angara paper, a 4x2x2x2 torus with one host per switch.
+ * </ul>
+ */
+final class PaperTopologies {
+    static final List<String> NAMES = List.of("ib-ar-c1", "ib-ar-c2", "qadaptive-1056", "qadaptive-2550", "angara-desmos");
+
+    private PaperTopologies() {
+    }
+
+    static Fabric build(TopologySpec spec) {
+        String name = spec.positional();
+        spec.checkAllUsed(List.of());
+        if (name == null) {
+            throw new IllegalArgumentException("paper: name a test bed, one of " + String.join(", ", NAMES));
+        }
+        String kind = spec.text();
+        switch (name) {
+            case "ib-ar-c1":
+                return FatTrees.rlft(kind, 2, 0, 3, 2, new String[] {"SW1", "SW2"},
+                        new String[][] {{"A", "B", "C"}, {"D", "E", "F"}});
+            case "ib-ar-c2":
+                return c2(kind);
+            case "qadaptive-1056":
+                return Topologies.generate("dragonfly:p=4,a=8,h=4,g=33");
+            case "qadaptive-2550":
+                return Topologies.generate("dragonfly:p=5,a=10,h=5,g=51");
+            case "angara-desmos":
+                return Tori.build(kind, new int[] {4, 2, 2, 2}, 1, false);
+            default:
+                throw new IllegalArgumentException("paper: unknown test bed '" + name + "'; known: " + String.join(", ", NAMES));
+        }
+    }
+
+    private static Fabric c2(String kind) {
+        String[] switches = {"SW8", "SW7", "SW14", "SW30", "SW6", "SW13"};
+        String[][] hosts = {{"1", "2", "3"}, {"4", "5", "10"}, {"37", "38", "39"}, {"28", "31", "32"}};
+        Fabric f = FatTrees.rlft(kind, 4, 2, 3, 1, switches, hosts);
+        FabricBuilder b = FabricBuilder.copyOf(f);
+        for (int n = 0; n < f.nodeCount(); n++) {
+            String name = f.name(n);
+            b.preferredLid(n, Integer.parseInt(name.startsWith("SW") ? name.substring(2) : name));
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,142 @@
+package org.fabriclab.routing.topology;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A parsed topology spec, {@code kind:arg,key=value,...}: {@code fat-tree:k=4,levels=3},
+ * {@code torus:4x2x2x2,hosts=1}, {@code paper:ib-ar-c1}, {@code file:PATH}. An argument without
+ * {@code =} is positional ({@code 4x2x2x2}, {@code ib-ar-c1}). Reading a parameter marks it used;
+ * {@link #checkAllUsed} then refuses typos by name.
+ */
+public final class TopologySpec {
+    private final String text;
+    private final String kind;
+    private final String positional;
+    private final Map<String, String> params;
+    private final Set<String> used = new TreeSet<>();
+
+    private TopologySpec(String text, String kind, String positional, Map<String, String> params) {
+        this.text = text;
+        this.kind = kind;
+        this.positional = positional;
+        this.params = params;
+    }
+
+    /**
+     * Parses a spec.
+     *
+     * @throws IllegalArgumentException for a spec without a kind or with a repeated parameter
+     */
+    public static TopologySpec parse(String text) {
+        String t = text.strip();
+        int colon = t.indexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("bad topology spec '" + text + "': expected KIND:PARAMS, e.g. "
+                    + "fat-tree:k=4,levels=3, torus:4x4,hosts=2, dragonfly:p=4,a=8,h=4 or file:PATH");
+        }
+        String kind = t.substring(0, colon);
+        String rest = t.substring(colon + 1);
+        if (kind.equals("file")) {
+            return new TopologySpec(t, kind, rest, Map.of());
+        }
+        Map<String, String> params = new LinkedHashMap<>();
+        String positional = null;
+        for (String part : rest.split(",")) {
+            String p = part.strip();
+            if (p.isEmpty()) {
+                continue;
+            }
+            int eq = p.indexOf('=');
+            if (eq < 0) {
+                if (positional != null) {
+                    throw new IllegalArgumentException("bad topology spec '" + text + "': two unnamed arguments '"
+                            + positional + "' and '" + p + "'");
+                }
+                positional = p;
+            } else if (params.put(p.substring(0, eq).strip(), p.substring(eq + 1).strip()) != null) {
+                throw new IllegalArgumentException("bad topology spec '" + text + "': parameter '"
+                        + p.substring(0, eq).strip() + "' given twice");
+            }
+        }
+        return new TopologySpec(t, kind, positional, params);
+    }
+
+    public String text() {
+        return text;
+    }
+
+    public String kind() {
+        return kind;
+    }
+
+    /** The unnamed argument ({@code 4x2x2x2}), or null. */
+    public String positional() {
+        return positional;
+    }
+
+    public boolean has(String key) {
+        return params.containsKey(key);
+    }
+
+    /** A whole-number parameter, or the default if absent. */
+    public int intParam(String key, int def) {
+        String v = params.get(key);
+        used.add(key);
+        if (v == null) {
+            return def;
+        }
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(kind + ": parameter " + key + "=" + v + " is not a whole number");
+        }
+    }
+
+    /** A required whole-number parameter. */
+    public int intParam(String key) {
+        if (!params.containsKey(key)) {
+            throw new IllegalArgumentException(kind + ": parameter '" + key + "' is required (in '" + text + "')");
+        }
+        return intParam(key, 0);
+    }
+
+    /** A list parameter written with {@code x} or {@code .} between numbers ({@code m=4x4x8}); null if absent. */
+    public int[] listParam(String key) {
+        String v = params.get(key);
+        used.add(key);
+        return v == null ? null : parseList(v, kind + " parameter " + key);
+    }
+
+    static int[] parseList(String v, String what) {
+        String[] parts = v.split("[x.]");
+        int[] out = new int[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                out[i] = Integer.parseInt(parts[i].strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(what + " '" + v + "' is not a list of whole numbers like 4x4x8");
+            }
+        }
+        return out;
+    }
+
+    /** Refuses parameters nobody read, naming the ones that exist. */
+    public void checkAllUsed(List<String> known) {
+        for (String k : params.keySet()) {
+            if (!used.contains(k)) {
+                throw new IllegalArgumentException(kind + ": unknown parameter '" + k + "'; known parameters: "
+                        + String.join(", ", known));
+            }
+        }
+    }
+
+    static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}

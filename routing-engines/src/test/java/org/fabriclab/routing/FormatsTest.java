@@ -1,0 +1,172 @@
+package org.fabriclab.routing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import org.fabriclab.routing.analysis.RouteAnalyzer;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.RoutingEngines;
+import org.fabriclab.routing.engine.RoutingException;
+import org.fabriclab.routing.engine.RoutingOptions;
+import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.format.FormatException;
+import org.fabriclab.routing.format.LftDump;
+import org.fabriclab.routing.format.NetFile;
+import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.lid.LidAssignment;
+import org.fabriclab.routing.topology.Topologies;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The net and LFT dump formats: golden files, round trips, ibnetdiscover output, and every refusal. */
+class FormatsTest {
+    static String resource(String name) throws IOException {
+        try (InputStream in = FormatsTest.class.getResourceAsStream("/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    static String net(Fabric f) throws IOException {
+        StringWriter w = new StringWriter();
+        NetFile.write(f, w);
+        return w.toString();
+    }
+
+    static Fabric read(String text) throws IOException {
+        return NetFile.read(new StringReader(text), "test.net");
+    }
+
+    @Test
+    void netFileMatchesGolden() throws IOException {
+        assertEquals(resource("golden/ib-ar-c1.net"), net(Topologies.generate("paper:ib-ar-c1")));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"fat-tree:k=4,levels=3", "torus:4x2x2x2", "dragonfly:p=2,a=4,h=2",
+        "dragonfly-plus:p=2,leaves=3,spines=2,h=2", "paper:ib-ar-c2", "rlft:leaves=3,spines=2,hosts=2,parallel=3"})
+    void writingThenReadingGivesTheSameFabric(String spec) throws IOException {
+        Fabric a = Topologies.generate(spec);
+        Fabric b = read(net(a));
+        assertEquals(a.nodeCount(), b.nodeCount());
+        assertEquals(a.linkCount(), b.linkCount());
+        for (int n = 0; n < a.nodeCount(); n++) {
+            int m = b.nodeByName(a.name(n)).orElseThrow();
+            assertEquals(a.type(n), b.type(m));
+            assertEquals(a.nodeGuid(n), b.nodeGuid(m), a.name(n));
+            assertEquals(a.portCount(n), b.portCount(m));
+            for (int p = 1; p <= a.portCount(n); p++) {
+                assertEquals(a.portGuid(n, p), b.portGuid(m, p));
+                int ga = a.globalPort(n, p);
+                int gb = b.globalPort(m, p);
+                assertEquals(a.peerNode(ga) < 0 ? null : a.name(a.peerNode(ga)),
+                        b.peerNode(gb) < 0 ? null : b.name(b.peerNode(gb)));
+                assertEquals(a.peerPort(ga), b.peerPort(gb));
+            }
+        }
+        assertEquals(net(b).lines().skip(1).toList(), net(a).lines().skip(1).toList());
+    }
+
+    @Test
+    void readsIbnetdiscoverOutput() throws IOException {
+        Fabric f = NetFile.read(new StringReader(resource("ibnetdiscover-sample.net")), "ibnetdiscover-sample.net");
+        assertEquals(2, f.switchCount());
+        assertEquals(2, f.caCount());
+        assertEquals(3, f.linkCount());
+        int sw = f.nodeByName("S-0002c90200402e88").orElseThrow();
+        assertEquals(0x0002c90200402e88L, f.nodeGuid(sw));
+        assertEquals("MT47396 Infiniscale-III Mellanox Technologies", f.description(sw));
+        int ca = f.nodeByName("H-0002c90200226a48").orElseThrow();
+        assertEquals(0x0002c90200226a48L, f.nodeGuid(ca));
+        assertEquals(0x0002c90200226a49L, f.portGuid(ca, 1));
+        assertEquals(sw, f.peerNode(f.globalPort(ca, 1)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '~', value = {
+        "unknown node|Switch 4 \"S1\"\\n[1] \"S9\"[1]\\n|test.net:2:|unknown node \"S9\"",
+        "one side only|Switch 4 \"S1\"\\n[1] \"S2\"[2]\\nSwitch 4 \"S2\"\\n[1] \"S1\"[2]\\n|test.net:2:|listed on one side only",
+        "inconsistent|Switch 4 \"S1\"\\n[1] \"S2\"[1]\\n[2] \"S3\"[1]\\nSwitch 4 \"S2\"\\n[1] \"S3\"[2]\\nSwitch 4 \"S3\"\\n[1] \"S1\"[2]\\n[2] \"S2\"[1]\\n|test.net:2:|inconsistent",
+        "port out of range|Switch 4 \"S1\"\\n[5] \"S2\"[1]\\n|test.net:2:|port 5 is out of range",
+        "remote port out of range|Switch 4 \"S1\"\\n[1] \"S2\"[9]\\nSwitch 4 \"S2\"\\n|test.net:2:|remote port 9 is out of range",
+        "duplicate name|Switch 4 \"S1\"\\nSwitch 8 \"S1\"\\n|test.net:2:|duplicate node name \"S1\" (first defined at line 1)",
+        "bad port count|Switch x4 \"S1\"\\n|test.net:1:|bad port count 'x4'",
+        "bad port number|Switch 4 \"S1\"\\n[a] \"S2\"[1]\\n|test.net:2:|bad port number 'a'",
+        "port line first|[1] \"S2\"[1]\\n|test.net:1:|port line before any Switch",
+        "port twice|Switch 4 \"S1\"\\n[1] \"H1\"[1]\\n[1] \"H1\"[1]\\nHca 1 \"H1\"\\n[1] \"S1\"[1]\\n|test.net:3:|listed twice",
+        "garbage|Switch 4 \"S1\"\\nthis is not a net file\\n|test.net:2:|unrecognised line",
+        "router|Rt 2 \"R1\"\\n|test.net:1:|routers (Rt) are not supported"})
+    void malformedFilesNameFileLineAndProblem(String what, String text, String location, String problem) {
+        FormatException e = assertThrows(FormatException.class, () -> read(text.replace("\\n", "\n")));
+        assertTrue(e.getMessage().startsWith(location), what + ": " + e.getMessage());
+        assertTrue(e.getMessage().contains(problem), what + ": " + e.getMessage());
+    }
+
+    static ForwardingTables route(Fabric f, LidAssignment lids, String engine, RoutingOptions o) throws RoutingException {
+        return RoutingEngines.create(engine).route(new RoutingRequest(f, lids, o));
+    }
+
+    static String dump(ForwardingTables t) throws IOException {
+        StringWriter w = new StringWriter();
+        LftDump.write(t, w);
+        return w.toString();
+    }
+
+    @Test
+    void lftDumpMatchesGolden() throws Exception {
+        Fabric f = Topologies.generate("paper:ib-ar-c1");
+        assertEquals(resource("golden/ib-ar-c1.minhop.lfts"), dump(route(f, LidAssigner.assign(f), "minhop", RoutingOptions.DEFAULTS)));
+    }
+
+    @Test
+    void fileEngineReplaysADumpEvenWhenLidsMoved() throws Exception {
+        Fabric f = Topologies.generate("torus:3x3,hosts=2");
+        LidAssignment lids = LidAssigner.assign(f);
+        ForwardingTables original = route(f, lids, "updn", RoutingOptions.DEFAULTS);
+        LftDump d = LftDump.read(new StringReader(dump(original)), "lfts.dump");
+
+        ForwardingTables same = route(f, lids, "file", RoutingOptions.DEFAULTS.withLftDump(d));
+        assertTrue(original.sameEntries(same));
+
+        // a restart that assigned every LID 100 higher: the dump's port GUIDs re-map them
+        Map<Long, Integer> shifted = new HashMap<>();
+        lids.byPortGuid(f).forEach((guid, lid) -> shifted.put(guid, lid + 100));
+        LidAssignment moved = LidAssigner.assign(f, shifted);
+        ForwardingTables replayed = route(f, moved, "file", RoutingOptions.DEFAULTS.withLftDump(d));
+        assertEquals(RouteAnalyzer.analyze(original).edgeForwardingIndex(), RouteAnalyzer.analyze(replayed).edgeForwardingIndex());
+        assertEquals(0, RouteAnalyzer.analyze(replayed).unreachablePairs());
+        for (int s = 0; s < f.switchCount(); s++) {
+            for (int e = 0; e < f.endpointCount(); e++) {
+                assertEquals(original.port(s, lids.endpointLid(e)), replayed.port(s, moved.endpointLid(e)));
+            }
+        }
+    }
+
+    @Test
+    void fileEngineRefusesADumpOfAnotherFabric() throws Exception {
+        Fabric a = Topologies.generate("torus:3x3");
+        Fabric b = Topologies.generate("fat-tree:k=2,levels=2");
+        LftDump d = LftDump.read(new StringReader(dump(route(a, LidAssigner.assign(a), "minhop", RoutingOptions.DEFAULTS))), "a.dump");
+        RoutingException e = assertThrows(RoutingException.class,
+                () -> route(b, LidAssigner.assign(b), "file", RoutingOptions.DEFAULTS.withLftDump(d)));
+        assertTrue(e.getMessage().contains("a.dump:"), e.getMessage());
+    }
+
+    @Test
+    void malformedDumpNamesLine() {
+        FormatException e = assertThrows(FormatException.class, () -> LftDump.read(new StringReader(
+                "Unicast lids [0-3] of switch Lid 1 guid 0x0000000000200000 ('S'):\n0x0001 000 # x\n0x0002 300\n"), "d.dump"));
+        assertEquals(3, e.line());
+        assertTrue(e.getMessage().contains("port 300 is out of range"));
+    }
+}
