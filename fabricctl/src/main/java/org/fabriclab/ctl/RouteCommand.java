@@ -71,6 +71,10 @@ final class RouteCommand implements Callable<Integer> {
             description = "Keep LIDs across runs: read this OpenSM guid2lid file if it exists, write it after")
     Path guid2lid;
 
+    @Option(names = "--warmup", defaultValue = "0", paramLabel = "N",
+            description = "Route N times untimed first, so routingMillis is a warm JVM's time (as in the daemon)")
+    int warmup;
+
     @Option(names = "--json", description = "Print the report as one JSON object")
     boolean json;
 
@@ -107,6 +111,12 @@ final class RouteCommand implements Callable<Integer> {
         }
         RoutingRequest request = new RoutingRequest(fabric, lids, options);
 
+        if (warmup < 0) {
+            throw new IllegalArgumentException("--warmup must be 0 or more, not " + warmup);
+        }
+        for (int i = 0; i < warmup; i++) {
+            chain.route(request);
+        }
         List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream()
                 .filter(p -> p.getType() == MemoryType.HEAP).toList();
         System.gc();
@@ -131,7 +141,7 @@ final class RouteCommand implements Callable<Integer> {
         if (dumpPaths != null) {
             writePaths(result, set);
         }
-        Map<String, Object> m = reportMap(report, result, fabric, (t1 - t0) / 1e6, (t2 - t1) / 1e6, peakHeap);
+        Map<String, Object> m = reportMap(report, result, fabric, (t1 - t0) / 1e6, (t2 - t1) / 1e6, peakHeap, warmup);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.write(m));
@@ -143,7 +153,7 @@ final class RouteCommand implements Callable<Integer> {
     }
 
     private static Map<String, Object> reportMap(RouteReport r, EngineChain.Result result, Fabric fabric,
-                                                 double routingMillis, double analysisMillis, long peakHeap) {
+                                                 double routingMillis, double analysisMillis, long peakHeap, int warmup) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("engine", r.engine());
         m.put("switches", r.switches());
@@ -168,6 +178,7 @@ final class RouteCommand implements Callable<Integer> {
         m.put("unreachableExamples", r.unreachableExamples());
         m.put("cdgCycle", r.cdgCycle());
         m.put("fallbacks", result.failures().stream().map(Throwable::getMessage).toList());
+        m.put("warmupRuns", warmup);
         m.put("analysisMillis", round(analysisMillis));
         m.put("routingPeakHeapMb", round(peakHeap / (1024.0 * 1024.0)));
         return m;

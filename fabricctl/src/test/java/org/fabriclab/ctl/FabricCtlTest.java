@@ -39,6 +39,17 @@ class FabricCtlTest {
     }
 
     @Test
+    void warmupRunsGiveTheSameRoutes() {
+        Run cold = run("route", "--topology", "torus:4x4", "--json");
+        Run warm = run("route", "--topology", "torus:4x4", "--warmup", "2", "--json");
+        assertEquals(0, warm.code(), warm.err());
+        assertTrue(warm.out().contains("\"warmupRuns\":2"), warm.out());
+        String efi = "\"edgeForwardingIndex\":";
+        assertEquals(cold.out().split(efi)[1].split(",")[0], warm.out().split(efi)[1].split(",")[0]);
+        assertEquals(2, run("route", "--topology", "torus:4x4", "--warmup", "-1").code());
+    }
+
+    @Test
     void fallbackEngineIsReportedNotHidden() {
         Run r = run("route", "--topology", "torus:3x3", "--engine", "file", "--json");
         assertEquals(0, r.code(), r.err());

@@ -92,6 +92,30 @@ class FormatsTest {
         assertEquals(sw, f.peerNode(f.globalPort(ca, 1)));
     }
 
+    /**
+     * {@code ibnetdiscover-c2.net} is what Debian's ibnetdiscover printed when run against Debian's
+     * ibsim simulating our {@code paper:ib-ar-c2} net file (see docs/benchmarks.md): the fabric read
+     * back is ours, link for link, matched by GUID, with our names as node descriptions.
+     */
+    @Test
+    void readsRealIbnetdiscoverOutputOfOurOwnFabric() throws IOException {
+        Fabric ours = Topologies.generate("paper:ib-ar-c2");
+        Fabric seen = NetFile.read(new StringReader(resource("ibnetdiscover-c2.net")), "ibnetdiscover-c2.net");
+        assertEquals(ours.nodeCount(), seen.nodeCount());
+        assertEquals(ours.linkCount(), seen.linkCount());
+        for (int n = 0; n < ours.nodeCount(); n++) {
+            int m = seen.nodeByGuid(ours.nodeGuid(n)).orElseThrow();
+            assertEquals(ours.name(n), seen.description(m));
+            for (int p = 1; p <= ours.portCount(n); p++) {
+                int a = ours.globalPort(n, p);
+                int b = seen.globalPort(m, p);
+                assertEquals(ours.portGuid(n, p), seen.portGuid(m, p));
+                assertEquals(ours.nodeGuid(ours.peerNode(a)), seen.nodeGuid(seen.peerNode(b)));
+                assertEquals(ours.peerPort(a), seen.peerPort(b));
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '~', value = {
         "unknown node|Switch 4 \"S1\"\\n[1] \"S9\"[1]\\n|test.net:2:|unknown node \"S9\"",

@@ -10,24 +10,25 @@ import org.fabriclab.routing.lid.LidAssignment;
  * only in which next hops they allow (min-hop: any shortest; up/down: only legal turns).
  *
  * <p>Destination-based routes to one LID form an in-tree, and every step of a route lowers the
- * policy's distance by one. Per destination LID the router makes two passes over the switches:
+ * policy's distance by one. Per destination LID the router makes three passes:
  * <ol>
- *   <li>nearest first, each switch's <em>bottleneck</em>: over its allowed next hops, the least
- *       value of max(load of that channel, the next switch's bottleneck), i.e. the most loaded
- *       channel on the best path it could still take;
- *   <li>farthest first, the choice. The number of sources w whose route passes the switch is
- *       known by now (its own plus what its upstream switches sent it); the next hop t chosen is
- *       the one with the least max(channel load + w, t's bottleneck + what other switches already
- *       sent t for this destination + w), and w is added to the chosen channel's load. Counting what
- *       t already receives matters: without it, sibling switches all pick the same next hop for a
- *       destination, since its downstream channel is charged only when t itself chooses.
+ *   <li>farthest first, an <em>estimate</em> of the flow through each switch: its own sources plus
+ *       what its upstream switches would send it if each split its flow evenly over its allowed
+ *       next hops (ECMP);
+ *   <li>nearest first, the <em>choice</em>: since every nearer switch has chosen, each candidate
+ *       next hop t has a fixed path to the destination, and the switch takes the t with the least
+ *       max(its channel's load, the most loaded channel on t's path), both counting the flow this
+ *       destination has already committed there plus its own estimate. Its estimate is then
+ *       committed along the whole path, so sibling switches see each other and spread out;
+ *   <li>farthest first, the real route counts: each switch's sources plus what it receives are
+ *       added to its chosen channel's load.
  * </ol>
  * So the balance counts <em>routes</em> (source/destination pairs) per channel, the
- * edge-forwarding index the analysis reports, and a choice near the sources sees the load of the
- * path it commits to further on (on a fat tree the down path is fixed once the top switch is
- * chosen). OpenSM's min-hop instead counts destinations per port, switch by switch, which is blind
- * to both and balances fat trees badly. Ties go to the less loaded channel, then the port with
- * fewer destinations routed over it, then the lower port number: the result is deterministic.
+ * edge-forwarding index the analysis reports, and a choice sees the load of the whole path it
+ * commits to (on a fat tree the down path is fixed once the top switch is chosen). OpenSM's
+ * min-hop instead counts destinations per port, switch by switch, which is blind to both and
+ * balances fat trees badly. Ties go to the less loaded channel, then the port with fewer
+ * destinations routed over it, then the lower port number: the result is deterministic.
  *
  * <p>Switch LIDs (management traffic only) are routed last and add nothing to the loads.
  * Not thread-safe: one router serves one routing run.
@@ -55,7 +56,14 @@ public final class BalancedRouter {
     private final long[] load;
     private final int[] destinations;
     private final int[] sources;
-    private final long[] bottleneck;
+    private final double[] estimate;
+    private final double[] own;
+    private final int[] nextSwitch;
+    private final long[] inflow;
+    private final int[] next;
+    private final int[] candidates;
+    private final int[] candidateStart;
+    private final int[] candidateEnd;
 
     public BalancedRouter(SwitchGraph graph, LidAssignment lids, RoutingOptions options) {
         this.graph = graph;
@@ -64,7 +72,14 @@ public final class BalancedRouter {
         load = new long[fabric.globalPortCount()];
         destinations = new int[fabric.globalPortCount()];
         sources = new int[graph.switchCount()];
-        bottleneck = new long[graph.switchCount()];
+        estimate = new double[graph.switchCount()];
+        own = new double[graph.switchCount()];
+        nextSwitch = new int[graph.switchCount()];
+        inflow = new long[graph.switchCount()];
+        next = new int[graph.switchCount()];
+        candidates = new int[graph.channelCount()];
+        candidateStart = new int[graph.switchCount()];
+        candidateEnd = new int[graph.switchCount()];
         for (int e = 0; e < fabric.endpointCount(); e++) {
             int sw = fabric.endpointSwitch(e);
             if (sw != Fabric.NONE && options.includes(e)) {
@@ -78,39 +93,98 @@ public final class BalancedRouter {
         int n = graph.switchCount();
         int[] dist = new int[n];
         int[] order = new int[n];
-        long[] inflow = new long[n];
         int[][] endpointsAt = endpointsBySwitch();
         for (int d = 0; d < n; d++) {
             policy.distances(d, dist);
             int reachable = farthestFirst(dist, order);
+            nextSwitch[d] = -1; // the destination's switch delivers: every path walk ends there
+            // the estimate and the allowed next hops depend on the destination switch only
+            estimateFlows(policy, dist, order, reachable);
             for (int e : endpointsAt[d]) {
                 int lid = lids.endpointLid(e);
                 int g = fabric.peerGlobalPort(fabric.endpointPort(e));
                 out.set(d, lid, g - fabric.portBase(fabric.switchNode(d)) + 1);
-                bottleneck[d] = 0;
-                for (int k = reachable - 1; k >= 0; k--) {
-                    int s = order[k];
-                    int i = choose(policy, s, dist, 0, inflow);
-                    bottleneck[s] = Math.max(load[graph.channel(i)], bottleneck[graph.neighbour(i)]);
-                }
+                chooseNearestFirst(order, reachable, estimate);
                 for (int k = 0; k < reachable; k++) {
-                    int s = order[k];
-                    long w = inflow[s] + sources[s];
-                    int i = choose(policy, s, dist, w, inflow);
-                    inflow[s] = 0;
-                    out.set(s, lid, graph.portNumber(s, i));
-                    int ch = graph.channel(i);
-                    load[ch] += w;
-                    destinations[ch]++;
-                    inflow[graph.neighbour(i)] += w;
+                    out.set(order[k], lid, graph.portNumber(order[k], next[order[k]]));
                 }
-                inflow[d] = 0; // what arrived at the destination's switch is delivered, not forwarded
+                chargeRoutes(order, reachable, d);
             }
             int ownLid = lids.switchLid(d);
             out.set(d, ownLid, 0);
+            chooseNearestFirst(order, reachable, null);
             for (int k = 0; k < reachable; k++) {
-                int s = order[k];
-                out.set(s, ownLid, graph.portNumber(s, choose(policy, s, dist, 0, inflow)));
+                out.set(order[k], ownLid, graph.portNumber(order[k], next[order[k]]));
+            }
+        }
+    }
+
+    /**
+     * Pass 1, once per destination switch: the allowed next hops of every switch (into
+     * {@link #candidates}) and the ECMP estimate of the flow through it.
+     */
+    private void estimateFlows(Policy policy, int[] dist, int[] order, int reachable) {
+        int used = 0;
+        for (int k = 0; k < reachable; k++) {
+            int s = order[k];
+            estimate[s] = 0;
+            candidateStart[s] = used;
+            int want = dist[s] - 1;
+            for (int i = graph.offset(s), end = graph.offset(s + 1); i < end; i++) {
+                if (dist[graph.neighbour(i)] == want && policy.allowed(s, i)) {
+                    candidates[used++] = i;
+                }
+            }
+            candidateEnd[s] = used;
+        }
+        for (int k = 0; k < reachable; k++) {
+            int s = order[k];
+            double w = estimate[s] + sources[s];
+            estimate[s] = w;
+            double share = w / (candidateEnd[s] - candidateStart[s]);
+            for (int c = candidateStart[s]; c < candidateEnd[s]; c++) {
+                estimate[graph.neighbour(candidates[c])] += share;
+            }
+        }
+    }
+
+    /**
+     * Pass 2: nearest first, each switch's choice, committing its estimate ({@code null}: none)
+     * along its path. Loads do not change during this pass, so each chosen switch keeps the load of
+     * its channel plus the flow committed to it in {@link #own}, and its next switch in
+     * {@link #nextSwitch}: a path walk reads nothing else.
+     */
+    private void chooseNearestFirst(int[] order, int reachable, double[] flow) {
+        for (int k = reachable - 1; k >= 0; k--) {
+            int s = order[k];
+            double w = flow == null ? 0 : flow[s];
+            int i = choose(s, w);
+            next[s] = i;
+            nextSwitch[s] = graph.neighbour(i);
+            own[s] = load[graph.channel(i)];
+            if (w != 0) {
+                for (int x = s; nextSwitch[x] >= 0; x = nextSwitch[x]) {
+                    own[x] += w;
+                }
+            }
+        }
+    }
+
+    /** Pass 3: real route counts, farthest first, onto the chosen channels. */
+    private void chargeRoutes(int[] order, int reachable, int d) {
+        for (int k = 0; k < reachable; k++) {
+            inflow[order[k]] = 0;
+        }
+        for (int k = 0; k < reachable; k++) {
+            int s = order[k];
+            long w = inflow[s] + sources[s];
+            int i = next[s];
+            int ch = graph.channel(i);
+            load[ch] += w;
+            destinations[ch]++;
+            int t = graph.neighbour(i);
+            if (t != d) {
+                inflow[t] += w;
             }
         }
     }
@@ -120,21 +194,26 @@ public final class BalancedRouter {
         return load[channel];
     }
 
+    /** The most loaded channel, pending flow included, on the chosen path from {@code t} to the destination. */
+    private double pathMax(int t) {
+        double max = 0;
+        for (int x = t; nextSwitch[x] >= 0; x = nextSwitch[x]) {
+            max = Math.max(max, own[x]);
+        }
+        return max;
+    }
+
     /** The allowed next hop of {@code s} with the least (path key, channel load, destinations, port). */
-    private int choose(Policy policy, int s, int[] dist, long w, long[] inflow) {
-        int want = dist[s] - 1;
+    private int choose(int s, double w) {
         int best = -1;
-        long bestKey = Long.MAX_VALUE;
+        double bestKey = Double.MAX_VALUE;
         long bestLoad = Long.MAX_VALUE;
         int bestDest = Integer.MAX_VALUE;
-        for (int i = graph.offset(s), end = graph.offset(s + 1); i < end; i++) {
-            int t = graph.neighbour(i);
-            if (dist[t] != want || !policy.allowed(s, i)) {
-                continue;
-            }
+        for (int c = candidateStart[s], end = candidateEnd[s]; c < end; c++) {
+            int i = candidates[c];
             int ch = graph.channel(i);
-            long k = Math.max(load[ch] + w, bottleneck[t] + inflow[t] + w);
             long l = load[ch];
+            double k = Math.max(l, pathMax(graph.neighbour(i))) + w;
             if (k < bestKey || (k == bestKey && (l < bestLoad || (l == bestLoad && destinations[ch] < bestDest)))) {
                 best = i;
                 bestKey = k;

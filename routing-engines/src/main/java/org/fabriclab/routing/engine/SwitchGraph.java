@@ -100,11 +100,26 @@ public final class SwitchGraph {
     public void bfs(int target, int[] dist, int[] queue) {
         Arrays.fill(dist, UNREACHABLE);
         dist[target] = 0;
-        int head = 0;
+        queue[0] = target;
+        bfs(dist, queue, 1);
+    }
+
+    /** Hop distances from every switch to the nearest of {@code targets}. */
+    public void bfs(int[] targets, int[] dist, int[] queue) {
+        Arrays.fill(dist, UNREACHABLE);
         int tail = 0;
-        queue[tail++] = target;
-        while (head < tail) {
-            int s = queue[head++];
+        for (int t : targets) {
+            if (dist[t] != 0) {
+                dist[t] = 0;
+                queue[tail++] = t;
+            }
+        }
+        bfs(dist, queue, tail);
+    }
+
+    private void bfs(int[] dist, int[] queue, int tail) {
+        for (int head = 0; head < tail; head++) {
+            int s = queue[head];
             int d = dist[s] + 1;
             for (int i = offsets[s], end = offsets[s + 1]; i < end; i++) {
                 int t = neighbours[i];

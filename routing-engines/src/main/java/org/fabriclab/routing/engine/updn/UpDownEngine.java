@@ -43,7 +43,7 @@ public final class UpDownEngine implements RoutingEngine {
         int n = graph.switchCount();
         int[] roots = roots(request, graph);
         int[] rank = new int[n];
-        multiSourceBfs(graph, roots, rank);
+        graph.bfs(roots, rank, new int[n]);
         // up[i] for adjacency entry i of s: the neighbour is lower in (rank, GUID).
         boolean[] up = new boolean[graph.channelCount()];
         for (int s = 0; s < n; s++) {
@@ -138,26 +138,6 @@ public final class UpDownEngine implements RoutingEngine {
         return Long.compareUnsigned(f.nodeGuid(f.switchNode(a)), f.nodeGuid(f.switchNode(b))) < 0;
     }
 
-    private static void multiSourceBfs(SwitchGraph g, int[] roots, int[] rank) {
-        Arrays.fill(rank, SwitchGraph.UNREACHABLE);
-        int[] queue = new int[g.switchCount()];
-        int tail = 0;
-        for (int r : roots) {
-            rank[r] = 0;
-            queue[tail++] = r;
-        }
-        for (int head = 0; head < tail; head++) {
-            int s = queue[head];
-            for (int i = g.offset(s); i < g.offset(s + 1); i++) {
-                int t = g.neighbour(i);
-                if (rank[t] == SwitchGraph.UNREACHABLE) {
-                    rank[t] = rank[s] + 1;
-                    queue[tail++] = t;
-                }
-            }
-        }
-    }
-
     private static int[] roots(RoutingRequest request, SwitchGraph g) throws RoutingException {
         Fabric f = request.fabric();
         List<Long> given = request.options().rootGuids();
@@ -196,26 +176,16 @@ public final class UpDownEngine implements RoutingEngine {
         }
         // Distance from every switch to the nearest switch with CAs: the spines are farthest.
         int[] hostDist = new int[n];
-        Arrays.fill(hostDist, SwitchGraph.UNREACHABLE);
         int[] queue = new int[n];
-        int tail = 0;
+        int[] withHosts = new int[f.endpointCount()];
+        int count = 0;
         for (int e = 0; e < f.endpointCount(); e++) {
             int sw = f.endpointSwitch(e);
-            if (sw != Fabric.NONE && hostDist[f.switchIndex(sw)] != 0) {
-                hostDist[f.switchIndex(sw)] = 0;
-                queue[tail++] = f.switchIndex(sw);
+            if (sw != Fabric.NONE) {
+                withHosts[count++] = f.switchIndex(sw);
             }
         }
-        for (int head = 0; head < tail; head++) {
-            int s = queue[head];
-            for (int i = g.offset(s); i < g.offset(s + 1); i++) {
-                int t = g.neighbour(i);
-                if (hostDist[t] == SwitchGraph.UNREACHABLE) {
-                    hostDist[t] = hostDist[s] + 1;
-                    queue[tail++] = t;
-                }
-            }
-        }
+        g.bfs(java.util.Arrays.copyOf(withHosts, count), hostDist, queue);
         int far = 0;
         for (int x : hostDist) {
             if (x != SwitchGraph.UNREACHABLE) {
