@@ -1,0 +1,85 @@
+package org.fabriclab.agent.core;
+
+import java.util.Arrays;
+
+/**
+ * The tables a switch forwards by, as one immutable snapshot: the linear forwarding table (LFT),
+ * its top, the SL-to-VL map and the version the manager gave them. The forwarding path reads the
+ * current snapshot through one volatile reference ({@link TableStore}); a write builds a new
+ * snapshot and swaps it in whole, so a packet never sees half-written tables.
+ */
+public final class SwitchTables {
+    /** LFT entries per block (IBA: LinearForwardingTable attribute blocks of 64 LIDs). */
+    public static final int BLOCK = 64;
+    /** Entries the switch can hold: every unicast LID, 0..0xBFFF (IBA LinearFDBCap). */
+    public static final int CAPACITY = 0xC000;
+    /** LFT entry of a LID without a route (OpenSM's OSM_NO_PATH). */
+    public static final int NO_ROUTE = 0xFF;
+    /** Service levels (and so SL-to-VL entries per port pair). */
+    public static final int SERVICE_LEVELS = 16;
+
+    private final long version;
+    private final byte[] lft;
+    private final int lftTop;
+    private final int ports;
+    private final byte[] sl2vl;
+
+    SwitchTables(long version, byte[] lft, int lftTop, int ports, byte[] sl2vl) {
+        this.version = version;
+        this.lft = lft;
+        this.lftTop = lftTop;
+        this.ports = ports;
+        this.sl2vl = sl2vl;
+    }
+
+    /** Empty tables of a switch with {@code ports} ports: every LID unrouted, every SL on VL 0. */
+    public static SwitchTables empty(int ports) {
+        return new SwitchTables(0, new byte[0], 0, ports, new byte[(ports + 1) * (ports + 1) * SERVICE_LEVELS]);
+    }
+
+    public long version() {
+        return version;
+    }
+
+    public int lftTop() {
+        return lftTop;
+    }
+
+    public int portCount() {
+        return ports;
+    }
+
+    /** Output port for {@code lid}, or {@link #NO_ROUTE}. Hot path: no allocation, no bounds exception. */
+    public int port(int lid) {
+        return lid >= 0 && lid < lft.length ? lft[lid] & 0xFF : NO_ROUTE;
+    }
+
+    /** The VL a packet of service level {@code sl} takes from {@code in} to {@code out}. */
+    public int vl(int in, int out, int sl) {
+        return sl2vl[((in * (ports + 1)) + out) * SERVICE_LEVELS + sl];
+    }
+
+    /** A copy of block {@code n}'s 64 entries. */
+    public byte[] block(int n) {
+        byte[] b = new byte[BLOCK];
+        Arrays.fill(b, (byte) NO_ROUTE);
+        int from = n * BLOCK;
+        if (from < lft.length) {
+            System.arraycopy(lft, from, b, 0, Math.min(BLOCK, lft.length - from));
+        }
+        return b;
+    }
+
+    /** Number of LFT entries allocated (a multiple of 64, up to {@link #CAPACITY}). */
+    int allocated() {
+        return lft.length;
+    }
+
+    byte[] lftArray() {
+        return lft;
+    }
+
+    byte[] sl2vlArray() {
+        return sl2vl;
+    }
+}

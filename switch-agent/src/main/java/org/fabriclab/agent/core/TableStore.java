@@ -1,0 +1,124 @@
+package org.fabriclab.agent.core;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Holds a switch's current {@link SwitchTables} and applies batches all-or-nothing: every change
+ * is checked against the switch (ports, capacity, block size, version) before anything is built;
+ * the new snapshot is built as a shadow copy and published by one volatile write. A refused batch
+ * leaves the current snapshot untouched, so readers never see a mix of old and new.
+ *
+ * <p>Thread-safety: readers call {@link #current()} from any thread without locking; writers are
+ * serialised by the store's monitor (writes are rare, management-plane operations).
+ */
+public final class TableStore {
+    private volatile SwitchTables current;
+
+    public TableStore(int ports) {
+        current = SwitchTables.empty(ports);
+    }
+
+    /** The installed tables; one volatile read. */
+    public SwitchTables current() {
+        return current;
+    }
+
+    /**
+     * Applies a batch.
+     *
+     * @return how many LFT blocks actually changed
+     * @throws TableWriteException with the first problem found, naming the entry; nothing changed
+     */
+    public synchronized int apply(TableBatch batch) throws TableWriteException {
+        SwitchTables old = current;
+        validate(old, batch);
+        int maxBlock = old.allocated() / SwitchTables.BLOCK - 1;
+        for (TableBatch.Block b : batch.blocks()) {
+            maxBlock = Math.max(maxBlock, b.block());
+        }
+        byte[] lft = Arrays.copyOf(old.lftArray(), (maxBlock + 1) * SwitchTables.BLOCK);
+        Arrays.fill(lft, old.allocated(), lft.length, (byte) SwitchTables.NO_ROUTE);
+        int changed = 0;
+        for (TableBatch.Block b : batch.blocks()) {
+            int from = b.block() * SwitchTables.BLOCK;
+            if (!Arrays.equals(lft, from, from + SwitchTables.BLOCK, b.ports(), 0, SwitchTables.BLOCK)) {
+                System.arraycopy(b.ports(), 0, lft, from, SwitchTables.BLOCK);
+                changed++;
+            }
+        }
+        int ports = old.portCount();
+        byte[] sl2vl = old.sl2vlArray().clone();
+        for (TableBatch.Sl2Vl t : batch.sl2vl()) {
+            for (int in = 0; in <= ports; in++) {
+                for (int out = 0; out <= ports; out++) {
+                    if ((t.inputPort() == 0 || t.inputPort() == in) && (t.outputPort() == 0 || t.outputPort() == out)) {
+                        System.arraycopy(t.vl(), 0, sl2vl, ((in * (ports + 1)) + out) * SwitchTables.SERVICE_LEVELS,
+                                SwitchTables.SERVICE_LEVELS);
+                    }
+                }
+            }
+        }
+        int top = batch.lftTop() != 0 ? batch.lftTop() : old.lftTop();
+        current = new SwitchTables(batch.toVersion(), lft, top, ports, sl2vl);
+        return changed;
+    }
+
+    private static void validate(SwitchTables old, TableBatch batch) throws TableWriteException {
+        if (batch.fromVersion() != old.version()) {
+            throw new TableWriteException(TableWriteException.Reason.STALE_VERSION, "the batch moves tables from version "
+                    + batch.fromVersion() + " but the switch holds version " + old.version()
+                    + "; read SwitchInfo and compute the change again");
+        }
+        if (batch.toVersion() <= batch.fromVersion()) {
+            throw invalid("to_version " + batch.toVersion() + " must be greater than from_version " + batch.fromVersion());
+        }
+        if (batch.lftTop() < 0 || batch.lftTop() >= SwitchTables.CAPACITY) {
+            throw invalid("lft_top " + batch.lftTop() + " is beyond the LFT capacity (LIDs 0.." + (SwitchTables.CAPACITY - 1) + ")");
+        }
+        int ports = old.portCount();
+        Set<Integer> seen = new HashSet<>();
+        for (int k = 0; k < batch.blocks().size(); k++) {
+            TableBatch.Block b = batch.blocks().get(k);
+            String where = "lft_blocks[" + k + "] (block " + b.block() + ")";
+            if (b.block() < 0 || b.block() >= SwitchTables.CAPACITY / SwitchTables.BLOCK) {
+                throw invalid(where + ": block is beyond the LFT capacity of " + SwitchTables.CAPACITY / SwitchTables.BLOCK
+                        + " blocks (LIDs 0.." + (SwitchTables.CAPACITY - 1) + ")");
+            }
+            if (!seen.add(b.block())) {
+                throw invalid(where + ": block appears twice in the batch");
+            }
+            if (b.ports() == null || b.ports().length != SwitchTables.BLOCK) {
+                throw invalid(where + ": a block has exactly " + SwitchTables.BLOCK + " entries, not "
+                        + (b.ports() == null ? 0 : b.ports().length));
+            }
+            for (int i = 0; i < SwitchTables.BLOCK; i++) {
+                int p = b.ports()[i] & 0xFF;
+                if (p != SwitchTables.NO_ROUTE && p > ports) {
+                    throw invalid(where + ": entry " + i + " (LID " + (b.block() * SwitchTables.BLOCK + i) + ") names port "
+                            + p + " but the switch has ports 0.." + ports + " (255 for no route)");
+                }
+            }
+        }
+        for (int k = 0; k < batch.sl2vl().size(); k++) {
+            TableBatch.Sl2Vl t = batch.sl2vl().get(k);
+            String where = "sl2vl[" + k + "]";
+            if (t.inputPort() < 0 || t.inputPort() > ports || t.outputPort() < 0 || t.outputPort() > ports) {
+                throw invalid(where + ": ports " + t.inputPort() + " -> " + t.outputPort() + " outside 0.." + ports);
+            }
+            if (t.vl() == null || t.vl().length != SwitchTables.SERVICE_LEVELS) {
+                throw invalid(where + ": needs " + SwitchTables.SERVICE_LEVELS + " VL entries, one per SL");
+            }
+            for (int sl = 0; sl < SwitchTables.SERVICE_LEVELS; sl++) {
+                if (t.vl()[sl] < 0 || t.vl()[sl] > 14) {
+                    throw invalid(where + ": SL " + sl + " maps to VL " + t.vl()[sl] + "; data VLs are 0..14");
+                }
+            }
+        }
+    }
+
+    private static TableWriteException invalid(String message) {
+        return new TableWriteException(TableWriteException.Reason.INVALID, message);
+    }
+}

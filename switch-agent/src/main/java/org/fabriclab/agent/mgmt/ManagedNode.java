@@ -1,0 +1,194 @@
+package org.fabriclab.agent.mgmt;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.fabriclab.agent.core.TableStore;
+import org.fabriclab.proto.v1.Event;
+import org.fabriclab.proto.v1.NodeType;
+import org.fabriclab.proto.v1.PortState;
+import org.fabriclab.proto.v1.PortStateChange;
+import org.fabriclab.proto.v1.SmState;
+
+/**
+ * The management state of one node (switch or channel adapter), what its subnet management agent
+ * answers about and changes: identity, port states and LIDs, neighbours learned by the link-level
+ * hello, the manager it answers to and the M_Key guarding it, counters, and for a switch its
+ * {@link TableStore}. Port state changes are published to subscribers as traps.
+ *
+ * <p>Thread-safety: management calls arrive on gRPC threads and link events on data-plane
+ * threads, so mutable state is guarded by this object's monitor; the tables have their own
+ * lock-free read path. Listeners are called outside the monitor.
+ */
+public final class ManagedNode {
+    /** Identity of a node. */
+    public record Identity(NodeType type, long guid, String description, int ports) {
+    }
+
+    private final Identity identity;
+    private final TableStore tables;
+    private final PortCounterArray counters;
+    private final PortState[] states;
+    private final int[] lids;
+    private final double[] rateGbps;
+    private final long[] neighbourGuid;
+    private final int[] neighbourPort;
+    private final String[] neighbourEndpoint;
+    private final List<Consumer<Event>> listeners = new CopyOnWriteArrayList<>();
+    private long smGuid;
+    private int smPriority;
+    private SmState smState = SmState.SM_STATE_NOT_ACTIVE;
+    private long mKey;
+    private long eventSequence;
+
+    public ManagedNode(Identity identity) {
+        this.identity = identity;
+        int n = identity.ports();
+        tables = identity.type() == NodeType.NODE_TYPE_SWITCH ? new TableStore(n) : null;
+        counters = new PortCounterArray(n);
+        states = new PortState[n + 1];
+        java.util.Arrays.fill(states, PortState.PORT_STATE_DOWN);
+        lids = new int[n + 1];
+        rateGbps = new double[n + 1];
+        neighbourGuid = new long[n + 1];
+        neighbourPort = new int[n + 1];
+        neighbourEndpoint = new String[n + 1];
+        java.util.Arrays.fill(neighbourEndpoint, "");
+    }
+
+    public Identity identity() {
+        return identity;
+    }
+
+    public boolean isSwitch() {
+        return tables != null;
+    }
+
+    /** The switch's tables; null for a channel adapter. */
+    public TableStore tables() {
+        return tables;
+    }
+
+    public PortCounterArray counters() {
+        return counters;
+    }
+
+    /** A port snapshot for PortInfo. */
+    public record Port(int number, PortState state, int lid, double rateGbps, long neighbourGuid, int neighbourPort,
+                       String neighbourEndpoint) {
+    }
+
+    public synchronized Port port(int p) {
+        int lid = isSwitch() ? lids[0] : lids[p];
+        return new Port(p, states[p], lid, rateGbps[p], neighbourGuid[p], neighbourPort[p], neighbourEndpoint[p]);
+    }
+
+    /** The link-level hello saw a neighbour on port {@code p}: the port goes to INIT and a trap is sent. */
+    public void linkUp(int p, double gbps, long guid, int port, String endpoint) {
+        Event e;
+        synchronized (this) {
+            rateGbps[p] = gbps;
+            neighbourGuid[p] = guid;
+            neighbourPort[p] = port;
+            neighbourEndpoint[p] = endpoint;
+            if (states[p] != PortState.PORT_STATE_DOWN) {
+                return;
+            }
+            states[p] = PortState.PORT_STATE_INIT;
+            e = event(p, PortState.PORT_STATE_INIT);
+        }
+        publish(e);
+    }
+
+    /** The link on port {@code p} failed or was taken down: the port goes DOWN and a trap is sent. */
+    public void linkDown(int p) {
+        Event e;
+        synchronized (this) {
+            if (states[p] == PortState.PORT_STATE_DOWN) {
+                return;
+            }
+            states[p] = PortState.PORT_STATE_DOWN;
+            neighbourGuid[p] = 0;
+            neighbourPort[p] = 0;
+            neighbourEndpoint[p] = "";
+            e = event(p, PortState.PORT_STATE_DOWN);
+        }
+        publish(e);
+    }
+
+    /**
+     * Sets a port's LID and state as the manager asks.
+     *
+     * @throws IllegalArgumentException naming the port and the refused change
+     */
+    public synchronized Port setPort(int p, int lid, PortState state) {
+        if (lid < 0 || lid > 0xBFFF) {
+            throw new IllegalArgumentException("LID " + lid + " is not a unicast LID (1..0xbfff)");
+        }
+        if (state != PortState.PORT_STATE_UNSPECIFIED && state != states[p]) {
+            if (states[p] == PortState.PORT_STATE_DOWN) {
+                throw new IllegalArgumentException("port " + p + " has no link and stays DOWN; it cannot become " + state);
+            }
+            if (state == PortState.PORT_STATE_DOWN || state == PortState.UNRECOGNIZED) {
+                throw new IllegalArgumentException("port " + p + " cannot be set to " + state + "; only the link takes a port down");
+            }
+            if (state.getNumber() < states[p].getNumber() && state != PortState.PORT_STATE_INIT) {
+                throw new IllegalArgumentException("port " + p + " cannot go from " + states[p] + " to " + state);
+            }
+            states[p] = state;
+        }
+        if (lid != 0) {
+            lids[isSwitch() ? 0 : p] = lid;
+        }
+        return port(p);
+    }
+
+    /** The manager state (IBA SMInfo). */
+    public record SmInfoState(long smGuid, int priority, SmState state, boolean mKeySet) {
+    }
+
+    public synchronized SmInfoState smInfo() {
+        return new SmInfoState(smGuid, smPriority, smState, mKey != 0);
+    }
+
+    public synchronized SmInfoState setSmInfo(long guid, int priority, SmState state, long newMKey) {
+        smGuid = guid;
+        smPriority = priority;
+        if (state != SmState.SM_STATE_UNSPECIFIED) {
+            smState = state;
+        }
+        if (newMKey != 0) {
+            mKey = newMKey;
+        }
+        return smInfo();
+    }
+
+    /** True if {@code key} may change this node: no M_Key is set, or it is the M_Key. */
+    public synchronized boolean mKeyAllows(long key) {
+        return mKey == 0 || key == mKey;
+    }
+
+    public void addListener(Consumer<Event> l) {
+        listeners.add(l);
+    }
+
+    public void removeListener(Consumer<Event> l) {
+        listeners.remove(l);
+    }
+
+    /** How many trap subscribers are attached. */
+    public int subscriberCount() {
+        return listeners.size();
+    }
+
+    private Event event(int p, PortState s) {
+        return Event.newBuilder().setNodeGuid(identity.guid()).setSequence(++eventSequence)
+                .setPortStateChange(PortStateChange.newBuilder().setPortNumber(p).setState(s)).build();
+    }
+
+    private void publish(Event e) {
+        for (Consumer<Event> l : listeners) {
+            l.accept(e);
+        }
+    }
+}

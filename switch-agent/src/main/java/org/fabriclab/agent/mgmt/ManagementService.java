@@ -1,0 +1,235 @@
+package org.fabriclab.agent.mgmt;
+
+import com.google.protobuf.ByteString;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.fabriclab.agent.core.SwitchTables;
+import org.fabriclab.agent.core.TableBatch;
+import org.fabriclab.agent.core.TableWriteException;
+import org.fabriclab.proto.v1.Event;
+import org.fabriclab.proto.v1.GetLftBlockRequest;
+import org.fabriclab.proto.v1.GetNodeInfoRequest;
+import org.fabriclab.proto.v1.GetPortCountersRequest;
+import org.fabriclab.proto.v1.GetPortInfoRequest;
+import org.fabriclab.proto.v1.GetPortInfoResponse;
+import org.fabriclab.proto.v1.GetSmInfoRequest;
+import org.fabriclab.proto.v1.GetSwitchInfoRequest;
+import org.fabriclab.proto.v1.LftBlock;
+import org.fabriclab.proto.v1.ManagementGrpc;
+import org.fabriclab.proto.v1.NodeInfo;
+import org.fabriclab.proto.v1.PortCounters;
+import org.fabriclab.proto.v1.PortInfo;
+import org.fabriclab.proto.v1.ResetPortCountersRequest;
+import org.fabriclab.proto.v1.ResetPortCountersResponse;
+import org.fabriclab.proto.v1.SetPortInfoRequest;
+import org.fabriclab.proto.v1.SetSmInfoRequest;
+import org.fabriclab.proto.v1.Sl2VlTable;
+import org.fabriclab.proto.v1.SmInfo;
+import org.fabriclab.proto.v1.SubscribeEventsRequest;
+import org.fabriclab.proto.v1.SwitchInfo;
+import org.fabriclab.proto.v1.WriteTablesRequest;
+import org.fabriclab.proto.v1.WriteTablesResponse;
+
+/**
+ * The {@code Management} gRPC service of one node: reads answer from the {@link ManagedNode};
+ * writes check the M_Key, then the request, and answer with a status that names what is wrong
+ * (never a stack trace, never UNKNOWN). See {@code management.proto} for each RPC's contract.
+ */
+public final class ManagementService extends ManagementGrpc.ManagementImplBase {
+    private final ManagedNode node;
+
+    public ManagementService(ManagedNode node) {
+        this.node = node;
+    }
+
+    @Override
+    public void getNodeInfo(GetNodeInfoRequest request, StreamObserver<NodeInfo> out) {
+        ManagedNode.Identity id = node.identity();
+        reply(out, NodeInfo.newBuilder().setType(id.type()).setNodeGuid(id.guid()).setPortCount(id.ports())
+                .setDescription(id.description()).build());
+    }
+
+    @Override
+    public void getPortInfo(GetPortInfoRequest request, StreamObserver<GetPortInfoResponse> out) {
+        int n = node.identity().ports();
+        int p = request.getPortNumber();
+        if (p > n) {
+            out.onError(notFound("port " + p + " does not exist; this node has ports 1.." + n));
+            return;
+        }
+        GetPortInfoResponse.Builder b = GetPortInfoResponse.newBuilder();
+        for (int i = p == 0 ? 1 : p; i <= (p == 0 ? n : p); i++) {
+            b.addPorts(portInfo(node.port(i)));
+        }
+        reply(out, b.build());
+    }
+
+    @Override
+    public void setPortInfo(SetPortInfoRequest request, StreamObserver<PortInfo> out) {
+        if (!checkMKey(request.getMKey(), out)) {
+            return;
+        }
+        int n = node.identity().ports();
+        int p = request.getPortNumber();
+        if (p < 1 || p > n) {
+            out.onError(notFound("port " + p + " does not exist; this node has ports 1.." + n));
+            return;
+        }
+        try {
+            reply(out, portInfo(node.setPort(p, request.getLid(), request.getState())));
+        } catch (IllegalArgumentException e) {
+            out.onError(invalid(e.getMessage()));
+        }
+    }
+
+    @Override
+    public void getSwitchInfo(GetSwitchInfoRequest request, StreamObserver<SwitchInfo> out) {
+        if (!requireSwitch(out)) {
+            return;
+        }
+        SwitchTables t = node.tables().current();
+        reply(out, SwitchInfo.newBuilder().setLftCapacity(SwitchTables.CAPACITY).setLftTop(t.lftTop())
+                .setTableVersion(t.version()).setPortCount(node.identity().ports()).setLid(node.port(1).lid()).build());
+    }
+
+    @Override
+    public void getLftBlock(GetLftBlockRequest request, StreamObserver<LftBlock> out) {
+        if (!requireSwitch(out)) {
+            return;
+        }
+        int block = request.getBlock();
+        if (block >= SwitchTables.CAPACITY / SwitchTables.BLOCK) {
+            out.onError(invalid("block " + block + " is beyond the LFT capacity of "
+                    + SwitchTables.CAPACITY / SwitchTables.BLOCK + " blocks"));
+            return;
+        }
+        reply(out, LftBlock.newBuilder().setBlock(block)
+                .setPorts(ByteString.copyFrom(node.tables().current().block(block))).build());
+    }
+
+    @Override
+    public void writeTables(WriteTablesRequest request, StreamObserver<WriteTablesResponse> out) {
+        if (!requireSwitch(out) || !checkMKey(request.getMKey(), out)) {
+            return;
+        }
+        List<TableBatch.Block> blocks = new ArrayList<>(request.getLftBlocksCount());
+        for (LftBlock b : request.getLftBlocksList()) {
+            blocks.add(new TableBatch.Block(b.getBlock(), b.getPorts().toByteArray()));
+        }
+        List<TableBatch.Sl2Vl> sl2vl = new ArrayList<>(request.getSl2VlCount());
+        for (Sl2VlTable t : request.getSl2VlList()) {
+            sl2vl.add(new TableBatch.Sl2Vl(t.getInputPort(), t.getOutputPort(), t.getVl().toByteArray()));
+        }
+        try {
+            int changed = node.tables().apply(new TableBatch(request.getFromVersion(), request.getToVersion(), blocks,
+                    request.getLftTop(), sl2vl));
+            reply(out, WriteTablesResponse.newBuilder().setVersion(request.getToVersion()).setChangedBlocks(changed).build());
+        } catch (TableWriteException e) {
+            Status s = e.reason() == TableWriteException.Reason.STALE_VERSION ? Status.FAILED_PRECONDITION : Status.INVALID_ARGUMENT;
+            out.onError(s.withDescription(e.getMessage() + "; the tables were left as they were").asRuntimeException());
+        }
+    }
+
+    @Override
+    public void getPortCounters(GetPortCountersRequest request, StreamObserver<PortCounters> out) {
+        int n = node.identity().ports();
+        int p = request.getPortNumber();
+        if (p < 1 || p > n) {
+            out.onError(notFound("port " + p + " does not exist; this node has ports 1.." + n));
+            return;
+        }
+        PortCounterArray c = node.counters();
+        reply(out, PortCounters.newBuilder().setPortNumber(p)
+                .setXmitDataOctets(c.get(p, PortCounterArray.XMIT_DATA)).setRcvDataOctets(c.get(p, PortCounterArray.RCV_DATA))
+                .setXmitPkts(c.get(p, PortCounterArray.XMIT_PKTS)).setRcvPkts(c.get(p, PortCounterArray.RCV_PKTS))
+                .setXmitWaitNs(c.get(p, PortCounterArray.XMIT_WAIT_NS))
+                .setXmitDiscards(c.get(p, PortCounterArray.XMIT_DISCARDS)).build());
+    }
+
+    @Override
+    public void resetPortCounters(ResetPortCountersRequest request, StreamObserver<ResetPortCountersResponse> out) {
+        if (!checkMKey(request.getMKey(), out)) {
+            return;
+        }
+        int n = node.identity().ports();
+        if (request.getPortNumber() > n) {
+            out.onError(notFound("port " + request.getPortNumber() + " does not exist; this node has ports 1.." + n));
+            return;
+        }
+        node.counters().reset(request.getPortNumber());
+        reply(out, ResetPortCountersResponse.getDefaultInstance());
+    }
+
+    @Override
+    public void getSmInfo(GetSmInfoRequest request, StreamObserver<SmInfo> out) {
+        reply(out, smInfo(node.smInfo()));
+    }
+
+    @Override
+    public void setSmInfo(SetSmInfoRequest request, StreamObserver<SmInfo> out) {
+        if (!checkMKey(request.getMKey(), out)) {
+            return;
+        }
+        reply(out, smInfo(node.setSmInfo(request.getSmGuid(), request.getPriority(), request.getState(), request.getNewMKey())));
+    }
+
+    @Override
+    public void subscribeEvents(SubscribeEventsRequest request, StreamObserver<Event> out) {
+        ServerCallStreamObserver<Event> call = (ServerCallStreamObserver<Event>) out;
+        Consumer<Event> listener = e -> {
+            synchronized (call) {
+                if (!call.isCancelled()) {
+                    call.onNext(e);
+                }
+            }
+        };
+        call.setOnCancelHandler(() -> node.removeListener(listener));
+        node.addListener(listener);
+    }
+
+    private static SmInfo smInfo(ManagedNode.SmInfoState s) {
+        return SmInfo.newBuilder().setSmGuid(s.smGuid()).setPriority(s.priority()).setState(s.state()).setMKeySet(s.mKeySet()).build();
+    }
+
+    private static PortInfo portInfo(ManagedNode.Port p) {
+        return PortInfo.newBuilder().setPortNumber(p.number()).setState(p.state()).setLid(p.lid()).setRateGbps(p.rateGbps())
+                .setNeighbourNodeGuid(p.neighbourGuid()).setNeighbourPort(p.neighbourPort())
+                .setNeighbourEndpoint(p.neighbourEndpoint()).build();
+    }
+
+    private boolean requireSwitch(StreamObserver<?> out) {
+        if (!node.isSwitch()) {
+            out.onError(Status.UNIMPLEMENTED.withDescription("node " + node.identity().description()
+                    + " is a channel adapter; switch attributes are not served here").asRuntimeException());
+            return false;
+        }
+        return true;
+    }
+
+    private boolean checkMKey(long key, StreamObserver<?> out) {
+        if (!node.mKeyAllows(key)) {
+            out.onError(Status.PERMISSION_DENIED.withDescription("wrong M_Key for node " + node.identity().description()
+                    + "; only the manager that set it may change this node").asRuntimeException());
+            return false;
+        }
+        return true;
+    }
+
+    private static <T> void reply(StreamObserver<T> out, T value) {
+        out.onNext(value);
+        out.onCompleted();
+    }
+
+    private static StatusRuntimeException invalid(String message) {
+        return Status.INVALID_ARGUMENT.withDescription(message).asRuntimeException();
+    }
+
+    private static StatusRuntimeException notFound(String message) {
+        return Status.NOT_FOUND.withDescription(message).asRuntimeException();
+    }
+}

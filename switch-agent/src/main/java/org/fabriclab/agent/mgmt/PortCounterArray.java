@@ -1,0 +1,46 @@
+package org.fabriclab.agent.mgmt;
+
+/**
+ * Port counters of one node in one flat {@code long[]}, indexed {@code port * COUNTERS + counter},
+ * as the data plane increments them and as metrics read them at scrape time (no meter call per
+ * packet). Writes come from the one thread that owns the node's data plane; reads from anywhere
+ * may lag by a packet or two, which monitoring tolerates.
+ */
+public final class PortCounterArray {
+    public static final int XMIT_DATA = 0;
+    public static final int RCV_DATA = 1;
+    public static final int XMIT_PKTS = 2;
+    public static final int RCV_PKTS = 3;
+    public static final int XMIT_WAIT_NS = 4;
+    public static final int XMIT_DISCARDS = 5;
+    public static final int COUNTERS = 6;
+
+    private final long[] values;
+    private final int ports;
+
+    public PortCounterArray(int ports) {
+        this.ports = ports;
+        values = new long[(ports + 1) * COUNTERS];
+    }
+
+    public int ports() {
+        return ports;
+    }
+
+    public void add(int port, int counter, long delta) {
+        values[port * COUNTERS + counter] += delta;
+    }
+
+    public long get(int port, int counter) {
+        return values[port * COUNTERS + counter];
+    }
+
+    /** Clears one port's counters, or every port's when {@code port} is 0. */
+    public void reset(int port) {
+        for (int p = port == 0 ? 0 : port; p <= (port == 0 ? ports : port); p++) {
+            for (int c = 0; c < COUNTERS; c++) {
+                values[p * COUNTERS + c] = 0;
+            }
+        }
+    }
+}
