@@ -1,0 +1,260 @@
+package org.fabriclab.agent.core;
+
+import org.fabriclab.agent.mgmt.PortCounterArray;
+
+/**
+ * The decisions of one switch, written once for both clocks: the live agent drives it from a Netty
+ * event loop, the simulator from its event queue. It has no Netty, no threads and no clock of its
+ * own: events come in with the driver's time, actions go out through {@link Output}.
+ *
+ * <p>Model: an input-queued, lossless, credit-based switch with virtual lanes (as InfiniBand).
+ * <ul>
+ *   <li>every input port has a FIFO buffer per VL of {@code bufferPackets} packets, and the upstream
+ *       sender holds one credit per free slot: a packet is only ever sent into free space;
+ *   <li>the head packet of each input buffer is routed when it reaches the head: LFT lookup on its
+ *       destination LID, output VL from the SL-to-VL map; an unroutable packet is discarded and
+ *       counted ({@code XMIT_DISCARDS} on its input port), and its credit returned;
+ *   <li>each output port has an arbiter that, when the link is free, grants round-robin over
+ *       (input port, VL) pairs whose head wants this output and has a credit on the output VL.
+ *       Round-robin over inputs is what makes the parking-lot effect real: a local input gets as
+ *       many grants as an input carrying many upstream flows;
+ *   <li>granting sends the packet ({@link Output#transmit}) and returns its credit upstream
+ *       ({@link Output#returnCredit}); the link is busy until the driver reports {@link #linkFree}.
+ * </ul>
+ * Nothing here allocates per packet: queues are int rings sized at construction, packets are
+ * {@link PacketPool} handles. Hot-path invariants are {@code assert}s.
+ *
+ * <p>Thread confinement: one core is driven by one thread at a time (the switch's event loop, or
+ * the simulator); it is not thread-safe and needs no locks.
+ */
+public final class SwitchCore {
+    /** Actions of the core, carried out by the driver. */
+    public interface Output {
+        /** Send packet {@code h} on {@code port}, lane {@code vl}; the driver owns the handle from now on. */
+        void transmit(int port, int vl, int h, long now);
+
+        /** A buffer slot of lane {@code vl} on input {@code port} was freed: return one credit to the sender. */
+        void returnCredit(int port, int vl, long now);
+
+        /** Packet {@code h} cannot be forwarded and was discarded; the driver releases what it attached. */
+        void discarded(int h, int inPort, long now);
+    }
+
+    private static final int NO_TARGET = -1;
+
+    private final int ports;
+    private final int vls;
+    private final int depth;
+    private final TableStore tables;
+    private final PortCounterArray counters;
+    private final PacketPool pool;
+    private final Output out;
+    // input buffers, index q = (inPort - 1) * vls + vl: ring of handles
+    private final int[] ring;
+    private final int[] head;
+    private final int[] count;
+    private final int[] target;
+    private final int[] targetVl;
+    // per output port
+    private final int[] credits;
+    private final boolean[] busy;
+    private final boolean[] active;
+    private final int[] nextGrant;
+    private final long[] waitingSince;
+
+    public SwitchCore(int ports, int vls, int bufferPackets, TableStore tables, PortCounterArray counters,
+                      PacketPool pool, Output out) {
+        this.ports = ports;
+        this.vls = vls;
+        this.depth = bufferPackets;
+        this.tables = tables;
+        this.counters = counters;
+        this.pool = pool;
+        this.out = out;
+        int queues = ports * vls;
+        ring = new int[queues * bufferPackets];
+        head = new int[queues];
+        count = new int[queues];
+        target = new int[queues];
+        targetVl = new int[queues];
+        java.util.Arrays.fill(target, NO_TARGET);
+        credits = new int[(ports + 1) * vls];
+        busy = new boolean[ports + 1];
+        active = new boolean[ports + 1];
+        nextGrant = new int[ports + 1];
+        waitingSince = new long[ports + 1];
+        java.util.Arrays.fill(waitingSince, -1);
+    }
+
+    public int ports() {
+        return ports;
+    }
+
+    public int vls() {
+        return vls;
+    }
+
+    /** Packets buffered on input {@code port}, lane {@code vl}. */
+    public int queued(int port, int vl) {
+        return count[(port - 1) * vls + vl];
+    }
+
+    /** Credits held for output {@code port}, lane {@code vl}. */
+    public int credits(int port, int vl) {
+        return credits[port * vls + vl];
+    }
+
+    /**
+     * The link on {@code port} is up and may carry data: the peer's buffers give {@code peerBufferPackets}
+     * credits per lane.
+     */
+    public void portActive(int port, int peerBufferPackets, long now) {
+        active[port] = true;
+        busy[port] = false;
+        for (int v = 0; v < vls; v++) {
+            credits[port * vls + v] = peerBufferPackets;
+        }
+        // heads that were waiting for a route through this port may go now
+        for (int q = 0; q < ports * vls; q++) {
+            if (count[q] > 0 && target[q] == NO_TARGET) {
+                routeHead(q, now);
+            }
+        }
+        arbitrate(port, now);
+    }
+
+    /** The link on {@code port} went down: nothing more is sent on it; packets routed to it are discarded. */
+    public void portDown(int port, long now) {
+        active[port] = false;
+        for (int v = 0; v < vls; v++) {
+            credits[port * vls + v] = 0;
+        }
+        int q0 = (port - 1) * vls;
+        for (int v = 0; v < vls; v++) {
+            // whatever sat in the dead link's input buffers will never be credited back: drop it
+            while (count[q0 + v] > 0) {
+                int h = dequeue(q0 + v);
+                counters.add(port, PortCounterArray.XMIT_DISCARDS, 1);
+                out.discarded(h, port, now);
+            }
+            target[q0 + v] = NO_TARGET;
+        }
+        for (int q = 0; q < ports * vls; q++) {
+            if (count[q] > 0 && target[q] == port) {
+                routeHead(q, now);
+            }
+        }
+    }
+
+    /** A packet arrived on {@code inPort}; its header is in {@code pool} slot {@code h}, its lane in {@code pool.vl[h]}. */
+    public void packetArrived(int inPort, int h, long now) {
+        int vl = pool.vl[h];
+        int q = (inPort - 1) * vls + vl;
+        counters.add(inPort, PortCounterArray.RCV_PKTS, 1);
+        counters.add(inPort, PortCounterArray.RCV_DATA, pool.bytes[h]);
+        if (vl >= vls || count[q] == depth || !active[inPort]) {
+            // a sender that ignored credits, or a lane we do not have: drop, never block the link
+            counters.add(inPort, PortCounterArray.XMIT_DISCARDS, 1);
+            out.discarded(h, inPort, now);
+            return;
+        }
+        ring[q * depth + (head[q] + count[q]) % depth] = h;
+        count[q]++;
+        if (count[q] == 1) {
+            routeHead(q, now);
+        }
+    }
+
+    /** {@code n} credits for lane {@code vl} of output {@code port} came back from the peer. */
+    public void creditReturned(int port, int vl, int n, long now) {
+        credits[port * vls + vl] += n;
+        arbitrate(port, now);
+    }
+
+    /** The link of output {@code port} finished sending and may take the next packet. */
+    public void linkFree(int port, long now) {
+        busy[port] = false;
+        arbitrate(port, now);
+    }
+
+    /** Routes the head of queue {@code q}, discarding heads that cannot be routed, and asks its output for a grant. */
+    private void routeHead(int q, long now) {
+        SwitchTables t = tables.current();
+        while (count[q] > 0) {
+            int h = ring[q * depth + head[q]];
+            int port = t.port(pool.dlid[h]);
+            if (port >= 1 && port <= ports && active[port]) {
+                int inPort = q / vls + 1;
+                int vl = t.vl(inPort, port, pool.sl[h]);
+                if (vl < vls) {
+                    target[q] = port;
+                    targetVl[q] = vl;
+                    arbitrate(port, now);
+                    return;
+                }
+            }
+            dequeue(q);
+            int inPort = q / vls + 1;
+            counters.add(inPort, PortCounterArray.XMIT_DISCARDS, 1);
+            out.returnCredit(inPort, q % vls, now);
+            out.discarded(h, inPort, now);
+        }
+        target[q] = NO_TARGET;
+    }
+
+    /** Grants output {@code port} to the next (input, VL) in round-robin order that wants it and has a credit. */
+    private void arbitrate(int port, long now) {
+        if (busy[port] || !active[port]) {
+            return;
+        }
+        int queues = ports * vls;
+        int start = nextGrant[port];
+        boolean wanted = false;
+        for (int k = 0; k < queues; k++) {
+            int q = start + k;
+            if (q >= queues) {
+                q -= queues;
+            }
+            if (count[q] == 0 || target[q] != port) {
+                continue;
+            }
+            wanted = true;
+            int vl = targetVl[q];
+            if (credits[port * vls + vl] == 0) {
+                continue;
+            }
+            if (waitingSince[port] >= 0) {
+                counters.add(port, PortCounterArray.XMIT_WAIT_NS, now - waitingSince[port]);
+                waitingSince[port] = -1;
+            }
+            nextGrant[port] = q + 1 == queues ? 0 : q + 1;
+            int h = dequeue(q);
+            credits[port * vls + vl]--;
+            busy[port] = true;
+            pool.vl[h] = (byte) vl;
+            pool.hops[h]++;
+            counters.add(port, PortCounterArray.XMIT_PKTS, 1);
+            counters.add(port, PortCounterArray.XMIT_DATA, pool.bytes[h]);
+            int inPort = q / vls + 1;
+            out.returnCredit(inPort, q % vls, now);
+            out.transmit(port, vl, h, now);
+            if (count[q] > 0) {
+                routeHead(q, now);
+            } else {
+                target[q] = NO_TARGET;
+            }
+            return;
+        }
+        if (wanted && waitingSince[port] < 0) {
+            waitingSince[port] = now; // a packet is ready, the link is free, but no credit: XmitWait runs
+        }
+    }
+
+    private int dequeue(int q) {
+        assert count[q] > 0;
+        int h = ring[q * depth + head[q]];
+        head[q] = head[q] + 1 == depth ? 0 : head[q] + 1;
+        count[q]--;
+        return h;
+    }
+}

@@ -1,0 +1,139 @@
+package org.fabriclab.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.fabriclab.agent.core.PacketPool;
+import org.fabriclab.agent.core.SwitchCore;
+import org.fabriclab.agent.core.TableBatch;
+import org.fabriclab.agent.core.TableStore;
+import org.fabriclab.agent.mgmt.PortCounterArray;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The switch core driven by hand: routing, credits, round-robin arbitration, discards, table swaps, link loss. */
+class SwitchCoreTest {
+    private static final int PORTS = 4;
+    private final List<String> log = new ArrayList<>();
+    private final List<int[]> sent = new ArrayList<>();
+    private TableStore tables;
+    private PortCounterArray counters;
+    private PacketPool pool;
+    private SwitchCore core;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        tables = new TableStore(PORTS);
+        counters = new PortCounterArray(PORTS);
+        pool = new PacketPool(64);
+        core = new SwitchCore(PORTS, 2, 4, tables, counters, pool, new SwitchCore.Output() {
+            @Override
+            public void transmit(int port, int vl, int h, long now) {
+                sent.add(new int[] {port, vl, pool.flow[h]});
+                pool.release(h);
+            }
+
+            @Override
+            public void returnCredit(int port, int vl, long now) {
+                log.add("credit " + port + "/" + vl);
+            }
+
+            @Override
+            public void discarded(int h, int inPort, long now) {
+                log.add("discard flow " + pool.flow[h] + " from " + inPort);
+                pool.release(h);
+            }
+        });
+        // LID 10 -> port 3, LID 11 -> port 4, LID 12 -> no route
+        byte[] block = new byte[64];
+        Arrays.fill(block, (byte) 0xFF);
+        block[10] = 3;
+        block[11] = 4;
+        tables.apply(new TableBatch(0, 1, List.of(new TableBatch.Block(0, block)), 12, List.of()));
+        for (int p = 1; p <= PORTS; p++) {
+            core.portActive(p, 4, 0);
+        }
+    }
+
+    private int packet(int dlid, int flow, int vl) {
+        int h = pool.allocate();
+        pool.dlid[h] = dlid;
+        pool.flow[h] = flow;
+        pool.vl[h] = (byte) vl;
+        pool.bytes[h] = 100;
+        return h;
+    }
+
+    @Test
+    void arbiterAlternatesBetweenInputPortsLikeAFairRoundRobin() {
+        // three packets from port 1 and three from port 2, all to LID 10 (port 3); the link is busy after each
+        for (int i = 0; i < 3; i++) {
+            core.packetArrived(1, packet(10, 100 + i, 0), 0);
+            core.packetArrived(2, packet(10, 200 + i, 0), 0);
+        }
+        for (int i = 0; i < 6; i++) {
+            core.creditReturned(3, 0, 1, i + 1); // the downstream switch forwarded the packet on
+            core.linkFree(3, i + 1);
+        }
+        int[] flows = sent.stream().mapToInt(s -> s[2]).toArray();
+        assertEquals(6, flows.length);
+        assertTrue(Arrays.equals(new int[] {100, 200, 101, 201, 102, 202}, flows), Arrays.toString(flows));
+        assertEquals(6, counters.get(3, PortCounterArray.XMIT_PKTS));
+        assertEquals(600, counters.get(3, PortCounterArray.XMIT_DATA));
+        assertEquals(3, counters.get(1, PortCounterArray.RCV_PKTS));
+    }
+
+    @Test
+    void withoutCreditsPacketsWaitAndXmitWaitCounts() {
+        for (int i = 0; i < 6; i++) {
+            core.packetArrived(1, packet(11, i, 1), 0);
+            core.linkFree(4, 0);
+        }
+        // arriving on lane 1, the packets leave on the lane the SL-to-VL map gives: VL 0
+        assertEquals(4, sent.size(), "four credits on port 4 lane 0");
+        assertEquals(0, core.credits(4, 0));
+        assertEquals(4, core.credits(4, 1));
+        assertEquals(2, core.queued(1, 1));
+        core.creditReturned(4, 0, 1, 500);
+        core.linkFree(4, 500);
+        assertEquals(5, sent.size());
+        assertEquals(500, counters.get(4, PortCounterArray.XMIT_WAIT_NS), "waited from t=0 to the credit at t=500");
+    }
+
+    @Test
+    void unroutablePacketsAreDiscardedAndTheirCreditReturned() {
+        core.packetArrived(2, packet(12, 7, 0), 0);
+        assertTrue(log.contains("discard flow 7 from 2"), log.toString());
+        assertTrue(log.contains("credit 2/0"));
+        assertEquals(1, counters.get(2, PortCounterArray.XMIT_DISCARDS));
+        assertEquals(0, core.queued(2, 0));
+    }
+
+    @Test
+    void aTableSwapAppliesFromTheNextHeadOn() throws Exception {
+        core.packetArrived(1, packet(10, 1, 0), 0); // sent on port 3, link now busy
+        core.packetArrived(1, packet(10, 2, 0), 0); // head, routed to 3, waits for the link
+        byte[] block = tables.current().block(0);
+        block[10] = 4;
+        tables.apply(new TableBatch(1, 2, List.of(new TableBatch.Block(0, block)), 0, List.of()));
+        core.packetArrived(1, packet(10, 3, 0), 0);
+        core.linkFree(3, 1);
+        core.linkFree(4, 1);
+        assertEquals(List.of("3:1", "3:2", "4:3"), sent.stream().map(s -> s[0] + ":" + s[2]).toList());
+    }
+
+    @Test
+    void aPortGoingDownDiscardsWhatWasRoutedToIt() {
+        core.packetArrived(1, packet(11, 1, 0), 0);
+        core.packetArrived(1, packet(11, 2, 0), 0);
+        core.portDown(4, 1);
+        assertTrue(log.contains("discard flow 2 from 1"), log.toString());
+        assertEquals(1, sent.size());
+        core.packetArrived(2, packet(11, 3, 0), 2);
+        assertTrue(log.contains("discard flow 3 from 2"));
+        assertEquals(0, pool.inUse(), "every handle went back to the pool");
+    }
+}
