@@ -1,0 +1,80 @@
+package org.fabriclab.agent.link;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The data-link frames between two nodes' ports. Every frame starts with its length (the bytes
+ * after the length field) and a type; integers are big-endian.
+ *
+ * <pre>
+ *  0       4    5
+ *  +-------+----+----------------------------------------------------------------+
+ *  |  len  |type| body                                                           |
+ *  +-------+----+----------------------------------------------------------------+
+ *
+ *  DATA (1)   5: vl(1) sl(1) hops(1) reserved(1) dlid(2) slid(2) flow(4) seq(4) timestamp(8) payload...
+ *  CREDIT (2) 5: vl(1) count(2)                       credits for buffer slots freed on that lane
+ *  HELLO (3)  5: guid(8) port(1) peerPort(1) vls(1) bufferPackets(2) rateMbps(4) endpointLen(2) endpoint
+ * </pre>
+ *
+ * A DATA frame travels through the fabric unchanged but for its {@code vl} and {@code hops} bytes,
+ * which each switch rewrites in place: forwarding copies nothing. {@code HELLO} is the link-level
+ * hello: each side says who it is, which of its ports this is, which of the peer's ports it believes
+ * it is cabled to, its lanes, its input buffer size (the peer's initial credits), its link rate and
+ * its management endpoint.
+ */
+public final class Frames {
+    public static final int LENGTH_FIELD = 4;
+    public static final int TYPE = 4;
+    public static final byte DATA = 1;
+    public static final byte CREDIT = 2;
+    public static final byte HELLO = 3;
+
+    public static final int VL = 5;
+    public static final int SL = 6;
+    public static final int HOPS = 7;
+    public static final int DLID = 9;
+    public static final int SLID = 11;
+    public static final int FLOW = 13;
+    public static final int SEQ = 17;
+    public static final int TIMESTAMP = 21;
+    /** Bytes of a DATA frame before its payload. */
+    public static final int DATA_HEADER = 29;
+    /** Largest payload (an InfiniBand MTU of 4096). */
+    public static final int MAX_PAYLOAD = 4096;
+    /** Largest frame the decoder accepts: a DATA header and the largest payload. */
+    public static final int MAX_FRAME = DATA_HEADER + MAX_PAYLOAD;
+
+    private Frames() {
+    }
+
+    /** A DATA frame with {@code payloadBytes} of zero payload. */
+    public static ByteBuf data(ByteBufAllocator alloc, int vl, int sl, int dlid, int slid, int flow, int seq,
+                               long timestamp, int payloadBytes) {
+        ByteBuf b = alloc.buffer(DATA_HEADER + payloadBytes);
+        b.writeInt(DATA_HEADER + payloadBytes - LENGTH_FIELD).writeByte(DATA).writeByte(vl).writeByte(sl).writeByte(0)
+                .writeByte(0).writeShort(dlid).writeShort(slid).writeInt(flow).writeInt(seq).writeLong(timestamp);
+        b.writeZero(payloadBytes);
+        return b;
+    }
+
+    public static ByteBuf credit(ByteBufAllocator alloc, int vl, int count) {
+        ByteBuf b = alloc.buffer(8);
+        return b.writeInt(4).writeByte(CREDIT).writeByte(vl).writeShort(count);
+    }
+
+    public static ByteBuf hello(ByteBufAllocator alloc, long guid, int port, int peerPort, int vls, int bufferPackets,
+                                int rateMbps, String endpoint) {
+        byte[] e = endpoint.getBytes(StandardCharsets.UTF_8);
+        ByteBuf b = alloc.buffer(24 + e.length);
+        return b.writeInt(20 + e.length).writeByte(HELLO).writeLong(guid).writeByte(port).writeByte(peerPort)
+                .writeByte(vls).writeShort(bufferPackets).writeInt(rateMbps).writeShort(e.length).writeBytes(e);
+    }
+
+    /** Total bytes of a frame on the wire. */
+    public static int size(ByteBuf frame) {
+        return frame.readableBytes();
+    }
+}

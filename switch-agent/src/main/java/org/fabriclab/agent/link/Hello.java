@@ -1,0 +1,14 @@
+package org.fabriclab.agent.link;
+
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+
+/** A decoded link-level hello. */
+public record Hello(long guid, int port, int peerPort, int vls, int bufferPackets, int rateMbps, String endpoint) {
+    static Hello decode(ByteBuf f) {
+        int i = f.readerIndex();
+        int len = f.getUnsignedShort(i + 22);
+        return new Hello(f.getLong(i + 5), f.getUnsignedByte(i + 13), f.getUnsignedByte(i + 14), f.getUnsignedByte(i + 15),
+                f.getUnsignedShort(i + 16), f.getInt(i + 18), f.toString(i + 24, len, StandardCharsets.UTF_8));
+    }
+}

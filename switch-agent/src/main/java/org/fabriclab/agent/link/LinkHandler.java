@@ -1,0 +1,91 @@
+package org.fabriclab.agent.link;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One data link's inbound side: hands decoded frames to the node that owns the channel. The
+ * channel runs on the node's event loop, so the node's state is touched by one thread only.
+ * Buffer ownership: a DATA frame passes to the node (which forwards or releases it); CREDIT and
+ * HELLO frames are released here.
+ */
+final class LinkHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(LinkHandler.class);
+    private final LiveNode node;
+    /** Our port on this link; 0 on an accepted channel until the peer's hello names it. */
+    private int port;
+    private final int peerPort;
+
+    /** A link we open: we know our port and the peer's. */
+    LinkHandler(LiveNode node, int port, int peerPort) {
+        this.node = node;
+        this.port = port;
+        this.peerPort = peerPort;
+    }
+
+    /** A link the peer opened: its hello tells us which port it is. */
+    LinkHandler(LiveNode node) {
+        this(node, 0, 0);
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        if (port != 0) {
+            ctx.writeAndFlush(node.helloFor(port, peerPort, ctx.alloc()));
+        }
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf f = (ByteBuf) msg;
+        byte type = f.getByte(f.readerIndex() + Frames.TYPE);
+        if (type == Frames.DATA && port != 0) {
+            node.dataArrived(port, f);
+            return;
+        }
+        try {
+            if (type == Frames.CREDIT && port != 0) {
+                int i = f.readerIndex();
+                node.creditArrived(port, f.getUnsignedByte(i + 5), f.getUnsignedShort(i + 6));
+            } else if (type == Frames.HELLO) {
+                Hello h = Hello.decode(f);
+                if (port == 0) {
+                    port = h.peerPort();
+                    if (!node.acceptLink(port, ctx.channel(), h)) {
+                        ctx.close();
+                        return;
+                    }
+                    ctx.writeAndFlush(node.helloFor(port, h.port(), ctx.alloc()));
+                } else {
+                    node.linkUp(port, ctx.channel(), h);
+                }
+            } else {
+                LOG.warn("{}: port {}: dropping a frame of type {} before the link-level hello", node.name(), port, type);
+            }
+        } finally {
+            f.release();
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        node.flush();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (port != 0) {
+            node.linkLost(port, ctx.channel());
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.warn("{}: port {}: data link failed, closing it: {}", node.name(), port, cause.toString());
+        ctx.close();
+    }
+}

@@ -1,0 +1,295 @@
+package org.fabriclab.agent.link;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.PacketPool;
+import org.fabriclab.agent.mgmt.ManagedNode;
+import org.fabriclab.agent.mgmt.PortCounterArray;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives a node's core from Netty in wall-clock time: the live agent's half of "one core, two
+ * clocks". Everything here runs on the node's {@link EventLoop} (its channels are registered on it
+ * and management calls reach it through {@link #execute}), so no state is locked.
+ *
+ * <p>Per event the driver calls the core, then {@link #drain}s what the core asked for: links
+ * whose transmission time has passed are freed (not from inside the core's own call, so the core
+ * is never re-entered), credits owed upstream go out coalesced into one CREDIT frame per port and
+ * lane, and every channel written to is flushed once. The shaper keeps each output link busy for
+ * its frame's bytes at the link's rate; a link more than {@link #SLACK_NS} ahead of wall time
+ * waits for one scheduled wake-up instead of a task per packet.
+ */
+public abstract class LiveNode {
+    private static final Logger LOG = LoggerFactory.getLogger(LiveNode.class);
+    /** How far a link may run ahead of wall time before the driver waits for it. */
+    static final long SLACK_NS = 20_000;
+
+    protected final EventLoop loop;
+    protected final ManagedNode mgmt;
+    protected final PacketPool pool;
+    protected final int ports;
+    protected final int vls;
+    protected final int bufferPackets;
+    private final double[] rateGbps;
+    private final String endpoint;
+    private final Channel[] channels;
+    private final double[] nsPerByte;
+    private final long[] busyUntil;
+    private final Runnable[] wakeUp;
+    private final boolean[] wakeUpScheduled;
+    private final int[] freeList;
+    private final boolean[] freePending;
+    private int freeCount;
+    private final int[] credits;
+    private final int[] creditList;
+    private int creditCount;
+    private final boolean[] dirty;
+    private final int[] dirtyList;
+    private int dirtyCount;
+
+    protected LiveNode(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double[] rateGbps, String endpoint,
+                       int poolSize) {
+        this.loop = loop;
+        this.mgmt = mgmt;
+        this.ports = mgmt.identity().ports();
+        this.vls = vls;
+        this.bufferPackets = bufferPackets;
+        this.rateGbps = rateGbps.clone();
+        this.endpoint = endpoint;
+        this.pool = new PacketPool(poolSize);
+        channels = new Channel[ports + 1];
+        nsPerByte = new double[ports + 1];
+        busyUntil = new long[ports + 1];
+        wakeUp = new Runnable[ports + 1];
+        wakeUpScheduled = new boolean[ports + 1];
+        for (int p = 1; p <= ports; p++) {
+            int port = p;
+            wakeUp[p] = () -> {
+                wakeUpScheduled[port] = false;
+                long now = System.nanoTime();
+                linkFreeCore(port, now);
+                drain(now);
+            };
+        }
+        freeList = new int[ports + 1];
+        freePending = new boolean[ports + 1];
+        credits = new int[(ports + 1) * vls];
+        creditList = new int[(ports + 1) * vls];
+        dirty = new boolean[ports + 1];
+        dirtyList = new int[ports + 1];
+    }
+
+    public String name() {
+        return mgmt.identity().description();
+    }
+
+    public ManagedNode management() {
+        return mgmt;
+    }
+
+    public EventLoop eventLoop() {
+        return loop;
+    }
+
+    public PacketPool pool() {
+        return pool;
+    }
+
+    public PortCounterArray counters() {
+        return mgmt.counters();
+    }
+
+    /** Runs {@code task} on the node's event loop. */
+    public void execute(Runnable task) {
+        loop.execute(task);
+    }
+
+    /** The channel of {@code port}, or null if the link is down (event loop only). */
+    Channel channel(int port) {
+        return channels[port];
+    }
+
+    ByteBuf helloFor(int port, int peerPort, ByteBufAllocator alloc) {
+        return Frames.hello(alloc, mgmt.identity().guid(), port, peerPort, vls, bufferPackets,
+                (int) Math.round(rateGbps[port] * 1000), endpoint);
+    }
+
+    /** An accepted link's hello named our {@code port}; false (and the link is closed) if that cannot be. */
+    boolean acceptLink(int port, Channel ch, Hello h) {
+        if (port < 1 || port > ports) {
+            LOG.warn("{}: a link from {} (port {}) names our port {}, which does not exist; closing it",
+                    name(), h.endpoint(), h.port(), port);
+            return false;
+        }
+        if (channels[port] != null && channels[port].isActive()) {
+            LOG.warn("{}: port {} is already cabled; refusing a second link from {}", name(), port, h.endpoint());
+            return false;
+        }
+        linkUp(port, ch, h);
+        return true;
+    }
+
+    void linkUp(int port, Channel ch, Hello h) {
+        channels[port] = ch;
+        double gbps = Math.min(rateGbps[port], h.rateMbps() / 1000.0);
+        nsPerByte[port] = gbps > 0 ? 8.0 / gbps : 0;
+        busyUntil[port] = 0;
+        mgmt.linkUp(port, gbps, h.guid(), h.port(), h.endpoint());
+        long now = System.nanoTime();
+        portActiveCore(port, Math.min(h.bufferPackets(), bufferPackets), now);
+        drain(now);
+    }
+
+    void linkLost(int port, Channel ch) {
+        if (channels[port] != ch) {
+            return;
+        }
+        channels[port] = null;
+        mgmt.linkDown(port);
+        long now = System.nanoTime();
+        portDownCore(port, now);
+        for (int v = 0; v < vls; v++) {
+            credits[port * vls + v] = 0;
+        }
+        drain(now);
+    }
+
+    /** Takes the link on {@code port} down from this side (fault injection); safe from any thread. */
+    public void disconnect(int port) {
+        execute(() -> {
+            Channel c = channels[port];
+            if (c != null) {
+                c.close();
+            }
+        });
+    }
+
+    void dataArrived(int port, ByteBuf f) {
+        long now = System.nanoTime();
+        int h = pool.allocate();
+        if (h == PacketPool.NONE) {
+            // cannot happen while peers respect credits; count and drop rather than block the link
+            counters().add(port, PortCounterArray.XMIT_DISCARDS, 1);
+            f.release();
+            return;
+        }
+        int i = f.readerIndex();
+        pool.vl[h] = f.getByte(i + Frames.VL);
+        pool.sl[h] = f.getByte(i + Frames.SL);
+        pool.hops[h] = f.getByte(i + Frames.HOPS);
+        pool.dlid[h] = f.getUnsignedShort(i + Frames.DLID);
+        pool.slid[h] = f.getUnsignedShort(i + Frames.SLID);
+        pool.flow[h] = f.getInt(i + Frames.FLOW);
+        pool.seq[h] = f.getInt(i + Frames.SEQ);
+        pool.timestamp[h] = f.getLong(i + Frames.TIMESTAMP);
+        pool.bytes[h] = f.readableBytes();
+        pool.payload[h] = f;
+        packetArrivedCore(port, h, now);
+        drain(now);
+    }
+
+    void creditArrived(int port, int vl, int count) {
+        long now = System.nanoTime();
+        creditReturnedCore(port, vl, count, now);
+        drain(now);
+    }
+
+    /** Core action: send packet {@code h} on {@code port}/{@code vl}; the frame is rewritten in place and written. */
+    protected final void send(int port, int vl, int h, long now) {
+        ByteBuf f = (ByteBuf) pool.payload[h];
+        int bytes = pool.bytes[h];
+        f.setByte(f.readerIndex() + Frames.VL, vl);
+        f.setByte(f.readerIndex() + Frames.HOPS, pool.hops[h]);
+        pool.release(h);
+        Channel c = channels[port];
+        if (c == null) {
+            f.release();
+        } else {
+            c.write(f, c.voidPromise());
+            markDirty(port);
+        }
+        long start = Math.max(now, busyUntil[port]);
+        busyUntil[port] = start + (long) (bytes * nsPerByte[port]);
+        long ahead = busyUntil[port] - now;
+        if (ahead <= SLACK_NS) {
+            if (!freePending[port]) {
+                freePending[port] = true;
+                freeList[freeCount++] = port;
+            }
+        } else if (!wakeUpScheduled[port]) {
+            wakeUpScheduled[port] = true;
+            loop.schedule(wakeUp[port], ahead - SLACK_NS, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** Core action: one credit owed upstream on {@code port}/{@code vl}; sent coalesced at the end of the event. */
+    protected final void owe(int port, int vl) {
+        int k = port * vls + vl;
+        if (credits[k]++ == 0) {
+            creditList[creditCount++] = k;
+        }
+    }
+
+    /** Core action: a packet could not be forwarded; its frame is released. */
+    protected final void drop(int h) {
+        Object f = pool.payload[h];
+        if (f != null) {
+            ((ByteBuf) f).release();
+        }
+        pool.release(h);
+    }
+
+    private void markDirty(int port) {
+        if (!dirty[port]) {
+            dirty[port] = true;
+            dirtyList[dirtyCount++] = port;
+        }
+    }
+
+    /** Frees links whose time has come, sends owed credits, flushes written channels. */
+    protected final void drain(long now) {
+        while (freeCount > 0) {
+            int p = freeList[--freeCount];
+            freePending[p] = false;
+            linkFreeCore(p, now);
+        }
+        for (int i = 0; i < creditCount; i++) {
+            int k = creditList[i];
+            int port = k / vls;
+            Channel c = channels[port];
+            if (c != null) {
+                c.write(Frames.credit(c.alloc(), k % vls, credits[k]), c.voidPromise());
+                markDirty(port);
+            }
+            credits[k] = 0;
+        }
+        creditCount = 0;
+        flush();
+    }
+
+    void flush() {
+        for (int i = 0; i < dirtyCount; i++) {
+            int p = dirtyList[i];
+            dirty[p] = false;
+            Channel c = channels[p];
+            if (c != null) {
+                c.flush();
+            }
+        }
+        dirtyCount = 0;
+    }
+
+    protected abstract void packetArrivedCore(int port, int h, long now);
+
+    protected abstract void creditReturnedCore(int port, int vl, int count, long now);
+
+    protected abstract void linkFreeCore(int port, long now);
+
+    protected abstract void portActiveCore(int port, int peerBufferPackets, long now);
+
+    protected abstract void portDownCore(int port, long now);
+}

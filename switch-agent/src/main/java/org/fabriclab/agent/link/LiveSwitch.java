@@ -1,0 +1,55 @@
+package org.fabriclab.agent.link;
+
+import io.netty.channel.EventLoop;
+import org.fabriclab.agent.core.SwitchCore;
+import org.fabriclab.agent.mgmt.ManagedNode;
+
+/** A switch's {@link SwitchCore} driven live: see {@link LiveNode}. Confined to its event loop. */
+public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
+    private final SwitchCore core;
+
+    public LiveSwitch(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double[] rateGbps, String endpoint) {
+        super(loop, mgmt, vls, bufferPackets, rateGbps, endpoint, mgmt.identity().ports() * vls * bufferPackets + 1);
+        core = new SwitchCore(ports, vls, bufferPackets, mgmt.tables(), mgmt.counters(), pool, this);
+    }
+
+    @Override
+    public void transmit(int port, int vl, int h, long now) {
+        send(port, vl, h, now);
+    }
+
+    @Override
+    public void returnCredit(int port, int vl, long now) {
+        owe(port, vl);
+    }
+
+    @Override
+    public void discarded(int h, int inPort, long now) {
+        drop(h);
+    }
+
+    @Override
+    protected void packetArrivedCore(int port, int h, long now) {
+        core.packetArrived(port, h, now);
+    }
+
+    @Override
+    protected void creditReturnedCore(int port, int vl, int count, long now) {
+        core.creditReturned(port, vl, count, now);
+    }
+
+    @Override
+    protected void linkFreeCore(int port, long now) {
+        core.linkFree(port, now);
+    }
+
+    @Override
+    protected void portActiveCore(int port, int peerBufferPackets, long now) {
+        core.portActive(port, peerBufferPackets, now);
+    }
+
+    @Override
+    protected void portDownCore(int port, long now) {
+        core.portDown(port, now);
+    }
+}

@@ -1,0 +1,117 @@
+package org.fabriclab.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.TableBatch;
+import org.fabriclab.agent.link.LiveHost;
+import org.fabriclab.agent.link.LiveNode;
+import org.fabriclab.agent.link.LiveSwitch;
+import org.fabriclab.agent.link.LocalLinks;
+import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.agent.mgmt.ManagedNode;
+import org.fabriclab.agent.mgmt.PortCounterArray;
+import org.fabriclab.proto.v1.NodeType;
+import org.fabriclab.proto.v1.PortState;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two switches and four hosts over real Netty LocalChannels, tables written by hand: every packet
+ * arrives, in order, without a drop; the hello tells each port who is on the other end; every
+ * packet handle goes back to its pool.
+ */
+class DataPlaneTest {
+    private static final int PACKETS = 3000;
+
+    @Test
+    void everyPacketArrivesInOrderWithoutDrops() throws Exception {
+        try (LocalLinks links = new LocalLinks(2)) {
+            LiveSwitch s1 = sw(links, "S1", 0x200000L);
+            LiveSwitch s2 = sw(links, "S2", 0x200001L);
+            LiveHost[] h = new LiveHost[4];
+            for (int i = 0; i < 4; i++) {
+                h[i] = new LiveHost(links.nextLoop(), new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_CA,
+                        0x100000L + 2 * i, "H" + (i + 1), 1)), 2, 8, 10, "H" + (i + 1));
+            }
+            for (LiveNode n : new LiveNode[] {s1, s2, h[0], h[1], h[2], h[3]}) {
+                links.listen(n);
+            }
+            links.connect(s1, 3, "S2", 3).sync();
+            links.connect(h[0], 1, "S1", 1).sync();
+            links.connect(h[1], 1, "S1", 2).sync();
+            links.connect(h[2], 1, "S2", 1).sync();
+            links.connect(h[3], 1, "S2", 2).sync();
+            awaitTrue(() -> s1.management().port(3).state() == PortState.PORT_STATE_INIT
+                    && Arrays.stream(h).allMatch(x -> x.management().port(1).state() == PortState.PORT_STATE_INIT));
+            assertEquals(0x200001L, s1.management().port(3).neighbourGuid());
+            assertEquals(3, s1.management().port(3).neighbourPort());
+            assertEquals("S2", s1.management().port(3).neighbourEndpoint());
+
+            // LIDs: S1 1, S2 2, H1..H4 3..6; tables by hand
+            write(s1, new int[] {3, 1, 4, 2, 5, 3, 6, 3});
+            write(s2, new int[] {3, 3, 4, 3, 5, 1, 6, 2});
+            for (int i = 0; i < 4; i++) {
+                h[i].management().setPort(1, 3 + i, PortState.PORT_STATE_ARMED);
+                h[i].management().setPort(1, 0, PortState.PORT_STATE_ACTIVE);
+            }
+            for (int i = 0; i < 4; i++) {
+                int[] others = new int[3];
+                for (int j = 0, k = 0; j < 4; j++) {
+                    if (j != i) {
+                        others[k++] = 3 + j;
+                    }
+                }
+                h[i].start(new Traffic(others, Traffic.Pattern.ROUND_ROBIN, 0, 256, PACKETS, i));
+            }
+            awaitTrue(() -> Arrays.stream(h).mapToLong(x -> x.stats().join().received()).sum() == 4L * PACKETS);
+            for (LiveHost x : h) {
+                LiveHost.Stats st = x.stats().join();
+                assertEquals(PACKETS, st.sent());
+                assertEquals(PACKETS, st.received(), x.name());
+                assertEquals(0, st.outOfOrder(), x.name());
+                for (int i = 0; i < 4; i++) {
+                    if (h[i] != x) {
+                        assertEquals(PACKETS / 3, x.receivedFrom(3 + i).join()[0], "from H" + (i + 1) + " at " + x.name());
+                    }
+                }
+            }
+            for (LiveSwitch s : List.of(s1, s2)) {
+                for (int p = 1; p <= 3; p++) {
+                    assertEquals(0, s.counters().get(p, PortCounterArray.XMIT_DISCARDS), s.name() + " port " + p);
+                }
+                awaitTrue(() -> s.pool().inUse() == 0);
+            }
+            // across the inter-switch link: H1 and H2 send 2/3 of their packets to the other side
+            assertEquals(2L * PACKETS * 2 / 3, s1.counters().get(3, PortCounterArray.XMIT_PKTS));
+        }
+    }
+
+    private static LiveSwitch sw(LocalLinks links, String name, long guid) {
+        return new LiveSwitch(links.nextLoop(), new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, guid, name, 3)),
+                2, 8, new double[] {0, 10, 10, 10}, name);
+    }
+
+    private static void write(LiveSwitch s, int[] lidPort) throws Exception {
+        byte[] block = new byte[64];
+        Arrays.fill(block, (byte) 0xFF);
+        for (int i = 0; i < lidPort.length; i += 2) {
+            block[lidPort[i]] = (byte) lidPort[i + 1];
+        }
+        s.management().tables().apply(new TableBatch(0, 1, List.of(new TableBatch.Block(0, block)), 6, List.of()));
+    }
+
+    /** Waits for a condition the test is about, with a generous bound so a slow machine never fails it. */
+    static void awaitTrue(java.util.function.BooleanSupplier c) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!c.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not reached in 60 s");
+            }
+            Thread.sleep(5);
+        }
+        assertTrue(c.getAsBoolean());
+    }
+}
