@@ -89,6 +89,37 @@ class DataPlaneTest {
         }
     }
 
+    /**
+     * Regression: with every node on one event loop, a LocalChannel flush delivers to the peer
+     * synchronously and the peer answers at once; a flush nested in a flush was skipped by Netty and
+     * the answer (a credit) was never sent, stalling the fabric. Flushes are now deferred.
+     */
+    @Test
+    void nodesSharingOneEventLoopDoNotLoseCredits() throws Exception {
+        try (LocalLinks links = new LocalLinks(1)) {
+            LiveSwitch s = new LiveSwitch(links.nextLoop(), new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH,
+                    0x200000L, "S", 3)), 2, 8, new double[] {0, 100, 100, 100}, "S");
+            LiveHost[] h = new LiveHost[3];
+            links.listen(s);
+            for (int i = 0; i < 3; i++) {
+                h[i] = new LiveHost(links.nextLoop(), new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_CA,
+                        0x100000L + 2 * i, "H" + i, 1)), 2, 8, 100, "H" + i);
+                links.listen(h[i]);
+                links.connect(s, i + 1, "H" + i, 1).sync();
+            }
+            awaitTrue(() -> Arrays.stream(h).allMatch(x -> x.management().port(1).state() == PortState.PORT_STATE_INIT));
+            write(s, new int[] {2, 1, 3, 2, 4, 3});
+            for (int i = 0; i < 3; i++) {
+                h[i].management().setPort(1, 2 + i, PortState.PORT_STATE_ARMED);
+                h[i].management().setPort(1, 0, PortState.PORT_STATE_ACTIVE);
+            }
+            for (int i = 0; i < 3; i++) {
+                h[i].start(new Traffic(new int[] {2 + (i + 1) % 3, 2 + (i + 2) % 3}, Traffic.Pattern.ROUND_ROBIN, 0, 512, PACKETS, i));
+            }
+            awaitTrue(() -> Arrays.stream(h).mapToLong(x -> x.stats().join().received()).sum() == 3L * PACKETS);
+        }
+    }
+
     private static LiveSwitch sw(LocalLinks links, String name, long guid) {
         return new LiveSwitch(links.nextLoop(), new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, guid, name, 3)),
                 2, 8, new double[] {0, 10, 10, 10}, name);
@@ -100,7 +131,7 @@ class DataPlaneTest {
         for (int i = 0; i < lidPort.length; i += 2) {
             block[lidPort[i]] = (byte) lidPort[i + 1];
         }
-        s.management().tables().apply(new TableBatch(0, 1, List.of(new TableBatch.Block(0, block)), 6, List.of()));
+        s.management().tables().apply(new TableBatch(0, 1, List.of(new TableBatch.Block(0, block)), 63, List.of()));
     }
 
     /** Waits for a condition the test is about, with a generous bound so a slow machine never fails it. */

@@ -94,6 +94,28 @@ public final class SwitchCore {
         return vls;
     }
 
+    /** The buffers, credits and links, for troubleshooting: {@code port: in[vl]=queued->target out[vl]=credits busy}. */
+    public String describe() {
+        StringBuilder sb = new StringBuilder();
+        for (int p = 1; p <= ports; p++) {
+            sb.append(" p").append(p).append(active[p] ? "" : "(down)").append(':');
+            for (int v = 0; v < vls; v++) {
+                int q = (p - 1) * vls + v;
+                sb.append(" in").append(v).append('=').append(count[q]);
+                if (count[q] > 0) {
+                    sb.append("->").append(target[q]);
+                }
+            }
+            for (int v = 0; v < vls; v++) {
+                sb.append(" cr").append(v).append('=').append(credits[p * vls + v]);
+            }
+            if (busy[p]) {
+                sb.append(" busy");
+            }
+        }
+        return sb.toString();
+    }
+
     /** Packets buffered on input {@code port}, lane {@code vl}. */
     public int queued(int port, int vl) {
         return count[(port - 1) * vls + vl];

@@ -85,7 +85,11 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOG.warn("{}: port {}: data link failed, closing it: {}", node.name(), port, cause.toString());
+        if (ctx.channel().isActive()) {
+            LOG.warn("{}: port {}: data link failed, closing it: {}", node.name(), port, cause.toString());
+        } else {
+            LOG.debug("{}: port {}: write on a closed data link: {}", node.name(), port, cause.toString());
+        }
         ctx.close();
     }
 }

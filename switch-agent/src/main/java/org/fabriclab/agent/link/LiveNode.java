@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * <p>Per event the driver calls the core, then {@link #drain}s what the core asked for: links
  * whose transmission time has passed are freed (not from inside the core's own call, so the core
  * is never re-entered), credits owed upstream go out coalesced into one CREDIT frame per port and
- * lane, and every channel written to is flushed once. The shaper keeps each output link busy for
+ * lane, and every channel written to is flushed once, in a task of its own (see {@link #flush}). The shaper keeps each output link busy for
  * its frame's bytes at the link's rate; a link more than {@link #SLACK_NS} ahead of wall time
  * waits for one scheduled wake-up instead of a task per packet.
  */
@@ -50,6 +50,8 @@ public abstract class LiveNode {
     private final boolean[] dirty;
     private final int[] dirtyList;
     private int dirtyCount;
+    private boolean flushScheduled;
+    private final Runnable flushTask = this::flushNow;
 
     protected LiveNode(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double[] rateGbps, String endpoint,
                        int poolSize) {
@@ -103,9 +105,16 @@ public abstract class LiveNode {
         return mgmt.counters();
     }
 
-    /** Runs {@code task} on the node's event loop. */
+    /** Runs {@code task} on the node's event loop; a task for a node whose loop has shut down is dropped. */
     public void execute(Runnable task) {
-        loop.execute(task);
+        if (loop.isShuttingDown()) {
+            return;
+        }
+        try {
+            loop.execute(task);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.debug("{}: event loop has shut down; task dropped", name());
+        }
     }
 
     /** The channel of {@code port}, or null if the link is down (event loop only). */
@@ -271,7 +280,22 @@ public abstract class LiveNode {
         flush();
     }
 
+    /**
+     * Flushes the written channels in a task of its own, once per batch. Never inline: a
+     * LocalChannel flush delivers to a peer on the same event loop synchronously, the peer may
+     * answer on its own channel back to us, and a flush issued from inside our channel's flush is
+     * skipped by Netty (the channel is already flushing), leaving the answer in the outbound buffer
+     * with nothing left to flush it. A deferred flush cannot nest.
+     */
     void flush() {
+        if (dirtyCount > 0 && !flushScheduled) {
+            flushScheduled = true;
+            loop.execute(flushTask);
+        }
+    }
+
+    private void flushNow() {
+        flushScheduled = false;
         for (int i = 0; i < dirtyCount; i++) {
             int p = dirtyList[i];
             dirty[p] = false;

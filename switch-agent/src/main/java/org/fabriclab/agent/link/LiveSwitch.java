@@ -13,6 +13,13 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
         core = new SwitchCore(ports, vls, bufferPackets, mgmt.tables(), mgmt.counters(), pool, this);
     }
 
+    /** The core's buffers, credits and links, read on the event loop (troubleshooting). */
+    public java.util.concurrent.CompletableFuture<String> describe() {
+        java.util.concurrent.CompletableFuture<String> f = new java.util.concurrent.CompletableFuture<>();
+        execute(() -> f.complete(core.describe()));
+        return f;
+    }
+
     @Override
     public void transmit(int port, int vl, int h, long now) {
         send(port, vl, h, now);

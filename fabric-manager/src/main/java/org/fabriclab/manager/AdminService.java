@@ -1,0 +1,228 @@
+package org.fabriclab.manager;
+
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.util.concurrent.CompletableFuture;
+import org.fabriclab.manager.discovery.DiscoveredNode;
+import org.fabriclab.proto.v1.AdminGrpc;
+import org.fabriclab.proto.v1.DumpTablesRequest;
+import org.fabriclab.proto.v1.DumpTablesResponse;
+import org.fabriclab.proto.v1.EngineChainInfo;
+import org.fabriclab.proto.v1.GetEngineRequest;
+import org.fabriclab.proto.v1.GetLftBlockRequest;
+import org.fabriclab.proto.v1.GetStatusRequest;
+import org.fabriclab.proto.v1.GetSwitchInfoRequest;
+import org.fabriclab.proto.v1.GetTopologyRequest;
+import org.fabriclab.proto.v1.Hop;
+import org.fabriclab.proto.v1.LftEntry;
+import org.fabriclab.proto.v1.ManagerStatus;
+import org.fabriclab.proto.v1.SetEngineRequest;
+import org.fabriclab.proto.v1.SweepRequest;
+import org.fabriclab.proto.v1.Topology;
+import org.fabriclab.proto.v1.TopologyLink;
+import org.fabriclab.proto.v1.TopologyNode;
+import org.fabriclab.proto.v1.TraceRouteRequest;
+import org.fabriclab.proto.v1.TraceRouteResponse;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.lid.LidAssignment;
+
+/**
+ * The {@code Admin} gRPC service (see {@code admin.proto}): status, topology, route traces and table
+ * dumps read from the switches themselves, sweeps, the engine chain.
+ */
+public final class AdminService extends AdminGrpc.AdminImplBase {
+    private final FabricManager manager;
+
+    public AdminService(FabricManager manager) {
+        this.manager = manager;
+    }
+
+    static ManagerStatus status(FabricManager.Snapshot s) {
+        ManagerStatus.Builder b = ManagerStatus.newBuilder().setState(s.state().name()).setTableVersion(s.tableVersion())
+                .setLastHeavySweepMillis(s.lastHeavySweepMillis()).setUpSinceEpochMillis(s.upSinceEpochMillis())
+                .setLastError(s.lastError() == null ? "" : s.lastError()).setHeavySweeps(s.heavySweeps()).setTraps(s.traps());
+        if (s.discovered() != null) {
+            Fabric f = s.discovered().fabric();
+            b.setSwitches(f.switchCount()).setHosts(f.caCount()).setLinks(f.linkCount());
+        }
+        if (s.outcome() != null) {
+            b.setEngine(s.outcome().tables().engine());
+        }
+        return b.build();
+    }
+
+    /** Get the manager's state and the fabric's size. */
+    @Override
+    public void getStatus(GetStatusRequest request, StreamObserver<ManagerStatus> out) {
+        reply(out, status(manager.snapshot()));
+    }
+
+    /** Nodes and links of the last sweep. */
+    @Override
+    public void getTopology(GetTopologyRequest request, StreamObserver<Topology> out) {
+        FabricManager.Snapshot s = manager.snapshot();
+        if (s.outcome() == null) {
+            out.onError(notRouted());
+            return;
+        }
+        Fabric f = s.outcome().fabric();
+        LidAssignment lids = s.outcome().lids();
+        Topology.Builder b = Topology.newBuilder();
+        for (int n = 0; n < f.nodeCount(); n++) {
+            DiscoveredNode dn = s.discovered().byGuid().get(f.nodeGuid(n));
+            b.addNodes(TopologyNode.newBuilder().setName(f.name(n)).setGuid(f.nodeGuid(n)).setSwitch(f.isSwitch(n))
+                    .setPorts(f.portCount(n)).setLid(lids.lidOf(f, n, 1)).setEndpoint(dn == null ? "" : dn.endpoint()));
+        }
+        for (int g = 0; g < f.globalPortCount(); g++) {
+            int peer = f.peerGlobalPort(g);
+            if (peer > g) {
+                int a = f.nodeOfGlobalPort(g);
+                int z = f.nodeOfGlobalPort(peer);
+                b.addLinks(TopologyLink.newBuilder().setNode(f.name(a)).setPort(g - f.portBase(a) + 1).setPeer(f.name(z))
+                        .setPeerPort(peer - f.portBase(z) + 1));
+            }
+        }
+        reply(out, b.build());
+    }
+
+    /** Follows the route hop by hop through the LFT blocks each switch returns. */
+    @Override
+    public void traceRoute(TraceRouteRequest request, StreamObserver<TraceRouteResponse> out) {
+        FabricManager.Snapshot s = manager.snapshot();
+        if (s.outcome() == null) {
+            out.onError(notRouted());
+            return;
+        }
+        Fabric f = s.outcome().fabric();
+        Integer src = host(f, request.getSource(), out);
+        Integer dst = src == null ? null : host(f, request.getDestination(), out);
+        if (dst == null) {
+            return;
+        }
+        int dlid = s.outcome().lids().lidOf(f, dst, 1);
+        TraceRouteResponse.Builder b = TraceRouteResponse.newBuilder();
+        int g = f.globalPort(src, 1);
+        b.addHops(Hop.newBuilder().setNode(f.name(src)).setPort(1));
+        int cur = f.peerNode(g);
+        for (int hops = 0; hops <= f.switchCount(); hops++) {
+            if (cur < 0) {
+                reply(out, b.setFailure("the route leaves by a port with no link").build());
+                return;
+            }
+            if (!f.isSwitch(cur)) {
+                boolean ok = cur == dst;
+                reply(out, b.setDelivered(ok).setFailure(ok ? "" : "delivered to the wrong host " + f.name(cur)).build());
+                return;
+            }
+            DiscoveredNode dn = s.discovered().byGuid().get(f.nodeGuid(cur));
+            byte[] block = manager.channels().blocking(dn.endpoint())
+                    .getLftBlock(GetLftBlockRequest.newBuilder().setBlock(dlid / 64).build()).getPorts().toByteArray();
+            int port = block[dlid % 64] & 0xFF;
+            if (port == 0xFF || port == 0 || port > f.portCount(cur)) {
+                reply(out, b.setFailure("switch " + f.name(cur) + " holds no route for LID " + dlid + " (entry " + port + ")").build());
+                return;
+            }
+            b.addHops(Hop.newBuilder().setNode(f.name(cur)).setPort(port));
+            cur = f.peerNode(f.globalPort(cur, port));
+        }
+        reply(out, b.setFailure("routing loop").build());
+    }
+
+    /** A switch's LFT as the switch holds it. */
+    @Override
+    public void dumpTables(DumpTablesRequest request, StreamObserver<DumpTablesResponse> out) {
+        FabricManager.Snapshot s = manager.snapshot();
+        if (s.outcome() == null) {
+            out.onError(notRouted());
+            return;
+        }
+        Fabric f = s.outcome().fabric();
+        Integer node = f.nodeByName(request.getSwitchName()).orElse(null);
+        if (node == null || !f.isSwitch(node)) {
+            out.onError(Status.INVALID_ARGUMENT.withDescription("no switch named \"" + request.getSwitchName() + "\"").asRuntimeException());
+            return;
+        }
+        DiscoveredNode dn = s.discovered().byGuid().get(f.nodeGuid(node));
+        var stub = manager.channels().blocking(dn.endpoint());
+        var info = stub.getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance());
+        LidAssignment lids = s.outcome().lids();
+        DumpTablesResponse.Builder b = DumpTablesResponse.newBuilder().setSwitchName(f.name(node)).setTableVersion(info.getTableVersion());
+        for (int block = 0; block <= info.getLftTop() / 64; block++) {
+            byte[] ports = manager.channels().blocking(dn.endpoint())
+                    .getLftBlock(GetLftBlockRequest.newBuilder().setBlock(block).build()).getPorts().toByteArray();
+            for (int i = 0; i < 64; i++) {
+                int lid = block * 64 + i;
+                int port = ports[i] & 0xFF;
+                if (port == 0xFF || lid > info.getLftTop()) {
+                    continue;
+                }
+                int e = lids.endpointOfLid(lid);
+                int sw = lids.switchOfLid(lid);
+                String owner = e >= 0 ? f.endpointName(e) : sw >= 0 ? f.name(f.switchNode(sw)) : "";
+                b.addEntries(LftEntry.newBuilder().setLid(lid).setPort(port).setDestination(owner));
+            }
+        }
+        reply(out, b.build());
+    }
+
+    /** A heavy sweep now. */
+    @Override
+    public void sweep(SweepRequest request, StreamObserver<ManagerStatus> out) {
+        forward(manager.sweep(), out);
+    }
+
+    @Override
+    public void getEngine(GetEngineRequest request, StreamObserver<EngineChainInfo> out) {
+        FabricManager.Snapshot s = manager.snapshot();
+        reply(out, EngineChainInfo.newBuilder().setChain(s.engineChain())
+                .setActive(s.outcome() == null ? "" : s.outcome().tables().engine()).build());
+    }
+
+    /** A new engine chain; the sweep it starts uses it. */
+    @Override
+    public void setEngine(SetEngineRequest request, StreamObserver<EngineChainInfo> out) {
+        CompletableFuture<FabricManager.Snapshot> f;
+        try {
+            f = manager.setEngine(request.getChain());
+        } catch (IllegalArgumentException e) {
+            out.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
+            return;
+        }
+        f.whenComplete((s, x) -> {
+            if (x != null) {
+                out.onError(Status.INTERNAL.withDescription("sweep failed: " + x.getMessage()).asRuntimeException());
+            } else {
+                reply(out, EngineChainInfo.newBuilder().setChain(s.engineChain())
+                        .setActive(s.outcome() == null ? "" : s.outcome().tables().engine()).build());
+            }
+        });
+    }
+
+    private static void forward(CompletableFuture<FabricManager.Snapshot> f, StreamObserver<ManagerStatus> out) {
+        f.whenComplete((s, x) -> {
+            if (x != null) {
+                out.onError(Status.INTERNAL.withDescription("sweep failed: " + x.getMessage()).asRuntimeException());
+            } else {
+                reply(out, status(s));
+            }
+        });
+    }
+
+    private static Integer host(Fabric f, String name, StreamObserver<?> out) {
+        Integer n = f.nodeByName(name).orElse(null);
+        if (n == null || f.isSwitch(n)) {
+            out.onError(Status.INVALID_ARGUMENT.withDescription("no host named \"" + name + "\"").asRuntimeException());
+            return null;
+        }
+        return n;
+    }
+
+    private static RuntimeException notRouted() {
+        return Status.FAILED_PRECONDITION.withDescription("the fabric has not been routed yet; wait for the first heavy sweep").asRuntimeException();
+    }
+
+    private static <T> void reply(StreamObserver<T> out, T v) {
+        out.onNext(v);
+        out.onCompleted();
+    }
+}

@@ -1,0 +1,263 @@
+package org.fabriclab.manager;
+
+import io.grpc.stub.StreamObserver;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.fabriclab.manager.discovery.DiscoveredNode;
+import org.fabriclab.manager.discovery.Discovery;
+import org.fabriclab.manager.discovery.DiscoveryException;
+import org.fabriclab.manager.sweep.HeavySweep;
+import org.fabriclab.manager.sweep.SweepException;
+import org.fabriclab.proto.v1.Event;
+import org.fabriclab.proto.v1.SubscribeEventsRequest;
+import org.fabriclab.routing.engine.EngineChain;
+import org.fabriclab.routing.lid.Guid2LidFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The fabric manager: discovers the fabric from a seed endpoint, runs heavy sweeps, listens to
+ * traps, and keeps the status the admin service and metrics report.
+ *
+ * <p>Threads, by role: heavy sweeps run one at a time on the {@code manager-sweep} thread (the
+ * serial executor that owns the sweep state, so nothing else locks it); discovery and pushes fan
+ * out on the {@code manager-io} pool, whose size bounds the management requests in flight; traps
+ * arrive on gRPC threads and only schedule a sweep. A flood of traps is damped as OpenSM does: a
+ * trap while a sweep is already pending adds nothing, and a sweep waits {@link #TRAP_DELAY_MS} so
+ * that the traps of one event (both ends of a link) fold into one sweep.
+ */
+public final class FabricManager implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FabricManager.class);
+    static final long TRAP_DELAY_MS = 200;
+    static final int IO_THREADS = 16;
+
+    /** The manager's state, as {@code fabricctl status} shows it. */
+    public enum State { DISCOVERING, ROUTING, UP, FAILED }
+
+    /** A consistent snapshot of what the manager knows. */
+    public record Snapshot(State state, Discovery.Result discovered, HeavySweep.Outcome outcome, String engineChain,
+                           long tableVersion, long lastHeavySweepMillis, long upSinceEpochMillis, String lastError,
+                           long heavySweeps, long traps) {
+    }
+
+    private final String seed;
+    private final Path lidFile;
+    private final NodeChannels channels = new NodeChannels();
+    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "manager-sweep"));
+    private final ExecutorService io = Executors.newFixedThreadPool(IO_THREADS, r -> thread(r, "manager-io"));
+    private final Discovery discovery = new Discovery(channels, io);
+    private final HeavySweep heavySweep = new HeavySweep(channels, io);
+    private final AtomicBoolean sweepPending = new AtomicBoolean();
+    private final Set<Long> subscribed = new HashSet<>();
+    private final Timer sweepTimer;
+    private final Timer routingTimer;
+    private final Timer pushTimer;
+    private final Counter sweepErrors;
+    private final Counter trapCounter;
+    private volatile Snapshot snapshot;
+    private EngineChain chain;
+
+    public FabricManager(String seed, String engineChain, Path lidFile, MeterRegistry registry) {
+        this.seed = seed;
+        this.lidFile = lidFile;
+        this.chain = EngineChain.parse(engineChain);
+        snapshot = new Snapshot(State.DISCOVERING, null, null, engineChain, 0, 0, 0, "", 0, 0);
+        sweepTimer = Timer.builder("fabric.sweep.duration").description("heavy sweep: discovery, LIDs, routing, validation, push, activation").register(registry);
+        routingTimer = Timer.builder("fabric.routing.duration").description("routing-engine chain").register(registry);
+        pushTimer = Timer.builder("fabric.push.duration").description("table push and port activation").register(registry);
+        sweepErrors = Counter.builder("fabric.sweep.errors").description("heavy sweeps that failed").register(registry);
+        trapCounter = Counter.builder("fabric.traps").description("traps received from nodes").register(registry);
+        Gauge.builder("fabric.switches", this, m -> count(m, true)).description("switches discovered").register(registry);
+        Gauge.builder("fabric.hosts", this, m -> count(m, false)).description("channel adapters discovered").register(registry);
+        Gauge.builder("fabric.links", this, m -> m.snapshot.discovered() == null ? 0 : m.snapshot.discovered().fabric().linkCount())
+                .description("links discovered").register(registry);
+        Gauge.builder("fabric.table.version", this, m -> m.snapshot.tableVersion()).description("table version").register(registry);
+    }
+
+    private static double count(FabricManager m, boolean switches) {
+        Discovery.Result d = m.snapshot.discovered();
+        return d == null ? 0 : switches ? d.fabric().switchCount() : d.fabric().caCount();
+    }
+
+    private static Thread thread(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    public Snapshot snapshot() {
+        return snapshot;
+    }
+
+    public NodeChannels channels() {
+        return channels;
+    }
+
+    /** Runs a heavy sweep now (after any sweep in progress); completes with the snapshot after it. */
+    public CompletableFuture<Snapshot> sweep() {
+        CompletableFuture<Snapshot> done = new CompletableFuture<>();
+        sweeper.execute(() -> done.complete(heavySweep()));
+        return done;
+    }
+
+    /** Sets the engine chain (validated now) and sweeps with it. */
+    public CompletableFuture<Snapshot> setEngine(String spec) {
+        EngineChain parsed = EngineChain.parse(spec);
+        CompletableFuture<Snapshot> done = new CompletableFuture<>();
+        sweeper.execute(() -> {
+            chain = parsed;
+            Snapshot s = snapshot;
+            snapshot = new Snapshot(s.state(), s.discovered(), s.outcome(), spec, s.tableVersion(), s.lastHeavySweepMillis(),
+                    s.upSinceEpochMillis(), s.lastError(), s.heavySweeps(), s.traps());
+            done.complete(heavySweep());
+        });
+        return done;
+    }
+
+    /** Light sweeps: every {@code seconds}, a heavy sweep whose push changes nothing when the fabric is unchanged. */
+    public void startPeriodicSweeps(long seconds) {
+        sweeper.scheduleWithFixedDelay(this::heavySweep, seconds, seconds, TimeUnit.SECONDS);
+    }
+
+    private Snapshot heavySweep() {
+        sweepPending.set(false);
+        long t0 = System.nanoTime();
+        Snapshot s = snapshot;
+        set(s, State.DISCOVERING, null);
+        try {
+            Discovery.Result d = discovery.discover(seed);
+            snapshot = new Snapshot(State.ROUTING, d, snapshot.outcome(), snapshot.engineChain(), snapshot.tableVersion(),
+                    snapshot.lastHeavySweepMillis(), snapshot.upSinceEpochMillis(), "", snapshot.heavySweeps(), snapshot.traps());
+            HeavySweep.Outcome o = heavySweep.run(d, chain, readLids());
+            writeLids(o);
+            routingTimer.record(o.routingMillis(), TimeUnit.MILLISECONDS);
+            pushTimer.record(o.pushMillis(), TimeUnit.MILLISECONDS);
+            long millis = (System.nanoTime() - t0) / 1_000_000;
+            sweepTimer.record(millis, TimeUnit.MILLISECONDS);
+            Snapshot before = snapshot;
+            boolean changed = o.changedBlocks() > 0 || before.tableVersion() == 0;
+            snapshot = new Snapshot(State.UP, d, o, before.engineChain(), before.tableVersion() + (changed ? 1 : 0), millis,
+                    before.state() == State.UP && before.upSinceEpochMillis() > 0 ? before.upSinceEpochMillis() : System.currentTimeMillis(),
+                    "", before.heavySweeps() + 1, before.traps());
+            LOG.info("heavy sweep done in {} ms: {} switches, {} hosts, {} links; engine {}; {} LFT blocks changed, {} ports activated",
+                    millis, d.fabric().switchCount(), d.fabric().caCount(), d.fabric().linkCount(), o.tables().engine(),
+                    o.changedBlocks(), o.activatedPorts());
+            subscribeTraps(d);
+        } catch (DiscoveryException | SweepException | RuntimeException e) {
+            sweepErrors.increment();
+            LOG.error("heavy sweep failed: {}", e.getMessage());
+            set(snapshot, State.FAILED, e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return snapshot;
+    }
+
+    private void set(Snapshot s, State state, String error) {
+        snapshot = new Snapshot(state, s.discovered(), s.outcome(), s.engineChain(), s.tableVersion(), s.lastHeavySweepMillis(),
+                s.upSinceEpochMillis(), error == null ? s.lastError() : error, s.heavySweeps(), s.traps());
+    }
+
+    private Map<Long, Integer> readLids() {
+        if (lidFile == null || !Files.exists(lidFile)) {
+            return Map.of();
+        }
+        try (Reader r = Files.newBufferedReader(lidFile, StandardCharsets.UTF_8)) {
+            return Guid2LidFile.read(r, lidFile.toString());
+        } catch (IOException e) {
+            LOG.warn("cannot read the LID file {} ({}); assigning LIDs afresh", lidFile, e.getMessage());
+            return Map.of();
+        }
+    }
+
+    private void writeLids(HeavySweep.Outcome o) {
+        if (lidFile == null) {
+            return;
+        }
+        try {
+            if (lidFile.getParent() != null) {
+                Files.createDirectories(lidFile.getParent());
+            }
+            Path tmp = lidFile.resolveSibling(lidFile.getFileName() + ".tmp");
+            try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                Guid2LidFile.write(o.lids().byPortGuid(o.fabric()), w);
+            }
+            Files.move(tmp, lidFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            LOG.warn("cannot write the LID file {} ({}); LIDs may change at the next restart", lidFile, e.getMessage());
+        }
+    }
+
+    /** Subscribes to the traps of every node not yet subscribed to. */
+    private void subscribeTraps(Discovery.Result d) {
+        for (DiscoveredNode n : d.nodes()) {
+            if (!subscribed.add(n.info().getNodeGuid())) {
+                continue;
+            }
+            channels.async(n.endpoint()).subscribeEvents(SubscribeEventsRequest.getDefaultInstance(), new StreamObserver<>() {
+                @Override
+                public void onNext(Event e) {
+                    trap(e);
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                    forget(n.info().getNodeGuid());
+                }
+
+                @Override
+                public void onCompleted() {
+                    forget(n.info().getNodeGuid());
+                }
+            });
+        }
+    }
+
+    /** A node's trap stream ended (the node went away, or we are closing): subscribe again at the next sweep. */
+    private void forget(long guid) {
+        if (!sweeper.isShutdown()) {
+            sweeper.execute(() -> subscribed.remove(guid));
+        }
+    }
+
+    private void trap(Event e) {
+        trapCounter.increment();
+        if (sweeper.isShutdown()) {
+            return;
+        }
+        sweeper.execute(() -> {
+            Snapshot s = snapshot;
+            snapshot = new Snapshot(s.state(), s.discovered(), s.outcome(), s.engineChain(), s.tableVersion(),
+                    s.lastHeavySweepMillis(), s.upSinceEpochMillis(), s.lastError(), s.heavySweeps(), s.traps() + 1);
+        });
+        LOG.info("trap from {}: port {} is {}", Long.toHexString(e.getNodeGuid()), e.getPortStateChange().getPortNumber(),
+                e.getPortStateChange().getState());
+        if (sweepPending.compareAndSet(false, true)) {
+            sweeper.schedule(this::heavySweep, TRAP_DELAY_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @Override
+    public void close() {
+        sweeper.shutdownNow();
+        io.shutdownNow();
+        channels.close();
+    }
+}

@@ -1,0 +1,177 @@
+package org.fabriclab.manager.discovery;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import org.fabriclab.manager.NodeChannels;
+import org.fabriclab.proto.v1.GetNodeInfoRequest;
+import org.fabriclab.proto.v1.GetPortInfoRequest;
+import org.fabriclab.proto.v1.GetSwitchInfoRequest;
+import org.fabriclab.proto.v1.ManagementGrpc;
+import org.fabriclab.proto.v1.NodeInfo;
+import org.fabriclab.proto.v1.NodeType;
+import org.fabriclab.proto.v1.PortInfo;
+import org.fabriclab.proto.v1.PortState;
+import org.fabriclab.proto.v1.SwitchInfo;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.fabric.FabricBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Discovers a fabric breadth-first from one node's management endpoint, as OpenSM's heavy sweep
+ * does with directed-route SMPs: NodeInfo, PortInfo (with the neighbour each port's link-level
+ * hello learned) and SwitchInfo of each node, one BFS layer at a time. The requests in flight are
+ * bounded by the executor's size; every call has a deadline and is retried on UNAVAILABLE or
+ * DEADLINE_EXCEEDED. A layer is sorted by GUID, so the same fabric is always discovered, and so
+ * numbered, the same way.
+ */
+public final class Discovery {
+    private static final Logger LOG = LoggerFactory.getLogger(Discovery.class);
+    private static final int ATTEMPTS = 3;
+
+    private final NodeChannels channels;
+    private final ExecutorService executor;
+
+    public Discovery(NodeChannels channels, ExecutorService executor) {
+        this.channels = channels;
+        this.executor = executor;
+    }
+
+    /** The discovered fabric: the nodes, in discovery order, and the fabric model built from them. */
+    public record Result(List<DiscoveredNode> nodes, Fabric fabric, Map<Long, DiscoveredNode> byGuid) {
+    }
+
+    /**
+     * Discovers everything reachable from {@code seed}.
+     *
+     * @throws DiscoveryException if the seed does not answer, naming it and why
+     */
+    public Result discover(String seed) throws DiscoveryException, InterruptedException {
+        Map<Long, DiscoveredNode> byGuid = new LinkedHashMap<>();
+        Set<String> seen = new HashSet<>();
+        List<String> layer = List.of(seed);
+        seen.add(seed);
+        boolean first = true;
+        while (!layer.isEmpty()) {
+            List<Future<DiscoveredNode>> futures = new ArrayList<>();
+            for (String e : layer) {
+                futures.add(executor.submit(() -> query(e)));
+            }
+            List<DiscoveredNode> found = new ArrayList<>();
+            for (int i = 0; i < futures.size(); i++) {
+                try {
+                    found.add(futures.get(i).get());
+                } catch (ExecutionException x) {
+                    Throwable c = x.getCause();
+                    if (first) {
+                        throw new DiscoveryException("the seed " + layer.get(i) + " does not answer: " + describe(c)
+                                + "; check that the fabric is running and the address is right");
+                    }
+                    LOG.warn("node at {} does not answer ({}); it is left out of this sweep", layer.get(i), describe(c));
+                }
+            }
+            first = false;
+            found.sort(Comparator.comparingLong(n -> n.info().getNodeGuid()));
+            List<String> next = new ArrayList<>();
+            for (DiscoveredNode n : found) {
+                if (byGuid.putIfAbsent(n.info().getNodeGuid(), n) != null) {
+                    continue;
+                }
+                for (PortInfo p : n.ports()) {
+                    if (p.getState() != PortState.PORT_STATE_DOWN && !p.getNeighbourEndpoint().isEmpty()
+                            && seen.add(p.getNeighbourEndpoint())) {
+                        next.add(p.getNeighbourEndpoint());
+                    }
+                }
+            }
+            layer = next;
+        }
+        List<DiscoveredNode> nodes = new ArrayList<>(byGuid.values());
+        return new Result(nodes, build(nodes, byGuid), byGuid);
+    }
+
+    private DiscoveredNode query(String endpoint) {
+        NodeInfo info = retry(endpoint, s -> s.getNodeInfo(GetNodeInfoRequest.getDefaultInstance()));
+        List<PortInfo> ports = retry(endpoint, s -> s.getPortInfo(GetPortInfoRequest.getDefaultInstance())).getPortsList();
+        SwitchInfo sw = info.getType() == NodeType.NODE_TYPE_SWITCH
+                ? retry(endpoint, s -> s.getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance())) : null;
+        return new DiscoveredNode(endpoint, info, ports, sw);
+    }
+
+    private <T> T retry(String endpoint, java.util.function.Function<ManagementGrpc.ManagementBlockingStub, T> call) {
+        StatusRuntimeException last = null;
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            try {
+                return call.apply(channels.blocking(endpoint));
+            } catch (StatusRuntimeException e) {
+                Status.Code c = e.getStatus().getCode();
+                if (c != Status.Code.UNAVAILABLE && c != Status.Code.DEADLINE_EXCEEDED) {
+                    throw e;
+                }
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    private static String describe(Throwable t) {
+        return t instanceof StatusRuntimeException s ? s.getStatus().getCode() + " " + s.getStatus().getDescription() : t.toString();
+    }
+
+    /** The fabric model: nodes named by their description (made unique with the GUID if need be), links from the hellos. */
+    static Fabric build(List<DiscoveredNode> nodes, Map<Long, DiscoveredNode> byGuid) {
+        FabricBuilder b = new FabricBuilder("discovered");
+        Map<Long, Integer> id = new HashMap<>();
+        Set<String> names = new HashSet<>();
+        for (DiscoveredNode n : nodes) {
+            NodeInfo i = n.info();
+            String name = i.getDescription().isEmpty() || !names.add(i.getDescription())
+                    ? i.getDescription() + "@" + Long.toHexString(i.getNodeGuid()) : i.getDescription();
+            names.add(name);
+            int node = b.addNode(i.getType() == NodeType.NODE_TYPE_SWITCH ? org.fabriclab.routing.fabric.NodeType.SWITCH
+                    : org.fabriclab.routing.fabric.NodeType.CA, name, i.getPortCount(), i.getNodeGuid());
+            id.put(i.getNodeGuid(), node);
+        }
+        for (DiscoveredNode n : nodes) {
+            long guid = n.info().getNodeGuid();
+            for (PortInfo p : n.ports()) {
+                long peer = p.getNeighbourNodeGuid();
+                if (p.getState() == PortState.PORT_STATE_DOWN || peer == 0 || !id.containsKey(peer)) {
+                    continue;
+                }
+                int pp = p.getNeighbourPort();
+                // each link once, from its lower (GUID, port) end; only if the other end agrees
+                if (Long.compareUnsigned(guid, peer) > 0 || (guid == peer && p.getPortNumber() > pp)) {
+                    continue;
+                }
+                DiscoveredNode other = byGuid.get(peer);
+                boolean agrees = other.ports().stream().anyMatch(q -> q.getPortNumber() == pp
+                        && q.getNeighbourNodeGuid() == guid && q.getNeighbourPort() == p.getPortNumber()
+                        && q.getState() != PortState.PORT_STATE_DOWN);
+                if (!agrees) {
+                    LOG.warn("link {}[{}] -> {}[{}] is seen from one end only; left out until both ends agree",
+                            n.info().getDescription(), p.getPortNumber(), other.info().getDescription(), pp);
+                    continue;
+                }
+                try {
+                    b.link(id.get(guid), p.getPortNumber(), id.get(peer), pp);
+                } catch (IllegalArgumentException e) {
+                    LOG.warn("link {}[{}] -> {}[{}] is left out: {}", n.info().getDescription(), p.getPortNumber(),
+                            other.info().getDescription(), pp, e.getMessage());
+                }
+            }
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,105 @@
+package org.fabriclab.manager;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.fabriclab.agent.link.LiveHost;
+import org.fabriclab.agent.link.LiveSwitch;
+import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.agent.mgmt.PortCounterArray;
+import org.fabriclab.emulator.EmulatedFabric;
+import org.fabriclab.proto.v1.AdminGrpc;
+import org.fabriclab.proto.v1.TraceRouteRequest;
+import org.fabriclab.proto.v1.TraceRouteResponse;
+import org.fabriclab.routing.analysis.PathTracer;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.topology.Topologies;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Manager, agents and hosts in one JVM, nothing stood in for: the manager discovers the emulated
+ * fabric over gRPC from one host's endpoint, routes it, pushes the tables and activates the ports;
+ * every host then sends to every other host and every packet arrives, in order, without a drop;
+ * the manager's route trace, read from the switches, is the route its own tables give.
+ */
+class EndToEndTest {
+    private static final int PACKETS = 300;
+
+    @ParameterizedTest(name = "{0} with {1}")
+    @CsvSource(delimiter = '|', value = {"rlft:leaves=3,spines=2,hosts=2|minhop", "torus:3x3|updn", "dragonfly:p=1,a=3,h=1|minhop"})
+    void fabricComesUpAndCarriesAllToAllTraffic(String spec, String engine, @TempDir Path dir) throws Exception {
+        Fabric topology = Topologies.generate(spec.trim());
+        try (EmulatedFabric fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS);
+             FabricManager manager = new FabricManager(EmulatedFabric.endpoint(fabric.hosts().get(0).name()), engine.trim(),
+                     dir.resolve("guid2lid"), new SimpleMeterRegistry())) {
+            FabricManager.Snapshot s = manager.sweep().get(60, TimeUnit.SECONDS);
+            assertEquals(FabricManager.State.UP, s.state(), s.lastError());
+            assertEquals(topology.switchCount(), s.discovered().fabric().switchCount());
+            assertEquals(topology.caCount(), s.discovered().fabric().caCount());
+            assertEquals(topology.linkCount(), s.discovered().fabric().linkCount());
+            assertEquals(engine.trim(), s.outcome().tables().engine());
+            assertEquals(1, s.tableVersion());
+
+            fabric.startTraffic(Traffic.Pattern.ROUND_ROBIN, 0, 512, PACKETS);
+            List<LiveHost> hosts = fabric.hosts();
+            await(() -> hosts.stream().mapToLong(h -> h.stats().join().received()).sum() == (long) PACKETS * hosts.size());
+            for (LiveHost h : hosts) {
+                LiveHost.Stats st = h.stats().join();
+                assertEquals(PACKETS, st.sent(), h.name());
+                assertEquals(0, st.outOfOrder(), h.name());
+            }
+            for (LiveSwitch sw : fabric.switches()) {
+                for (int p = 1; p <= sw.management().identity().ports(); p++) {
+                    assertEquals(0, sw.counters().get(p, PortCounterArray.XMIT_DISCARDS), sw.name() + " port " + p);
+                }
+            }
+
+            // the admin trace reads the switches' own tables; it must be the route of the computed tables
+            String name = InProcessServerBuilder.generateName();
+            Server admin = InProcessServerBuilder.forName(name).directExecutor().addService(new AdminService(manager)).build().start();
+            ManagedChannel ch = InProcessChannelBuilder.forName(name).directExecutor().build();
+            try {
+                Fabric f = s.outcome().fabric();
+                int src = f.endpointCount() - 1;
+                int dst = 0;
+                TraceRouteResponse trace = AdminGrpc.newBlockingStub(ch).withDeadlineAfter(10, TimeUnit.SECONDS).traceRoute(
+                        TraceRouteRequest.newBuilder().setSource(f.endpointName(src)).setDestination(f.endpointName(dst)).build());
+                assertTrue(trace.getDelivered(), trace.getFailure());
+                PathTracer.Path expected = PathTracer.trace(s.outcome().tables(), src, dst);
+                assertEquals(expected.hops().stream().map(h -> f.name(h.node()) + ":" + h.port()).toList(),
+                        trace.getHopsList().stream().map(h -> h.getNode() + ":" + h.getPort()).toList());
+            } finally {
+                ch.shutdownNow();
+                admin.shutdownNow();
+            }
+
+            // a sweep of the unchanged fabric changes nothing and keeps the LIDs
+            FabricManager.Snapshot again = manager.sweep().get(60, TimeUnit.SECONDS);
+            assertEquals(FabricManager.State.UP, again.state());
+            assertEquals(0, again.outcome().changedBlocks());
+            assertEquals(1, again.tableVersion());
+            assertEquals(s.outcome().lids().byPortGuid(s.outcome().fabric()), again.outcome().lids().byPortGuid(again.outcome().fabric()));
+        }
+    }
+
+    static void await(BooleanSupplier c) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!c.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not reached in 120 s");
+            }
+            Thread.sleep(10);
+        }
+    }
+}
