@@ -1,17 +1,135 @@
 package org.fabriclab.manager;
 
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.emulator.EmulatedFabric;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.topology.Topologies;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 /**
- * Entry point of {@code bin/fabric-manager}. The daemon (discovery over gRPC, LID assignment,
- * routing, validated push, metrics) is the control-plane work; until then this launcher only says
- * so and exits 2. Offline routing is {@code bin/fabricctl route}.
+ * {@code bin/fabric-manager}: the daemon. With {@code --emulate SPEC} it first starts an emulated
+ * fabric in this JVM (the embedded default) and manages it; with {@code --seed HOST:PORT} it
+ * manages a fabric already running elsewhere.
  */
-public final class FabricManagerMain {
-    private FabricManagerMain() {
-    }
+@Command(name = "fabric-manager", mixinStandardHelpOptions = true, version = "fabric-manager 0.1.0",
+        description = "The fabric manager daemon: discovers, routes and watches a fabric; admin gRPC and Prometheus metrics.")
+public final class FabricManagerMain implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(FabricManagerMain.class);
+
+    @Option(names = "--emulate", paramLabel = "SPEC", description = "Start an emulated fabric in this JVM (any topology spec) and manage it")
+    String emulate;
+
+    @Option(names = "--seed", paramLabel = "ENDPOINT", description = "Management endpoint of one node of a running fabric (HOST:PORT)")
+    String seed;
+
+    @Option(names = "--engine", defaultValue = "minhop", paramLabel = "CHAIN", description = "Routing-engine chain. Default: ${DEFAULT-VALUE}")
+    String engine;
+
+    @Option(names = "--admin-port", defaultValue = "50051", description = "Admin gRPC port (0 picks one). Default: ${DEFAULT-VALUE}")
+    int adminPort;
+
+    @Option(names = "--metrics-port", defaultValue = "9464", description = "Prometheus /metrics port (0 picks one). Default: ${DEFAULT-VALUE}")
+    int metricsPort;
+
+    @Option(names = "--state-dir", defaultValue = "${user.home}/.fabriclab", paramLabel = "DIR",
+            description = "Where the LIDs are kept across restarts (guid2lid). Default: ${DEFAULT-VALUE}")
+    Path stateDir;
+
+    @Option(names = "--sweep-interval", defaultValue = "10", paramLabel = "SECONDS",
+            description = "Periodic sweep interval; 0 sweeps only on traps and requests. Default: ${DEFAULT-VALUE}")
+    long sweepInterval;
+
+    @Option(names = "--perf-interval", defaultValue = "1000", paramLabel = "MS", description = "Port counter polling interval. Default: ${DEFAULT-VALUE}")
+    long perfInterval;
+
+    @Option(names = "--traffic", defaultValue = "uniform", paramLabel = "PATTERN",
+            description = "Embedded mode: traffic once the fabric is up: uniform, all-to-all or none. Default: ${DEFAULT-VALUE}")
+    String traffic;
+
+    @Option(names = "--traffic-gbps", defaultValue = "0.2", description = "Embedded mode: offered rate per host in Gbps. Default: ${DEFAULT-VALUE}")
+    double trafficGbps;
+
+    @Option(names = "--link-gbps", defaultValue = "100", description = "Embedded mode: link rate in Gbps. Default: ${DEFAULT-VALUE}")
+    double linkGbps;
+
+    @Option(names = "--exit-after", defaultValue = "0", paramLabel = "SECONDS",
+            description = "Stop after this long (0: run until interrupted). For scripted runs.")
+    long exitAfter;
 
     public static void main(String[] args) {
-        System.err.println("fabric-manager: not built yet: the daemon arrives with the control-plane work;"
-                + " route a fabric offline with 'bin/fabricctl route --topology SPEC --engine NAME'.");
-        System.exit(2);
+        System.exit(new CommandLine(new FabricManagerMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if ((emulate == null) == (seed == null)) {
+            System.err.println("fabric-manager: give exactly one of --emulate SPEC (embedded fabric) or --seed HOST:PORT");
+            return 2;
+        }
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(registry);
+        EmulatedFabric fabric = null;
+        String seedEndpoint = seed;
+        if (emulate != null) {
+            Fabric topology;
+            try {
+                topology = Topologies.load(emulate, p -> java.nio.file.Files.newBufferedReader(Path.of(p)));
+            } catch (IllegalArgumentException | java.io.IOException e) {
+                System.err.println("fabric-manager: " + e.getMessage());
+                return 2;
+            }
+            fabric = EmulatedFabric.start(topology, new EmulatedFabric.Options(2, 2, 8, linkGbps));
+            seedEndpoint = EmulatedFabric.endpoint(topology.name(topology.nodeCount() - 1));
+        }
+        try (EmulatedFabric emulated = fabric;
+             FabricManager manager = new FabricManager(seedEndpoint, engine, stateDir.resolve("guid2lid"), registry);
+             PerfManager perf = new PerfManager(manager, registry, perfInterval);
+             MetricsServer metrics = new MetricsServer(registry, metricsPort)) {
+            HealthStatusManager health = new HealthStatusManager();
+            Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager))
+                    .addService(health.getHealthService()).addService(ProtoReflectionServiceV1.newInstance()).build().start();
+            LOG.info("admin gRPC on port {}, metrics on http://localhost:{}/metrics", admin.getPort(), metrics.port());
+            FabricManager.Snapshot s = manager.sweep().get();
+            if (s.state() != FabricManager.State.UP) {
+                LOG.error("the first heavy sweep failed: {}; the manager keeps running and retries on traps, sweeps and requests", s.lastError());
+            } else if (emulated != null && !traffic.equals("none")) {
+                Traffic.Pattern p = switch (traffic) {
+                    case "uniform" -> Traffic.Pattern.UNIFORM;
+                    case "all-to-all" -> Traffic.Pattern.ROUND_ROBIN;
+                    default -> throw new CommandLine.ParameterException(new CommandLine(this), "--traffic must be uniform, all-to-all or none");
+                };
+                emulated.startTraffic(p, trafficGbps, 2048, 0);
+                LOG.info("traffic started: {} at {} Gbps per host", traffic, trafficGbps);
+            }
+            if (sweepInterval > 0) {
+                manager.startPeriodicSweeps(sweepInterval);
+            }
+            perf.start();
+            CountDownLatch stop = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "shutdown"));
+            if (exitAfter > 0) {
+                stop.await(exitAfter, TimeUnit.SECONDS);
+            } else {
+                stop.await();
+            }
+            admin.shutdown().awaitTermination(5, TimeUnit.SECONDS);
+        }
+        return 0;
     }
 }

@@ -10,12 +10,15 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code fabricctl}: the admin command line. Offline verbs ({@code route}, {@code topology},
- * {@code engines}) need no daemon. Exit codes: 0 success, 1 the routes are not acceptable
- * (unreachable pairs or a failed engine), 2 bad input (usage, spec, file), 3 an I/O failure.
+ * {@code engines}) need no daemon; {@code status}, {@code sweep}, {@code engine}, {@code tables},
+ * {@code route SRC DST} and {@code topology} without {@code --topology} ask the daemon. Exit codes:
+ * 0 success, 1 the routes are not acceptable (unreachable pairs, a failed engine or sweep), 2 bad
+ * input (usage, spec, file, unknown node), 3 an I/O failure or an unreachable daemon.
  */
 @Command(name = "fabricctl", mixinStandardHelpOptions = true, version = "fabricctl 0.1.0",
         description = "Fabric manager admin CLI; offline routing and topology tools.",
-        subcommands = {RouteCommand.class, TopologyCommand.class, EnginesCommand.class})
+        subcommands = {RouteCommand.class, TopologyCommand.class, EnginesCommand.class, DaemonCommands.Status.class,
+            DaemonCommands.Sweep.class, DaemonCommands.Engine.class, DaemonCommands.Tables.class})
 public final class FabricCtl implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -36,6 +39,10 @@ public final class FabricCtl implements Runnable {
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             Throwable e = ex;
+            if (e instanceof Daemon.DaemonUnreachableException) {
+                err.println("fabricctl: " + e.getMessage());
+                return 3;
+            }
             if (e instanceof FormatException || e instanceof IllegalArgumentException) {
                 err.println("fabricctl: " + e.getMessage());
                 return 2;

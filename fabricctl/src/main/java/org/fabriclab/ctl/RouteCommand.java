@@ -46,8 +46,16 @@ final class RouteCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--topology", required = true, paramLabel = "SPEC", description = "Topology spec or file:PATH")
+    @Option(names = "--topology", paramLabel = "SPEC",
+            description = "Route this topology offline (spec or file:PATH). Without it, trace SRC DST through the daemon's switches")
     String topology;
+
+    @picocli.CommandLine.Parameters(arity = "0..2", paramLabel = "SRC DST", description = "With the daemon: the two hosts to trace between")
+    List<String> hosts = new ArrayList<>();
+
+    @Option(names = "--server", defaultValue = "localhost:50051", paramLabel = "HOST:PORT",
+            description = "The fabric manager's admin endpoint (daemon mode). Default: ${DEFAULT-VALUE}")
+    String server;
 
     @Option(names = "--engine", defaultValue = "minhop", paramLabel = "CHAIN",
             description = "Engine chain, e.g. updn or updn,minhop; minhop is the fallback unless 'no_fallback'"
@@ -86,6 +94,12 @@ final class RouteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, RoutingException {
+        if (topology == null) {
+            return trace();
+        }
+        if (!hosts.isEmpty()) {
+            throw new IllegalArgumentException("give either --topology SPEC (offline routing) or SRC DST (a trace through the daemon), not both");
+        }
         Fabric fabric = Fabrics.load(topology);
         EngineChain chain = EngineChain.parse(engine);
         Map<Long, Integer> previous = Map.of();
@@ -150,6 +164,32 @@ final class RouteCommand implements Callable<Integer> {
         }
         out.flush();
         return report.allReachable() ? 0 : 1;
+    }
+
+    /** Daemon mode: the route between two hosts as the switches' own tables give it. */
+    private int trace() {
+        if (hosts.size() != 2) {
+            throw new IllegalArgumentException("usage: fabricctl route SRC DST (through the daemon) or fabricctl route --topology SPEC (offline)");
+        }
+        org.fabriclab.proto.v1.TraceRouteResponse r = new Daemon(server, 30, json).call(a -> a.traceRoute(
+                org.fabriclab.proto.v1.TraceRouteRequest.newBuilder().setSource(hosts.get(0)).setDestination(hosts.get(1)).build()));
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("src", hosts.get(0));
+        m.put("dst", hosts.get(1));
+        List<Object> hops = new ArrayList<>();
+        r.getHopsList().forEach(h -> {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("node", h.getNode());
+            x.put("port", h.getPort());
+            hops.add(x);
+        });
+        m.put("hops", hops);
+        m.put("delivered", r.getDelivered());
+        if (!r.getDelivered()) {
+            m.put("failure", r.getFailure());
+        }
+        DaemonCommands.print(spec.commandLine().getOut(), json, m);
+        return r.getDelivered() ? 0 : 1;
     }
 
     private static Map<String, Object> reportMap(RouteReport r, EngineChain.Result result, Fabric fabric,

@@ -22,9 +22,16 @@ final class TopologyCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--topology", required = true, paramLabel = "SPEC",
-            description = "Topology spec, e.g. fat-tree:k=4,levels=3, torus:4x4,hosts=2, file:fabric.net")
+    @Option(names = "--topology", paramLabel = "SPEC",
+            description = "Topology spec, e.g. fat-tree:k=4,levels=3, torus:4x4,hosts=2, file:fabric.net; without it, the daemon's topology")
     String topology;
+
+    @Option(names = "--server", defaultValue = "localhost:50051", paramLabel = "HOST:PORT",
+            description = "The fabric manager's admin endpoint (without --topology). Default: ${DEFAULT-VALUE}")
+    String server;
+
+    @Option(names = "--json", description = "With the daemon: print nodes and links as one JSON object")
+    boolean json;
 
     @Option(names = "--format", defaultValue = "net", paramLabel = "net|summary",
             description = "net (ibsim accepts it) or summary (JSON counts). Default: ${DEFAULT-VALUE}")
@@ -35,6 +42,9 @@ final class TopologyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (topology == null) {
+            return fromDaemon();
+        }
         Fabric f = Fabrics.load(topology);
         String text;
         switch (format) {
@@ -62,6 +72,36 @@ final class TopologyCommand implements Callable<Integer> {
                 w.write(text);
             }
         }
+        return 0;
+    }
+
+    private int fromDaemon() {
+        org.fabriclab.proto.v1.Topology t = new Daemon(server, 30, json).call(a -> a.getTopology(
+                org.fabriclab.proto.v1.GetTopologyRequest.getDefaultInstance()));
+        Map<String, Object> m = new LinkedHashMap<>();
+        java.util.List<Object> nodes = new java.util.ArrayList<>();
+        t.getNodesList().forEach(n -> {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("name", n.getName());
+            x.put("guid", String.format("0x%016x", n.getGuid()));
+            x.put("type", n.getSwitch() ? "switch" : "ca");
+            x.put("ports", n.getPorts());
+            x.put("lid", n.getLid());
+            x.put("endpoint", n.getEndpoint());
+            nodes.add(x);
+        });
+        java.util.List<Object> links = new java.util.ArrayList<>();
+        t.getLinksList().forEach(l -> links.add(l.getNode() + "[" + l.getPort() + "]-" + l.getPeer() + "[" + l.getPeerPort() + "]"));
+        m.put("nodes", nodes);
+        m.put("links", links);
+        if (json) {
+            spec.commandLine().getOut().println(Json.write(m));
+        } else {
+            java.io.PrintWriter out = spec.commandLine().getOut();
+            t.getNodesList().forEach(n -> out.printf("%-8s %-24s lid %-5d %s%n", n.getSwitch() ? "switch" : "ca", n.getName(), n.getLid(), n.getEndpoint()));
+            links.forEach(l -> out.println("link " + l));
+        }
+        spec.commandLine().getOut().flush();
         return 0;
     }
 }

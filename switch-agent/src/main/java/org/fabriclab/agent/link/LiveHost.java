@@ -43,7 +43,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         core = new HostCore(vls, SEND_QUEUE, mgmt.counters(), pool, this);
     }
 
-    /** Starts (or replaces) the traffic this host sends; safe from any thread. */
+    /** Starts (or replaces) the traffic this host sends; safe from any thread. The source wakes every {@link #TICK_NS} or more. */
     public void start(Traffic t) {
         execute(() -> {
             traffic = t;
@@ -51,13 +51,18 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
             sent = 0;
             tokens = 0;
             lastFill = System.nanoTime();
-            if (ticker == null) {
-                ticker = loop.scheduleAtFixedRate(() -> {
-                    long now = System.nanoTime();
-                    fill(now);
-                    drain(now);
-                }, TICK_NS, TICK_NS, TimeUnit.NANOSECONDS);
+            if (ticker != null) {
+                ticker.cancel(false);
             }
+            // wake about every four packets' time at the offered rate (100 us .. 10 ms): a thousand
+            // hosts on two threads must not spend the cores waking up
+            double packetNs = t.rateGbps() > 0 ? (Frames.DATA_HEADER + t.payloadBytes()) * 8 / t.rateGbps() : 0;
+            long tick = Math.max(TICK_NS, Math.min(10_000_000L, (long) (4 * packetNs)));
+            ticker = loop.scheduleAtFixedRate(() -> {
+                long now = System.nanoTime();
+                fill(now);
+                drain(now);
+            }, tick, tick, TimeUnit.NANOSECONDS);
         });
     }
 
@@ -114,7 +119,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         }
         int frameBytes = Frames.DATA_HEADER + t.payloadBytes();
         if (t.rateGbps() > 0) {
-            tokens = Math.min(tokens + (now - lastFill) * t.rateGbps() / (8.0 * frameBytes), SEND_QUEUE);
+            tokens = Math.min(tokens + (now - lastFill) * t.rateGbps() / (8.0 * frameBytes), 2 * SEND_QUEUE);
         } else {
             tokens = SEND_QUEUE;
         }

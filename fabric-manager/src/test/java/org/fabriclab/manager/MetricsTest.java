@@ -1,0 +1,61 @@
+package org.fabriclab.manager;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.emulator.EmulatedFabric;
+import org.fabriclab.routing.topology.Topologies;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The /metrics endpoint of a manager running an emulated fabric with traffic: the manager's meters
+ * and per-link meters are there, and Debian's {@code promtool check metrics} accepts the exposition.
+ * CI installs promtool and sets FABRICLAB_REQUIRE_PROMTOOL so that a missing promtool fails there.
+ */
+class MetricsTest {
+    @Test
+    void exportsManagerAndLinkMetricsThatPromtoolAccepts(@TempDir Path dir) throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate("rlft:leaves=2,spines=1,hosts=2"), EmulatedFabric.Options.DEFAULTS);
+             FabricManager manager = new FabricManager(EmulatedFabric.endpoint("L0_H0"), "minhop", null, registry);
+             PerfManager perf = new PerfManager(manager, registry, 1000);
+             MetricsServer server = new MetricsServer(registry, 0)) {
+            assertEquals(FabricManager.State.UP, manager.sweep().get(60, TimeUnit.SECONDS).state());
+            fabric.startTraffic(Traffic.Pattern.ROUND_ROBIN, 0, 1024, 200);
+            EndToEndTest.await(() -> fabric.hosts().stream().mapToLong(h -> h.stats().join().received()).sum() == 800);
+            perf.poll();
+            String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(body.contains("fabric_switches 3.0"), body);
+            assertTrue(body.contains("fabric_hosts 4.0"));
+            assertTrue(body.contains("fabric_sweep_duration_seconds_count 1"));
+            assertTrue(body.contains("fabric_port_transmit_bytes_total{node=\"L0\",port=\"3\"}"));
+            assertTrue(body.contains("fabric_port_utilisation_ratio{node=\"L0_H0\",port=\"1\"}"));
+            // L0_H0 sent 200 packets of 1024 + 29 bytes
+            assertTrue(body.contains("fabric_port_transmit_packets_total{node=\"L0_H0\",port=\"1\"} 200.0"), body);
+
+            Path file = dir.resolve("metrics.txt");
+            Files.writeString(file, body);
+            boolean havePromtool = Files.isExecutable(Path.of("/usr/bin/promtool"));
+            if (System.getenv("FABRICLAB_REQUIRE_PROMTOOL") == null) {
+                Assumptions.assumeTrue(havePromtool, "promtool not installed (Debian package prometheus); .ci/run installs it");
+            }
+            Process p = new ProcessBuilder("promtool", "check", "metrics").redirectInput(file.toFile()).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, p.exitValue(), "promtool check metrics refused the exposition:\n" + out);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package org.fabriclab.ctl;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.fabriclab.proto.v1.DumpTablesRequest;
+import org.fabriclab.proto.v1.DumpTablesResponse;
+import org.fabriclab.proto.v1.EngineChainInfo;
+import org.fabriclab.proto.v1.GetEngineRequest;
+import org.fabriclab.proto.v1.GetStatusRequest;
+import org.fabriclab.proto.v1.ManagerStatus;
+import org.fabriclab.proto.v1.SetEngineRequest;
+import org.fabriclab.proto.v1.SweepRequest;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/** The verbs that talk to the daemon's admin service. */
+final class DaemonCommands {
+    private DaemonCommands() {
+    }
+
+    static Map<String, Object> status(ManagerStatus s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("state", s.getState());
+        m.put("switches", s.getSwitches());
+        m.put("hosts", s.getHosts());
+        m.put("links", s.getLinks());
+        m.put("engine", s.getEngine());
+        m.put("tableVersion", s.getTableVersion());
+        m.put("lastHeavySweepMillis", s.getLastHeavySweepMillis());
+        m.put("upSinceEpochMillis", s.getUpSinceEpochMillis());
+        m.put("heavySweeps", s.getHeavySweeps());
+        m.put("traps", s.getTraps());
+        m.put("lastError", s.getLastError());
+        return m;
+    }
+
+    static void print(PrintWriter out, boolean json, Map<String, Object> m) {
+        if (json) {
+            out.println(Json.write(m));
+        } else {
+            m.forEach((k, v) -> out.printf("%-22s %s%n", k, v instanceof List || v instanceof Map ? Json.write(v) : v));
+        }
+        out.flush();
+    }
+
+    /** {@code fabricctl status}. */
+    @Command(name = "status", mixinStandardHelpOptions = true, description = "The manager's state and the fabric's size.")
+    static final class Status implements Callable<Integer> {
+        @Mixin
+        Daemon daemon;
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            print(spec.commandLine().getOut(), daemon.json, status(daemon.call(s -> s.getStatus(GetStatusRequest.getDefaultInstance()))));
+            return 0;
+        }
+    }
+
+    /** {@code fabricctl sweep}. */
+    @Command(name = "sweep", mixinStandardHelpOptions = true, description = "Run a heavy sweep now and show the status after it.")
+    static final class Sweep implements Callable<Integer> {
+        @Mixin
+        Daemon daemon;
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            ManagerStatus s = daemon.call(a -> a.sweep(SweepRequest.getDefaultInstance()));
+            print(spec.commandLine().getOut(), daemon.json, status(s));
+            return s.getState().equals("UP") ? 0 : 1;
+        }
+    }
+
+    /** {@code fabricctl engine [set CHAIN]}. */
+    @Command(name = "engine", mixinStandardHelpOptions = true,
+            description = "Show the routing-engine chain, or 'engine set CHAIN' to change it (a sweep follows).")
+    static final class Engine implements Callable<Integer> {
+        @Mixin
+        Daemon daemon;
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Parameters(arity = "0..2", paramLabel = "set CHAIN")
+        List<String> args = new ArrayList<>();
+
+        @Override
+        public Integer call() {
+            EngineChainInfo info;
+            if (args.isEmpty()) {
+                info = daemon.call(a -> a.getEngine(GetEngineRequest.getDefaultInstance()));
+            } else if (args.size() == 2 && args.get(0).equals("set")) {
+                info = daemon.call(a -> a.setEngine(SetEngineRequest.newBuilder().setChain(args.get(1)).build()));
+            } else {
+                throw new IllegalArgumentException("usage: fabricctl engine [set CHAIN]");
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("chain", info.getChain());
+            m.put("engine", info.getActive());
+            print(spec.commandLine().getOut(), daemon.json, m);
+            return 0;
+        }
+    }
+
+    /** {@code fabricctl tables SWITCH}. */
+    @Command(name = "tables", mixinStandardHelpOptions = true, description = "A switch's forwarding table as the switch holds it.")
+    static final class Tables implements Callable<Integer> {
+        @Mixin
+        Daemon daemon;
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Parameters(paramLabel = "SWITCH")
+        String name;
+
+        @Override
+        public Integer call() {
+            DumpTablesResponse r = daemon.call(a -> a.dumpTables(DumpTablesRequest.newBuilder().setSwitchName(name).build()));
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("switch", r.getSwitchName());
+            m.put("tableVersion", r.getTableVersion());
+            List<Object> entries = new ArrayList<>();
+            r.getEntriesList().forEach(e -> {
+                Map<String, Object> x = new LinkedHashMap<>();
+                x.put("lid", e.getLid());
+                x.put("port", e.getPort());
+                x.put("destination", e.getDestination());
+                entries.add(x);
+            });
+            m.put("entries", entries);
+            if (daemon.json) {
+                print(spec.commandLine().getOut(), true, m);
+            } else {
+                PrintWriter out = spec.commandLine().getOut();
+                out.printf("%s (table version %d)%n", r.getSwitchName(), r.getTableVersion());
+                r.getEntriesList().forEach(e -> out.printf("0x%04x %03d  %s%n", e.getLid(), e.getPort(), e.getDestination()));
+                out.flush();
+            }
+            return 0;
+        }
+    }
+}

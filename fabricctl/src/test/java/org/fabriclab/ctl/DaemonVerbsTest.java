@@ -1,0 +1,64 @@
+package org.fabriclab.ctl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.fabriclab.emulator.EmulatedFabric;
+import org.fabriclab.manager.AdminService;
+import org.fabriclab.manager.FabricManager;
+import org.fabriclab.routing.topology.Topologies;
+import org.junit.jupiter.api.Test;
+
+/** fabricctl's daemon verbs against a real manager over a real socket, managing an emulated fabric. */
+class DaemonVerbsTest {
+    @Test
+    void verbsTalkToTheDaemon() throws Exception {
+        try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate("paper:ib-ar-c1"), EmulatedFabric.Options.DEFAULTS);
+             FabricManager manager = new FabricManager(EmulatedFabric.endpoint("A"), "minhop", null, new SimpleMeterRegistry())) {
+            Server admin = NettyServerBuilder.forAddress(new InetSocketAddress("localhost", 0)).addService(new AdminService(manager)).build().start();
+            String server = "localhost:" + admin.getPort();
+            try {
+                assertEquals("UP", manager.sweep().get(60, TimeUnit.SECONDS).state().name());
+                FabricCtlTest.Run status = FabricCtlTest.run("status", "--server", server, "--json");
+                assertEquals(0, status.code(), status.err());
+                for (String field : new String[] {"\"state\":\"UP\"", "\"switches\":2", "\"hosts\":6", "\"links\":8", "\"engine\":\"minhop\"",
+                    "\"tableVersion\":1", "\"lastHeavySweepMillis\":", "\"upSinceEpochMillis\":"}) {
+                    assertTrue(status.out().contains(field), field + " in " + status.out());
+                }
+                FabricCtlTest.Run trace = FabricCtlTest.run("route", "A", "D", "--server", server, "--json");
+                assertEquals(0, trace.code(), trace.err());
+                assertTrue(trace.out().contains("\"delivered\":true"), trace.out());
+                assertTrue(trace.out().startsWith("{\"src\":\"A\",\"dst\":\"D\",\"hops\":[{\"node\":\"A\",\"port\":1},{\"node\":\"SW1\""));
+
+                FabricCtlTest.Run tables = FabricCtlTest.run("tables", "SW2", "--server", server, "--json");
+                assertEquals(0, tables.code(), tables.err());
+                assertTrue(tables.out().contains("\"destination\":\"D\""), tables.out());
+
+                FabricCtlTest.Run engine = FabricCtlTest.run("engine", "set", "updn", "--server", server, "--json");
+                assertEquals(0, engine.code(), engine.err());
+                assertTrue(engine.out().contains("\"engine\":\"updn\""), engine.out());
+                FabricCtlTest.Run bad = FabricCtlTest.run("engine", "set", "bogus", "--server", server);
+                assertEquals(2, bad.code());
+                assertTrue(bad.err().contains("INVALID_ARGUMENT: unknown routing engine 'bogus'"), bad.err());
+
+                FabricCtlTest.Run unknown = FabricCtlTest.run("route", "A", "nobody", "--server", server);
+                assertEquals(2, unknown.code());
+                assertTrue(unknown.err().contains("no host named \"nobody\""), unknown.err());
+
+                FabricCtlTest.Run sweep = FabricCtlTest.run("sweep", "--server", server, "--json");
+                assertEquals(0, sweep.code(), sweep.err());
+                assertTrue(sweep.out().contains("\"heavySweeps\":3"), sweep.out());
+            } finally {
+                admin.shutdownNow();
+            }
+        }
+        FabricCtlTest.Run down = FabricCtlTest.run("status", "--server", "localhost:1");
+        assertEquals(3, down.code());
+        assertTrue(down.err().contains("is not reachable"), down.err());
+    }
+}
