@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * does with directed-route SMPs: NodeInfo, PortInfo (with the neighbour each port's link-level
  * hello learned) and SwitchInfo of each node, one BFS layer at a time. The requests in flight are
  * bounded by the executor's size; every call has a deadline and is retried on UNAVAILABLE or
- * DEADLINE_EXCEEDED. A layer is sorted by GUID, so the same fabric is always discovered, and so
- * numbered, the same way.
+ * DEADLINE_EXCEEDED. The model is built with the nodes in GUID order, so the same fabric always
+ * gives the same model, and the same routes, whichever node the walk started from.
  */
 public final class Discovery {
     private static final Logger LOG = LoggerFactory.getLogger(Discovery.class);
@@ -97,7 +97,10 @@ public final class Discovery {
             }
             layer = next;
         }
+        // the model is built in GUID order, not discovery order: the same fabric gives the same model
+        // (and so the same routes) whichever node the manager was seeded with
         List<DiscoveredNode> nodes = new ArrayList<>(byGuid.values());
+        nodes.sort((a, b) -> Long.compareUnsigned(a.info().getNodeGuid(), b.info().getNodeGuid()));
         return new Result(nodes, build(nodes, byGuid), byGuid);
     }
 

@@ -85,11 +85,15 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (ctx.channel().isActive()) {
-            LOG.warn("{}: port {}: data link failed, closing it: {}", node.name(), port, cause.toString());
-        } else {
-            LOG.debug("{}: port {}: write on a closed data link: {}", node.name(), port, cause.toString());
+        if (cause instanceof java.nio.channels.ClosedChannelException) {
+            // a frame written (with the void promise) to a link that has gone: it is lost, count it
+            if (port != 0) {
+                node.lostOnLink(port);
+            }
+            LOG.debug("{}: port {}: write on a closed data link", node.name(), port);
+            return;
         }
+        LOG.warn("{}: port {}: data link failed, closing it: {}", node.name(), port, cause.toString());
         ctx.close();
     }
 }

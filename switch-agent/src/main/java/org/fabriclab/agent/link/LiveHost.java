@@ -21,15 +21,17 @@ import org.fabriclab.proto.v1.PortState;
 public final class LiveHost extends LiveNode implements HostCore.Output {
     static final long TICK_NS = 100_000;
     private static final int SEND_QUEUE = 16;
-    private static final int LIDS = 0xC000;
+    /** Per-LID arrays start this long and double when a higher LID shows up (never per packet in steady state). */
+    private static final int INITIAL_LIDS = 64;
     private final HostCore core;
     private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
-    private final int[] nextSeq = new int[LIDS];
-    private final int[] expectSeq = new int[LIDS];
-    private final long[] rcvPkts = new long[LIDS];
-    private final long[] rcvBytes = new long[LIDS];
-    private final long[] outOfOrder = new long[LIDS];
-    private final long[] latencyNs = new long[LIDS];
+    private int[] nextSeq = new int[INITIAL_LIDS];
+    private int[] expectSeq = new int[INITIAL_LIDS];
+    private long[] rcvPkts = new long[INITIAL_LIDS];
+    private long[] rcvBytes = new long[INITIAL_LIDS];
+    private long[] outOfOrder = new long[INITIAL_LIDS];
+    private long[] missing = new long[INITIAL_LIDS];
+    private long[] latencyNs = new long[INITIAL_LIDS];
     private Traffic traffic;
     private SplittableRandom random;
     private int nextDest;
@@ -77,8 +79,12 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         });
     }
 
-    /** What the sink has seen from one source, and what this host sent. */
-    public record Stats(long sent, long received, long receivedBytes, long outOfOrder, long latencyNsSum) {
+    /**
+     * What this host sent, and what its sink has seen from every source: {@code outOfOrder} counts
+     * packets older than one already received (reordering), {@code missing} the sequence numbers
+     * skipped (lost packets, less those that arrived late).
+     */
+    public record Stats(long sent, long received, long receivedBytes, long outOfOrder, long missing, long latencyNsSum) {
     }
 
     /** Totals over every source; answered on the event loop. */
@@ -89,13 +95,15 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
             long b = 0;
             long o = 0;
             long l = 0;
-            for (int i = 0; i < LIDS; i++) {
+            long m = 0;
+            for (int i = 0; i < rcvPkts.length; i++) {
                 r += rcvPkts[i];
                 b += rcvBytes[i];
                 o += outOfOrder[i];
+                m += missing[i];
                 l += latencyNs[i];
             }
-            f.complete(new Stats(sent, r, b, o, l));
+            f.complete(new Stats(sent, r, b, o, Math.max(0, m - o), l));
         });
         return f;
     }
@@ -103,7 +111,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     /** Packets received from source LID {@code slid}; answered on the event loop. */
     public CompletableFuture<long[]> receivedFrom(int slid) {
         CompletableFuture<long[]> f = new CompletableFuture<>();
-        execute(() -> f.complete(new long[] {rcvPkts[slid], rcvBytes[slid], outOfOrder[slid]}));
+        execute(() -> f.complete(slid < rcvPkts.length ? new long[] {rcvPkts[slid], rcvBytes[slid], outOfOrder[slid]} : new long[3]));
         return f;
     }
 
@@ -131,6 +139,9 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
             int h = pool.allocate();
             if (h == PacketPool.NONE) {
                 return;
+            }
+            if (dlid >= nextSeq.length) {
+                nextSeq = java.util.Arrays.copyOf(nextSeq, Math.max(dlid + 1, nextSeq.length * 2));
             }
             int seq = nextSeq[dlid]++;
             ByteBuf f = Frames.data(alloc, 0, 0, dlid, slid, (slid << 16) | dlid, seq, now, t.payloadBytes());
@@ -161,10 +172,22 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     @Override
     public void delivered(int h, long now) {
         int s = pool.slid[h];
-        if (pool.seq[h] != expectSeq[s]) {
-            outOfOrder[s]++;
+        if (s >= rcvPkts.length) {
+            int n = Math.max(s + 1, rcvPkts.length * 2);
+            expectSeq = java.util.Arrays.copyOf(expectSeq, n);
+            rcvPkts = java.util.Arrays.copyOf(rcvPkts, n);
+            rcvBytes = java.util.Arrays.copyOf(rcvBytes, n);
+            outOfOrder = java.util.Arrays.copyOf(outOfOrder, n);
+            missing = java.util.Arrays.copyOf(missing, n);
+            latencyNs = java.util.Arrays.copyOf(latencyNs, n);
         }
-        expectSeq[s] = pool.seq[h] + 1;
+        int seq = pool.seq[h];
+        if (seq < expectSeq[s]) {
+            outOfOrder[s]++; // older than one already seen: reordered
+        } else {
+            missing[s] += seq - expectSeq[s]; // a gap: packets lost (or still to come, reordered)
+            expectSeq[s] = seq + 1;
+        }
         rcvPkts[s]++;
         rcvBytes[s] += pool.bytes[h];
         latencyNs[s] += now - pool.timestamp[h];

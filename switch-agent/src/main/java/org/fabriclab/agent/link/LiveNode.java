@@ -207,6 +207,11 @@ public abstract class LiveNode {
         drain(now);
     }
 
+    /** A frame written to {@code port} was lost with its link (credit frames included: they are few, and lost too). */
+    void lostOnLink(int port) {
+        counters().add(port, PortCounterArray.XMIT_DISCARDS, 1);
+    }
+
     /** Core action: send packet {@code h} on {@code port}/{@code vl}; the frame is rewritten in place and written. */
     protected final void send(int port, int vl, int h, long now) {
         ByteBuf f = (ByteBuf) pool.payload[h];
@@ -216,6 +221,7 @@ public abstract class LiveNode {
         pool.release(h);
         Channel c = channels[port];
         if (c == null) {
+            counters().add(port, PortCounterArray.XMIT_DISCARDS, 1);
             f.release();
         } else {
             c.write(f, c.voidPromise());
