@@ -88,7 +88,8 @@ public final class EmulatedFabric implements AutoCloseable {
             nodes[n] = node;
             byName.put(name, node);
             links.listen(node);
-            servers.add(InProcessServerBuilder.forName(endpoint).executor(grpcExecutor)
+            // management handlers are short and never block: run them on the caller's thread
+            servers.add(InProcessServerBuilder.forName(endpoint).directExecutor()
                     .addService(new ManagementService(mgmt)).build().start());
         }
         List<io.netty.channel.ChannelFuture> pending = new ArrayList<>();

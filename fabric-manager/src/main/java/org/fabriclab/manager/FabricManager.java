@@ -143,12 +143,13 @@ public final class FabricManager implements AutoCloseable {
         set(s, State.DISCOVERING, null);
         try {
             Discovery.Result d = discovery.discover(seed);
+            long discoveryMillis = (System.nanoTime() - t0) / 1_000_000;
             snapshot = new Snapshot(State.ROUTING, d, snapshot.outcome(), snapshot.engineChain(), snapshot.tableVersion(),
                     snapshot.lastHeavySweepMillis(), snapshot.upSinceEpochMillis(), "", snapshot.heavySweeps(), snapshot.traps());
             HeavySweep.Outcome o = heavySweep.run(d, chain, readLids());
             writeLids(o);
             routingTimer.record(o.routingMillis(), TimeUnit.MILLISECONDS);
-            pushTimer.record(o.pushMillis(), TimeUnit.MILLISECONDS);
+            pushTimer.record(o.pushMillis() + o.activationMillis(), TimeUnit.MILLISECONDS);
             long millis = (System.nanoTime() - t0) / 1_000_000;
             sweepTimer.record(millis, TimeUnit.MILLISECONDS);
             Snapshot before = snapshot;
@@ -156,9 +157,10 @@ public final class FabricManager implements AutoCloseable {
             snapshot = new Snapshot(State.UP, d, o, before.engineChain(), before.tableVersion() + (changed ? 1 : 0), millis,
                     before.state() == State.UP && before.upSinceEpochMillis() > 0 ? before.upSinceEpochMillis() : System.currentTimeMillis(),
                     "", before.heavySweeps() + 1, before.traps());
-            LOG.info("heavy sweep done in {} ms: {} switches, {} hosts, {} links; engine {}; {} LFT blocks changed, {} ports activated",
-                    millis, d.fabric().switchCount(), d.fabric().caCount(), d.fabric().linkCount(), o.tables().engine(),
-                    o.changedBlocks(), o.activatedPorts());
+            LOG.info("heavy sweep done in {} ms (discovery {}, routing {}, validation {}, push {}, activation {}): {} switches, "
+                    + "{} hosts, {} links; engine {}; {} LFT blocks changed, {} ports activated", millis, discoveryMillis,
+                    o.routingMillis(), o.validationMillis(), o.pushMillis(), o.activationMillis(), d.fabric().switchCount(),
+                    d.fabric().caCount(), d.fabric().linkCount(), o.tables().engine(), o.changedBlocks(), o.activatedPorts());
             subscribeTraps(d);
         } catch (DiscoveryException | SweepException | RuntimeException e) {
             sweepErrors.increment();

@@ -62,6 +62,9 @@ public final class PerfManager implements AutoCloseable {
             return;
         }
         for (DiscoveredNode n : s.discovered().nodes()) {
+            if (poller.isShutdown()) {
+                return;
+            }
             for (PortInfo p : n.ports()) {
                 if (p.getState() == PortState.PORT_STATE_DOWN || p.getNeighbourNodeGuid() == 0) {
                     continue;
@@ -120,6 +123,15 @@ public final class PerfManager implements AutoCloseable {
 
     @Override
     public void close() {
-        poller.shutdownNow();
+        // let a poll in progress finish: interrupting an in-process call mid-way is noisy and gains nothing
+        poller.shutdown();
+        try {
+            if (!poller.awaitTermination(10, TimeUnit.SECONDS)) {
+                poller.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            poller.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -17,6 +17,7 @@ import org.fabriclab.proto.v1.GetLftBlockRequest;
 import org.fabriclab.proto.v1.LftBlock;
 import org.fabriclab.proto.v1.PortInfo;
 import org.fabriclab.proto.v1.PortState;
+import org.fabriclab.proto.v1.SetAllPortInfoRequest;
 import org.fabriclab.proto.v1.SetPortInfoRequest;
 import org.fabriclab.proto.v1.WriteTablesRequest;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
@@ -59,7 +60,8 @@ public final class HeavySweep {
 
     /** What a sweep produced. */
     public record Outcome(Fabric fabric, LidAssignment lids, ForwardingTables tables, RouteReport report,
-                          int changedBlocks, int activatedPorts, long routingMillis, long pushMillis) {
+                          int changedBlocks, int activatedPorts, long routingMillis, long validationMillis,
+                          long pushMillis, long activationMillis) {
     }
 
     /**
@@ -82,13 +84,16 @@ public final class HeavySweep {
         for (RoutingException x : routed.failures()) {
             LOG.warn("routing engine fell back: {}", x.getMessage());
         }
+        long tv = System.nanoTime();
         RouteReport report = RouteAnalyzer.analyze(routed.tables());
         validate(f, routed, report);
         long t1 = System.nanoTime();
         int changed = pushTables(d, routed.tables());
+        long t2 = System.nanoTime();
         int activated = activate(d, lids);
-        long pushMillis = (System.nanoTime() - t1) / 1_000_000;
-        return new Outcome(f, lids, routed.tables(), report, changed, activated, routingMillis, pushMillis);
+        long t3 = System.nanoTime();
+        return new Outcome(f, lids, routed.tables(), report, changed, activated, routingMillis, (t1 - tv) / 1_000_000,
+                (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000);
     }
 
     private static void validate(Fabric f, EngineChain.Result routed, RouteReport r) throws SweepException {
@@ -174,6 +179,10 @@ public final class HeavySweep {
         long version = channels.blocking(node.endpoint())
                 .getSwitchInfo(org.fabriclab.proto.v1.GetSwitchInfoRequest.getDefaultInstance()).getTableVersion();
         Pushed known = pushed.get(guid);
+        if (known == null && version == 0) {
+            // never written: every entry is still "no route", nothing to read back
+            known = new Pushed(0, new byte[0], 0);
+        }
         boolean trusted = known != null && known.version() == version;
         WriteTablesRequest.Builder w = WriteTablesRequest.newBuilder().setFromVersion(version).setToVersion(version + 1)
                 .setLftTop(maxLid);
@@ -209,50 +218,68 @@ public final class HeavySweep {
         return changed;
     }
 
-    /** Phase 2: LIDs on every node, then every linked port ARMED, then ACTIVE (ports already ACTIVE are left alone). */
+    /**
+     * Phase 2, as InfiniBand brings a subnet up: every node's linked ports ARMED (with their LIDs),
+     * and only when all are armed, every port ACTIVE. Nodes whose ports are all active with the
+     * right LID are left alone. Two calls per node; CAs with several ports get their LIDs per port.
+     */
     private int activate(Discovery.Result d, LidAssignment lids) throws SweepException, InterruptedException {
         Fabric f = d.fabric();
         Map<Long, Integer> nodeOf = new HashMap<>();
         for (int n = 0; n < f.nodeCount(); n++) {
             nodeOf.put(f.nodeGuid(n), n);
         }
-        List<Future<Integer>> futures = new ArrayList<>();
+        List<DiscoveredNode> todo = new ArrayList<>();
+        int ports = 0;
         for (DiscoveredNode dn : d.nodes()) {
             int n = nodeOf.get(dn.info().getNodeGuid());
-            futures.add(executor.submit(() -> activateNode(dn, f, n, lids)));
-        }
-        int activated = 0;
-        for (Future<Integer> fu : futures) {
-            try {
-                activated += fu.get();
-            } catch (ExecutionException e) {
-                throw new SweepException("activating ports failed: " + e.getCause().getMessage());
+            int waiting = 0;
+            for (PortInfo p : dn.ports()) {
+                if (f.peerNode(f.globalPort(n, p.getPortNumber())) >= 0
+                        && (p.getState() != PortState.PORT_STATE_ACTIVE || p.getLid() != lids.lidOf(f, n, p.getPortNumber()))) {
+                    waiting++;
+                }
+            }
+            if (waiting > 0) {
+                todo.add(dn);
+                ports += waiting;
             }
         }
-        return activated;
+        runAll(todo, dn -> arm(dn, f, nodeOf.get(dn.info().getNodeGuid()), lids), "arming ports");
+        runAll(todo, dn -> channels.blocking(dn.endpoint()).setAllPortInfo(
+                SetAllPortInfoRequest.newBuilder().setState(PortState.PORT_STATE_ACTIVE).build()), "activating ports");
+        return ports;
     }
 
-    private int activateNode(DiscoveredNode dn, Fabric f, int n, LidAssignment lids) {
-        int activated = 0;
-        for (PortInfo p : dn.ports()) {
-            int port = p.getPortNumber();
-            if (f.peerNode(f.globalPort(n, port)) < 0) {
-                continue;
-            }
-            int lid = lids.lidOf(f, n, port);
-            var stub = channels.blocking(dn.endpoint());
-            if (p.getState() == PortState.PORT_STATE_ACTIVE && p.getLid() == lid) {
-                continue;
-            }
-            if (p.getState() == PortState.PORT_STATE_INIT) {
-                stub.setPortInfo(SetPortInfoRequest.newBuilder().setPortNumber(port).setLid(lid).setState(PortState.PORT_STATE_ARMED).build());
-            } else if (p.getLid() != lid) {
-                stub.setPortInfo(SetPortInfoRequest.newBuilder().setPortNumber(port).setLid(lid).build());
-            }
-            channels.blocking(dn.endpoint()).setPortInfo(
-                    SetPortInfoRequest.newBuilder().setPortNumber(port).setState(PortState.PORT_STATE_ACTIVE).build());
-            activated++;
+    private Object arm(DiscoveredNode dn, Fabric f, int n, LidAssignment lids) {
+        var stub = channels.blocking(dn.endpoint());
+        if (f.isSwitch(n) || f.portCount(n) == 1) {
+            return stub.setAllPortInfo(SetAllPortInfoRequest.newBuilder().setLid(lids.lidOf(f, n, 1))
+                    .setState(PortState.PORT_STATE_ARMED).build());
         }
-        return activated;
+        for (PortInfo p : dn.ports()) {
+            if (f.peerNode(f.globalPort(n, p.getPortNumber())) >= 0) {
+                channels.blocking(dn.endpoint()).setPortInfo(SetPortInfoRequest.newBuilder().setPortNumber(p.getPortNumber())
+                        .setLid(lids.lidOf(f, n, p.getPortNumber())).setState(PortState.PORT_STATE_ARMED).build());
+            }
+        }
+        return null;
+    }
+
+    private void runAll(List<DiscoveredNode> nodes, java.util.function.Function<DiscoveredNode, Object> call, String what)
+            throws SweepException, InterruptedException {
+        List<Future<Object>> futures = new ArrayList<>();
+        for (DiscoveredNode dn : nodes) {
+            futures.add(executor.submit(() -> call.apply(dn)));
+        }
+        for (int i = 0; i < futures.size(); i++) {
+            try {
+                futures.get(i).get();
+            } catch (ExecutionException e) {
+                Throwable c = e.getCause();
+                throw new SweepException(what + " failed at " + nodes.get(i).info().getDescription() + ": "
+                        + (c instanceof StatusRuntimeException s ? s.getStatus().getCode() + " " + s.getStatus().getDescription() : c));
+            }
+        }
     }
 }

@@ -26,6 +26,7 @@ import org.fabriclab.proto.v1.PortCounters;
 import org.fabriclab.proto.v1.PortInfo;
 import org.fabriclab.proto.v1.ResetPortCountersRequest;
 import org.fabriclab.proto.v1.ResetPortCountersResponse;
+import org.fabriclab.proto.v1.SetAllPortInfoRequest;
 import org.fabriclab.proto.v1.SetPortInfoRequest;
 import org.fabriclab.proto.v1.SetSmInfoRequest;
 import org.fabriclab.proto.v1.Sl2VlTable;
@@ -85,6 +86,30 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         } catch (IllegalArgumentException e) {
             out.onError(invalid(e.getMessage()));
         }
+    }
+
+    @Override
+    public void setAllPortInfo(SetAllPortInfoRequest request, StreamObserver<GetPortInfoResponse> out) {
+        if (!checkMKey(request.getMKey(), out)) {
+            return;
+        }
+        int n = node.identity().ports();
+        if (request.getLid() != 0 && !node.isSwitch() && n > 1) {
+            out.onError(invalid("CA " + node.identity().description() + " has " + n + " ports; set their LIDs with SetPortInfo, port by port"));
+            return;
+        }
+        GetPortInfoResponse.Builder b = GetPortInfoResponse.newBuilder();
+        try {
+            for (int p = 1; p <= n; p++) {
+                if (node.port(p).state() != org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN) {
+                    b.addPorts(portInfo(node.setPort(p, request.getLid(), request.getState())));
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            out.onError(invalid(e.getMessage()));
+            return;
+        }
+        reply(out, b.build());
     }
 
     @Override
