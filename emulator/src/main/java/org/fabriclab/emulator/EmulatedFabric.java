@@ -7,9 +7,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.agent.link.LiveSwitch;
@@ -36,28 +33,34 @@ public final class EmulatedFabric implements AutoCloseable {
     /** Prefix of in-process management endpoints. */
     public static final String INPROC = "inproc:";
 
-    /** How the fabric is emulated; defaults by {@link #DEFAULTS}. */
-    public record Options(int threads, int vls, int bufferPackets, double linkGbps) {
-        public static final Options DEFAULTS = new Options(2, 2, 8, 100);
+    /**
+     * How the fabric is emulated; defaults by {@link #DEFAULTS}.
+     *
+     * @param managementPort  0: management endpoints in-process only ({@code inproc:NAME}); otherwise
+     *                        also one TCP gRPC server on this port (-1 picks a free one) serving every
+     *                        node, endpoints {@code localhost:PORT/GUID}, for a manager in another process
+     */
+    public record Options(int threads, int vls, int bufferPackets, double linkGbps, int managementPort) {
+        public static final Options DEFAULTS = new Options(2, 2, 8, 100, 0);
+
+        public Options(int threads, int vls, int bufferPackets, double linkGbps) {
+            this(threads, vls, bufferPackets, linkGbps, 0);
+        }
     }
 
     private final Fabric fabric;
     private final Options options;
     private final LocalLinks links;
-    private final ExecutorService grpcExecutor;
     private final LiveNode[] nodes;
     private final List<Server> servers = new ArrayList<>();
     private final Map<String, LiveNode> byName = new HashMap<>();
+    private final org.fabriclab.agent.mgmt.NodeRoutingRegistry tcpRegistry = new org.fabriclab.agent.mgmt.NodeRoutingRegistry();
+    private Server tcpServer;
 
     private EmulatedFabric(Fabric fabric, Options options) {
         this.fabric = fabric;
         this.options = options;
         links = new LocalLinks(options.threads());
-        grpcExecutor = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "emulator-mgmt");
-            t.setDaemon(true);
-            return t;
-        });
         nodes = new LiveNode[fabric.nodeCount()];
     }
 
@@ -75,6 +78,11 @@ public final class EmulatedFabric implements AutoCloseable {
 
     private void build() throws IOException, InterruptedException {
         long t0 = System.nanoTime();
+        if (options.managementPort() != 0) {
+            tcpServer = io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder
+                    .forAddress(new java.net.InetSocketAddress("localhost", Math.max(0, options.managementPort())))
+                    .fallbackHandlerRegistry(tcpRegistry).directExecutor().build().start();
+        }
         for (int n = 0; n < fabric.nodeCount(); n++) {
             String name = fabric.name(n);
             boolean sw = fabric.isSwitch(n);
@@ -82,15 +90,17 @@ public final class EmulatedFabric implements AutoCloseable {
                     fabric.nodeGuid(n), name, fabric.portCount(n)));
             double[] rates = new double[fabric.portCount(n) + 1];
             java.util.Arrays.fill(rates, options.linkGbps());
-            String endpoint = INPROC + name;
+            String endpoint = tcpServer == null ? INPROC + name
+                    : "localhost:" + tcpServer.getPort() + "/" + org.fabriclab.agent.mgmt.NodeRoutingRegistry.authority(fabric.nodeGuid(n));
             LiveNode node = sw ? new LiveSwitch(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), rates, endpoint)
                     : new LiveHost(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), options.linkGbps(), endpoint);
             nodes[n] = node;
             byName.put(name, node);
             links.listen(node);
             // management handlers are short and never block: run them on the caller's thread
-            servers.add(InProcessServerBuilder.forName(endpoint).directExecutor()
+            servers.add(InProcessServerBuilder.forName(INPROC + name).directExecutor()
                     .addService(new ManagementService(mgmt)).build().start());
+            tcpRegistry.add(mgmt);
         }
         List<io.netty.channel.ChannelFuture> pending = new ArrayList<>();
         for (int g = 0; g < fabric.globalPortCount(); g++) {
@@ -116,9 +126,18 @@ public final class EmulatedFabric implements AutoCloseable {
         return options;
     }
 
-    /** The management endpoint of a node, e.g. {@code inproc:L1_0_0}: a seed for the manager. */
+    /** The in-process management endpoint of a node, e.g. {@code inproc:L1_0_0}: a seed for a manager in this JVM. */
     public static String endpoint(String nodeName) {
         return INPROC + nodeName;
+    }
+
+    /** The TCP management endpoint of a node ({@code localhost:PORT/GUID}), or null without a TCP server. */
+    public String tcpEndpoint(String nodeName) {
+        if (tcpServer == null) {
+            return null;
+        }
+        int n = fabric.nodeByName(nodeName).orElseThrow(() -> new IllegalArgumentException("no node named \"" + nodeName + "\""));
+        return "localhost:" + tcpServer.getPort() + "/" + org.fabriclab.agent.mgmt.NodeRoutingRegistry.authority(fabric.nodeGuid(n));
     }
 
     /** The node by name. */
@@ -204,12 +223,9 @@ public final class EmulatedFabric implements AutoCloseable {
         for (Server s : servers) {
             s.shutdownNow();
         }
-        links.close();
-        grpcExecutor.shutdownNow();
-        try {
-            grpcExecutor.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (tcpServer != null) {
+            tcpServer.shutdownNow();
         }
+        links.close();
     }
 }

@@ -1,16 +1,101 @@
 package org.fabriclab.emulator;
 
-/**
- * Entry point of {@code bin/emulator}. Running fabrics of agents, hosts and the simulator come
- * with the control-plane and simulator work; until then this launcher only says so and exits 2.
- */
-public final class EmulatorMain {
-    private EmulatorMain() {
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.link.LiveHost;
+import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.proto.v1.PortState;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.topology.Topologies;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code bin/emulator}: runs emulated fabrics for a fabric manager in another process. */
+@Command(name = "emulator", mixinStandardHelpOptions = true, version = "emulator 0.1.0",
+        description = "Runs emulated fabrics.", subcommands = EmulatorMain.Up.class)
+public final class EmulatorMain implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
     }
 
     public static void main(String[] args) {
-        System.err.println("emulator: not built yet: running emulated fabrics arrives with the control-plane work;"
-                + " to inspect a topology now use 'bin/fabricctl topology --topology SPEC --format summary'.");
-        System.exit(2);
+        System.exit(new CommandLine(new EmulatorMain()).execute(args));
+    }
+
+    /** {@code emulator up}: a fabric in this JVM, its management endpoints on one TCP port. */
+    @Command(name = "up", mixinStandardHelpOptions = true,
+            description = "Start a fabric in this JVM; every node's management endpoint is served on one TCP port as HOST:PORT/GUID.")
+    static final class Up implements Callable<Integer> {
+        @Option(names = "--topology", required = true, paramLabel = "SPEC", description = "Topology spec or file:PATH")
+        String topology;
+
+        @Option(names = "--management-port", defaultValue = "50100", description = "TCP port of the management server. Default: ${DEFAULT-VALUE}")
+        int port;
+
+        @Option(names = "--link-gbps", defaultValue = "100", description = "Link rate. Default: ${DEFAULT-VALUE}")
+        double linkGbps;
+
+        @Option(names = "--threads", defaultValue = "2", description = "Event loops for the data plane. Default: ${DEFAULT-VALUE}")
+        int threads;
+
+        @Option(names = "--traffic", defaultValue = "none", paramLabel = "PATTERN",
+                description = "uniform, all-to-all or none: started once a manager has activated every host. Default: ${DEFAULT-VALUE}")
+        String traffic;
+
+        @Option(names = "--traffic-gbps", defaultValue = "0.2", description = "Offered rate per host. Default: ${DEFAULT-VALUE}")
+        double trafficGbps;
+
+        @Option(names = "--exit-after", defaultValue = "0", paramLabel = "SECONDS", description = "Stop after this long (0: until interrupted)")
+        long exitAfter;
+
+        @Override
+        public Integer call() throws Exception {
+            Fabric f;
+            try {
+                f = Topologies.load(topology, p -> Files.newBufferedReader(Path.of(p)));
+            } catch (IllegalArgumentException | java.io.IOException e) {
+                System.err.println("emulator: " + e.getMessage());
+                return 2;
+            }
+            Traffic.Pattern pattern = switch (traffic) {
+                case "uniform" -> Traffic.Pattern.UNIFORM;
+                case "all-to-all" -> Traffic.Pattern.ROUND_ROBIN;
+                case "none" -> null;
+                default -> {
+                    System.err.println("emulator: --traffic must be uniform, all-to-all or none, not '" + traffic + "'");
+                    yield null;
+                }
+            };
+            if (pattern == null && !traffic.equals("none")) {
+                return 2;
+            }
+            try (EmulatedFabric fabric = EmulatedFabric.start(f, new EmulatedFabric.Options(threads, 2, 8, linkGbps, port))) {
+                String seed = fabric.tcpEndpoint(f.name(f.nodeCount() - 1));
+                System.out.println("fabric up: " + f.switchCount() + " switches, " + f.caCount() + " hosts, " + f.linkCount()
+                        + " links; manage it with: bin/fabric-manager --seed " + seed);
+                System.out.flush();
+                CountDownLatch stop = new CountDownLatch(1);
+                Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "shutdown"));
+                long end = exitAfter > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(exitAfter) : Long.MAX_VALUE;
+                boolean started = pattern == null;
+                while (!stop.await(200, TimeUnit.MILLISECONDS) && System.nanoTime() < end) {
+                    if (!started && fabric.hosts().stream().map(LiveHost::management)
+                            .allMatch(m -> m.port(1).state() == PortState.PORT_STATE_ACTIVE && m.port(1).lid() != 0)) {
+                        fabric.startTraffic(pattern, trafficGbps, 2048, 0);
+                        System.out.println("every host is active: " + traffic + " traffic started at " + trafficGbps + " Gbps per host");
+                        started = true;
+                    }
+                }
+            }
+            return 0;
+        }
     }
 }

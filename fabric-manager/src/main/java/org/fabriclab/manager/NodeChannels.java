@@ -9,32 +9,55 @@ import java.util.concurrent.TimeUnit;
 import org.fabriclab.proto.v1.ManagementGrpc;
 
 /**
- * gRPC channels to nodes' management endpoints, one per endpoint, kept for reuse. An endpoint is
- * {@code inproc:NAME} (a node emulated in this JVM) or {@code HOST:PORT}. Thread-safe.
+ * gRPC channels to nodes' management endpoints, kept for reuse. An endpoint is {@code inproc:NAME}
+ * (a node emulated in this JVM), {@code HOST:PORT} (an agent process), or {@code HOST:PORT/GUID}
+ * (one of many nodes behind one server, chosen by the call's authority): the last share one TCP
+ * connection per server. Thread-safe.
  */
 public final class NodeChannels implements AutoCloseable {
     /** Deadline of every management call. */
     public static final long DEADLINE_MS = 5_000;
     private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
 
-    public ManagedChannel channel(String endpoint) {
-        return channels.computeIfAbsent(endpoint, e -> e.startsWith("inproc:")
+    private final Map<String, io.grpc.Channel> routed = new ConcurrentHashMap<>();
+
+    private ManagedChannel channel(String target) {
+        return channels.computeIfAbsent(target, e -> e.startsWith("inproc:")
                 ? InProcessChannelBuilder.forName(e).build()
                 : NettyChannelBuilder.forTarget(e).usePlaintext().build());
     }
 
+    /** The channel for an endpoint: a {@code /GUID} suffix sends the calls with that authority over the server's connection. */
+    public io.grpc.Channel forEndpoint(String endpoint) {
+        int slash = endpoint.startsWith("inproc:") ? -1 : endpoint.indexOf('/');
+        if (slash < 0) {
+            return channel(endpoint);
+        }
+        return routed.computeIfAbsent(endpoint, e -> {
+            String authority = e.substring(slash + 1);
+            return io.grpc.ClientInterceptors.intercept(channel(e.substring(0, slash)), new io.grpc.ClientInterceptor() {
+                @Override
+                public <Q, R> io.grpc.ClientCall<Q, R> interceptCall(io.grpc.MethodDescriptor<Q, R> method, io.grpc.CallOptions options,
+                                                                     io.grpc.Channel next) {
+                    return next.newCall(method, options.withAuthority(authority));
+                }
+            });
+        });
+    }
+
     /** A blocking stub with the standard deadline. */
     public ManagementGrpc.ManagementBlockingStub blocking(String endpoint) {
-        return ManagementGrpc.newBlockingStub(channel(endpoint)).withDeadlineAfter(DEADLINE_MS, TimeUnit.MILLISECONDS);
+        return ManagementGrpc.newBlockingStub(forEndpoint(endpoint)).withDeadlineAfter(DEADLINE_MS, TimeUnit.MILLISECONDS);
     }
 
     public ManagementGrpc.ManagementStub async(String endpoint) {
-        return ManagementGrpc.newStub(channel(endpoint));
+        return ManagementGrpc.newStub(forEndpoint(endpoint));
     }
 
     @Override
     public void close() {
         channels.values().forEach(ManagedChannel::shutdownNow);
         channels.clear();
+        routed.clear();
     }
 }
