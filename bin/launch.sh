@@ -4,7 +4,7 @@
 # module directories the jar is built from) set.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-jar="$root/$MODULE/target/$MODULE-0.1.0-SNAPSHOT.jar"
+jar="$root/$MODULE/target/$MODULE-0.1.0-SNAPSHOT-all.jar"
 stale=""
 if [ ! -f "$jar" ]; then
   stale="missing"

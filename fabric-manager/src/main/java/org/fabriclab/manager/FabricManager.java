@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -71,6 +72,7 @@ public final class FabricManager implements AutoCloseable {
     private final Timer pushTimer;
     private final Counter sweepErrors;
     private final Counter trapCounter;
+    private final Counter lightSweepCounter;
     private volatile Snapshot snapshot;
     private EngineChain chain;
 
@@ -84,6 +86,7 @@ public final class FabricManager implements AutoCloseable {
         pushTimer = Timer.builder("fabric.push.duration").description("table push and port activation").register(registry);
         sweepErrors = Counter.builder("fabric.sweep.errors").description("heavy sweeps that failed").register(registry);
         trapCounter = Counter.builder("fabric.traps").description("traps received from nodes").register(registry);
+        lightSweepCounter = Counter.builder("fabric.light.sweeps").description("light sweeps (port state polls)").register(registry);
         Gauge.builder("fabric.switches", this, m -> count(m, true)).description("switches discovered").register(registry);
         Gauge.builder("fabric.hosts", this, m -> count(m, false)).description("channel adapters discovered").register(registry);
         Gauge.builder("fabric.links", this, m -> m.snapshot.discovered() == null ? 0 : m.snapshot.discovered().fabric().linkCount())
@@ -131,9 +134,67 @@ public final class FabricManager implements AutoCloseable {
         return done;
     }
 
-    /** Light sweeps: every {@code seconds}, a heavy sweep whose push changes nothing when the fabric is unchanged. */
+    /**
+     * Light sweeps every {@code seconds}: each known node's port states and neighbours are read (one
+     * call per node, fanned out) and compared with the last heavy sweep's; a difference (a trap that
+     * was lost, a link that came up, a node that stopped answering) starts a heavy sweep. A failed
+     * last sweep is retried by a heavy sweep directly.
+     */
     public void startPeriodicSweeps(long seconds) {
-        sweeper.scheduleWithFixedDelay(this::heavySweep, seconds, seconds, TimeUnit.SECONDS);
+        sweeper.scheduleWithFixedDelay(this::lightSweep, seconds, seconds, TimeUnit.SECONDS);
+    }
+
+    /** One light sweep, on the sweep thread; returns true if it started a heavy sweep. */
+    boolean lightSweep() {
+        Snapshot s = snapshot;
+        lightSweepCounter.increment();
+        if (s.state() != State.UP || s.discovered() == null) {
+            heavySweep();
+            return true;
+        }
+        List<java.util.concurrent.Future<Boolean>> changed = new java.util.ArrayList<>();
+        for (DiscoveredNode n : s.discovered().nodes()) {
+            changed.add(io.submit(() -> {
+                try {
+                    var now = channels.blocking(n.endpoint()).getPortInfo(org.fabriclab.proto.v1.GetPortInfoRequest.getDefaultInstance());
+                    return !sameLinks(n.ports(), now.getPortsList());
+                } catch (io.grpc.StatusRuntimeException e) {
+                    return true;
+                }
+            }));
+        }
+        boolean any = false;
+        for (java.util.concurrent.Future<Boolean> f : changed) {
+            try {
+                any |= f.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                any = true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        if (any) {
+            LOG.info("light sweep saw a change in the fabric; starting a heavy sweep");
+            heavySweep();
+        }
+        return any;
+    }
+
+    private static boolean sameLinks(List<org.fabriclab.proto.v1.PortInfo> before, List<org.fabriclab.proto.v1.PortInfo> now) {
+        if (before.size() != now.size()) {
+            return false;
+        }
+        for (int i = 0; i < before.size(); i++) {
+            var a = before.get(i);
+            var b = now.get(i);
+            boolean upA = a.getState() != org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN;
+            boolean upB = b.getState() != org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN;
+            if (upA != upB || a.getNeighbourNodeGuid() != b.getNeighbourNodeGuid() || a.getNeighbourPort() != b.getNeighbourPort()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private Snapshot heavySweep() {

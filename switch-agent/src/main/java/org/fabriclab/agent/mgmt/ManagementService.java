@@ -101,8 +101,12 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         GetPortInfoResponse.Builder b = GetPortInfoResponse.newBuilder();
         try {
             for (int p = 1; p <= n; p++) {
-                if (node.port(p).state() != org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN) {
-                    b.addPorts(portInfo(node.setPort(p, request.getLid(), request.getState())));
+                org.fabriclab.proto.v1.PortState now = node.port(p).state();
+                if (now != org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN) {
+                    // raise a port's state, never lower it: arming a node leaves its active ports active
+                    org.fabriclab.proto.v1.PortState to = now.getNumber() >= request.getState().getNumber()
+                            ? org.fabriclab.proto.v1.PortState.PORT_STATE_UNSPECIFIED : request.getState();
+                    b.addPorts(portInfo(node.setPort(p, request.getLid(), to)));
                 }
             }
         } catch (IllegalArgumentException e) {
