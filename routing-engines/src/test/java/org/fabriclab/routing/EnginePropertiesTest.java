@@ -67,6 +67,7 @@ class EnginePropertiesTest {
         RouteReport r = RouteAnalyzer.analyze(t);
         String where = engine + " on " + f + " (seed " + seed + ")";
         assertEquals(disconnectedPairs(f), r.unreachablePairs(), "unreachable pairs " + r.unreachableExamples() + " " + where);
+        assertEquals(disconnectedPairs(f), org.fabriclab.routing.analysis.Connectivity.disconnectedPairs(f), where);
         assertFalse(r.unreachableReasons().containsKey("routing loop"), where);
         if (engine.equals("updn")) {
             assertTrue(r.deadlockFree(), "updn must have an acyclic CDG: " + r.cdgCycle() + " " + where);

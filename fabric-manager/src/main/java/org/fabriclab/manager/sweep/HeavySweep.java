@@ -99,7 +99,7 @@ public final class HeavySweep {
     private static void validate(Fabric f, EngineChain.Result routed, RouteReport r) throws SweepException {
         if (r.unreachablePairs() > 0) {
             // pairs in different components of a partitioned fabric cannot be routed by anyone
-            long disconnected = disconnectedPairs(f);
+            long disconnected = org.fabriclab.routing.analysis.Connectivity.disconnectedPairs(f);
             if (r.unreachablePairs() > disconnected || r.unreachableReasons().containsKey("routing loop")) {
                 throw new SweepException(routed.engine() + " left " + r.unreachablePairs() + " host pairs unrouted ("
                         + r.unreachableReasons() + ", e.g. " + r.unreachableExamples() + "); no switch was changed");
@@ -109,39 +109,6 @@ public final class HeavySweep {
             throw new SweepException("updn promises deadlock freedom but the channel dependency graph has a cycle "
                     + r.cdgCycle() + "; no switch was changed");
         }
-    }
-
-    private static long disconnectedPairs(Fabric f) {
-        org.fabriclab.routing.engine.SwitchGraph g = new org.fabriclab.routing.engine.SwitchGraph(f);
-        int[] comp = new int[g.switchCount()];
-        Arrays.fill(comp, -1);
-        int[] dist = new int[g.switchCount()];
-        int[] queue = new int[g.switchCount()];
-        int c = 0;
-        for (int s = 0; s < comp.length; s++) {
-            if (comp[s] < 0) {
-                g.bfs(s, dist, queue);
-                for (int x = 0; x < dist.length; x++) {
-                    if (dist[x] != org.fabriclab.routing.engine.SwitchGraph.UNREACHABLE) {
-                        comp[x] = c;
-                    }
-                }
-                c++;
-            }
-        }
-        long[] hosts = new long[Math.max(c, 1)];
-        for (int e = 0; e < f.endpointCount(); e++) {
-            int sw = f.endpointSwitch(e);
-            if (sw >= 0) {
-                hosts[comp[f.switchIndex(sw)]]++;
-            }
-        }
-        long n = f.endpointCount();
-        long connected = 0;
-        for (long h : hosts) {
-            connected += h * (h - 1);
-        }
-        return n * (n - 1) - connected;
     }
 
     /** Phase 1: each switch gets the blocks that differ from what it holds, in one versioned write. */
