@@ -10,7 +10,7 @@ import java.util.Map;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.agent.link.LiveSwitch;
-import org.fabriclab.agent.link.LocalLinks;
+import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.agent.mgmt.ManagementService;
@@ -39,18 +39,24 @@ public final class EmulatedFabric implements AutoCloseable {
      * @param managementPort  0: management endpoints in-process only ({@code inproc:NAME}); otherwise
      *                        also one TCP gRPC server on this port (-1 picks a free one) serving every
      *                        node, endpoints {@code localhost:PORT/GUID}, for a manager in another process
+     * @param processes       every switch a {@code switch-agent} process of its own, data links over TCP
+     *                        (hosts stay in this JVM, on TCP links to their switches)
      */
-    public record Options(int threads, int vls, int bufferPackets, double linkGbps, int managementPort) {
-        public static final Options DEFAULTS = new Options(2, 2, 8, 100, 0);
+    public record Options(int threads, int vls, int bufferPackets, double linkGbps, int managementPort, boolean processes) {
+        public static final Options DEFAULTS = new Options(2, 2, 8, 100, 0, false);
 
         public Options(int threads, int vls, int bufferPackets, double linkGbps) {
-            this(threads, vls, bufferPackets, linkGbps, 0);
+            this(threads, vls, bufferPackets, linkGbps, 0, false);
+        }
+
+        public Options(int threads, int vls, int bufferPackets, double linkGbps, int managementPort) {
+            this(threads, vls, bufferPackets, linkGbps, managementPort, false);
         }
     }
 
     private final Fabric fabric;
     private final Options options;
-    private final LocalLinks links;
+    private final DataLinks links;
     private final LiveNode[] nodes;
     private final List<Server> servers = new ArrayList<>();
     private final Map<String, LiveNode> byName = new HashMap<>();
@@ -60,7 +66,7 @@ public final class EmulatedFabric implements AutoCloseable {
     private EmulatedFabric(Fabric fabric, Options options) {
         this.fabric = fabric;
         this.options = options;
-        links = new LocalLinks(options.threads());
+        links = options.processes() ? DataLinks.tcp(options.threads()) : DataLinks.local(options.threads());
         nodes = new LiveNode[fabric.nodeCount()];
     }
 
@@ -78,14 +84,20 @@ public final class EmulatedFabric implements AutoCloseable {
 
     private void build() throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        if (options.managementPort() != 0) {
+        if (options.managementPort() != 0 || options.processes()) {
             tcpServer = io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder
                     .forAddress(new java.net.InetSocketAddress("localhost", Math.max(0, options.managementPort())))
                     .fallbackHandlerRegistry(tcpRegistry).directExecutor().build().start();
         }
+        if (options.processes()) {
+            startSwitchProcesses();
+        }
         for (int n = 0; n < fabric.nodeCount(); n++) {
             String name = fabric.name(n);
             boolean sw = fabric.isSwitch(n);
+            if (sw && options.processes()) {
+                continue;
+            }
             ManagedNode mgmt = new ManagedNode(new ManagedNode.Identity(sw ? NodeType.NODE_TYPE_SWITCH : NodeType.NODE_TYPE_CA,
                     fabric.nodeGuid(n), name, fabric.portCount(n)));
             double[] rates = new double[fabric.portCount(n) + 1];
@@ -96,14 +108,26 @@ public final class EmulatedFabric implements AutoCloseable {
                     : new LiveHost(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), options.linkGbps(), endpoint);
             nodes[n] = node;
             byName.put(name, node);
-            links.listen(node);
+            if (!options.processes()) {
+                links.listen(node); // in process mode hosts only open links, to their switch processes
+            }
             // management handlers are short and never block: run them on the caller's thread
             servers.add(InProcessServerBuilder.forName(INPROC + name).directExecutor()
                     .addService(new ManagementService(mgmt)).build().start());
             tcpRegistry.add(mgmt);
         }
         List<io.netty.channel.ChannelFuture> pending = new ArrayList<>();
-        for (int g = 0; g < fabric.globalPortCount(); g++) {
+        if (options.processes()) {
+            // hosts open their links to their switch processes; the switches cable each other
+            for (int e = 0; e < fabric.endpointCount(); e++) {
+                int g = fabric.endpointPort(e);
+                int host = fabric.nodeOfGlobalPort(g);
+                int sw = fabric.peerNode(g);
+                pending.add(links.connect(nodes[host], g - fabric.portBase(host) + 1,
+                        new java.net.InetSocketAddress("localhost", processPorts.get(sw)[1]), fabric.peerPort(g)));
+            }
+        }
+        for (int g = 0; g < fabric.globalPortCount() && !options.processes(); g++) {
             int peer = fabric.peerGlobalPort(g);
             if (peer > g) {
                 int a = fabric.nodeOfGlobalPort(g);
@@ -114,12 +138,102 @@ public final class EmulatedFabric implements AutoCloseable {
         for (io.netty.channel.ChannelFuture f : pending) {
             f.sync();
         }
+        if (options.processes()) {
+            awaitSwitchLinks();
+        }
         LOG.info("emulated fabric up: {} switches, {} hosts, {} links in {} ms", fabric.switchCount(), fabric.caCount(),
                 fabric.linkCount(), (System.nanoTime() - t0) / 1_000_000);
     }
 
     public Fabric fabric() {
         return fabric;
+    }
+
+    private final Map<Integer, int[]> processPorts = new HashMap<>();
+    private final List<Process> processes = new ArrayList<>();
+    private java.nio.file.Path processLogs;
+
+    /** One switch-agent process per switch, cabled to each other by {@code --link} from the lower node. */
+    private void startSwitchProcesses() throws IOException, InterruptedException {
+        processLogs = java.nio.file.Files.createTempDirectory("fabric-switches");
+        for (int n = 0; n < fabric.nodeCount(); n++) {
+            if (fabric.isSwitch(n)) {
+                processPorts.put(n, new int[] {freePort(), freePort()});
+            }
+        }
+        String javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        for (int n = 0; n < fabric.nodeCount(); n++) {
+            if (!fabric.isSwitch(n)) {
+                continue;
+            }
+            int[] pp = processPorts.get(n);
+            List<String> cmd = new ArrayList<>(List.of(javaBin, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                    "org.fabriclab.agent.SwitchAgentMain", "--name", fabric.name(n), "--guid", Long.toHexString(fabric.nodeGuid(n)),
+                    "--ports", Integer.toString(fabric.portCount(n)), "--management-port", Integer.toString(pp[0]),
+                    "--data-port", Integer.toString(pp[1]), "--vls", Integer.toString(options.vls()),
+                    "--buffer", Integer.toString(options.bufferPackets()), "--link-gbps", Double.toString(options.linkGbps())));
+            for (int p = 1; p <= fabric.portCount(n); p++) {
+                int g = fabric.globalPort(n, p);
+                int peer = fabric.peerNode(g);
+                if (peer > n && fabric.isSwitch(peer)) {
+                    cmd.add("--link");
+                    cmd.add(p + "=localhost:" + processPorts.get(peer)[1] + ":" + fabric.peerPort(g));
+                }
+            }
+            java.nio.file.Path log = processLogs.resolve(fabric.name(n) + ".log");
+            processes.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start());
+        }
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        for (int n = 0; n < fabric.nodeCount(); n++) {
+            if (!fabric.isSwitch(n)) {
+                continue;
+            }
+            java.nio.file.Path log = processLogs.resolve(fabric.name(n) + ".log");
+            while (!java.nio.file.Files.exists(log) || !java.nio.file.Files.readString(log).contains("ready management=")) {
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("switch process " + fabric.name(n) + " did not start in 60 s; see " + log);
+                }
+                Thread.sleep(50);
+            }
+        }
+        LOG.info("{} switch processes up (logs in {})", processPorts.size(), processLogs);
+    }
+
+    /** Waits until every switch process sees its cabled ports up (their hellos done). */
+    private void awaitSwitchLinks() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        for (Map.Entry<Integer, int[]> e : processPorts.entrySet()) {
+            int n = e.getKey();
+            io.grpc.ManagedChannel ch = io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder
+                    .forAddress("localhost", e.getValue()[0]).usePlaintext().build();
+            try {
+                while (true) {
+                    var info = org.fabriclab.proto.v1.ManagementGrpc.newBlockingStub(ch).withDeadlineAfter(5, java.util.concurrent.TimeUnit.SECONDS)
+                            .getPortInfo(org.fabriclab.proto.v1.GetPortInfoRequest.getDefaultInstance());
+                    long up = info.getPortsList().stream().filter(p -> p.getState() != org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN).count();
+                    long cabled = 0;
+                    for (int p = 1; p <= fabric.portCount(n); p++) {
+                        cabled += fabric.peerNode(fabric.globalPort(n, p)) >= 0 ? 1 : 0;
+                    }
+                    if (up == cabled) {
+                        break;
+                    }
+                    if (System.nanoTime() > deadline) {
+                        throw new IOException("switch " + fabric.name(n) + " has " + up + " of " + cabled + " links up after 60 s; see "
+                                + processLogs.resolve(fabric.name(n) + ".log"));
+                    }
+                    Thread.sleep(50);
+                }
+            } finally {
+                ch.shutdownNow();
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
     }
 
     public Options options() {
@@ -131,12 +245,18 @@ public final class EmulatedFabric implements AutoCloseable {
         return INPROC + nodeName;
     }
 
-    /** The TCP management endpoint of a node ({@code localhost:PORT/GUID}), or null without a TCP server. */
+    /**
+     * The TCP management endpoint of a node: {@code localhost:PORT} for a switch process,
+     * {@code localhost:PORT/GUID} for a node served by this JVM's routing server; null without TCP.
+     */
     public String tcpEndpoint(String nodeName) {
         if (tcpServer == null) {
             return null;
         }
         int n = fabric.nodeByName(nodeName).orElseThrow(() -> new IllegalArgumentException("no node named \"" + nodeName + "\""));
+        if (processPorts.containsKey(n)) {
+            return "localhost:" + processPorts.get(n)[0];
+        }
         return "localhost:" + tcpServer.getPort() + "/" + org.fabriclab.agent.mgmt.NodeRoutingRegistry.authority(fabric.nodeGuid(n));
     }
 
@@ -144,7 +264,9 @@ public final class EmulatedFabric implements AutoCloseable {
     public LiveNode node(String name) {
         LiveNode n = byName.get(name);
         if (n == null) {
-            throw new IllegalArgumentException("no node named \"" + name + "\" in " + fabric.kind());
+            throw new IllegalArgumentException(fabric.nodeByName(name).isPresent() ? "switch \"" + name
+                    + "\" runs in a process of its own; reach it through its management endpoint " + tcpEndpoint(name)
+                    : "no node named \"" + name + "\" in " + fabric.kind());
         }
         return n;
     }
@@ -227,5 +349,18 @@ public final class EmulatedFabric implements AutoCloseable {
             tcpServer.shutdownNow();
         }
         links.close();
+        for (Process p : processes) {
+            p.destroy();
+        }
+        for (Process p : processes) {
+            try {
+                if (!p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

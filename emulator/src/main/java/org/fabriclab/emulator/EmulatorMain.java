@@ -53,6 +53,9 @@ public final class EmulatorMain implements Runnable {
         @Option(names = "--traffic-gbps", defaultValue = "0.2", description = "Offered rate per host. Default: ${DEFAULT-VALUE}")
         double trafficGbps;
 
+        @Option(names = "--processes", description = "Run every switch as a switch-agent process of its own, data links over TCP")
+        boolean processes;
+
         @Option(names = "--exit-after", defaultValue = "0", paramLabel = "SECONDS", description = "Stop after this long (0: until interrupted)")
         long exitAfter;
 
@@ -77,7 +80,7 @@ public final class EmulatorMain implements Runnable {
             if (pattern == null && !traffic.equals("none")) {
                 return 2;
             }
-            try (EmulatedFabric fabric = EmulatedFabric.start(f, new EmulatedFabric.Options(threads, 2, 8, linkGbps, port))) {
+            try (EmulatedFabric fabric = EmulatedFabric.start(f, new EmulatedFabric.Options(threads, 2, 8, linkGbps, port, processes))) {
                 String seed = fabric.tcpEndpoint(f.name(f.nodeCount() - 1));
                 System.out.println("fabric up: " + f.switchCount() + " switches, " + f.caCount() + " hosts, " + f.linkCount()
                         + " links; manage it with: bin/fabric-manager --seed " + seed);

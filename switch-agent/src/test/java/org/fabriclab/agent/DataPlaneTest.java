@@ -10,7 +10,7 @@ import org.fabriclab.agent.core.TableBatch;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.agent.link.LiveSwitch;
-import org.fabriclab.agent.link.LocalLinks;
+import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.agent.mgmt.PortCounterArray;
@@ -28,7 +28,7 @@ class DataPlaneTest {
 
     @Test
     void everyPacketArrivesInOrderWithoutDrops() throws Exception {
-        try (LocalLinks links = new LocalLinks(2)) {
+        try (DataLinks links = DataLinks.local(2)) {
             LiveSwitch s1 = sw(links, "S1", 0x200000L);
             LiveSwitch s2 = sw(links, "S2", 0x200001L);
             LiveHost[] h = new LiveHost[4];
@@ -96,7 +96,7 @@ class DataPlaneTest {
      */
     @Test
     void nodesSharingOneEventLoopDoNotLoseCredits() throws Exception {
-        try (LocalLinks links = new LocalLinks(1)) {
+        try (DataLinks links = DataLinks.local(1)) {
             LiveSwitch s = new LiveSwitch(links.nextLoop(), new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH,
                     0x200000L, "S", 3)), 2, 8, new double[] {0, 100, 100, 100}, "S");
             LiveHost[] h = new LiveHost[3];
@@ -120,7 +120,7 @@ class DataPlaneTest {
         }
     }
 
-    private static LiveSwitch sw(LocalLinks links, String name, long guid) {
+    private static LiveSwitch sw(DataLinks links, String name, long guid) {
         return new LiveSwitch(links.nextLoop(), new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, guid, name, 3)),
                 2, 8, new double[] {0, 10, 10, 10}, name);
     }

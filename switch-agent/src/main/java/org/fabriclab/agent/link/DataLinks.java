@@ -1,0 +1,125 @@
+package org.fabriclab.agent.link;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.local.LocalAddress;
+import io.netty.channel.local.LocalChannel;
+import io.netty.channel.local.LocalIoHandler;
+import io.netty.channel.local.LocalServerChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Data links between nodes over one transport: Netty {@link LocalChannel}s inside one JVM, or TCP
+ * between processes. The pipeline is the same either way (a length-field frame decoder and the
+ * {@link LinkHandler}); every channel runs on its own node's event loop. Many nodes share the
+ * group's few loops, so a fabric of a thousand switches needs two threads, not a thousand.
+ *
+ * <p>Addresses: in-JVM a node listens at {@link #address(String) fabric-node:NAME}; over TCP at
+ * {@code HOST:PORT}.
+ */
+public final class DataLinks implements AutoCloseable {
+    private final EventLoopGroup group;
+    private final boolean tcp;
+    private final List<Channel> servers = new ArrayList<>();
+
+    private DataLinks(EventLoopGroup group, boolean tcp) {
+        this.group = group;
+        this.tcp = tcp;
+    }
+
+    /** Links inside this JVM over LocalChannels, on {@code threads} event loops. */
+    public static DataLinks local(int threads) {
+        return new DataLinks(new MultiThreadIoEventLoopGroup(threads, LocalIoHandler.newFactory()), false);
+    }
+
+    /** Links over TCP (NIO), on {@code threads} event loops. */
+    public static DataLinks tcp(int threads) {
+        return new DataLinks(new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory()), true);
+    }
+
+    /** An event loop for the next node (round-robin over the group's threads). */
+    public EventLoop nextLoop() {
+        return group.next();
+    }
+
+    /** The in-JVM address a node listens on. */
+    public static String address(String nodeName) {
+        return "fabric-node:" + nodeName;
+    }
+
+    /** In-JVM: makes {@code node} accept links at {@link #address}. */
+    public void listen(LiveNode node) throws InterruptedException {
+        listen(node, new LocalAddress(address(node.name())));
+    }
+
+    /** Makes {@code node} accept links at {@code at}; returns the bound address (a TCP port 0 picks one). */
+    public SocketAddress listen(LiveNode node, SocketAddress at) throws InterruptedException {
+        Class<? extends ServerChannel> type = tcp ? NioServerSocketChannel.class : LocalServerChannel.class;
+        Channel server = new ServerBootstrap().group(group, node.eventLoop()).channel(type)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        pipeline(ch, new LinkHandler(node));
+                    }
+                }).bind(at).sync().channel();
+        synchronized (servers) {
+            servers.add(server);
+        }
+        return server.localAddress();
+    }
+
+    /** In-JVM: cables port {@code port} of {@code node} to port {@code peerPort} of the node named {@code peer}. */
+    public ChannelFuture connect(LiveNode node, int port, String peer, int peerPort) {
+        return connect(node, port, new LocalAddress(address(peer)), peerPort);
+    }
+
+    /** Cables port {@code port} of {@code node} to port {@code peerPort} of the node listening at {@code peer}. */
+    public ChannelFuture connect(LiveNode node, int port, SocketAddress peer, int peerPort) {
+        Bootstrap b = new Bootstrap().group(node.eventLoop()).channel(tcp ? NioSocketChannel.class : LocalChannel.class)
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        pipeline(ch, new LinkHandler(node, port, peerPort));
+                    }
+                });
+        if (tcp) {
+            b.option(io.netty.channel.ChannelOption.TCP_NODELAY, true);
+        }
+        return b.connect(peer);
+    }
+
+    /** {@code HOST:PORT} as a TCP address. */
+    public static InetSocketAddress tcpAddress(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("'" + hostPort + "' is not HOST:PORT");
+        }
+        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+
+    static void pipeline(Channel ch, LinkHandler handler) {
+        ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, Frames.LENGTH_FIELD, 0, 0), handler);
+    }
+
+    @Override
+    public void close() {
+        synchronized (servers) {
+            servers.forEach(Channel::close);
+        }
+        group.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}
