@@ -32,9 +32,39 @@ import org.fabriclab.routing.lid.LidAssignment;
  */
 public final class AdminService extends AdminGrpc.AdminImplBase {
     private final FabricManager manager;
+    private final PerfManager perf;
 
     public AdminService(FabricManager manager) {
+        this(manager, null);
+    }
+
+    /** With a perf manager, {@code GetCounters} answers from its last poll. */
+    public AdminService(FabricManager manager, PerfManager perf) {
         this.manager = manager;
+        this.perf = perf;
+    }
+
+    /** Per-link counters as the perf manager last polled them. */
+    @Override
+    public void getCounters(org.fabriclab.proto.v1.GetCountersRequest request, StreamObserver<org.fabriclab.proto.v1.Counters> out) {
+        if (perf == null) {
+            out.onError(Status.FAILED_PRECONDITION.withDescription("this manager runs no perf manager").asRuntimeException());
+            return;
+        }
+        org.fabriclab.proto.v1.Counters.Builder b = org.fabriclab.proto.v1.Counters.newBuilder();
+        for (PerfManager.LinkSample l : perf.samples()) {
+            if (request.getNode().isEmpty() || request.getNode().equals(l.node())) {
+                b.addLinks(org.fabriclab.proto.v1.LinkCounters.newBuilder().setNode(l.node()).setPort(l.port())
+                        .setXmitDataOctets(l.xmitBytes()).setXmitPkts(l.xmitPkts()).setXmitWaitNs(l.xmitWaitNs())
+                        .setXmitDiscards(l.discards()).setUtilisation(l.utilisation()));
+            }
+        }
+        if (!request.getNode().isEmpty() && b.getLinksCount() == 0) {
+            out.onError(Status.INVALID_ARGUMENT.withDescription("no polled ports of a node named \"" + request.getNode()
+                    + "\" (unknown, or not polled yet)").asRuntimeException());
+            return;
+        }
+        reply(out, b.build());
     }
 
     static ManagerStatus status(FabricManager.Snapshot s) {

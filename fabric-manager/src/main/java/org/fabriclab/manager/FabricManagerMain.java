@@ -102,7 +102,7 @@ public final class FabricManagerMain implements Callable<Integer> {
              PerfManager perf = new PerfManager(manager, registry, perfInterval);
              MetricsServer metrics = new MetricsServer(registry, metricsPort)) {
             HealthStatusManager health = new HealthStatusManager();
-            Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager))
+            Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager, perf))
                     .addService(health.getHealthService()).addService(ProtoReflectionServiceV1.newInstance()).build().start();
             LOG.info("admin gRPC on port {}, metrics on http://localhost:{}/metrics", admin.getPort(), metrics.port());
             FabricManager.Snapshot s = manager.sweep().get();

@@ -113,11 +113,19 @@ public final class PerfManager implements AutoCloseable {
         return l;
     }
 
-    /** Polled counters by {@code node/port}. */
-    public Map<String, long[]> counters() {
-        Map<String, long[]> out = new java.util.TreeMap<>();
-        links.forEach((k, l) -> out.put(k, new long[] {l.xmitBytes, l.xmitPkts, l.xmitWaitNs, l.discards,
-            Math.round(l.utilisation * 1000)}));
+    /** One link's counters as last polled. */
+    public record LinkSample(String node, int port, long xmitBytes, long xmitPkts, long xmitWaitNs, long discards,
+                             double utilisation) {
+    }
+
+    /** Every polled link, in node/port order. */
+    public java.util.List<LinkSample> samples() {
+        java.util.List<LinkSample> out = new java.util.ArrayList<>();
+        new java.util.TreeMap<>(links).forEach((k, l) -> {
+            int slash = k.lastIndexOf('/');
+            out.add(new LinkSample(k.substring(0, slash), Integer.parseInt(k.substring(slash + 1)), l.xmitBytes, l.xmitPkts,
+                    l.xmitWaitNs, l.discards, l.utilisation));
+        });
         return out;
     }
 

@@ -109,6 +109,48 @@ final class DaemonCommands {
         }
     }
 
+    /** {@code fabricctl counters [NODE]}. */
+    @Command(name = "counters", mixinStandardHelpOptions = true,
+            description = "Port counters and link load per directed link, as the perf manager last polled them.")
+    static final class CountersVerb implements Callable<Integer> {
+        @Mixin
+        Daemon daemon;
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Parameters(arity = "0..1", paramLabel = "NODE", description = "Only this node's ports")
+        String node;
+
+        @Override
+        public Integer call() {
+            org.fabriclab.proto.v1.Counters c = daemon.call(a -> a.getCounters(
+                    org.fabriclab.proto.v1.GetCountersRequest.newBuilder().setNode(node == null ? "" : node).build()));
+            PrintWriter out = spec.commandLine().getOut();
+            if (daemon.json) {
+                List<Object> links = new ArrayList<>();
+                c.getLinksList().forEach(l -> {
+                    Map<String, Object> x = new LinkedHashMap<>();
+                    x.put("node", l.getNode());
+                    x.put("port", l.getPort());
+                    x.put("xmitBytes", l.getXmitDataOctets());
+                    x.put("xmitPackets", l.getXmitPkts());
+                    x.put("xmitWaitNs", l.getXmitWaitNs());
+                    x.put("discards", l.getXmitDiscards());
+                    x.put("utilisation", Math.round(l.getUtilisation() * 10000) / 10000.0);
+                    links.add(x);
+                });
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("links", links);
+                out.println(Json.write(m));
+            } else {
+                out.printf("%-24s %5s %16s %14s %14s %10s %7s%n", "node", "port", "xmit bytes", "xmit packets", "xmit wait ns", "discards", "util");
+                c.getLinksList().forEach(l -> out.printf("%-24s %5d %16d %14d %14d %10d %6.1f%%%n", l.getNode(), l.getPort(),
+                        l.getXmitDataOctets(), l.getXmitPkts(), l.getXmitWaitNs(), l.getXmitDiscards(), l.getUtilisation() * 100));
+            }
+            out.flush();
+            return 0;
+        }
+    }
+
     /** {@code fabricctl tables SWITCH}. */
     @Command(name = "tables", mixinStandardHelpOptions = true, description = "A switch's forwarding table as the switch holds it.")
     static final class Tables implements Callable<Integer> {

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.fabriclab.emulator.EmulatedFabric;
 import org.fabriclab.manager.AdminService;
 import org.fabriclab.manager.FabricManager;
+import org.fabriclab.manager.PerfManager;
 import org.fabriclab.routing.topology.Topologies;
 import org.junit.jupiter.api.Test;
 
@@ -19,8 +20,10 @@ class DaemonVerbsTest {
     @Test
     void verbsTalkToTheDaemon() throws Exception {
         try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate("paper:ib-ar-c1"), EmulatedFabric.Options.DEFAULTS);
-             FabricManager manager = new FabricManager(EmulatedFabric.endpoint("A"), "minhop", null, new SimpleMeterRegistry())) {
-            Server admin = NettyServerBuilder.forAddress(new InetSocketAddress("localhost", 0)).addService(new AdminService(manager)).build().start();
+             FabricManager manager = new FabricManager(EmulatedFabric.endpoint("A"), "minhop", null, new SimpleMeterRegistry());
+             PerfManager perf = new PerfManager(manager, new SimpleMeterRegistry(), 1000)) {
+            Server admin = NettyServerBuilder.forAddress(new InetSocketAddress("localhost", 0))
+                    .addService(new AdminService(manager, perf)).build().start();
             String server = "localhost:" + admin.getPort();
             try {
                 assertEquals("UP", manager.sweep().get(60, TimeUnit.SECONDS).state().name());
@@ -49,6 +52,13 @@ class DaemonVerbsTest {
                 FabricCtlTest.Run unknown = FabricCtlTest.run("route", "A", "nobody", "--server", server);
                 assertEquals(2, unknown.code());
                 assertTrue(unknown.err().contains("no host named \"nobody\""), unknown.err());
+
+                perf.poll();
+                FabricCtlTest.Run counters = FabricCtlTest.run("counters", "SW1", "--server", server, "--json");
+                assertEquals(0, counters.code(), counters.err());
+                assertTrue(counters.out().contains("{\"node\":\"SW1\",\"port\":4,\"xmitBytes\":"), counters.out());
+                FabricCtlTest.Run noSuch = FabricCtlTest.run("counters", "nobody", "--server", server);
+                assertEquals(2, noSuch.code());
 
                 FabricCtlTest.Run sweep = FabricCtlTest.run("sweep", "--server", server, "--json");
                 assertEquals(0, sweep.code(), sweep.err());
