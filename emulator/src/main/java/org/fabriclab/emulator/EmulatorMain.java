@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 
 /** {@code bin/emulator}: runs emulated fabrics for a fabric manager in another process. */
 @Command(name = "emulator", mixinStandardHelpOptions = true, version = "emulator 0.1.0",
-        description = "Runs emulated fabrics.", subcommands = EmulatorMain.Up.class)
+        description = "Runs emulated fabrics.", subcommands = {EmulatorMain.Up.class, EmulatorMain.BenchForwarding.class})
 public final class EmulatorMain implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -28,6 +28,45 @@ public final class EmulatorMain implements Runnable {
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new EmulatorMain()).execute(args));
+    }
+
+    /** {@code emulator bench-forwarding}: one switch's forwarding rate against a bare Netty relay, in one run. */
+    @Command(name = "bench-forwarding", mixinStandardHelpOptions = true,
+            description = "Packets per second through one switch with every port busy, and through a bare Netty relay of the same frames.")
+    static final class BenchForwarding implements Callable<Integer> {
+        @Option(names = "--ports", defaultValue = "8", description = "Switch ports (one busy host each). Default: ${DEFAULT-VALUE}")
+        int ports;
+
+        @Option(names = "--payload", defaultValue = "256", description = "Payload bytes per packet. Default: ${DEFAULT-VALUE}")
+        int payload;
+
+        @Option(names = "--seconds", defaultValue = "5", description = "Measured seconds per plane. Default: ${DEFAULT-VALUE}")
+        double seconds;
+
+        @Option(names = "--warmup", defaultValue = "3", description = "Warm-up seconds per plane. Default: ${DEFAULT-VALUE}")
+        double warmup;
+
+        @Option(names = "--json", description = "One JSON object")
+        boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            if (ports < 2 || ports > 254) {
+                System.err.println("emulator: --ports must be 2..254");
+                return 2;
+            }
+            var results = org.fabriclab.emulator.bench.ForwardingBenchmark.run(ports, payload, warmup, seconds);
+            double bare = results.get(0).packetsPerSecond();
+            double sw = results.get(1).packetsPerSecond();
+            if (json) {
+                System.out.printf(java.util.Locale.ROOT, "{\"ports\":%d,\"payloadBytes\":%d,\"bareRelayPps\":%.0f,\"switchPps\":%.0f,\"ratio\":%.3f}%n",
+                        ports, payload, bare, sw, sw / bare);
+            } else {
+                System.out.printf(java.util.Locale.ROOT, "bare relay  %,12.0f packets/s%nswitch      %,12.0f packets/s%nratio       %.1f%%%n",
+                        bare, sw, 100 * sw / bare);
+            }
+            return 0;
+        }
     }
 
     /** {@code emulator up}: a fabric in this JVM, its management endpoints on one TCP port. */

@@ -35,6 +35,9 @@ public final class DataLinks implements AutoCloseable {
     private final EventLoopGroup group;
     private final boolean tcp;
     private final List<Channel> servers = new ArrayList<>();
+    /** Every link channel, closed before the event loops stop (else Netty warns of orphaned peers). */
+    private final io.netty.channel.group.ChannelGroup all =
+            new io.netty.channel.group.DefaultChannelGroup(io.netty.util.concurrent.GlobalEventExecutor.INSTANCE);
 
     private DataLinks(EventLoopGroup group, boolean tcp) {
         this.group = group;
@@ -49,6 +52,20 @@ public final class DataLinks implements AutoCloseable {
     /** Links over TCP (NIO), on {@code threads} event loops. */
     public static DataLinks tcp(int threads) {
         return new DataLinks(new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory()), true);
+    }
+
+    /** Event loop number {@code i} of the group (to place nodes on chosen threads, e.g. in a benchmark). */
+    public EventLoop loop(int i) {
+        java.util.Iterator<io.netty.util.concurrent.EventExecutor> it = group.iterator();
+        for (int k = 0; k < i; k++) {
+            it.next();
+        }
+        return (EventLoop) it.next();
+    }
+
+    /** The group, for a bare baseline that builds its own channels on the same transport. */
+    public EventLoopGroup group() {
+        return group;
     }
 
     /** An event loop for the next node (round-robin over the group's threads). */
@@ -111,12 +128,14 @@ public final class DataLinks implements AutoCloseable {
         return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
     }
 
-    static void pipeline(Channel ch, LinkHandler handler) {
+    void pipeline(Channel ch, LinkHandler handler) {
+        all.add(ch);
         ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, Frames.LENGTH_FIELD, 0, 0), handler);
     }
 
     @Override
     public void close() {
+        all.close().awaitUninterruptibly(5, java.util.concurrent.TimeUnit.SECONDS);
         synchronized (servers) {
             servers.forEach(Channel::close);
         }

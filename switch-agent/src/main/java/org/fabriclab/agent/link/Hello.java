@@ -5,7 +5,8 @@ import java.nio.charset.StandardCharsets;
 
 /** A decoded link-level hello. */
 public record Hello(long guid, int port, int peerPort, int vls, int bufferPackets, int rateMbps, String endpoint) {
-    static Hello decode(ByteBuf f) {
+    /** Decodes a HELLO frame (the buffer's reader index at the frame's length field). */
+    public static Hello decode(ByteBuf f) {
         int i = f.readerIndex();
         int len = f.getUnsignedShort(i + 22);
         return new Hello(f.getLong(i + 5), f.getUnsignedByte(i + 13), f.getUnsignedByte(i + 14), f.getUnsignedByte(i + 15),
