@@ -56,6 +56,27 @@ public final class FabricManager implements AutoCloseable {
     public record Snapshot(State state, Discovery.Result discovered, HeavySweep.Outcome outcome, String engineChain,
                            long tableVersion, long lastHeavySweepMillis, long upSinceEpochMillis, String lastError,
                            long heavySweeps, long traps) {
+        /** The same, in another state; a null error keeps the last one. */
+        Snapshot withState(State to, String error) {
+            return new Snapshot(to, discovered, outcome, engineChain, tableVersion, lastHeavySweepMillis, upSinceEpochMillis,
+                    error == null ? lastError : error, heavySweeps, traps);
+        }
+
+        /** Discovery done, routing next: the new fabric, no error. */
+        Snapshot routing(Discovery.Result d) {
+            return new Snapshot(State.ROUTING, d, outcome, engineChain, tableVersion, lastHeavySweepMillis, upSinceEpochMillis,
+                    "", heavySweeps, traps);
+        }
+
+        Snapshot withEngineChain(String chain) {
+            return new Snapshot(state, discovered, outcome, chain, tableVersion, lastHeavySweepMillis, upSinceEpochMillis,
+                    lastError, heavySweeps, traps);
+        }
+
+        Snapshot withOneMoreTrap() {
+            return new Snapshot(state, discovered, outcome, engineChain, tableVersion, lastHeavySweepMillis, upSinceEpochMillis,
+                    lastError, heavySweeps, traps + 1);
+        }
     }
 
     private final String seed;
@@ -126,9 +147,7 @@ public final class FabricManager implements AutoCloseable {
         CompletableFuture<Snapshot> done = new CompletableFuture<>();
         sweeper.execute(() -> {
             chain = parsed;
-            Snapshot s = snapshot;
-            snapshot = new Snapshot(s.state(), s.discovered(), s.outcome(), spec, s.tableVersion(), s.lastHeavySweepMillis(),
-                    s.upSinceEpochMillis(), s.lastError(), s.heavySweeps(), s.traps());
+            snapshot = snapshot.withEngineChain(spec);
             done.complete(heavySweep());
         });
         return done;
@@ -200,13 +219,11 @@ public final class FabricManager implements AutoCloseable {
     private Snapshot heavySweep() {
         sweepPending.set(false);
         long t0 = System.nanoTime();
-        Snapshot s = snapshot;
-        set(s, State.DISCOVERING, null);
+        snapshot = snapshot.withState(State.DISCOVERING, null);
         try {
             Discovery.Result d = discovery.discover(seed);
             long discoveryMillis = (System.nanoTime() - t0) / 1_000_000;
-            snapshot = new Snapshot(State.ROUTING, d, snapshot.outcome(), snapshot.engineChain(), snapshot.tableVersion(),
-                    snapshot.lastHeavySweepMillis(), snapshot.upSinceEpochMillis(), "", snapshot.heavySweeps(), snapshot.traps());
+            snapshot = snapshot.routing(d);
             HeavySweep.Outcome o = heavySweep.run(d, chain, readLids());
             writeLids(o);
             routingTimer.record(o.routingMillis(), TimeUnit.MILLISECONDS);
@@ -226,16 +243,11 @@ public final class FabricManager implements AutoCloseable {
         } catch (DiscoveryException | SweepException | RuntimeException e) {
             sweepErrors.increment();
             LOG.error("heavy sweep failed: {}", e.getMessage());
-            set(snapshot, State.FAILED, e.getMessage());
+            snapshot = snapshot.withState(State.FAILED, e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         return snapshot;
-    }
-
-    private void set(Snapshot s, State state, String error) {
-        snapshot = new Snapshot(state, s.discovered(), s.outcome(), s.engineChain(), s.tableVersion(), s.lastHeavySweepMillis(),
-                s.upSinceEpochMillis(), error == null ? s.lastError() : error, s.heavySweeps(), s.traps());
     }
 
     private Map<Long, Integer> readLids() {
@@ -305,11 +317,7 @@ public final class FabricManager implements AutoCloseable {
         if (sweeper.isShutdown()) {
             return;
         }
-        sweeper.execute(() -> {
-            Snapshot s = snapshot;
-            snapshot = new Snapshot(s.state(), s.discovered(), s.outcome(), s.engineChain(), s.tableVersion(),
-                    s.lastHeavySweepMillis(), s.upSinceEpochMillis(), s.lastError(), s.heavySweeps(), s.traps() + 1);
-        });
+        sweeper.execute(() -> snapshot = snapshot.withOneMoreTrap());
         LOG.info("trap from {}: port {} is {}", Long.toHexString(e.getNodeGuid()), e.getPortStateChange().getPortNumber(),
                 e.getPortStateChange().getState());
         if (sweepPending.compareAndSet(false, true)) {

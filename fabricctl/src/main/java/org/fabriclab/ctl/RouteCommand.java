@@ -177,12 +177,7 @@ final class RouteCommand implements Callable<Integer> {
         m.put("src", hosts.get(0));
         m.put("dst", hosts.get(1));
         List<Object> hops = new ArrayList<>();
-        r.getHopsList().forEach(h -> {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("node", h.getNode());
-            x.put("port", h.getPort());
-            hops.add(x);
-        });
+        r.getHopsList().forEach(h -> hops.add(hop(h.getNode(), h.getPort())));
         m.put("hops", hops);
         m.put("delivered", r.getDelivered());
         if (!r.getDelivered()) {
@@ -190,6 +185,14 @@ final class RouteCommand implements Callable<Integer> {
         }
         DaemonCommands.print(spec.commandLine().getOut(), json, m);
         return r.getDelivered() ? 0 : 1;
+    }
+
+    /** One hop of a route as the command-line contract writes it: {@code {"node":..,"port":..}}, the out port. */
+    static Map<String, Object> hop(String node, int port) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("node", node);
+        m.put("port", port);
+        return m;
     }
 
     private static Map<String, Object> reportMap(RouteReport r, EngineChain.Result result, Fabric fabric,
@@ -257,10 +260,7 @@ final class RouteCommand implements Callable<Integer> {
                     PathTracer.Path p = PathTracer.trace(result.tables(), s, d);
                     List<Object> hops = new ArrayList<>();
                     for (PathTracer.Hop h : p.hops()) {
-                        Map<String, Object> hop = new LinkedHashMap<>();
-                        hop.put("node", f.name(h.node()));
-                        hop.put("port", h.port());
-                        hops.add(hop);
+                        hops.add(hop(f.name(h.node()), h.port()));
                     }
                     Map<String, Object> line = new LinkedHashMap<>();
                     line.put("src", f.endpointName(s));

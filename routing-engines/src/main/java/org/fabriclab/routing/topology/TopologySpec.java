@@ -78,10 +78,6 @@ public final class TopologySpec {
         return positional;
     }
 
-    public boolean has(String key) {
-        return params.containsKey(key);
-    }
-
     /** A whole-number parameter, or the default if absent. */
     public int intParam(String key, int def) {
         String v = params.get(key);

@@ -54,11 +54,6 @@ public final class HostCore {
         return count[vl] < depth;
     }
 
-    /** Packets waiting to be sent on lane {@code vl}. */
-    public int queued(int vl) {
-        return count[vl];
-    }
-
     /**
      * Queues packet {@code h} (lane in {@code pool.vl[h]}) for sending.
      *

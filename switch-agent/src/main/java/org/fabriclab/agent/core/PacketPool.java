@@ -62,17 +62,4 @@ public final class PacketPool {
         payload[h] = null;
         free[freeCount++] = h;
     }
-
-    /** Copies the header of {@code h} into {@code other}'s slot {@code to} (the simulator moving a packet between nodes). */
-    public void copyHeader(int h, PacketPool other, int to) {
-        other.dlid[to] = dlid[h];
-        other.slid[to] = slid[h];
-        other.flow[to] = flow[h];
-        other.seq[to] = seq[h];
-        other.bytes[to] = bytes[h];
-        other.sl[to] = sl[h];
-        other.vl[to] = vl[h];
-        other.hops[to] = hops[h];
-        other.timestamp[to] = timestamp[h];
-    }
 }

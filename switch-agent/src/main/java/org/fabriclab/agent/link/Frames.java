@@ -72,9 +72,4 @@ public final class Frames {
         return b.writeInt(20 + e.length).writeByte(HELLO).writeLong(guid).writeByte(port).writeByte(peerPort)
                 .writeByte(vls).writeShort(bufferPackets).writeInt(rateMbps).writeShort(e.length).writeBytes(e);
     }
-
-    /** Total bytes of a frame on the wire. */
-    public static int size(ByteBuf frame) {
-        return frame.readableBytes();
-    }
 }
