@@ -97,6 +97,9 @@ class SwitchCoreTest {
         assertEquals(0, core.credits(4, 0));
         assertEquals(4, core.credits(4, 1));
         assertEquals(2, core.queued(1, 1));
+        // the troubleshooting dump shows the stall: two packets queued for port 4, no credit there
+        assertTrue(core.describe().contains(" p1: in0=0 in1=2->4"), core.describe());
+        assertTrue(core.describe().contains(" p4: in0=0 in1=0 cr0=0 cr1=4"), core.describe());
         core.creditReturned(4, 0, 1, 500);
         core.linkFree(4, 500);
         assertEquals(5, sent.size());
