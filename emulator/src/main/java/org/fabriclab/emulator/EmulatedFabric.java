@@ -13,7 +13,6 @@ import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.agent.mgmt.ManagedNode;
-import org.fabriclab.agent.mgmt.ManagementService;
 import org.fabriclab.proto.v1.NodeType;
 import org.fabriclab.routing.fabric.Fabric;
 import org.slf4j.Logger;
@@ -21,9 +20,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A fabric emulated in this JVM: every switch a {@link LiveSwitch}, every host a {@link LiveHost},
- * each serving its management endpoint on its own in-process gRPC server ({@code inproc:NAME}),
- * cabled as the topology says over LocalChannels that share a few event loops. The manager sees
- * only the endpoints, exactly as it would across processes.
+ * every node's management endpoint served by one in-process gRPC server that routes each call by
+ * its authority, the node's GUID ({@code inproc:SERVER/GUID}), cabled as the topology says over
+ * LocalChannels that share a few event loops. The manager sees only the endpoints, exactly as it
+ * would across processes, and needs one channel for the whole fabric.
  *
  * <p>Nothing here is routed or configured: ports come up to INIT by the link-level hello and wait
  * for a manager to assign LIDs, write tables and activate them.
@@ -32,25 +32,41 @@ public final class EmulatedFabric implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmulatedFabric.class);
     /** Prefix of in-process management endpoints. */
     public static final String INPROC = "inproc:";
+    private static final java.util.concurrent.atomic.AtomicInteger INSTANCES = new java.util.concurrent.atomic.AtomicInteger();
 
     /**
      * How the fabric is emulated; defaults by {@link #DEFAULTS}.
      *
-     * @param managementPort  0: management endpoints in-process only ({@code inproc:NAME}); otherwise
+     * @param linkLatencyNs   propagation delay of every link (see {@link LiveNode#linkLatencyNs})
+     * @param managementPort  0: management endpoints in-process only ({@code inproc:SERVER/GUID}); otherwise
      *                        also one TCP gRPC server on this port (-1 picks a free one) serving every
      *                        node, endpoints {@code localhost:PORT/GUID}, for a manager in another process
      * @param processes       every switch a {@code switch-agent} process of its own, data links over TCP
      *                        (hosts stay in this JVM, on TCP links to their switches)
      */
-    public record Options(int threads, int vls, int bufferPackets, double linkGbps, int managementPort, boolean processes) {
-        public static final Options DEFAULTS = new Options(2, 2, 8, 100, 0, false);
+    public record Options(int threads, int vls, int bufferPackets, double linkGbps, long linkLatencyNs, int managementPort,
+                          boolean processes) {
+        /** Two event loops, two lanes, 8-packet buffers, 100 Gbps links without delay, in-process management only. */
+        public static final Options DEFAULTS = new Options(2, 2, 8, 100, 0, 0, false);
 
-        public Options(int threads, int vls, int bufferPackets, double linkGbps) {
-            this(threads, vls, bufferPackets, linkGbps, 0, false);
+        public Options withThreads(int t) {
+            return new Options(t, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes);
         }
 
-        public Options(int threads, int vls, int bufferPackets, double linkGbps, int managementPort) {
-            this(threads, vls, bufferPackets, linkGbps, managementPort, false);
+        public Options withLinkGbps(double g) {
+            return new Options(threads, vls, bufferPackets, g, linkLatencyNs, managementPort, processes);
+        }
+
+        public Options withLinkLatencyNs(long ns) {
+            return new Options(threads, vls, bufferPackets, linkGbps, ns, managementPort, processes);
+        }
+
+        public Options withManagementPort(int port) {
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, port, processes);
+        }
+
+        public Options withProcesses(boolean p) {
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, p);
         }
     }
 
@@ -58,9 +74,11 @@ public final class EmulatedFabric implements AutoCloseable {
     private final Options options;
     private final DataLinks links;
     private final LiveNode[] nodes;
-    private final List<Server> servers = new ArrayList<>();
     private final Map<String, LiveNode> byName = new HashMap<>();
-    private final org.fabriclab.agent.mgmt.NodeRoutingRegistry tcpRegistry = new org.fabriclab.agent.mgmt.NodeRoutingRegistry();
+    /** Every node's management service, by GUID: behind the in-process server and the TCP one. */
+    private final org.fabriclab.agent.mgmt.NodeRoutingRegistry registry = new org.fabriclab.agent.mgmt.NodeRoutingRegistry();
+    private final String inprocName = "fabriclab-emulated-" + INSTANCES.incrementAndGet();
+    private Server inprocServer;
     private Server tcpServer;
 
     private EmulatedFabric(Fabric fabric, Options options) {
@@ -84,14 +102,17 @@ public final class EmulatedFabric implements AutoCloseable {
 
     private void build() throws IOException, InterruptedException {
         long t0 = System.nanoTime();
+        // management handlers are short and never block: run them on the caller's thread
+        inprocServer = InProcessServerBuilder.forName(INPROC + inprocName).fallbackHandlerRegistry(registry).directExecutor().build().start();
         if (options.managementPort() != 0 || options.processes()) {
             tcpServer = io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder
                     .forAddress(new java.net.InetSocketAddress("localhost", Math.max(0, options.managementPort())))
-                    .fallbackHandlerRegistry(tcpRegistry).directExecutor().build().start();
+                    .fallbackHandlerRegistry(registry).directExecutor().build().start();
         }
         if (options.processes()) {
             startSwitchProcesses();
         }
+        List<io.netty.channel.ChannelFuture> listening = new ArrayList<>();
         for (int n = 0; n < fabric.nodeCount(); n++) {
             String name = fabric.name(n);
             boolean sw = fabric.isSwitch(n);
@@ -102,19 +123,20 @@ public final class EmulatedFabric implements AutoCloseable {
                     fabric.nodeGuid(n), name, fabric.portCount(n)));
             double[] rates = new double[fabric.portCount(n) + 1];
             java.util.Arrays.fill(rates, options.linkGbps());
-            String endpoint = tcpServer == null ? INPROC + name
+            String endpoint = tcpServer == null ? endpoint(n)
                     : "localhost:" + tcpServer.getPort() + "/" + org.fabriclab.agent.mgmt.NodeRoutingRegistry.authority(fabric.nodeGuid(n));
             LiveNode node = sw ? new LiveSwitch(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), rates, endpoint)
                     : new LiveHost(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), options.linkGbps(), endpoint);
+            node.linkLatencyNs(options.linkLatencyNs());
             nodes[n] = node;
             byName.put(name, node);
             if (!options.processes()) {
-                links.listen(node); // in process mode hosts only open links, to their switch processes
+                listening.add(links.listen(node)); // in process mode hosts only open links, to their switch processes
             }
-            // management handlers are short and never block: run them on the caller's thread
-            servers.add(InProcessServerBuilder.forName(INPROC + name).directExecutor()
-                    .addService(new ManagementService(mgmt)).build().start());
-            tcpRegistry.add(mgmt);
+            registry.add(mgmt);
+        }
+        for (io.netty.channel.ChannelFuture f : listening) {
+            f.sync();
         }
         List<io.netty.channel.ChannelFuture> pending = new ArrayList<>();
         if (options.processes()) {
@@ -171,7 +193,8 @@ public final class EmulatedFabric implements AutoCloseable {
                     "org.fabriclab.agent.SwitchAgentMain", "--name", fabric.name(n), "--guid", Long.toHexString(fabric.nodeGuid(n)),
                     "--ports", Integer.toString(fabric.portCount(n)), "--management-port", Integer.toString(pp[0]),
                     "--data-port", Integer.toString(pp[1]), "--vls", Integer.toString(options.vls()),
-                    "--buffer", Integer.toString(options.bufferPackets()), "--link-gbps", Double.toString(options.linkGbps())));
+                    "--buffer", Integer.toString(options.bufferPackets()), "--link-gbps", Double.toString(options.linkGbps()),
+                    "--link-latency-ns", Long.toString(options.linkLatencyNs())));
             for (int p = 1; p <= fabric.portCount(n); p++) {
                 int g = fabric.globalPort(n, p);
                 int peer = fabric.peerNode(g);
@@ -240,9 +263,16 @@ public final class EmulatedFabric implements AutoCloseable {
         return options;
     }
 
-    /** The in-process management endpoint of a node, e.g. {@code inproc:L1_0_0}: a seed for a manager in this JVM. */
-    public static String endpoint(String nodeName) {
-        return INPROC + nodeName;
+    /**
+     * The in-process management endpoint of a node emulated in this JVM, e.g.
+     * {@code inproc:fabriclab-emulated-1/2c9000000000a}: a seed for a manager in this JVM.
+     */
+    public String endpoint(String nodeName) {
+        return endpoint(fabric.nodeByName(nodeName).orElseThrow(() -> new IllegalArgumentException("no node named \"" + nodeName + "\"")));
+    }
+
+    private String endpoint(int node) {
+        return INPROC + inprocName + "/" + org.fabriclab.agent.mgmt.NodeRoutingRegistry.authority(fabric.nodeGuid(node));
     }
 
     /**
@@ -342,8 +372,8 @@ public final class EmulatedFabric implements AutoCloseable {
     @Override
     public void close() {
         hosts().forEach(LiveHost::stop);
-        for (Server s : servers) {
-            s.shutdownNow();
+        if (inprocServer != null) {
+            inprocServer.shutdownNow();
         }
         if (tcpServer != null) {
             tcpServer.shutdownNow();

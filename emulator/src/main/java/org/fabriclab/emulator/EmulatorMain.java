@@ -81,6 +81,8 @@ public final class EmulatorMain implements Runnable {
 
         @Option(names = "--link-gbps", defaultValue = "100", description = "Link rate. Default: ${DEFAULT-VALUE}")
         double linkGbps;
+        @Option(names = "--link-latency-ns", defaultValue = "0", description = "Propagation delay of every link in ns (the live plane honours tens of microseconds and more). Default: ${DEFAULT-VALUE}")
+        long linkLatencyNs;
 
         @Option(names = "--threads", defaultValue = "2", description = "Event loops for the data plane. Default: ${DEFAULT-VALUE}")
         int threads;
@@ -119,7 +121,8 @@ public final class EmulatorMain implements Runnable {
             if (pattern == null && !traffic.equals("none")) {
                 return 2;
             }
-            try (EmulatedFabric fabric = EmulatedFabric.start(f, new EmulatedFabric.Options(threads, 2, 8, linkGbps, port, processes))) {
+            try (EmulatedFabric fabric = EmulatedFabric.start(f, EmulatedFabric.Options.DEFAULTS.withThreads(threads).withLinkGbps(linkGbps)
+                    .withLinkLatencyNs(linkLatencyNs).withManagementPort(port).withProcesses(processes))) {
                 String seed = fabric.tcpEndpoint(f.name(f.nodeCount() - 1));
                 System.out.println("fabric up: " + f.switchCount() + " switches, " + f.caCount() + " hosts, " + f.linkCount()
                         + " links; manage it with: bin/fabric-manager --seed " + seed);

@@ -67,6 +67,8 @@ public final class FabricManagerMain implements Callable<Integer> {
 
     @Option(names = "--link-gbps", defaultValue = "100", description = "Embedded mode: link rate in Gbps. Default: ${DEFAULT-VALUE}")
     double linkGbps;
+    @Option(names = "--link-latency-ns", defaultValue = "0", description = "Propagation delay of every link in ns (the live plane honours tens of microseconds and more). Default: ${DEFAULT-VALUE}")
+    long linkLatencyNs;
 
     @Option(names = "--exit-after", defaultValue = "0", paramLabel = "SECONDS",
             description = "Stop after this long (0: run until interrupted). For scripted runs.")
@@ -94,8 +96,8 @@ public final class FabricManagerMain implements Callable<Integer> {
                 System.err.println("fabric-manager: " + e.getMessage());
                 return 2;
             }
-            fabric = EmulatedFabric.start(topology, new EmulatedFabric.Options(2, 2, 8, linkGbps));
-            seedEndpoint = EmulatedFabric.endpoint(topology.name(topology.nodeCount() - 1));
+            fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps).withLinkLatencyNs(linkLatencyNs));
+            seedEndpoint = fabric.endpoint(topology.name(topology.nodeCount() - 1));
         }
         try (EmulatedFabric emulated = fabric;
              FabricManager manager = new FabricManager(seedEndpoint, engine, stateDir.resolve("guid2lid"), registry);

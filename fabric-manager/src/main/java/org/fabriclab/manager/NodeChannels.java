@@ -9,10 +9,10 @@ import java.util.concurrent.TimeUnit;
 import org.fabriclab.proto.v1.ManagementGrpc;
 
 /**
- * gRPC channels to nodes' management endpoints, kept for reuse. An endpoint is {@code inproc:NAME}
- * (a node emulated in this JVM), {@code HOST:PORT} (an agent process), or {@code HOST:PORT/GUID}
- * (one of many nodes behind one server, chosen by the call's authority): the last share one TCP
- * connection per server. Thread-safe.
+ * gRPC channels to nodes' management endpoints, kept for reuse. An endpoint is {@code HOST:PORT}
+ * (an agent process), {@code HOST:PORT/GUID} (one of many nodes behind one server, chosen by the
+ * call's authority), {@code inproc:NAME} or {@code inproc:SERVER/GUID} (the same, in this JVM).
+ * The endpoints behind one server share its channel. Thread-safe.
  */
 public final class NodeChannels implements AutoCloseable {
     /** Deadline of every management call. */
@@ -29,7 +29,7 @@ public final class NodeChannels implements AutoCloseable {
 
     /** The channel for an endpoint: a {@code /GUID} suffix sends the calls with that authority over the server's connection. */
     public io.grpc.Channel forEndpoint(String endpoint) {
-        int slash = endpoint.startsWith("inproc:") ? -1 : endpoint.indexOf('/');
+        int slash = endpoint.indexOf('/');
         if (slash < 0) {
             return channel(endpoint);
         }

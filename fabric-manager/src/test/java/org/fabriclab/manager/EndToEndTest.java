@@ -41,7 +41,7 @@ class EndToEndTest {
     void fabricComesUpAndCarriesAllToAllTraffic(String spec, String engine, @TempDir Path dir) throws Exception {
         Fabric topology = Topologies.generate(spec.trim());
         try (EmulatedFabric fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS);
-             FabricManager manager = new FabricManager(EmulatedFabric.endpoint(fabric.hosts().get(0).name()), engine.trim(),
+             FabricManager manager = new FabricManager(fabric.endpoint(fabric.hosts().get(0).name()), engine.trim(),
                      dir.resolve("guid2lid"), new SimpleMeterRegistry())) {
             FabricManager.Snapshot s = manager.sweep().get(60, TimeUnit.SECONDS);
             assertEquals(FabricManager.State.UP, s.state(), s.lastError());

@@ -40,7 +40,7 @@ class FaultsAndRestartTest {
     @Test
     void aLinkDownUnderTrafficIsTrappedReroutedAndTrafficResumes(@TempDir Path dir) throws Exception {
         try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate(SPEC), EmulatedFabric.Options.DEFAULTS);
-             FabricManager manager = new FabricManager(EmulatedFabric.endpoint("L0_H0"), "minhop", dir.resolve("guid2lid"),
+             FabricManager manager = new FabricManager(fabric.endpoint("L0_H0"), "minhop", dir.resolve("guid2lid"),
                      new SimpleMeterRegistry())) {
             assertEquals(FabricManager.State.UP, manager.sweep().get(60, TimeUnit.SECONDS).state());
             List<LiveHost> hosts = fabric.hosts();
@@ -101,7 +101,7 @@ class FaultsAndRestartTest {
         Path lids = dir.resolve("guid2lid");
         try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate(SPEC), EmulatedFabric.Options.DEFAULTS)) {
             FabricManager.Snapshot first;
-            try (FabricManager a = new FabricManager(EmulatedFabric.endpoint("L1_H1"), "minhop", lids, new SimpleMeterRegistry())) {
+            try (FabricManager a = new FabricManager(fabric.endpoint("L1_H1"), "minhop", lids, new SimpleMeterRegistry())) {
                 first = a.sweep().get(60, TimeUnit.SECONDS);
                 assertEquals(FabricManager.State.UP, first.state());
             }
@@ -109,7 +109,7 @@ class FaultsAndRestartTest {
             fabric.startTraffic(Traffic.Pattern.UNIFORM, 0.5, 1024, 0);
             EndToEndTest.await(() -> java.util.Arrays.stream(received(hosts)).allMatch(r -> r > 50));
             // a new manager, seeded elsewhere, with the LID file of the first
-            try (FabricManager b = new FabricManager(EmulatedFabric.endpoint("L0_H0"), "minhop", lids, new SimpleMeterRegistry())) {
+            try (FabricManager b = new FabricManager(fabric.endpoint("L0_H0"), "minhop", lids, new SimpleMeterRegistry())) {
                 FabricManager.Snapshot s = b.sweep().get(60, TimeUnit.SECONDS);
                 assertEquals(FabricManager.State.UP, s.state());
                 assertEquals(first.outcome().lids().byPortGuid(first.outcome().fabric()), s.outcome().lids().byPortGuid(s.outcome().fabric()));

@@ -29,7 +29,7 @@ class MetricsTest {
     void exportsManagerAndLinkMetricsThatPromtoolAccepts(@TempDir Path dir) throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate("rlft:leaves=2,spines=1,hosts=2"), EmulatedFabric.Options.DEFAULTS);
-             FabricManager manager = new FabricManager(EmulatedFabric.endpoint("L0_H0"), "minhop", null, registry);
+             FabricManager manager = new FabricManager(fabric.endpoint("L0_H0"), "minhop", null, registry);
              PerfManager perf = new PerfManager(manager, registry, 1000);
              MetricsServer server = new MetricsServer(registry, 0)) {
             assertEquals(FabricManager.State.UP, manager.sweep().get(60, TimeUnit.SECONDS).state());

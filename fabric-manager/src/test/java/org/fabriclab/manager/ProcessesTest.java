@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class ProcessesTest {
     @Test
     void switchesAsProcessesOverTcp() throws Exception {
-        EmulatedFabric.Options o = new EmulatedFabric.Options(2, 2, 8, 100, -1, true);
+        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withManagementPort(-1).withProcesses(true);
         try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate("rlft:leaves=2,spines=1,hosts=2"), o);
              FabricManager manager = new FabricManager(fabric.tcpEndpoint("L0_H0"), "minhop", null, new SimpleMeterRegistry())) {
             assertTrue(fabric.tcpEndpoint("S0").matches("localhost:\\d+"), "a switch process answers on a port of its own");

@@ -16,7 +16,7 @@ class SweepsTest {
     @Test
     void aLightSweepChangesNothingOnAQuietFabricAndFindsWhatChanged() throws Exception {
         try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate("rlft:leaves=2,spines=2,hosts=1"), EmulatedFabric.Options.DEFAULTS);
-             FabricManager manager = new FabricManager(EmulatedFabric.endpoint("L0_H0"), "minhop", null, new SimpleMeterRegistry())) {
+             FabricManager manager = new FabricManager(fabric.endpoint("L0_H0"), "minhop", null, new SimpleMeterRegistry())) {
             assertEquals(FabricManager.State.UP, manager.sweep().get(60, TimeUnit.SECONDS).state());
             long sweeps = manager.snapshot().heavySweeps();
             assertFalse(manager.lightSweep(), "nothing changed");
@@ -35,7 +35,7 @@ class SweepsTest {
     @Test
     void aTrapFloodIsFoldedIntoFewHeavySweeps() throws Exception {
         try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate("rlft:leaves=2,spines=2,hosts=1"), EmulatedFabric.Options.DEFAULTS);
-             FabricManager manager = new FabricManager(EmulatedFabric.endpoint("L0_H0"), "minhop", null, new SimpleMeterRegistry())) {
+             FabricManager manager = new FabricManager(fabric.endpoint("L0_H0"), "minhop", null, new SimpleMeterRegistry())) {
             assertEquals(FabricManager.State.UP, manager.sweep().get(60, TimeUnit.SECONDS).state());
             LiveNode l0 = fabric.node("L0");
             for (int i = 0; i < 10; i++) {

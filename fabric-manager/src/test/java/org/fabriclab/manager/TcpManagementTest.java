@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class TcpManagementTest {
     @Test
     void managesAFabricOverTcpEndpoints() throws Exception {
-        EmulatedFabric.Options o = new EmulatedFabric.Options(2, 2, 8, 100, -1);
+        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withManagementPort(-1);
         try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate("torus:3x3"), o);
              FabricManager manager = new FabricManager(fabric.tcpEndpoint("H2_2_0"), "updn", null, new SimpleMeterRegistry())) {
             assertTrue(fabric.tcpEndpoint("H2_2_0").matches("localhost:\\d+/[0-9a-f]+"), fabric.tcpEndpoint("H2_2_0"));

@@ -20,7 +20,7 @@ class DaemonVerbsTest {
     @Test
     void verbsTalkToTheDaemon() throws Exception {
         try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate("paper:ib-ar-c1"), EmulatedFabric.Options.DEFAULTS);
-             FabricManager manager = new FabricManager(EmulatedFabric.endpoint("A"), "minhop", null, new SimpleMeterRegistry());
+             FabricManager manager = new FabricManager(fabric.endpoint("A"), "minhop", null, new SimpleMeterRegistry());
              PerfManager perf = new PerfManager(manager, new SimpleMeterRegistry(), 1000)) {
             Server admin = NettyServerBuilder.forAddress(new InetSocketAddress("localhost", 0))
                     .addService(new AdminService(manager, perf)).build().start();

@@ -56,6 +56,8 @@ public final class SwitchAgentMain implements Callable<Integer> {
 
     @Option(names = "--link-gbps", defaultValue = "100", description = "Link rate. Default: ${DEFAULT-VALUE}")
     double linkGbps;
+    @Option(names = "--link-latency-ns", defaultValue = "0", description = "Propagation delay of every link in ns (the live plane honours tens of microseconds and more). Default: ${DEFAULT-VALUE}")
+    long linkLatencyNs;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new SwitchAgentMain()).execute(args));
@@ -104,6 +106,7 @@ public final class SwitchAgentMain implements Callable<Integer> {
         java.util.Arrays.fill(rates, linkGbps);
         try (DataLinks data = DataLinks.tcp(1)) {
             LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, vls, buffer, rates, endpoint);
+            sw.linkLatencyNs(linkLatencyNs);
             InetSocketAddress bound = (InetSocketAddress) data.listen(sw, new InetSocketAddress("localhost", dataPort));
             System.out.println("ready management=" + endpoint + " data=localhost:" + bound.getPort());
             System.out.flush();

@@ -1,6 +1,7 @@
 package org.fabriclab.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -85,6 +86,17 @@ class ManagementServiceTest {
         }
         sb.append(node.tables().current().vl(1, 2, 3));
         return sb.toString();
+    }
+
+    @Test
+    void aNodeRecordHoldsWhatTheSingleAttributesSay() {
+        node.linkUp(3, 100, 0x100000L, 1, "H1");
+        var record = call().getNodeRecord(org.fabriclab.proto.v1.GetNodeRecordRequest.getDefaultInstance());
+        assertEquals(call().getNodeInfo(org.fabriclab.proto.v1.GetNodeInfoRequest.getDefaultInstance()), record.getNodeInfo());
+        assertEquals(call().getPortInfo(org.fabriclab.proto.v1.GetPortInfoRequest.getDefaultInstance()).getPortsList(), record.getPortsList());
+        assertEquals(call().getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()), record.getSwitchInfo());
+        assertEquals(call().getSmInfo(org.fabriclab.proto.v1.GetSmInfoRequest.getDefaultInstance()), record.getSmInfo());
+        assertEquals(0x100000L, record.getPorts(2).getNeighbourNodeGuid());
     }
 
     @Test
@@ -206,6 +218,10 @@ class ManagementServiceTest {
             StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> ManagementGrpc.newBlockingStub(c)
                     .withDeadlineAfter(5, TimeUnit.SECONDS).getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()));
             assertEquals(Status.Code.UNIMPLEMENTED, e.getStatus().getCode());
+            var record = ManagementGrpc.newBlockingStub(c).withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .getNodeRecord(org.fabriclab.proto.v1.GetNodeRecordRequest.getDefaultInstance());
+            assertFalse(record.hasSwitchInfo(), "a CA's record has no SwitchInfo");
+            assertEquals(1, record.getPortsCount());
         } finally {
             c.shutdownNow();
             s.shutdownNow();

@@ -67,6 +67,20 @@ class SwitchCoreTest {
         return h;
     }
 
+    /** XmitWait counts only time with a packet ready and no credit: never the time a link was down. */
+    @Test
+    void transmitWaitEndsWhenTheLinkGoesDown() {
+        for (int i = 0; i < 5; i++) {
+            core.packetArrived(1, packet(10, i, 0), 0); // four credits on port 3: the fifth packet waits from t=0
+            core.linkFree(3, 0);
+        }
+        assertEquals(0, core.credits(3, 0));
+        core.portDown(3, 3_000); // 3000 ns of waiting; the waiting packet is discarded with the link
+        core.portActive(3, 4, 1_000_000_000); // a second later the link is back
+        core.packetArrived(1, packet(10, 9, 0), 1_000_000_100);
+        assertEquals(3_000, counters.get(3, PortCounterArray.XMIT_WAIT_NS));
+    }
+
     @Test
     void arbiterAlternatesBetweenInputPortsLikeAFairRoundRobin() {
         // three packets from port 1 and three from port 2, all to LID 10 (port 3); the link is busy after each

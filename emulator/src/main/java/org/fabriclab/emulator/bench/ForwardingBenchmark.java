@@ -165,7 +165,7 @@ public final class ForwardingBenchmark {
                     Hello h = Hello.decode(f);
                     port = h.peerPort();
                     channels[port] = ctx.channel();
-                    ctx.writeAndFlush(Frames.hello(ctx.alloc(), 0x200000L, port, h.port(), 1, 16, 1_000_000, "relay"));
+                    ctx.writeAndFlush(Frames.hello(ctx.alloc(), 0x200000L, port, h.port(), 1, 16, 1_000_000, 0, "relay"));
                 }
                 f.release();
             }

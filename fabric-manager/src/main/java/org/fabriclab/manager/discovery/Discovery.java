@@ -14,15 +14,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import org.fabriclab.manager.NodeChannels;
-import org.fabriclab.proto.v1.GetNodeInfoRequest;
-import org.fabriclab.proto.v1.GetPortInfoRequest;
-import org.fabriclab.proto.v1.GetSwitchInfoRequest;
+import org.fabriclab.proto.v1.GetNodeRecordRequest;
 import org.fabriclab.proto.v1.ManagementGrpc;
 import org.fabriclab.proto.v1.NodeInfo;
+import org.fabriclab.proto.v1.NodeRecord;
 import org.fabriclab.proto.v1.NodeType;
 import org.fabriclab.proto.v1.PortInfo;
 import org.fabriclab.proto.v1.PortState;
-import org.fabriclab.proto.v1.SwitchInfo;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.FabricBuilder;
 import org.slf4j.Logger;
@@ -31,7 +29,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Discovers a fabric breadth-first from one node's management endpoint, as OpenSM's heavy sweep
  * does with directed-route SMPs: NodeInfo, PortInfo (with the neighbour each port's link-level
- * hello learned) and SwitchInfo of each node, one BFS layer at a time. The requests in flight are
+ * hello learned) and SwitchInfo of each node, read in one GetNodeRecord call per node, one BFS
+ * layer at a time. The requests in flight are
  * bounded by the executor's size; every call has a deadline and is retried on UNAVAILABLE or
  * DEADLINE_EXCEEDED. The model is built with the nodes in GUID order, so the same fabric always
  * gives the same model, and the same routes, whichever node the walk started from.
@@ -105,11 +104,9 @@ public final class Discovery {
     }
 
     private DiscoveredNode query(String endpoint) {
-        NodeInfo info = retry(endpoint, s -> s.getNodeInfo(GetNodeInfoRequest.getDefaultInstance()));
-        List<PortInfo> ports = retry(endpoint, s -> s.getPortInfo(GetPortInfoRequest.getDefaultInstance())).getPortsList();
-        SwitchInfo sw = info.getType() == NodeType.NODE_TYPE_SWITCH
-                ? retry(endpoint, s -> s.getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance())) : null;
-        return new DiscoveredNode(endpoint, info, ports, sw);
+        NodeRecord r = retry(endpoint, s -> s.getNodeRecord(GetNodeRecordRequest.getDefaultInstance()));
+        return new DiscoveredNode(endpoint, r.getNodeInfo(), r.getPortsList(),
+                r.getNodeInfo().getType() == NodeType.NODE_TYPE_SWITCH ? r.getSwitchInfo() : null);
     }
 
     private <T> T retry(String endpoint, java.util.function.Function<ManagementGrpc.ManagementBlockingStub, T> call) {

@@ -18,13 +18,15 @@ import org.fabriclab.routing.fabric.Fabric;
  * and the channel dependency graph of each lane.
  *
  * <p>Routes are destination-based, so the routes to one destination form a tree: the analysis
- * resolves each switch's next hop once per destination (memoised, iteratively) and pushes source
- * counts down the tree from the farthest switch, which costs O(switches + endpoints) per
- * destination instead of O(pairs x hops). It trusts nothing in the tables: entries may be missing,
+ * resolves each switch's next hop once per destination (memoised, iteratively), takes the sources
+ * attached to one switch together, and pushes source counts down the tree from the farthest
+ * switch, which costs O(switches) per destination instead of O(pairs x hops). It trusts nothing in the tables: entries may be missing,
  * out of range, point at an uncabled port or a wrong CA, or loop.
  */
 public final class RouteAnalyzer {
     private static final int MAX_EXAMPLES = 10;
+    /** Pairs x switches below which one thread analyses alone (a thread costs more than it saves). */
+    private static final long PARALLEL_WORK = 1_000_000L;
     private static final int UNRESOLVED = Integer.MIN_VALUE;
     // failure codes (negative), delivered routes have hop counts >= 0
     private static final int NO_ENTRY = -1;
@@ -46,7 +48,12 @@ public final class RouteAnalyzer {
 
     /** Analyses routes among the endpoints in {@code nodeSet} (all, when empty). */
     public static RouteReport analyze(ForwardingTables t, Optional<BitSet> nodeSet) {
-        return new Run(t, nodeSet).run();
+        return analyze(t, nodeSet, 0);
+    }
+
+    /** As {@link #analyze(ForwardingTables, Optional)} on exactly {@code workers} threads (0: by the fabric's size). */
+    static RouteReport analyze(ForwardingTables t, Optional<BitSet> nodeSet, int workers) {
+        return new Run(t, nodeSet).run(workers);
     }
 
     /** Why a switch's entry cannot forward, or null if it names a cabled port. */
@@ -67,12 +74,82 @@ public final class RouteAnalyzer {
         return null;
     }
 
+    /**
+     * What every worker of one analysis shares, read-only: the members grouped by their switch
+     * (those of {@code sourceSwitch[k]} are {@code grouped[groupStart[k] .. groupStart[k+1])}),
+     * the members cabled to no switch, and the numbering of dependency bits (dependency c1 -> c2,
+     * where c2 leaves c1's far end on port p, is bit {@code dependencyBase[c1] + p - 1}).
+     */
+    private record Plan(ForwardingTables t, SwitchGraph graph, int[] members, long[] dependencyBase, int[] sourceSwitch,
+                        int[] groupStart, int[] grouped, int[] detached) {
+        static Plan of(ForwardingTables t, Optional<BitSet> nodeSet) {
+            Fabric f = t.fabric();
+            int n = f.switchCount();
+            int[] members = nodeSet.map(b -> b.stream().filter(e -> e < f.endpointCount()).toArray())
+                    .orElseGet(() -> java.util.stream.IntStream.range(0, f.endpointCount()).toArray());
+            long[] dependencyBase = new long[f.globalPortCount() + 1];
+            for (int g = 0; g < f.globalPortCount(); g++) {
+                int peer = f.peerNode(g);
+                dependencyBase[g + 1] = dependencyBase[g] + (peer != Fabric.NONE && f.isSwitch(peer) ? f.portCount(peer) : 0);
+            }
+            int[] count = new int[n];
+            int detachedCount = 0;
+            for (int e : members) {
+                int sw = switchOf(f, e);
+                if (sw < 0) {
+                    detachedCount++;
+                } else {
+                    count[sw]++;
+                }
+            }
+            int groups = 0;
+            for (int c : count) {
+                groups += c > 0 ? 1 : 0;
+            }
+            int[] sourceSwitch = new int[groups];
+            int[] groupStart = new int[groups + 1];
+            int[] slot = new int[n];
+            for (int sw = 0, k = 0; sw < n; sw++) {
+                if (count[sw] > 0) {
+                    sourceSwitch[k] = sw;
+                    groupStart[k + 1] = groupStart[k] + count[sw];
+                    slot[sw] = groupStart[k];
+                    k++;
+                }
+            }
+            int[] grouped = new int[members.length - detachedCount];
+            int[] detached = new int[detachedCount];
+            for (int e : members) {
+                int sw = switchOf(f, e);
+                if (sw < 0) {
+                    detached[--detachedCount] = e;
+                } else {
+                    grouped[slot[sw]++] = e;
+                }
+            }
+            return new Plan(t, new SwitchGraph(f), members, dependencyBase, sourceSwitch, groupStart, grouped, detached);
+        }
+    }
+
+    /** The switch index endpoint {@code e} is cabled to, or -1. */
+    private static int switchOf(Fabric f, int e) {
+        int sw = f.endpointSwitch(e);
+        return sw == Fabric.NONE ? -1 : f.switchIndex(sw);
+    }
+
     /** State of one analysis; arrays sized once and reused for every destination. */
     private static final class Run {
+        private final Plan plan;
         private final ForwardingTables t;
         private final Fabric f;
         private final SwitchGraph graph;
         private final int[] members;
+        /** As in {@link Plan}. */
+        private final int[] sourceSwitch;
+        private final int[] groupStart;
+        private final int[] grouped;
+        /** Members cabled to no switch. */
+        private final int[] detached;
         private final PathLanes lanes;
         private final int laneCount;
         private final int n;
@@ -100,14 +177,24 @@ public final class RouteAnalyzer {
         private int maxHops;
 
         Run(ForwardingTables t, Optional<BitSet> nodeSet) {
-            this.t = t;
+            this(Plan.of(t, nodeSet));
+        }
+
+        /** A worker on {@code plan}'s fabric and members, with state of its own. */
+        Run(Plan plan) {
+            this.plan = plan;
+            t = plan.t();
             f = t.fabric();
-            graph = new SwitchGraph(f);
+            graph = plan.graph();
             n = f.switchCount();
-            members = nodeSet.map(b -> b.stream().filter(e -> e < f.endpointCount()).toArray())
-                    .orElseGet(() -> java.util.stream.IntStream.range(0, f.endpointCount()).toArray());
+            members = plan.members();
             lanes = t.lanes();
             laneCount = lanes.laneCount();
+            dependencyBase = plan.dependencyBase();
+            sourceSwitch = plan.sourceSwitch();
+            groupStart = plan.groupStart();
+            grouped = plan.grouped();
+            detached = plan.detached();
             result = new int[n];
             next = new int[n];
             outChannel = new int[n];
@@ -119,23 +206,61 @@ public final class RouteAnalyzer {
             bfs = new int[n];
             queue = new int[n];
             order = new int[n];
-            // dependency c1 -> c2, where c2 leaves c1's far end on port p, is bit base[c1] + p - 1
-            dependencyBase = new long[f.globalPortCount() + 1];
-            for (int g = 0; g < f.globalPortCount(); g++) {
-                int peer = f.peerNode(g);
-                dependencyBase[g + 1] = dependencyBase[g] + (peer != Fabric.NONE && f.isSwitch(peer) ? f.portCount(peer) : 0);
-            }
             dependencyBits = new long[laneCount][(int) ((dependencyBase[f.globalPortCount()] + 63) >>> 6)];
             Arrays.fill(result, UNRESOLVED);
         }
 
-        RouteReport run() {
-            int[] dests = members.clone();
+        /**
+         * Analyses every destination, on up to one thread per core for large fabrics: each worker
+         * takes a contiguous share of the destinations (grouped by switch) with state of its own,
+         * and the shares are summed in order, so the report is the same however many ran.
+         */
+        RouteReport run(int forcedWorkers) {
             // group destinations by their switch so one BFS serves all of a switch's endpoints
-            Integer[] boxed = Arrays.stream(dests).boxed().toArray(Integer[]::new);
-            Arrays.sort(boxed, (a, b) -> Integer.compare(switchOf(a), switchOf(b)));
+            int[] dests = Arrays.stream(members).boxed().sorted((a, b) -> Integer.compare(switchOf(a), switchOf(b)))
+                    .mapToInt(Integer::intValue).toArray();
+            long work = (long) dests.length * (sourceSwitch.length + detached.length + n);
+            int workers = forcedWorkers > 0 ? forcedWorkers
+                    : (int) Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), work / PARALLEL_WORK));
+            Run[] runs = new Run[workers];
+            runs[0] = this;
+            Thread[] threads = new Thread[workers];
+            Throwable[] failure = new Throwable[1];
+            for (int w = 1; w < workers; w++) {
+                Run r = new Run(plan);
+                runs[w] = r;
+                int from = (int) ((long) dests.length * w / workers);
+                int to = (int) ((long) dests.length * (w + 1) / workers);
+                threads[w] = new Thread(() -> r.destinations(dests, from, to), "route-analysis-" + w);
+                threads[w].setUncaughtExceptionHandler((th, x) -> {
+                    synchronized (failure) {
+                        failure[0] = x;
+                    }
+                });
+                threads[w].start();
+            }
+            destinations(dests, 0, dests.length / workers);
+            for (int w = 1; w < workers; w++) {
+                try {
+                    threads[w].join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("route analysis interrupted", e);
+                }
+                synchronized (failure) {
+                    if (failure[0] != null) {
+                        throw new IllegalStateException("route analysis failed: " + failure[0], failure[0]);
+                    }
+                }
+                merge(runs[w]);
+            }
+            return report();
+        }
+
+        private void destinations(int[] dests, int from, int to) {
             int lastSwitch = Integer.MIN_VALUE;
-            for (int d : boxed) {
+            for (int i = from; i < to; i++) {
+                int d = dests[i];
                 int ds = switchOf(d);
                 if (ds != lastSwitch && ds >= 0) {
                     graph.bfs(ds, bfs, queue);
@@ -143,49 +268,101 @@ public final class RouteAnalyzer {
                 }
                 destination(d, ds);
             }
-            return report();
+        }
+
+        /** Adds another worker's share (which came after this one's) to this one. */
+        private void merge(Run o) {
+            pairs += o.pairs;
+            unreachable += o.unreachable;
+            nonMinimal += o.nonMinimal;
+            hopSum += o.hopSum;
+            maxHops = Math.max(maxHops, o.maxHops);
+            if (o.histogram.length > histogram.length) {
+                histogram = Arrays.copyOf(histogram, o.histogram.length);
+            }
+            for (int i = 0; i < o.histogram.length; i++) {
+                histogram[i] += o.histogram[i];
+            }
+            o.reasons.forEach((k, v) -> reasons.merge(k, v, Long::sum));
+            for (String x : o.examples) {
+                if (examples.size() < MAX_EXAMPLES) {
+                    examples.add(x);
+                }
+            }
+            for (int c = 0; c < load.length; c++) {
+                load[c] += o.load[c];
+            }
+            for (int l = 0; l < laneCount; l++) {
+                for (int i = 0; i < dependencyBits[l].length; i++) {
+                    dependencyBits[l][i] |= o.dependencyBits[l][i];
+                }
+            }
         }
 
         private int switchOf(int e) {
-            int sw = f.endpointSwitch(e);
-            return sw == Fabric.NONE ? -1 : f.switchIndex(sw);
+            return RouteAnalyzer.switchOf(f, e);
         }
 
         private void destination(int d, int ds) {
             int lid = t.lids().endpointLid(d);
-            for (int e : members) {
-                if (e == d) {
+            for (int e : detached) {
+                if (e != d) {
+                    fail(e, d, UNCABLED, -1, 1);
+                }
+            }
+            for (int k = 0; k < sourceSwitch.length; k++) {
+                int s0 = sourceSwitch[k];
+                int sources = groupStart[k + 1] - groupStart[k] - (s0 == ds ? 1 : 0);
+                if (sources == 0) {
                     continue;
                 }
-                pairs++;
-                int s0 = switchOf(e);
-                int r = s0 < 0 || ds < 0 ? UNCABLED : resolve(s0, d, lid);
+                int r = ds < 0 ? UNCABLED : resolve(s0, d, lid);
                 if (r < 0) {
-                    unreachable++;
-                    String reason = REASONS[-r];
-                    reasons.merge(reason, 1L, Long::sum);
-                    if (examples.size() < MAX_EXAMPLES) {
-                        examples.add(f.endpointName(e) + " -> " + f.endpointName(d) + ": " + reason
-                                + (s0 >= 0 ? " at switch \"" + f.name(f.switchNode(failAt[s0])) + "\"" : ""));
+                    for (int i = groupStart[k]; i < groupStart[k + 1]; i++) {
+                        if (grouped[i] != d) {
+                            fail(grouped[i], d, r, ds < 0 ? -1 : failAt[s0], sources);
+                            break;
+                        }
                     }
                     continue;
                 }
+                pairs += sources;
                 if (r >= histogram.length) {
                     histogram = Arrays.copyOf(histogram, Math.max(r + 1, histogram.length * 2));
                 }
-                histogram[r]++;
-                hopSum += r;
+                histogram[r] += sources;
+                hopSum += (long) r * sources;
                 maxHops = Math.max(maxHops, r);
                 if (r > bfs[s0]) {
-                    nonMinimal++;
+                    nonMinimal += sources;
                 }
-                weight[lanes.lane(e, lid)][s0]++;
+                if (laneCount == 1) {
+                    weight[0][s0] += sources;
+                } else {
+                    for (int i = groupStart[k]; i < groupStart[k + 1]; i++) {
+                        if (grouped[i] != d) {
+                            weight[lanes.lane(grouped[i], lid)][s0]++;
+                        }
+                    }
+                }
             }
             pushLoads();
             for (int i = 0; i < touchedCount; i++) {
                 result[touched[i]] = UNRESOLVED;
             }
             touchedCount = 0;
+        }
+
+        /** Counts {@code sources} unroutable pairs to {@code d} for reason {@code code}, {@code e} the example. */
+        private void fail(int e, int d, int code, int blamedSwitch, int sources) {
+            pairs += sources;
+            unreachable += sources;
+            String reason = REASONS[-code];
+            reasons.merge(reason, (long) sources, Long::sum);
+            if (examples.size() < MAX_EXAMPLES) {
+                examples.add(f.endpointName(e) + " -> " + f.endpointName(d) + ": " + reason
+                        + (blamedSwitch >= 0 ? " at switch \"" + f.name(f.switchNode(blamedSwitch)) + "\"" : ""));
+            }
         }
 
         /** Hops from switch s to the destination, or a failure code; memoised per destination. */

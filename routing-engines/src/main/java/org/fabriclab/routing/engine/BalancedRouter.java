@@ -194,15 +194,6 @@ public final class BalancedRouter {
         return load[channel];
     }
 
-    /** The most loaded channel, pending flow included, on the chosen path from {@code t} to the destination. */
-    private double pathMax(int t) {
-        double max = 0;
-        for (int x = t; nextSwitch[x] >= 0; x = nextSwitch[x]) {
-            max = Math.max(max, own[x]);
-        }
-        return max;
-    }
-
     /** The allowed next hop of {@code s} with the least (path key, channel load, destinations, port). */
     private int choose(int s, double w) {
         int best = -1;
@@ -213,7 +204,12 @@ public final class BalancedRouter {
             int i = candidates[c];
             int ch = graph.channel(i);
             long l = load[ch];
-            double k = Math.max(l, pathMax(graph.neighbour(i))) + w;
+            // the key is max(l, the most loaded channel on the neighbour's path) + w, pending flow
+            // included; it only grows along the walk, so a candidate stops as soon as it loses
+            double k = l + w;
+            for (int x = graph.neighbour(i); k <= bestKey && nextSwitch[x] >= 0; x = nextSwitch[x]) {
+                k = Math.max(k, own[x] + w);
+            }
             if (k < bestKey || (k == bestKey && (l < bestLoad || (l == bestLoad && destinations[ch] < bestDest)))) {
                 best = i;
                 bestKey = k;

@@ -8,6 +8,11 @@ import org.fabriclab.routing.lid.LidAssignment;
  * The linear forwarding tables (LFTs) of every switch, as OpenSM holds them: per switch, per
  * destination LID, the output port; port 0 is the switch itself, {@link #NO_PATH} (0xFF) means
  * no route. Immutable once built; a routing engine fills a {@link Builder}.
+ *
+ * <p>The entries are held twice: per switch, as they are dumped and pushed, and per LID (one row
+ * of every switch's port for that LID), as engines fill them and the analysis walks them one
+ * destination at a time. A walk down one LID's column of per-switch tables would miss the cache
+ * at every switch.
  */
 public final class ForwardingTables {
     /** OpenSM's OSM_NO_PATH: the LFT entry of an unreachable LID. */
@@ -16,15 +21,39 @@ public final class ForwardingTables {
     private final Fabric fabric;
     private final LidAssignment lids;
     private final byte[][] ports;
+    /** Entry of switch s for LID l at {@code l * switches + s}. */
+    private final byte[] byLid;
+    private final int switches;
     private final String engine;
     private final PathLanes lanes;
 
-    private ForwardingTables(Fabric fabric, LidAssignment lids, byte[][] ports, String engine, PathLanes lanes) {
+    private ForwardingTables(Fabric fabric, LidAssignment lids, byte[] byLid, String engine, PathLanes lanes) {
         this.fabric = fabric;
         this.lids = lids;
-        this.ports = ports;
+        this.byLid = byLid;
+        this.switches = fabric.switchCount();
+        this.ports = transpose(byLid, switches, lids.maxLid() + 1);
         this.engine = engine;
         this.lanes = lanes;
+    }
+
+    /** Per-switch tables from per-LID rows, a cache-sized block at a time. */
+    private static byte[][] transpose(byte[] byLid, int switches, int size) {
+        byte[][] out = new byte[switches][size];
+        final int block = 64;
+        for (int l0 = 0; l0 < size; l0 += block) {
+            int l1 = Math.min(size, l0 + block);
+            for (int s0 = 0; s0 < switches; s0 += block) {
+                int s1 = Math.min(switches, s0 + block);
+                for (int s = s0; s < s1; s++) {
+                    byte[] row = out[s];
+                    for (int l = l0; l < l1; l++) {
+                        row[l] = byLid[l * switches + s];
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     public static Builder builder(Fabric fabric, LidAssignment lids) {
@@ -55,7 +84,7 @@ public final class ForwardingTables {
 
     /** Output port of switch number {@code s} for {@code lid}, or {@link #NO_PATH}. */
     public int port(int s, int lid) {
-        return lid < ports[s].length ? ports[s][lid] & 0xFF : NO_PATH;
+        return lid < ports[s].length ? byLid[lid * switches + s] & 0xFF : NO_PATH;
     }
 
     /** A copy of switch {@code s}'s table, one unsigned byte per LID. */
@@ -80,26 +109,33 @@ public final class ForwardingTables {
     public static final class Builder {
         private final Fabric fabric;
         private final LidAssignment lids;
-        private final byte[][] ports;
+        private final byte[] byLid;
+        private final int switches;
         private PathLanes lanes = PathLanes.SINGLE;
 
         private Builder(Fabric fabric, LidAssignment lids) {
             this.fabric = fabric;
             this.lids = lids;
-            ports = new byte[fabric.switchCount()][lids.maxLid() + 1];
-            for (byte[] t : ports) {
-                Arrays.fill(t, (byte) NO_PATH);
+            switches = fabric.switchCount();
+            long entries = (long) switches * (lids.maxLid() + 1);
+            if (entries > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException("tables of " + switches + " switches by " + (lids.maxLid() + 1)
+                        + " LIDs exceed 2^31 entries");
             }
+            byLid = new byte[(int) entries];
+            Arrays.fill(byLid, (byte) NO_PATH);
         }
 
         public Builder set(int s, int lid, int port) {
             assert port == NO_PATH || port <= fabric.portCount(fabric.switchNode(s)) : "port " + port;
-            ports[s][lid] = (byte) port;
+            assert s >= 0 && s < switches : "switch " + s;
+            byLid[lid * switches + s] = (byte) port;
             return this;
         }
 
         public int get(int s, int lid) {
-            return ports[s][lid] & 0xFF;
+            assert s >= 0 && s < switches : "switch " + s;
+            return byLid[lid * switches + s] & 0xFF;
         }
 
         public Builder lanes(PathLanes l) {
@@ -108,7 +144,7 @@ public final class ForwardingTables {
         }
 
         public ForwardingTables build(String engine) {
-            return new ForwardingTables(fabric, lids, ports, engine, lanes);
+            return new ForwardingTables(fabric, lids, byLid.clone(), engine, lanes);
         }
     }
 }

@@ -80,6 +80,7 @@ public final class HostCore {
 
     /** The link went down: queued packets wait (the source is told by {@link #canOffer}). */
     public void portDown(long now) {
+        endWait(now);
         active = false;
         java.util.Arrays.fill(credits, 0);
     }
@@ -116,10 +117,7 @@ public final class HostCore {
                 waiting = true;
                 continue;
             }
-            if (waitingSince >= 0) {
-                counters.add(PORT, PortCounterArray.XMIT_WAIT_NS, now - waitingSince);
-                waitingSince = -1;
-            }
+            endWait(now);
             int h = ring[vl * depth + head[vl]];
             head[vl] = (head[vl] + 1) % depth;
             count[vl]--;
@@ -131,8 +129,18 @@ public final class HostCore {
             out.transmit(vl, h, now);
             return;
         }
-        if (waiting && waitingSince < 0) {
+        if (!waiting) {
+            endWait(now);
+        } else if (waitingSince < 0) {
             waitingSince = now;
+        }
+    }
+
+    /** Ends a credit wait, if one runs, adding its length to XmitWait. */
+    private void endWait(long now) {
+        if (waitingSince >= 0) {
+            counters.add(PORT, PortCounterArray.XMIT_WAIT_NS, now - waitingSince);
+            waitingSince = -1;
         }
     }
 }

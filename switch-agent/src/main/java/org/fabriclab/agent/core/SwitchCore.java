@@ -147,6 +147,7 @@ public final class SwitchCore {
 
     /** The link on {@code port} went down: nothing more is sent on it; packets routed to it are discarded. */
     public void portDown(int port, long now) {
+        endWait(port, now);
         active[port] = false;
         for (int v = 0; v < vls; v++) {
             credits[port * vls + v] = 0;
@@ -245,10 +246,7 @@ public final class SwitchCore {
             if (credits[port * vls + vl] == 0) {
                 continue;
             }
-            if (waitingSince[port] >= 0) {
-                counters.add(port, PortCounterArray.XMIT_WAIT_NS, now - waitingSince[port]);
-                waitingSince[port] = -1;
-            }
+            endWait(port, now);
             nextGrant[port] = q + 1 == queues ? 0 : q + 1;
             int h = dequeue(q);
             credits[port * vls + vl]--;
@@ -267,8 +265,18 @@ public final class SwitchCore {
             }
             return;
         }
-        if (wanted && waitingSince[port] < 0) {
+        if (!wanted) {
+            endWait(port, now); // nothing left to send (rerouted or discarded): no longer waiting
+        } else if (waitingSince[port] < 0) {
             waitingSince[port] = now; // a packet is ready, the link is free, but no credit: XmitWait runs
+        }
+    }
+
+    /** Ends a credit wait on {@code port}, if one runs, adding its length to XmitWait. */
+    private void endWait(int port, long now) {
+        if (waitingSince[port] >= 0) {
+            counters.add(port, PortCounterArray.XMIT_WAIT_NS, now - waitingSince[port]);
+            waitingSince[port] = -1;
         }
     }
 

@@ -78,25 +78,32 @@ public final class DataLinks implements AutoCloseable {
         return "fabric-node:" + nodeName;
     }
 
-    /** In-JVM: makes {@code node} accept links at {@link #address}. */
-    public void listen(LiveNode node) throws InterruptedException {
-        listen(node, new LocalAddress(address(node.name())));
+    /**
+     * In-JVM: makes {@code node} accept links at {@link #address}; the returned future completes
+     * when it does (a fabric binds all its nodes, then waits once).
+     */
+    public ChannelFuture listen(LiveNode node) {
+        return bind(node, new LocalAddress(address(node.name())));
     }
 
     /** Makes {@code node} accept links at {@code at}; returns the bound address (a TCP port 0 picks one). */
     public SocketAddress listen(LiveNode node, SocketAddress at) throws InterruptedException {
+        return bind(node, at).sync().channel().localAddress();
+    }
+
+    private ChannelFuture bind(LiveNode node, SocketAddress at) {
         Class<? extends ServerChannel> type = tcp ? NioServerSocketChannel.class : LocalServerChannel.class;
-        Channel server = new ServerBootstrap().group(group, node.eventLoop()).channel(type)
+        ChannelFuture bound = new ServerBootstrap().group(group, node.eventLoop()).channel(type)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
                         pipeline(ch, new LinkHandler(node));
                     }
-                }).bind(at).sync().channel();
+                }).bind(at);
         synchronized (servers) {
-            servers.add(server);
+            servers.add(bound.channel());
         }
-        return server.localAddress();
+        return bound;
     }
 
     /** In-JVM: cables port {@code port} of {@code node} to port {@code peerPort} of the node named {@code peer}. */

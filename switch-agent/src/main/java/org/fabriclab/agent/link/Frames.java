@@ -16,14 +16,15 @@ import java.nio.charset.StandardCharsets;
  *
  *  DATA (1)   5: vl(1) sl(1) hops(1) reserved(1) dlid(2) slid(2) flow(4) seq(4) timestamp(8) payload...
  *  CREDIT (2) 5: vl(1) count(2)                       credits for buffer slots freed on that lane
- *  HELLO (3)  5: guid(8) port(1) peerPort(1) vls(1) bufferPackets(2) rateMbps(4) endpointLen(2) endpoint
+ *  HELLO (3)  5: guid(8) port(1) peerPort(1) vls(1) bufferPackets(2) rateMbps(4) latencyNs(4) endpointLen(2) endpoint
  * </pre>
  *
  * A DATA frame travels through the fabric unchanged but for its {@code vl} and {@code hops} bytes,
  * which each switch rewrites in place: forwarding copies nothing. {@code HELLO} is the link-level
  * hello: each side says who it is, which of its ports this is, which of the peer's ports it believes
- * it is cabled to, its lanes, its input buffer size (the peer's initial credits), its link rate and
- * its management endpoint.
+ * it is cabled to, its lanes, its input buffer size (the peer's initial credits), its link rate, the
+ * propagation delay it was configured with, and its management endpoint. A link runs at the lower
+ * of the two rates and the longer of the two delays.
  */
 public final class Frames {
     public static final int LENGTH_FIELD = 4;
@@ -66,10 +67,10 @@ public final class Frames {
     }
 
     public static ByteBuf hello(ByteBufAllocator alloc, long guid, int port, int peerPort, int vls, int bufferPackets,
-                                int rateMbps, String endpoint) {
+                                int rateMbps, int latencyNs, String endpoint) {
         byte[] e = endpoint.getBytes(StandardCharsets.UTF_8);
-        ByteBuf b = alloc.buffer(24 + e.length);
-        return b.writeInt(20 + e.length).writeByte(HELLO).writeLong(guid).writeByte(port).writeByte(peerPort)
-                .writeByte(vls).writeShort(bufferPackets).writeInt(rateMbps).writeShort(e.length).writeBytes(e);
+        ByteBuf b = alloc.buffer(28 + e.length);
+        return b.writeInt(24 + e.length).writeByte(HELLO).writeLong(guid).writeByte(port).writeByte(peerPort)
+                .writeByte(vls).writeShort(bufferPackets).writeInt(rateMbps).writeInt(latencyNs).writeShort(e.length).writeBytes(e);
     }
 }

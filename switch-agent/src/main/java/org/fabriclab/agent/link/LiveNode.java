@@ -22,6 +22,13 @@ import org.slf4j.LoggerFactory;
  * lane, and every channel written to is flushed once, in a task of its own (see {@link #flush}). The shaper keeps each output link busy for
  * its frame's bytes at the link's rate; a link more than {@link #SLACK_NS} ahead of wall time
  * waits for one scheduled wake-up instead of a task per packet.
+ *
+ * <p>A link with a propagation delay (the longer of the two ends' {@link #linkLatencyNs}) holds
+ * each frame, data and credits alike, on a per-port {@link Wire} until its last bit has crossed:
+ * the end of its transmission plus the delay; one scheduled delivery per port releases what is
+ * due. Wall-clock timers fire late by tens of microseconds, so the live plane honours delays of
+ * that order and longer; the simulator's virtual clock is exact. Without a delay frames are
+ * written at once, as before.
  */
 public abstract class LiveNode {
     private static final Logger LOG = LoggerFactory.getLogger(LiveNode.class);
@@ -52,6 +59,9 @@ public abstract class LiveNode {
     private int dirtyCount;
     private boolean flushScheduled;
     private final Runnable flushTask = this::flushNow;
+    private long latencyNs;
+    private final long[] portLatencyNs;
+    private final Wire[] wires;
 
     protected LiveNode(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double[] rateGbps, String endpoint,
                        int poolSize) {
@@ -83,6 +93,24 @@ public abstract class LiveNode {
         creditList = new int[(ports + 1) * vls];
         dirty = new boolean[ports + 1];
         dirtyList = new int[ports + 1];
+        portLatencyNs = new long[ports + 1];
+        wires = new Wire[ports + 1];
+    }
+
+    /**
+     * The propagation delay of this node's links, from their next hello on (a link takes the
+     * longer of its two ends' delays). Set it before the links come up; 0 (the default) is none.
+     */
+    public void linkLatencyNs(long ns) {
+        if (ns < 0 || ns > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("link latency " + ns + " ns is out of range 0.." + Integer.MAX_VALUE);
+        }
+        latencyNs = ns;
+    }
+
+    /** The propagation delay of the link on {@code port} as agreed by the hello (event loop only). */
+    long portLatencyNs(int port) {
+        return portLatencyNs[port];
     }
 
     public String name() {
@@ -124,7 +152,7 @@ public abstract class LiveNode {
 
     ByteBuf helloFor(int port, int peerPort, ByteBufAllocator alloc) {
         return Frames.hello(alloc, mgmt.identity().guid(), port, peerPort, vls, bufferPackets,
-                (int) Math.round(rateGbps[port] * 1000), endpoint);
+                (int) Math.round(rateGbps[port] * 1000), (int) latencyNs, endpoint);
     }
 
     /** An accepted link's hello named our {@code port}; false (and the link is closed) if that cannot be. */
@@ -147,6 +175,10 @@ public abstract class LiveNode {
         double gbps = Math.min(rateGbps[port], h.rateMbps() / 1000.0);
         nsPerByte[port] = gbps > 0 ? 8.0 / gbps : 0;
         busyUntil[port] = 0;
+        portLatencyNs[port] = Math.max(latencyNs, h.latencyNs());
+        if (portLatencyNs[port] > 0 && wires[port] == null) {
+            wires[port] = new Wire(port);
+        }
         mgmt.linkUp(port, gbps, h.guid(), h.port(), h.endpoint());
         long now = System.nanoTime();
         portActiveCore(port, Math.min(h.bufferPackets(), bufferPackets), now);
@@ -158,6 +190,9 @@ public abstract class LiveNode {
             return;
         }
         channels[port] = null;
+        if (wires[port] != null) {
+            wires[port].lose();
+        }
         mgmt.linkDown(port);
         long now = System.nanoTime();
         portDownCore(port, now);
@@ -220,15 +255,17 @@ public abstract class LiveNode {
         f.setByte(f.readerIndex() + Frames.HOPS, pool.hops[h]);
         pool.release(h);
         Channel c = channels[port];
+        long start = Math.max(now, busyUntil[port]);
+        busyUntil[port] = start + (long) (bytes * nsPerByte[port]);
         if (c == null) {
             counters().add(port, PortCounterArray.XMIT_DISCARDS, 1);
             f.release();
+        } else if (portLatencyNs[port] > 0) {
+            wires[port].carry(f, busyUntil[port] + portLatencyNs[port], now);
         } else {
             c.write(f, c.voidPromise());
             markDirty(port);
         }
-        long start = Math.max(now, busyUntil[port]);
-        busyUntil[port] = start + (long) (bytes * nsPerByte[port]);
         long ahead = busyUntil[port] - now;
         if (ahead <= SLACK_NS) {
             if (!freePending[port]) {
@@ -276,7 +313,9 @@ public abstract class LiveNode {
             int k = creditList[i];
             int port = k / vls;
             Channel c = channels[port];
-            if (c != null) {
+            if (c != null && portLatencyNs[port] > 0) {
+                wires[port].carry(Frames.credit(c.alloc(), k % vls, credits[k]), now + portLatencyNs[port], now);
+            } else if (c != null) {
                 c.write(Frames.credit(c.alloc(), k % vls, credits[k]), c.voidPromise());
                 markDirty(port);
             }
@@ -311,6 +350,91 @@ public abstract class LiveNode {
             }
         }
         dirtyCount = 0;
+    }
+
+    /**
+     * The frames crossing one port's link with a propagation delay, in order, each with the time
+     * its last bit arrives; a ring that grows only when more are in flight than ever before.
+     */
+    private final class Wire implements Runnable {
+        private final int port;
+        private ByteBuf[] frames = new ByteBuf[16];
+        private long[] due = new long[16];
+        private int head;
+        private int size;
+        private boolean scheduled;
+
+        Wire(int port) {
+            this.port = port;
+        }
+
+        /** Puts {@code f} on the wire to arrive at {@code at} (never before a frame sent earlier). */
+        void carry(ByteBuf f, long at, long now) {
+            if (size == frames.length) {
+                grow();
+            }
+            int tail = (head + size) & (frames.length - 1);
+            long previous = size == 0 ? 0 : due[(tail - 1) & (frames.length - 1)];
+            frames[tail] = f;
+            due[tail] = Math.max(at, previous);
+            size++;
+            schedule(now);
+        }
+
+        /** Delivers every frame that has arrived, then waits for the next. */
+        @Override
+        public void run() {
+            scheduled = false;
+            long now = System.nanoTime();
+            Channel c = channels[port];
+            while (size > 0 && due[head] <= now) {
+                ByteBuf f = frames[head];
+                frames[head] = null;
+                head = (head + 1) & (frames.length - 1);
+                size--;
+                if (c == null) {
+                    f.release();
+                } else {
+                    c.write(f, c.voidPromise());
+                    markDirty(port);
+                }
+            }
+            schedule(now);
+            flush();
+        }
+
+        private void schedule(long now) {
+            if (size > 0 && !scheduled) {
+                scheduled = true;
+                loop.schedule(this, Math.max(0, due[head] - now), TimeUnit.NANOSECONDS);
+            }
+        }
+
+        /** The link went down: what was on it is lost (data frames counted as discards). */
+        void lose() {
+            while (size > 0) {
+                ByteBuf f = frames[head];
+                frames[head] = null;
+                head = (head + 1) & (frames.length - 1);
+                size--;
+                if (f.getByte(f.readerIndex() + Frames.TYPE) == Frames.DATA) {
+                    counters().add(port, PortCounterArray.XMIT_DISCARDS, 1);
+                }
+                f.release();
+            }
+        }
+
+        private void grow() {
+            ByteBuf[] f = new ByteBuf[frames.length * 2];
+            long[] d = new long[frames.length * 2];
+            for (int i = 0; i < size; i++) {
+                f[i] = frames[(head + i) & (frames.length - 1)];
+                d[i] = due[(head + i) & (frames.length - 1)];
+            }
+            frames = f;
+            due = d;
+            head = 0;
+        }
     }
 
     protected abstract void packetArrivedCore(int port, int h, long now);

@@ -14,6 +14,7 @@ import org.fabriclab.agent.core.TableWriteException;
 import org.fabriclab.proto.v1.Event;
 import org.fabriclab.proto.v1.GetLftBlockRequest;
 import org.fabriclab.proto.v1.GetNodeInfoRequest;
+import org.fabriclab.proto.v1.GetNodeRecordRequest;
 import org.fabriclab.proto.v1.GetPortCountersRequest;
 import org.fabriclab.proto.v1.GetPortInfoRequest;
 import org.fabriclab.proto.v1.GetPortInfoResponse;
@@ -22,6 +23,7 @@ import org.fabriclab.proto.v1.GetSwitchInfoRequest;
 import org.fabriclab.proto.v1.LftBlock;
 import org.fabriclab.proto.v1.ManagementGrpc;
 import org.fabriclab.proto.v1.NodeInfo;
+import org.fabriclab.proto.v1.NodeRecord;
 import org.fabriclab.proto.v1.PortCounters;
 import org.fabriclab.proto.v1.PortInfo;
 import org.fabriclab.proto.v1.ResetPortCountersRequest;
@@ -50,9 +52,26 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
 
     @Override
     public void getNodeInfo(GetNodeInfoRequest request, StreamObserver<NodeInfo> out) {
+        reply(out, nodeInfo());
+    }
+
+    @Override
+    public void getNodeRecord(GetNodeRecordRequest request, StreamObserver<NodeRecord> out) {
+        NodeRecord.Builder b = NodeRecord.newBuilder().setNodeInfo(nodeInfo())
+                .setSmInfo(smInfo(node.smInfo()));
+        for (int i = 1; i <= node.identity().ports(); i++) {
+            b.addPorts(portInfo(node.port(i)));
+        }
+        if (node.isSwitch()) {
+            b.setSwitchInfo(switchInfo());
+        }
+        reply(out, b.build());
+    }
+
+    private NodeInfo nodeInfo() {
         ManagedNode.Identity id = node.identity();
-        reply(out, NodeInfo.newBuilder().setType(id.type()).setNodeGuid(id.guid()).setPortCount(id.ports())
-                .setDescription(id.description()).build());
+        return NodeInfo.newBuilder().setType(id.type()).setNodeGuid(id.guid()).setPortCount(id.ports())
+                .setDescription(id.description()).build();
     }
 
     @Override
@@ -121,9 +140,13 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         if (!requireSwitch(out)) {
             return;
         }
+        reply(out, switchInfo());
+    }
+
+    private SwitchInfo switchInfo() {
         SwitchTables t = node.tables().current();
-        reply(out, SwitchInfo.newBuilder().setLftCapacity(SwitchTables.CAPACITY).setLftTop(t.lftTop())
-                .setTableVersion(t.version()).setPortCount(node.identity().ports()).setLid(node.port(1).lid()).build());
+        return SwitchInfo.newBuilder().setLftCapacity(SwitchTables.CAPACITY).setLftTop(t.lftTop())
+                .setTableVersion(t.version()).setPortCount(node.identity().ports()).setLid(node.port(1).lid()).build();
     }
 
     @Override
