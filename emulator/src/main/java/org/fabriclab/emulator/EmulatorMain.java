@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.emulator.bench.ForwardingBenchmark;
 import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.topology.Topologies;
@@ -46,24 +47,52 @@ public final class EmulatorMain implements Runnable {
         @Option(names = "--warmup", defaultValue = "3", description = "Warm-up seconds per plane. Default: ${DEFAULT-VALUE}")
         double warmup;
 
+        @Option(names = "--rounds", defaultValue = "3", description = "Rounds, each measuring the relay then the switch; medians are reported. Default: ${DEFAULT-VALUE}")
+        int rounds;
+
         @Option(names = "--json", description = "One JSON object")
         boolean json;
 
         @Override
         public Integer call() throws Exception {
+            if (rounds < 1) {
+                System.err.println("emulator: --rounds must be at least 1");
+                return 2;
+            }
             if (ports < 2 || ports > 254) {
                 System.err.println("emulator: --ports must be 2..254");
                 return 2;
             }
-            var results = org.fabriclab.emulator.bench.ForwardingBenchmark.run(ports, payload, warmup, seconds);
-            double bare = results.get(0).packetsPerSecond();
-            double sw = results.get(1).packetsPerSecond();
+            var results = ForwardingBenchmark.run(ports, payload, warmup, seconds, rounds);
+            double[] relayPps = new double[rounds];
+            double[] switchPps = new double[rounds];
+            double[] relayPerCpu = new double[rounds];
+            double[] switchPerCpu = new double[rounds];
+            double[] ratio = new double[rounds];
+            double[] cpuRatio = new double[rounds];
+            for (int r = 0; r < rounds; r++) {
+                ForwardingBenchmark.Result bare = results.get(2 * r);
+                ForwardingBenchmark.Result sw = results.get(2 * r + 1);
+                relayPps[r] = bare.packetsPerSecond();
+                switchPps[r] = sw.packetsPerSecond();
+                relayPerCpu[r] = bare.packetsPerCpuSecond();
+                switchPerCpu[r] = sw.packetsPerCpuSecond();
+                ratio[r] = sw.packetsPerSecond() / bare.packetsPerSecond();
+                cpuRatio[r] = sw.packetsPerCpuSecond() / bare.packetsPerCpuSecond();
+            }
             if (json) {
-                System.out.printf(java.util.Locale.ROOT, "{\"ports\":%d,\"payloadBytes\":%d,\"bareRelayPps\":%.0f,\"switchPps\":%.0f,\"ratio\":%.3f}%n",
-                        ports, payload, bare, sw, sw / bare);
+                System.out.printf(java.util.Locale.ROOT, "{\"ports\":%d,\"payloadBytes\":%d,\"rounds\":%d,\"bareRelayPps\":%.0f,"
+                                + "\"switchPps\":%.0f,\"ratio\":%.3f,\"bareRelayPpsPerCpu\":%.0f,\"switchPpsPerCpu\":%.0f,\"cpuRatio\":%.3f}%n",
+                        ports, payload, rounds, ForwardingBenchmark.median(relayPps), ForwardingBenchmark.median(switchPps),
+                        ForwardingBenchmark.median(ratio), ForwardingBenchmark.median(relayPerCpu),
+                        ForwardingBenchmark.median(switchPerCpu), ForwardingBenchmark.median(cpuRatio));
             } else {
-                System.out.printf(java.util.Locale.ROOT, "bare relay  %,12.0f packets/s%nswitch      %,12.0f packets/s%nratio       %.1f%%%n",
-                        bare, sw, 100 * sw / bare);
+                for (ForwardingBenchmark.Result r : results) {
+                    System.out.printf(java.util.Locale.ROOT, "%-11s %,12.0f packets/s  %,12.0f per CPU-second  loop busy %5.1f%%%n",
+                            r.plane(), r.packetsPerSecond(), r.packetsPerCpuSecond(), 100 * r.cpuSeconds() / r.seconds());
+                }
+                System.out.printf(java.util.Locale.ROOT, "median switch/relay: %.1f%% of packets/s, %.1f%% of packets per CPU-second%n",
+                        100 * ForwardingBenchmark.median(ratio), 100 * ForwardingBenchmark.median(cpuRatio));
             }
             return 0;
         }
