@@ -110,6 +110,7 @@ public final class EmulatorMain implements Runnable {
 
         @Option(names = "--link-gbps", defaultValue = "100", description = "Link rate. Default: ${DEFAULT-VALUE}")
         double linkGbps;
+
         @Option(names = "--link-latency-ns", defaultValue = "0", description = "Propagation delay of every link in ns (the live plane honours tens of microseconds and more). Default: ${DEFAULT-VALUE}")
         long linkLatencyNs;
 

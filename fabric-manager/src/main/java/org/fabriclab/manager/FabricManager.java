@@ -50,7 +50,7 @@ public final class FabricManager implements AutoCloseable {
     static final int IO_THREADS = 16;
 
     /** The manager's state, as {@code fabricctl status} shows it. */
-    public enum State { DISCOVERING, ROUTING, UP, FAILED }
+    public enum State { DISCOVERING, ROUTING, UP, FAILED, STANDBY }
 
     /** A consistent snapshot of what the manager knows. */
     public record Snapshot(State state, Discovery.Result discovered, HeavySweep.Outcome outcome, String engineChain,
@@ -66,6 +66,12 @@ public final class FabricManager implements AutoCloseable {
         Snapshot routing(Discovery.Result d) {
             return new Snapshot(State.ROUTING, d, outcome, engineChain, tableVersion, lastHeavySweepMillis, upSinceEpochMillis,
                     "", heavySweeps, traps);
+        }
+
+        /** Standing by: the fabric as discovered, {@code note} saying which manager is master. */
+        Snapshot standby(Discovery.Result d, String note) {
+            return new Snapshot(State.STANDBY, d, outcome, engineChain, tableVersion, lastHeavySweepMillis, upSinceEpochMillis,
+                    note, heavySweeps, traps);
         }
 
         Snapshot withEngineChain(String chain) {
@@ -85,7 +91,8 @@ public final class FabricManager implements AutoCloseable {
     private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "manager-sweep"));
     private final ExecutorService io = Executors.newFixedThreadPool(IO_THREADS, r -> thread(r, "manager-io"));
     private final Discovery discovery = new Discovery(channels, io);
-    private final HeavySweep heavySweep = new HeavySweep(channels, io);
+    private final HeavySweep heavySweep;
+    private final Mastership mastership;
     private final AtomicBoolean sweepPending = new AtomicBoolean();
     private final Set<Long> subscribed = new HashSet<>();
     private final Timer sweepTimer;
@@ -97,9 +104,16 @@ public final class FabricManager implements AutoCloseable {
     private volatile Snapshot snapshot;
     private EngineChain chain;
 
+    /** A manager of priority 0 without an M_Key, its SM GUID kept beside {@code lidFile} (see {@link #smGuid}). */
     public FabricManager(String seed, String engineChain, Path lidFile, MeterRegistry registry) {
+        this(seed, engineChain, lidFile, registry, new Mastership.Config(smGuid(lidFile), 0, 0));
+    }
+
+    FabricManager(String seed, String engineChain, Path lidFile, MeterRegistry registry, Mastership.Config sm) {
         this.seed = seed;
         this.lidFile = lidFile;
+        this.mastership = new Mastership(sm, channels);
+        this.heavySweep = new HeavySweep(channels, io, sm.mKey());
         this.chain = EngineChain.parse(engineChain);
         snapshot = new Snapshot(State.DISCOVERING, null, null, engineChain, 0, 0, 0, "", 0, 0);
         sweepTimer = Timer.builder("fabric.sweep.duration").description("heavy sweep: discovery, LIDs, routing, validation, push, activation").register(registry);
@@ -113,6 +127,34 @@ public final class FabricManager implements AutoCloseable {
         Gauge.builder("fabric.links", this, m -> m.snapshot.discovered() == null ? 0 : m.snapshot.discovered().fabric().linkCount())
                 .description("links discovered").register(registry);
         Gauge.builder("fabric.table.version", this, m -> m.snapshot.tableVersion()).description("table version").register(registry);
+    }
+
+    /**
+     * This manager's SM GUID: kept in {@code sm-guid} beside the LID file, made up (random, non-zero)
+     * the first time, so that a restarted manager is the same manager to the fabric; random
+     * without a LID file.
+     */
+    static long smGuid(Path lidFile) {
+        long fresh = 0;
+        while (fresh == 0) {
+            fresh = new java.security.SecureRandom().nextLong();
+        }
+        if (lidFile == null) {
+            return fresh;
+        }
+        Path file = lidFile.resolveSibling("sm-guid");
+        try {
+            if (Files.exists(file)) {
+                return Long.parseUnsignedLong(Files.readString(file, StandardCharsets.UTF_8).trim(), 16);
+            }
+            if (file.getParent() != null) {
+                Files.createDirectories(file.getParent());
+            }
+            Files.writeString(file, Long.toHexString(fresh) + "\n", StandardCharsets.UTF_8);
+        } catch (IOException | NumberFormatException e) {
+            LOG.warn("cannot keep the SM GUID in {} ({}); using {} for this run only", file, e.getMessage(), Long.toHexString(fresh));
+        }
+        return fresh;
     }
 
     private static double count(FabricManager m, boolean switches) {
@@ -167,9 +209,21 @@ public final class FabricManager implements AutoCloseable {
     boolean lightSweep() {
         Snapshot s = snapshot;
         lightSweepCounter.increment();
+        if (s.state() == State.STANDBY && s.discovered() != null) {
+            if (mastership.masterGone(Mastership.anchor(s.discovered()))) {
+                heavySweep();
+                return true;
+            }
+            return false;
+        }
         if (s.state() != State.UP || s.discovered() == null) {
             heavySweep();
             return true;
+        }
+        var over = mastership.heartbeat(Mastership.anchor(s.discovered()));
+        if (over.isPresent()) {
+            standBy(s.discovered(), over.get());
+            return false;
         }
         List<java.util.concurrent.Future<Boolean>> changed = new java.util.ArrayList<>();
         for (DiscoveredNode n : s.discovered().nodes()) {
@@ -223,7 +277,17 @@ public final class FabricManager implements AutoCloseable {
         try {
             Discovery.Result d = discovery.discover(seed);
             long discoveryMillis = (System.nanoTime() - t0) / 1_000_000;
+            var rival = mastership.rival(d);
+            if (rival.isPresent()) {
+                standBy(d, rival.get());
+                return snapshot;
+            }
             snapshot = snapshot.routing(d);
+            Mastership.Config sm = mastership.config();
+            long c0 = System.nanoTime();
+            heavySweep.claim(d.nodes(), sm.guid(), sm.priority(), mastership.nextActCount());
+            mastership.claimed();
+            long claimMillis = (System.nanoTime() - c0) / 1_000_000;
             HeavySweep.Outcome o = heavySweep.run(d, chain, readLids());
             writeLids(o);
             routingTimer.record(o.routingMillis(), TimeUnit.MILLISECONDS);
@@ -235,8 +299,8 @@ public final class FabricManager implements AutoCloseable {
             snapshot = new Snapshot(State.UP, d, o, before.engineChain(), before.tableVersion() + (changed ? 1 : 0), millis,
                     before.state() == State.UP && before.upSinceEpochMillis() > 0 ? before.upSinceEpochMillis() : System.currentTimeMillis(),
                     "", before.heavySweeps() + 1, before.traps());
-            LOG.info("heavy sweep done in {} ms (discovery {}, routing {}, validation {}, push {}, activation {}): {} switches, "
-                    + "{} hosts, {} links; engine {}; {} LFT blocks changed, {} ports activated", millis, discoveryMillis,
+            LOG.info("heavy sweep done in {} ms (discovery {}, claim {}, routing {}, validation {}, push {}, activation {}): {} switches, "
+                    + "{} hosts, {} links; engine {}; {} LFT blocks changed, {} ports activated", millis, discoveryMillis, claimMillis,
                     o.routingMillis(), o.validationMillis(), o.pushMillis(), o.activationMillis(), d.fabric().switchCount(),
                     d.fabric().caCount(), d.fabric().linkCount(), o.tables().engine(), o.changedBlocks(), o.activatedPorts());
             subscribeTraps(d);
@@ -248,6 +312,17 @@ public final class FabricManager implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         return snapshot;
+    }
+
+    /** Another manager outranks this one and holds the fabric: write nothing, watch it. */
+    private void standBy(Discovery.Result d, Mastership.Claim master) {
+        mastership.standBy(master);
+        String note = "standing by: " + master.describe() + " is master of this fabric; this manager (priority "
+                + mastership.config().priority() + ") writes nothing and takes over if it stops";
+        if (snapshot.state() != State.STANDBY) {
+            LOG.warn(note);
+        }
+        snapshot = snapshot.standby(d, note);
     }
 
     private Map<Long, Integer> readLids() {

@@ -67,12 +67,28 @@ public final class FabricManagerMain implements Callable<Integer> {
 
     @Option(names = "--link-gbps", defaultValue = "100", description = "Embedded mode: link rate in Gbps. Default: ${DEFAULT-VALUE}")
     double linkGbps;
+
     @Option(names = "--link-latency-ns", defaultValue = "0", description = "Propagation delay of every link in ns (the live plane honours tens of microseconds and more). Default: ${DEFAULT-VALUE}")
     long linkLatencyNs;
+
+    @Option(names = "--sm-priority", defaultValue = "0", paramLabel = "0..15",
+            description = "Priority in the election of the master manager (IBA SMInfo): the highest configures the fabric, "
+                    + "the others stand by. Default: ${DEFAULT-VALUE}")
+    int smPriority;
+
+    @Option(names = "--sm-guid", paramLabel = "HEX", description = "This manager's GUID in SMInfo. Default: made up once and kept in the state dir")
+    String smGuid;
+
+    @Option(names = "--m-key", paramLabel = "HEX", description = "M_Key to set on every node and write with; every manager of the fabric needs it. Default: none")
+    String mKey;
 
     @Option(names = "--exit-after", defaultValue = "0", paramLabel = "SECONDS",
             description = "Stop after this long (0: run until interrupted). For scripted runs.")
     long exitAfter;
+
+    private static long hex(String s) {
+        return Long.parseUnsignedLong(s.startsWith("0x") ? s.substring(2) : s, 16);
+    }
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new FabricManagerMain()).execute(args));
@@ -83,6 +99,16 @@ public final class FabricManagerMain implements Callable<Integer> {
         if ((emulate == null) == (seed == null)) {
             System.err.println("fabric-manager: give exactly one of --emulate SPEC (embedded fabric) or --seed HOST:PORT");
             return 2;
+        }
+        if (smPriority < 0 || smPriority > 15) {
+            System.err.println("fabric-manager: --sm-priority must be 0..15, not " + smPriority);
+            return 2;
+        }
+        for (String[] hex : new String[][] {{"--sm-guid", smGuid}, {"--m-key", mKey}}) {
+            if (hex[1] != null && !hex[1].matches("(0x)?[0-9a-fA-F]{1,16}")) {
+                System.err.println("fabric-manager: " + hex[0] + " must be up to 16 hex digits, not '" + hex[1] + "'");
+                return 2;
+            }
         }
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new JvmMemoryMetrics().bindTo(registry);
@@ -100,7 +126,9 @@ public final class FabricManagerMain implements Callable<Integer> {
             seedEndpoint = fabric.endpoint(topology.name(topology.nodeCount() - 1));
         }
         try (EmulatedFabric emulated = fabric;
-             FabricManager manager = new FabricManager(seedEndpoint, engine, stateDir.resolve("guid2lid"), registry);
+             FabricManager manager = new FabricManager(seedEndpoint, engine, stateDir.resolve("guid2lid"), registry,
+                     new Mastership.Config(smGuid == null ? FabricManager.smGuid(stateDir.resolve("guid2lid")) : hex(smGuid),
+                             smPriority, mKey == null ? 0 : hex(mKey)));
              PerfManager perf = new PerfManager(manager, registry, perfInterval);
              MetricsServer metrics = new MetricsServer(registry, metricsPort)) {
             HealthStatusManager health = new HealthStatusManager();

@@ -106,7 +106,7 @@ public final class Discovery {
     private DiscoveredNode query(String endpoint) {
         NodeRecord r = retry(endpoint, s -> s.getNodeRecord(GetNodeRecordRequest.getDefaultInstance()));
         return new DiscoveredNode(endpoint, r.getNodeInfo(), r.getPortsList(),
-                r.getNodeInfo().getType() == NodeType.NODE_TYPE_SWITCH ? r.getSwitchInfo() : null);
+                r.getNodeInfo().getType() == NodeType.NODE_TYPE_SWITCH ? r.getSwitchInfo() : null, r.getSmInfo());
     }
 
     private <T> T retry(String endpoint, java.util.function.Function<ManagementGrpc.ManagementBlockingStub, T> call) {

@@ -53,9 +53,26 @@ public final class HeavySweep {
     private record Pushed(long version, byte[] table, int top) {
     }
 
-    public HeavySweep(NodeChannels channels, ExecutorService executor) {
+    private final long mKey;
+
+    /** {@code mKey}: carried by every write (0 while the nodes have none). */
+    public HeavySweep(NodeChannels channels, ExecutorService executor, long mKey) {
         this.channels = channels;
         this.executor = executor;
+        this.mKey = mKey;
+    }
+
+    /**
+     * Claims every node for this manager (IBA SMInfo: GUID, priority, MASTER, activity count) and
+     * sets the M_Key, before anything else is written.
+     *
+     * @throws SweepException naming a node that refuses, e.g. guarded by another manager's M_Key
+     */
+    public void claim(List<DiscoveredNode> nodes, long smGuid, int priority, int actCount) throws SweepException, InterruptedException {
+        org.fabriclab.proto.v1.SetSmInfoRequest claim = org.fabriclab.proto.v1.SetSmInfoRequest.newBuilder().setMKey(mKey)
+                .setSmGuid(smGuid).setPriority(priority).setState(org.fabriclab.proto.v1.SmState.SM_STATE_MASTER)
+                .setNewMKey(mKey).setActCount(actCount).build();
+        runAll(nodes, dn -> channels.blocking(dn.endpoint()).setSmInfo(claim), "claiming the node for this manager (SMInfo)");
     }
 
     /** What a sweep produced. */
@@ -151,7 +168,7 @@ public final class HeavySweep {
             known = new Pushed(0, new byte[0], 0);
         }
         boolean trusted = known != null && known.version() == version;
-        WriteTablesRequest.Builder w = WriteTablesRequest.newBuilder().setFromVersion(version).setToVersion(version + 1)
+        WriteTablesRequest.Builder w = WriteTablesRequest.newBuilder().setMKey(mKey).setFromVersion(version).setToVersion(version + 1)
                 .setLftTop(maxLid);
         byte[] full = new byte[blocks * BLOCK];
         Arrays.fill(full, (byte) 0xFF);
@@ -214,19 +231,19 @@ public final class HeavySweep {
         }
         runAll(todo, dn -> arm(dn, f, nodeOf.get(dn.info().getNodeGuid()), lids), "arming ports");
         runAll(todo, dn -> channels.blocking(dn.endpoint()).setAllPortInfo(
-                SetAllPortInfoRequest.newBuilder().setState(PortState.PORT_STATE_ACTIVE).build()), "activating ports");
+                SetAllPortInfoRequest.newBuilder().setMKey(mKey).setState(PortState.PORT_STATE_ACTIVE).build()), "activating ports");
         return ports;
     }
 
     private Object arm(DiscoveredNode dn, Fabric f, int n, LidAssignment lids) {
         var stub = channels.blocking(dn.endpoint());
         if (f.isSwitch(n) || f.portCount(n) == 1) {
-            return stub.setAllPortInfo(SetAllPortInfoRequest.newBuilder().setLid(lids.lidOf(f, n, 1))
+            return stub.setAllPortInfo(SetAllPortInfoRequest.newBuilder().setMKey(mKey).setLid(lids.lidOf(f, n, 1))
                     .setState(PortState.PORT_STATE_ARMED).build());
         }
         for (PortInfo p : dn.ports()) {
             if (f.peerNode(f.globalPort(n, p.getPortNumber())) >= 0) {
-                channels.blocking(dn.endpoint()).setPortInfo(SetPortInfoRequest.newBuilder().setPortNumber(p.getPortNumber())
+                channels.blocking(dn.endpoint()).setPortInfo(SetPortInfoRequest.newBuilder().setMKey(mKey).setPortNumber(p.getPortNumber())
                         .setLid(lids.lidOf(f, n, p.getPortNumber())).setState(PortState.PORT_STATE_ARMED).build());
             }
         }
@@ -244,8 +261,10 @@ public final class HeavySweep {
                 futures.get(i).get();
             } catch (ExecutionException e) {
                 Throwable c = e.getCause();
+                String hint = c instanceof StatusRuntimeException s && s.getStatus().getCode() == io.grpc.Status.Code.PERMISSION_DENIED
+                        ? "; another manager's M_Key guards it: give this manager the fabric's key (--m-key)" : "";
                 throw new SweepException(what + " failed at " + nodes.get(i).info().getDescription() + ": "
-                        + (c instanceof StatusRuntimeException s ? s.getStatus().getCode() + " " + s.getStatus().getDescription() : c));
+                        + (c instanceof StatusRuntimeException s ? s.getStatus().getCode() + " " + s.getStatus().getDescription() : c) + hint);
             }
         }
     }

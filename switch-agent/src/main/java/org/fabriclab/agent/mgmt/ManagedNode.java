@@ -37,6 +37,7 @@ public final class ManagedNode {
     private final List<Consumer<Event>> listeners = new CopyOnWriteArrayList<>();
     private long smGuid;
     private int smPriority;
+    private int smActCount;
     private SmState smState = SmState.SM_STATE_NOT_ACTIVE;
     private long mKey;
     private long eventSequence;
@@ -144,16 +145,17 @@ public final class ManagedNode {
     }
 
     /** The manager state (IBA SMInfo). */
-    public record SmInfoState(long smGuid, int priority, SmState state, boolean mKeySet) {
+    public record SmInfoState(long smGuid, int priority, SmState state, boolean mKeySet, int actCount) {
     }
 
     public synchronized SmInfoState smInfo() {
-        return new SmInfoState(smGuid, smPriority, smState, mKey != 0);
+        return new SmInfoState(smGuid, smPriority, smState, mKey != 0, smActCount);
     }
 
-    public synchronized SmInfoState setSmInfo(long guid, int priority, SmState state, long newMKey) {
+    public synchronized SmInfoState setSmInfo(long guid, int priority, SmState state, long newMKey, int actCount) {
         smGuid = guid;
         smPriority = priority;
+        smActCount = actCount;
         if (state != SmState.SM_STATE_UNSPECIFIED) {
             smState = state;
         }

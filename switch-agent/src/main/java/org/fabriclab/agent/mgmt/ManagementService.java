@@ -227,7 +227,8 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         if (!checkMKey(request.getMKey(), out)) {
             return;
         }
-        reply(out, smInfo(node.setSmInfo(request.getSmGuid(), request.getPriority(), request.getState(), request.getNewMKey())));
+        reply(out, smInfo(node.setSmInfo(request.getSmGuid(), request.getPriority(), request.getState(), request.getNewMKey(),
+                request.getActCount())));
     }
 
     @Override
@@ -245,7 +246,8 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
     }
 
     private static SmInfo smInfo(ManagedNode.SmInfoState s) {
-        return SmInfo.newBuilder().setSmGuid(s.smGuid()).setPriority(s.priority()).setState(s.state()).setMKeySet(s.mKeySet()).build();
+        return SmInfo.newBuilder().setSmGuid(s.smGuid()).setPriority(s.priority()).setState(s.state()).setMKeySet(s.mKeySet())
+                .setActCount(s.actCount()).build();
     }
 
     private static PortInfo portInfo(ManagedNode.Port p) {
