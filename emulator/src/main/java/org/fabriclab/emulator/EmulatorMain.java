@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 
 /** {@code bin/emulator}: runs emulated fabrics for a fabric manager in another process. */
 @Command(name = "emulator", mixinStandardHelpOptions = true, version = "emulator 0.1.0",
-        description = "Runs emulated fabrics.", subcommands = {EmulatorMain.Up.class, EmulatorMain.BenchForwarding.class})
+        description = "Runs emulated fabrics.", subcommands = {EmulatorMain.Up.class, EmulatorMain.Sim.class, EmulatorMain.BenchForwarding.class})
 public final class EmulatorMain implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -29,6 +29,128 @@ public final class EmulatorMain implements Runnable {
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new EmulatorMain()).execute(args));
+    }
+
+    /** {@code emulator sim}: a fabric in virtual time, routed offline, one JSON report. */
+    @Command(name = "sim", mixinStandardHelpOptions = true,
+            description = "Simulate a fabric in virtual time with the live agents' switch core: offered load in, throughput and latency out.")
+    static final class Sim implements Callable<Integer> {
+        @Option(names = "--topology", required = true, paramLabel = "SPEC", description = "Topology spec or file:PATH")
+        String topology;
+
+        @Option(names = "--routing", defaultValue = "minhop", paramLabel = "CHAIN", description = "Routing-engine chain. Default: ${DEFAULT-VALUE}")
+        String routing;
+
+        @Option(names = "--pattern", defaultValue = "uniform", description = "uniform, permutation or all-to-all. Default: ${DEFAULT-VALUE}")
+        String pattern;
+
+        @Option(names = "--load", defaultValue = "0.5", description = "Offered load per host, a fraction of the link rate. Default: ${DEFAULT-VALUE}")
+        double load;
+
+        @Option(names = "--duration", defaultValue = "100us", paramLabel = "TIME", description = "Virtual time to simulate (ns, us, ms, s). Default: ${DEFAULT-VALUE}")
+        String duration;
+
+        @Option(names = "--warmup", paramLabel = "TIME", description = "Virtual time before measuring. Default: a fifth of the duration")
+        String warmup;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Seed of the traffic. Default: ${DEFAULT-VALUE}")
+        long seed;
+
+        @Option(names = "--link-gbps", defaultValue = "100", description = "Link rate. Default: ${DEFAULT-VALUE}")
+        double linkGbps;
+
+        @Option(names = "--latency-ns", defaultValue = "100", description = "Propagation delay of every link. Default: ${DEFAULT-VALUE}")
+        long latencyNs;
+
+        @Option(names = "--payload", defaultValue = "256", description = "Payload bytes per packet. Default: ${DEFAULT-VALUE}")
+        int payload;
+
+        @Option(names = "--vls", defaultValue = "2", description = "Virtual lanes. Default: ${DEFAULT-VALUE}")
+        int vls;
+
+        @Option(names = "--buffer", defaultValue = "8", description = "Input buffer per port and lane, in packets. Default: ${DEFAULT-VALUE}")
+        int buffer;
+
+        @Option(names = "--json", description = "One JSON object")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            org.fabriclab.emulator.sim.Simulation.Config config;
+            try {
+                Fabric f = Topologies.load(topology, p -> Files.newBufferedReader(Path.of(p)));
+                long durationNs = nanos(duration);
+                long warmupNs = warmup == null ? durationNs / 5 : nanos(warmup);
+                var lids = org.fabriclab.routing.lid.LidAssigner.assign(f);
+                var routed = org.fabriclab.routing.engine.EngineChain.parse(routing).route(
+                        new org.fabriclab.routing.engine.RoutingRequest(f, lids, org.fabriclab.routing.engine.RoutingOptions.DEFAULTS));
+                config = new org.fabriclab.emulator.sim.Simulation.Config(f, routed.tables(), patternOf(pattern), load, linkGbps,
+                        latencyNs, vls, buffer, payload, durationNs, warmupNs, seed);
+            } catch (IllegalArgumentException | java.io.IOException e) {
+                System.err.println("emulator sim: " + e.getMessage());
+                return 2;
+            } catch (org.fabriclab.routing.engine.RoutingException e) {
+                System.err.println("emulator sim: routing failed: " + e.getMessage());
+                return 1;
+            }
+            var r = org.fabriclab.emulator.sim.Simulation.run(config);
+            java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+            out.put("topology", topology);
+            out.put("routing", config.tables().engine());
+            out.put("pattern", pattern);
+            out.put("hosts", config.fabric().endpointCount());
+            out.put("switches", config.fabric().switchCount());
+            out.put("seed", seed);
+            out.put("offeredLoad", r.offeredLoad());
+            out.put("throughput", r.throughput());
+            out.put("latencyMeanNs", r.latencyMeanNs());
+            out.put("latencyP95Ns", r.latencyP95Ns());
+            out.put("latencyP99Ns", r.latencyP99Ns());
+            out.put("meanHops", r.meanHops());
+            out.put("packetsDelivered", r.packetsDelivered());
+            out.put("packetsDropped", r.packetsDropped());
+            out.put("packetsRefused", r.packetsRefused());
+            out.put("outOfOrder", r.outOfOrder());
+            out.put("packetHops", r.packetHops());
+            out.put("events", r.events());
+            out.put("simulatedNs", r.simulatedNs());
+            out.put("wallMillis", r.wallMillis());
+            out.put("eventsPerSecond", r.eventsPerSecond());
+            out.put("packetHopsPerSecond", r.packetHopsPerSecond());
+            if (json) {
+                System.out.println(org.fabriclab.routing.format.Json.write(out));
+            } else {
+                out.forEach((k, v) -> System.out.printf(java.util.Locale.ROOT, "%-20s %s%n", k,
+                        v instanceof Double d ? String.format(java.util.Locale.ROOT, "%.4g", d) : v));
+            }
+            return 0;
+        }
+
+        static org.fabriclab.emulator.sim.Simulation.Pattern patternOf(String name) {
+            return switch (name) {
+                case "uniform" -> org.fabriclab.emulator.sim.Simulation.Pattern.UNIFORM;
+                case "permutation" -> org.fabriclab.emulator.sim.Simulation.Pattern.PERMUTATION;
+                case "all-to-all" -> org.fabriclab.emulator.sim.Simulation.Pattern.ALL_TO_ALL;
+                default -> throw new IllegalArgumentException("unknown pattern '" + name + "'; use uniform, permutation or all-to-all");
+            };
+        }
+
+        /** {@code 100us}, {@code 2ms}, {@code 500ns}, {@code 1s} (a bare number is nanoseconds) in nanoseconds. */
+        static long nanos(String time) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s)?").matcher(time.trim());
+            if (!m.matches()) {
+                throw new IllegalArgumentException("'" + time + "' is not a time; write e.g. 500ns, 100us, 2ms or 1s");
+            }
+            double v = Double.parseDouble(m.group(1));
+            String unit = m.group(2) == null ? "ns" : m.group(2);
+            double scale = switch (unit) {
+                case "us" -> 1e3;
+                case "ms" -> 1e6;
+                case "s" -> 1e9;
+                default -> 1;
+            };
+            return Math.round(v * scale);
+        }
     }
 
     /** {@code emulator bench-forwarding}: one switch's forwarding rate against a bare Netty relay, in one run. */

@@ -14,6 +14,7 @@ import org.fabriclab.proto.v1.GetStatusRequest;
 import org.fabriclab.proto.v1.ManagerStatus;
 import org.fabriclab.proto.v1.SetEngineRequest;
 import org.fabriclab.proto.v1.SweepRequest;
+import org.fabriclab.routing.format.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

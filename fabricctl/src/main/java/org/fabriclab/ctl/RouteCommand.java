@@ -27,6 +27,7 @@ import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.Guids;
 import org.fabriclab.routing.fabric.NodeSet;
+import org.fabriclab.routing.format.Json;
 import org.fabriclab.routing.format.LftDump;
 import org.fabriclab.routing.lid.Guid2LidFile;
 import org.fabriclab.routing.lid.LidAssigner;

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.format.Json;
 import org.fabriclab.routing.format.NetFile;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

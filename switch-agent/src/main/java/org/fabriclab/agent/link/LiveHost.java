@@ -26,12 +26,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     private final HostCore core;
     private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
     private int[] nextSeq = new int[INITIAL_LIDS];
-    private int[] expectSeq = new int[INITIAL_LIDS];
-    private long[] rcvPkts = new long[INITIAL_LIDS];
-    private long[] rcvBytes = new long[INITIAL_LIDS];
-    private long[] outOfOrder = new long[INITIAL_LIDS];
-    private long[] missing = new long[INITIAL_LIDS];
-    private long[] latencyNs = new long[INITIAL_LIDS];
+    private final org.fabriclab.agent.core.FlowSink sink = new org.fabriclab.agent.core.FlowSink();
     private Traffic traffic;
     private SplittableRandom random;
     private int nextDest;
@@ -91,19 +86,8 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     public CompletableFuture<Stats> stats() {
         CompletableFuture<Stats> f = new CompletableFuture<>();
         execute(() -> {
-            long r = 0;
-            long b = 0;
-            long o = 0;
-            long l = 0;
-            long m = 0;
-            for (int i = 0; i < rcvPkts.length; i++) {
-                r += rcvPkts[i];
-                b += rcvBytes[i];
-                o += outOfOrder[i];
-                m += missing[i];
-                l += latencyNs[i];
-            }
-            f.complete(new Stats(sent, r, b, o, Math.max(0, m - o), l));
+            var t = sink.totals();
+            f.complete(new Stats(sent, t.packets(), t.bytes(), t.outOfOrder(), t.missing(), t.latencyNsSum()));
         });
         return f;
     }
@@ -111,7 +95,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     /** Packets received from source LID {@code slid}; answered on the event loop. */
     public CompletableFuture<long[]> receivedFrom(int slid) {
         CompletableFuture<long[]> f = new CompletableFuture<>();
-        execute(() -> f.complete(slid < rcvPkts.length ? new long[] {rcvPkts[slid], rcvBytes[slid], outOfOrder[slid]} : new long[3]));
+        execute(() -> f.complete(sink.from(slid)));
         return f;
     }
 
@@ -171,26 +155,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
 
     @Override
     public void delivered(int h, long now) {
-        int s = pool.slid[h];
-        if (s >= rcvPkts.length) {
-            int n = Math.max(s + 1, rcvPkts.length * 2);
-            expectSeq = java.util.Arrays.copyOf(expectSeq, n);
-            rcvPkts = java.util.Arrays.copyOf(rcvPkts, n);
-            rcvBytes = java.util.Arrays.copyOf(rcvBytes, n);
-            outOfOrder = java.util.Arrays.copyOf(outOfOrder, n);
-            missing = java.util.Arrays.copyOf(missing, n);
-            latencyNs = java.util.Arrays.copyOf(latencyNs, n);
-        }
-        int seq = pool.seq[h];
-        if (seq < expectSeq[s]) {
-            outOfOrder[s]++; // older than one already seen: reordered
-        } else {
-            missing[s] += seq - expectSeq[s]; // a gap: packets lost (or still to come, reordered)
-            expectSeq[s] = seq + 1;
-        }
-        rcvPkts[s]++;
-        rcvBytes[s] += pool.bytes[h];
-        latencyNs[s] += now - pool.timestamp[h];
+        sink.record(pool.slid[h], pool.seq[h], pool.bytes[h], now - pool.timestamp[h]);
         drop(h);
     }
 

@@ -1,24 +1,25 @@
-package org.fabriclab.ctl;
+package org.fabriclab.routing.format;
 
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A minimal JSON writer for the CLI's reports: maps (insertion order kept), lists, strings,
+ * A minimal JSON writer for the command lines' reports (fabricctl, the emulator): maps (insertion order kept), lists, strings,
  * numbers, booleans, null, long[] and int[]. Non-finite doubles are written as null.
  */
-final class Json {
+public final class Json {
     private Json() {
     }
 
-    static String write(Object value) {
+    public static String write(Object value) {
         StringBuilder sb = new StringBuilder();
         append(sb, value);
         return sb.toString();
     }
 
-    static void append(StringBuilder sb, Object v) {
+    /** Appends {@code v} as JSON. */
+    public static void append(StringBuilder sb, Object v) {
         if (v == null) {
             sb.append("null");
         } else if (v instanceof String s) {

@@ -1,0 +1,416 @@
+package org.fabriclab.emulator.sim;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.fabriclab.agent.core.FlowSink;
+import org.fabriclab.agent.core.HostCore;
+import org.fabriclab.agent.core.PacketPool;
+import org.fabriclab.agent.core.SwitchCore;
+import org.fabriclab.agent.core.TableBatch;
+import org.fabriclab.agent.core.TableStore;
+import org.fabriclab.agent.core.TableWriteException;
+import org.fabriclab.agent.link.Frames;
+import org.fabriclab.agent.mgmt.PortCounterArray;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.fabric.Fabric;
+
+/**
+ * A fabric in virtual time: the same {@link SwitchCore} and {@link HostCore} the live agents run,
+ * driven by an {@link EventQueue} instead of Netty event loops: the other clock of "one core, two
+ * clocks". Links have a rate and a propagation delay; a packet leaves when the core grants it,
+ * occupies its link for its bytes at the link's rate ({@code FREE} then), and reaches the peer
+ * after the delay ({@code ARRIVE}); a returned credit reaches the sender after the delay
+ * ({@code CREDIT}). Hosts generate packets by a Poisson process at the offered load into a source
+ * queue, from which their NIC core takes them as its send queue has room.
+ *
+ * <p>Deterministic: the same configuration and seed give the same events in the same order (ties
+ * in time go in the order scheduled), so the same report. Nothing is allocated per packet or per
+ * event once the queues have grown: packets are handles into one {@link PacketPool} shared by all
+ * nodes (a handle travels with its packet), events are slots in primitive arrays.
+ */
+public final class Simulation {
+    /** How each host picks the destination of its next packet. */
+    public enum Pattern {
+        /** Uniformly at random among the other hosts. */
+        UNIFORM,
+        /** Each host to one other, a random permutation without fixed points (seeded). */
+        PERMUTATION,
+        /** Every other host in turn (all-to-all). */
+        ALL_TO_ALL
+    }
+
+    /**
+     * One simulation.
+     *
+     * @param load         offered load per host as a fraction of the link rate (0..1]
+     * @param payloadBytes payload of each packet; the frame adds {@link Frames#DATA_HEADER}
+     * @param durationNs   virtual time simulated
+     * @param warmupNs     virtual time before measurement starts (packets created earlier are not measured)
+     */
+    public record Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps,
+                         long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed) {
+        public Config {
+            if (!(load > 0 && load <= 1)) {
+                throw new IllegalArgumentException("load " + load + " is not in (0, 1]: it is a fraction of the link rate");
+            }
+            if (linkGbps <= 0 || latencyNs < 0 || vls < 1 || bufferPackets < 1) {
+                throw new IllegalArgumentException("link rate, buffers and lanes must be positive and the delay not negative");
+            }
+            if (payloadBytes < 0 || payloadBytes > Frames.MAX_PAYLOAD) {
+                throw new IllegalArgumentException("payload " + payloadBytes + " bytes is outside 0.." + Frames.MAX_PAYLOAD);
+            }
+            if (durationNs <= 0 || warmupNs < 0 || warmupNs >= durationNs) {
+                throw new IllegalArgumentException("the warm-up (" + warmupNs + " ns) must be shorter than the duration (" + durationNs + " ns)");
+            }
+            if (fabric.endpointCount() < 2) {
+                throw new IllegalArgumentException("a simulation needs at least two hosts");
+            }
+        }
+    }
+
+    /**
+     * What a run measured. Loads and throughput are fractions of the hosts' link rate over the
+     * measured window; latencies are from a packet's creation (source queueing included) to its
+     * delivery, for packets created in the window; {@code meanHops} counts links between switches.
+     */
+    public record Report(double offeredLoad, double throughput, double latencyMeanNs, long latencyP95Ns, long latencyP99Ns,
+                         double meanHops, long packetsDelivered, long packetsDropped, long packetsRefused, long outOfOrder,
+                         long packetHops, long events, long simulatedNs, long wallMillis, double eventsPerSecond,
+                         double packetHopsPerSecond) {
+    }
+
+    static final int ARRIVE = 0;
+    static final int CREDIT = 1;
+    static final int FREE = 2;
+    static final int INJECT = 3;
+    private static final int SEND_QUEUE = 16;
+    /** Packets a host's source may hold before its NIC takes them; more are refused (counted). */
+    private static final int SOURCE_QUEUE = 1024;
+
+    private final Config c;
+    private final Fabric f;
+    private final PacketPool pool;
+    private final EventQueue queue;
+    private final SwitchCore[] switchCore;
+    private final HostCore[] hostCore;
+    private final PortCounterArray[] counters;
+    private final double nsPerByte;
+    private final int frameBytes;
+    private final double meanGapNs;
+    private final int[] lidOfEndpoint;
+    private final int[] endpointOfLid;
+    // per endpoint: its traffic source
+    private final SplittableRandom[] random;
+    private final long[][] backlog;
+    private final int[] backlogHead;
+    private final int[] backlogCount;
+    private final int[][] nextSeq;
+    private final int[] permutation;
+    private final int[] nextInTurn;
+    private final FlowSink[] sinks;
+    private final LatencyHistogram latency = new LatencyHistogram();
+    private long now;
+    private long generatedBytes;
+    private long deliveredBytes;
+    private long delivered;
+    private long refused;
+    private long hopSum;
+    private long packetHops;
+
+    private Simulation(Config c) throws TableWriteException {
+        this.c = c;
+        f = c.fabric();
+        nsPerByte = 8.0 / c.linkGbps();
+        frameBytes = Frames.DATA_HEADER + c.payloadBytes();
+        meanGapNs = frameBytes * nsPerByte / c.load();
+        int endpoints = f.endpointCount();
+        // every packet holds a send-queue slot or a credit of the buffer it is headed for
+        long slots = (long) endpoints * c.vls() * SEND_QUEUE + 1;
+        for (int g = 0; g < f.globalPortCount(); g++) {
+            slots += f.peerNode(g) == Fabric.NONE ? 0 : (long) c.vls() * c.bufferPackets();
+        }
+        pool = new PacketPool(Math.toIntExact(slots));
+        queue = new EventQueue((int) Math.min(slots * 2 + endpoints, 1 << 22));
+        switchCore = new SwitchCore[f.nodeCount()];
+        hostCore = new HostCore[endpoints];
+        counters = new PortCounterArray[f.nodeCount()];
+        for (int n = 0; n < f.nodeCount(); n++) {
+            counters[n] = new PortCounterArray(f.portCount(n));
+            if (f.isSwitch(n)) {
+                TableStore tables = new TableStore(f.portCount(n));
+                tables.apply(batch(c.tables(), f.switchIndex(n), c.vls()));
+                int node = n;
+                switchCore[n] = new SwitchCore(f.portCount(n), c.vls(), c.bufferPackets(), tables, counters[n], pool,
+                        new SwitchCore.Output() {
+                            @Override
+                            public void transmit(int port, int vl, int h, long t) {
+                                packetHops++;
+                                send(node, port, h, t);
+                            }
+
+                            @Override
+                            public void returnCredit(int port, int vl, long t) {
+                                credit(node, port, vl, t);
+                            }
+
+                            @Override
+                            public void discarded(int h, int inPort, long t) {
+                                pool.release(h);
+                            }
+                        });
+            }
+        }
+        lidOfEndpoint = new int[endpoints];
+        endpointOfLid = new int[c.tables().lids().maxLid() + 1];
+        Arrays.fill(endpointOfLid, -1);
+        random = new SplittableRandom[endpoints];
+        backlog = new long[endpoints][];
+        backlogHead = new int[endpoints];
+        backlogCount = new int[endpoints];
+        nextSeq = new int[endpoints][];
+        nextInTurn = new int[endpoints];
+        sinks = new FlowSink[endpoints];
+        SplittableRandom seeds = new SplittableRandom(c.seed());
+        for (int e = 0; e < endpoints; e++) {
+            int lid = c.tables().lids().endpointLid(e);
+            lidOfEndpoint[e] = lid;
+            endpointOfLid[lid] = e;
+            random[e] = seeds.split();
+            backlog[e] = new long[SOURCE_QUEUE];
+            nextSeq[e] = new int[endpoints];
+            sinks[e] = new FlowSink();
+            int endpoint = e;
+            int node = f.endpointNode(e);
+            int port = f.endpointPort(e) - f.portBase(node) + 1;
+            hostCore[e] = new HostCore(c.vls(), SEND_QUEUE, counters[node], pool, new HostCore.Output() {
+                @Override
+                public void transmit(int vl, int h, long t) {
+                    send(node, port, h, t);
+                }
+
+                @Override
+                public void returnCredit(int vl, long t) {
+                    credit(node, port, vl, t);
+                }
+
+                @Override
+                public void delivered(int h, long t) {
+                    deliver(endpoint, h, t);
+                }
+            });
+        }
+        permutation = derangement(endpoints, new SplittableRandom(c.seed() ^ 0x5DEECE66DL));
+    }
+
+    /** Runs {@code config} to its end and reports. */
+    public static Report run(Config config) {
+        try {
+            return new Simulation(config).simulate();
+        } catch (TableWriteException e) {
+            throw new IllegalArgumentException("the routing tables do not fit the fabric: " + e.getMessage(), e);
+        }
+    }
+
+    private Report simulate() {
+        long wall0 = System.nanoTime();
+        for (int g = 0; g < f.globalPortCount(); g++) {
+            if (f.peerNode(g) == Fabric.NONE) {
+                continue;
+            }
+            int n = f.nodeOfGlobalPort(g);
+            int port = g - f.portBase(n) + 1;
+            if (f.isSwitch(n)) {
+                switchCore[n].portActive(port, c.bufferPackets(), 0);
+            } else {
+                hostCore[f.endpointOfPort(g)].portActive(c.bufferPackets(), 0);
+            }
+        }
+        for (int e = 0; e < hostCore.length; e++) {
+            queue.push(gap(e), INJECT, e, 0, 0);
+        }
+        long events = 0;
+        while (!queue.isEmpty() && queue.peekTime() <= c.durationNs()) {
+            int ev = queue.pop();
+            now = queue.time(ev);
+            int kind = queue.type(ev);
+            int node = queue.node(ev);
+            int port = queue.port(ev);
+            int arg = queue.arg(ev);
+            queue.release(ev);
+            events++;
+            if (kind == INJECT) {
+                inject(node);
+                continue;
+            }
+            if (f.isSwitch(node)) {
+                SwitchCore s = switchCore[node];
+                switch (kind) {
+                    case ARRIVE -> s.packetArrived(port, arg, now);
+                    case CREDIT -> s.creditReturned(port, arg, 1, now);
+                    default -> s.linkFree(port, now);
+                }
+            } else {
+                int e = f.endpointOfPort(f.globalPort(node, port));
+                HostCore h = hostCore[e];
+                switch (kind) {
+                    case ARRIVE -> h.packetArrived(arg, now);
+                    case CREDIT -> h.creditReturned(arg, 1, now);
+                    default -> h.linkFree(now);
+                }
+                pump(e);
+            }
+        }
+        long wallNanos = Math.max(1, System.nanoTime() - wall0);
+        return report(events, wallNanos);
+    }
+
+    /** The core sends packet {@code h} from {@code node}'s {@code port}: the link is busy for its bytes, the peer has it after the delay. */
+    private void send(int node, int port, int h, long t) {
+        int g = f.globalPort(node, port);
+        int peer = f.peerGlobalPort(g);
+        long done = t + (long) Math.ceil(pool.bytes[h] * nsPerByte);
+        queue.push(done, FREE, node, port, 0);
+        if (peer < 0) {
+            pool.release(h);
+            return;
+        }
+        int peerNode = f.nodeOfGlobalPort(peer);
+        queue.push(done + c.latencyNs(), ARRIVE, peerNode, peer - f.portBase(peerNode) + 1, h);
+    }
+
+    private void credit(int node, int port, int vl, long t) {
+        int peer = f.peerGlobalPort(f.globalPort(node, port));
+        if (peer >= 0) {
+            int peerNode = f.nodeOfGlobalPort(peer);
+            queue.push(t + c.latencyNs(), CREDIT, peerNode, peer - f.portBase(peerNode) + 1, vl);
+        }
+    }
+
+    /** A host's source creates a packet now and schedules the next. */
+    private void inject(int e) {
+        if (now >= c.warmupNs()) {
+            generatedBytes += frameBytes;
+        }
+        if (backlogCount[e] == SOURCE_QUEUE) {
+            refused++;
+        } else {
+            backlog[e][(backlogHead[e] + backlogCount[e]) % SOURCE_QUEUE] = now;
+            backlogCount[e]++;
+        }
+        pump(e);
+        queue.push(now + gap(e), INJECT, e, 0, 0);
+    }
+
+    /** Moves packets from the host's source queue into its NIC while the send queue has room. */
+    private void pump(int e) {
+        HostCore core = hostCore[e];
+        while (backlogCount[e] > 0 && core.canOffer(0)) {
+            int h = pool.allocate();
+            if (h == PacketPool.NONE) {
+                throw new IllegalStateException("packet pool exhausted: a packet was neither queued nor credited");
+            }
+            int d = destination(e);
+            int dlid = lidOfEndpoint[d];
+            pool.dlid[h] = dlid;
+            pool.slid[h] = lidOfEndpoint[e];
+            pool.flow[h] = (e << 16) ^ d;
+            pool.seq[h] = nextSeq[e][d]++;
+            int lane = c.tables().lanes().lane(e, dlid);
+            pool.sl[h] = (byte) lane;
+            pool.vl[h] = (byte) (lane % c.vls());
+            pool.hops[h] = 0;
+            pool.bytes[h] = frameBytes;
+            pool.timestamp[h] = backlog[e][backlogHead[e]];
+            backlogHead[e] = (backlogHead[e] + 1) % SOURCE_QUEUE;
+            backlogCount[e]--;
+            core.offer(h, now);
+        }
+    }
+
+    private int destination(int e) {
+        int n = hostCore.length;
+        return switch (c.pattern()) {
+            case UNIFORM -> {
+                int d = random[e].nextInt(n - 1);
+                yield d >= e ? d + 1 : d;
+            }
+            case PERMUTATION -> permutation[e];
+            case ALL_TO_ALL -> {
+                int d = nextInTurn[e]++ % (n - 1);
+                yield d >= e ? d + 1 : d;
+            }
+        };
+    }
+
+    private void deliver(int e, int h, long t) {
+        int src = endpointOfLid[pool.slid[h]];
+        sinks[e].record(src, pool.seq[h], pool.bytes[h], t - pool.timestamp[h]);
+        if (t >= c.warmupNs()) {
+            deliveredBytes += pool.bytes[h];
+        }
+        if (pool.timestamp[h] >= c.warmupNs()) {
+            delivered++;
+            latency.add(t - pool.timestamp[h]);
+            hopSum += Math.max(0, pool.hops[h] - 1);
+        }
+        pool.release(h);
+    }
+
+    /** Exponential gap (Poisson arrivals) with the mean that offers the configured load. */
+    private long gap(int e) {
+        return Math.max(1, (long) (-Math.log(1 - random[e].nextDouble()) * meanGapNs));
+    }
+
+    private Report report(long events, long wallNanos) {
+        long window = c.durationNs() - c.warmupNs();
+        double capacity = hostCore.length * (window / nsPerByte);
+        long dropped = 0;
+        long outOfOrder = 0;
+        for (int n = 0; n < f.nodeCount(); n++) {
+            for (int p = 1; p <= f.portCount(n); p++) {
+                dropped += counters[n].get(p, PortCounterArray.XMIT_DISCARDS);
+            }
+        }
+        for (FlowSink s : sinks) {
+            outOfOrder += s.totals().outOfOrder();
+        }
+        double seconds = wallNanos / 1e9;
+        return new Report(generatedBytes / capacity, deliveredBytes / capacity, latency.mean(), latency.percentile(0.95),
+                latency.percentile(0.99), delivered == 0 ? 0 : (double) hopSum / delivered, delivered, dropped, refused, outOfOrder,
+                packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds);
+    }
+
+    /** The switch's tables as one batch: every LFT block, and SL i on VL i (mod the lanes). */
+    static TableBatch batch(ForwardingTables t, int s, int vls) {
+        byte[] table = t.table(s);
+        List<TableBatch.Block> blocks = new ArrayList<>();
+        for (int b = 0; b * 64 < table.length; b++) {
+            byte[] block = new byte[64];
+            Arrays.fill(block, (byte) ForwardingTables.NO_PATH);
+            System.arraycopy(table, b * 64, block, 0, Math.min(64, table.length - b * 64));
+            blocks.add(new TableBatch.Block(b, block));
+        }
+        byte[] sl2vl = new byte[16];
+        for (int sl = 0; sl < 16; sl++) {
+            sl2vl[sl] = (byte) (sl % vls);
+        }
+        return new TableBatch(0, 1, blocks, table.length - 1, List.of(new TableBatch.Sl2Vl(0, 0, sl2vl)));
+    }
+
+    /** A random permutation of 0..n-1 with no fixed point (Sattolo's algorithm: one cycle). */
+    static int[] derangement(int n, SplittableRandom r) {
+        int[] p = new int[n];
+        for (int i = 0; i < n; i++) {
+            p[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--) {
+            int j = r.nextInt(i);
+            int x = p[i];
+            p[i] = p[j];
+            p[j] = x;
+        }
+        return p;
+    }
+}

@@ -1,0 +1,78 @@
+package org.fabriclab.emulator.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.fabriclab.routing.engine.EngineChain;
+import org.fabriclab.routing.engine.RoutingOptions;
+import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.topology.Topologies;
+import org.junit.jupiter.api.Test;
+
+/** The simulator: deterministic, lossless, carrying what is offered below saturation, never faster than the links. */
+class SimulationTest {
+    private static Simulation.Config config(String topology, Simulation.Pattern pattern, double load, long seed) throws Exception {
+        Fabric f = Topologies.generate(topology);
+        var tables = EngineChain.parse("minhop").route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables();
+        return new Simulation.Config(f, tables, pattern, load, 100, 100, 2, 8, 256, 60_000, 10_000, seed);
+    }
+
+    @Test
+    void theSameSeedGivesTheSameRun() throws Exception {
+        Simulation.Config c = config("fat-tree:k=4,levels=3", Simulation.Pattern.UNIFORM, 0.6, 7);
+        Simulation.Report a = Simulation.run(c);
+        Simulation.Report b = Simulation.run(c);
+        assertEquals(a.events(), b.events());
+        assertEquals(a.packetsDelivered(), b.packetsDelivered());
+        assertEquals(a.latencyMeanNs(), b.latencyMeanNs());
+        assertEquals(a.latencyP99Ns(), b.latencyP99Ns());
+        assertEquals(a.throughput(), b.throughput());
+        Simulation.Report other = Simulation.run(config("fat-tree:k=4,levels=3", Simulation.Pattern.UNIFORM, 0.6, 8));
+        assertTrue(other.events() != a.events() || other.latencyMeanNs() != a.latencyMeanNs(), "another seed, another run");
+    }
+
+    @Test
+    void belowSaturationWhatIsOfferedIsCarriedWithoutLossOrReordering() throws Exception {
+        for (Simulation.Pattern p : Simulation.Pattern.values()) {
+            Simulation.Report r = Simulation.run(config("fat-tree:k=4,levels=3", p, 0.2, 1));
+            String where = p.toString();
+            assertEquals(0, r.packetsDropped(), where);
+            assertEquals(0, r.packetsRefused(), where);
+            assertEquals(0, r.outOfOrder(), where + ": deterministic routes keep each flow in order");
+            assertTrue(r.packetsDelivered() > 1000, where);
+            assertTrue(Math.abs(r.throughput() - r.offeredLoad()) < 0.05 * r.offeredLoad(),
+                    where + ": offered " + r.offeredLoad() + ", carried " + r.throughput());
+        }
+    }
+
+    @Test
+    void noPacketIsFasterThanItsLinks() throws Exception {
+        // 285-byte frames at 100 Gbps take 23 ns a link, plus 100 ns of delay: at least two links per route
+        Simulation.Report r = Simulation.run(config("fat-tree:k=4,levels=3", Simulation.Pattern.PERMUTATION, 0.1, 3));
+        assertTrue(r.latencyMeanNs() >= 2 * (23 + 100), "mean latency " + r.latencyMeanNs());
+        assertTrue(r.latencyP99Ns() >= r.latencyP95Ns());
+        assertTrue(r.meanHops() > 0);
+    }
+
+    @Test
+    void badConfigurationsAreRefusedWithTheReason() throws Exception {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> config("fat-tree:k=4,levels=3", Simulation.Pattern.UNIFORM, 1.5, 1));
+        assertTrue(e.getMessage().contains("fraction of the link rate"), e.getMessage());
+    }
+
+    @Test
+    void histogramPercentilesAreWithinABucket() {
+        LatencyHistogram h = new LatencyHistogram();
+        for (int i = 1; i <= 10_000; i++) {
+            h.add(i);
+        }
+        assertEquals(5000.5, h.mean(), 1e-9);
+        long p95 = h.percentile(0.95);
+        assertTrue(Math.abs(p95 - 9500) < 9500 * 0.04, "p95 " + p95);
+        assertEquals(10, h.percentile(0.001), 1);
+    }
+}
