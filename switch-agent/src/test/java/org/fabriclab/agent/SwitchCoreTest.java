@@ -32,7 +32,7 @@ class SwitchCoreTest {
         core = new SwitchCore(PORTS, 2, 4, tables, counters, pool, new SwitchCore.Output() {
             @Override
             public void transmit(int port, int vl, int h, long now) {
-                sent.add(new int[] {port, vl, pool.flow[h]});
+                sent.add(new int[] {port, vl, pool.flow(h)});
                 pool.release(h);
             }
 
@@ -43,7 +43,7 @@ class SwitchCoreTest {
 
             @Override
             public void discarded(int h, int inPort, long now) {
-                log.add("discard flow " + pool.flow[h] + " from " + inPort);
+                log.add("discard flow " + pool.flow(h) + " from " + inPort);
                 pool.release(h);
             }
         });
@@ -60,10 +60,10 @@ class SwitchCoreTest {
 
     private int packet(int dlid, int flow, int vl) {
         int h = pool.allocate();
-        pool.dlid[h] = dlid;
-        pool.flow[h] = flow;
-        pool.vl[h] = (byte) vl;
-        pool.bytes[h] = 100;
+        pool.dlid(h, dlid);
+        pool.flow(h, flow);
+        pool.vl(h, (byte) vl);
+        pool.bytes(h, 100);
         return h;
     }
 

@@ -61,6 +61,9 @@ public final class Simulation {
             if (payloadBytes < 0 || payloadBytes > Frames.MAX_PAYLOAD) {
                 throw new IllegalArgumentException("payload " + payloadBytes + " bytes is outside 0.." + Frames.MAX_PAYLOAD);
             }
+            if (durationNs > EventQueue.MAX_TIME / 2) {
+                throw new IllegalArgumentException("a duration of " + durationNs + " ns is beyond the simulator's clock (" + EventQueue.MAX_TIME / 2 + " ns)");
+            }
             if (durationNs <= 0 || warmupNs < 0 || warmupNs >= durationNs) {
                 throw new IllegalArgumentException("the warm-up (" + warmupNs + " ns) must be shorter than the duration (" + durationNs + " ns)");
             }
@@ -233,7 +236,7 @@ public final class Simulation {
         long events = 0;
         while (!queue.isEmpty() && queue.peekTime() <= c.durationNs()) {
             int ev = queue.pop();
-            now = queue.time(ev);
+            now = queue.poppedTime();
             int kind = queue.type(ev);
             int node = queue.node(ev);
             int port = queue.port(ev);
@@ -270,7 +273,7 @@ public final class Simulation {
     private void send(int node, int port, int h, long t) {
         int g = f.globalPort(node, port);
         int peer = f.peerGlobalPort(g);
-        long done = t + (long) Math.ceil(pool.bytes[h] * nsPerByte);
+        long done = t + (long) Math.ceil(pool.bytes(h) * nsPerByte);
         queue.push(done, FREE, node, port, 0);
         if (peer < 0) {
             pool.release(h);
@@ -313,16 +316,16 @@ public final class Simulation {
             }
             int d = destination(e);
             int dlid = lidOfEndpoint[d];
-            pool.dlid[h] = dlid;
-            pool.slid[h] = lidOfEndpoint[e];
-            pool.flow[h] = (e << 16) ^ d;
-            pool.seq[h] = nextSeq[e][d]++;
+            pool.dlid(h, dlid);
+            pool.slid(h, lidOfEndpoint[e]);
+            pool.flow(h, (e << 16) ^ d);
+            pool.seq(h, nextSeq[e][d]++);
             int lane = c.tables().lanes().lane(e, dlid);
-            pool.sl[h] = (byte) lane;
-            pool.vl[h] = (byte) (lane % c.vls());
-            pool.hops[h] = 0;
-            pool.bytes[h] = frameBytes;
-            pool.timestamp[h] = backlog[e][backlogHead[e]];
+            pool.sl(h, (byte) lane);
+            pool.vl(h, (byte) (lane % c.vls()));
+            pool.hops(h, 0);
+            pool.bytes(h, frameBytes);
+            pool.timestamp(h, backlog[e][backlogHead[e]]);
             backlogHead[e] = (backlogHead[e] + 1) % SOURCE_QUEUE;
             backlogCount[e]--;
             core.offer(h, now);
@@ -345,15 +348,15 @@ public final class Simulation {
     }
 
     private void deliver(int e, int h, long t) {
-        int src = endpointOfLid[pool.slid[h]];
-        sinks[e].record(src, pool.seq[h], pool.bytes[h], t - pool.timestamp[h]);
+        int src = endpointOfLid[pool.slid(h)];
+        sinks[e].record(src, pool.seq(h), pool.bytes(h), t - pool.timestamp(h));
         if (t >= c.warmupNs()) {
-            deliveredBytes += pool.bytes[h];
+            deliveredBytes += pool.bytes(h);
         }
-        if (pool.timestamp[h] >= c.warmupNs()) {
+        if (pool.timestamp(h) >= c.warmupNs()) {
             delivered++;
-            latency.add(t - pool.timestamp[h]);
-            hopSum += Math.max(0, pool.hops[h] - 1);
+            latency.add(t - pool.timestamp(h));
+            hopSum += Math.max(0, pool.hops(h) - 1);
         }
         pool.release(h);
     }

@@ -55,12 +55,12 @@ public final class HostCore {
     }
 
     /**
-     * Queues packet {@code h} (lane in {@code pool.vl[h]}) for sending.
+     * Queues packet {@code h} (lane in {@code pool.vl(h)}) for sending.
      *
      * @return false, leaving the handle with the caller, if the lane's queue is full
      */
     public boolean offer(int h, long now) {
-        int vl = pool.vl[h];
+        int vl = pool.vl(h);
         if (count[vl] == depth) {
             return false;
         }
@@ -87,8 +87,8 @@ public final class HostCore {
 
     public void packetArrived(int h, long now) {
         counters.add(PORT, PortCounterArray.RCV_PKTS, 1);
-        counters.add(PORT, PortCounterArray.RCV_DATA, pool.bytes[h]);
-        int vl = pool.vl[h];
+        counters.add(PORT, PortCounterArray.RCV_DATA, pool.bytes(h));
+        int vl = pool.vl(h);
         out.returnCredit(vl, now);
         out.delivered(h, now);
     }
@@ -125,7 +125,7 @@ public final class HostCore {
             busy = true;
             nextLane = (vl + 1) % vls;
             counters.add(PORT, PortCounterArray.XMIT_PKTS, 1);
-            counters.add(PORT, PortCounterArray.XMIT_DATA, pool.bytes[h]);
+            counters.add(PORT, PortCounterArray.XMIT_DATA, pool.bytes(h));
             out.transmit(vl, h, now);
             return;
         }

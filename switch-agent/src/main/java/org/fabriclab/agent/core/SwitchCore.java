@@ -60,6 +60,11 @@ public final class SwitchCore {
     private final boolean[] busy;
     private final boolean[] active;
     private final int[] nextGrant;
+    /** Per output port: how many queue heads are routed to it. */
+    private final int[] wanting;
+    /** Per output port, {@link #requestWords} words: bit q set when queue q's head is routed to it. */
+    private final long[] requests;
+    private final int requestWords;
     private final long[] waitingSince;
 
     public SwitchCore(int ports, int vls, int bufferPackets, TableStore tables, PortCounterArray counters,
@@ -82,6 +87,9 @@ public final class SwitchCore {
         busy = new boolean[ports + 1];
         active = new boolean[ports + 1];
         nextGrant = new int[ports + 1];
+        wanting = new int[ports + 1];
+        requestWords = (queues + 63) >>> 6;
+        requests = new long[(ports + 1) * requestWords];
         waitingSince = new long[ports + 1];
         java.util.Arrays.fill(waitingSince, -1);
     }
@@ -160,7 +168,7 @@ public final class SwitchCore {
                 counters.add(port, PortCounterArray.XMIT_DISCARDS, 1);
                 out.discarded(h, port, now);
             }
-            target[q0 + v] = NO_TARGET;
+            setTarget(q0 + v, NO_TARGET);
         }
         for (int q = 0; q < ports * vls; q++) {
             if (count[q] > 0 && target[q] == port) {
@@ -169,12 +177,12 @@ public final class SwitchCore {
         }
     }
 
-    /** A packet arrived on {@code inPort}; its header is in {@code pool} slot {@code h}, its lane in {@code pool.vl[h]}. */
+    /** A packet arrived on {@code inPort}; its header is in {@code pool} slot {@code h}, its lane in {@code pool.vl(h)}. */
     public void packetArrived(int inPort, int h, long now) {
-        int vl = pool.vl[h];
+        int vl = pool.vl(h);
         int q = (inPort - 1) * vls + vl;
         counters.add(inPort, PortCounterArray.RCV_PKTS, 1);
-        counters.add(inPort, PortCounterArray.RCV_DATA, pool.bytes[h]);
+        counters.add(inPort, PortCounterArray.RCV_DATA, pool.bytes(h));
         if (vl >= vls || count[q] == depth || !active[inPort]) {
             // a sender that ignored credits, or a lane we do not have: drop, never block the link
             counters.add(inPort, PortCounterArray.XMIT_DISCARDS, 1);
@@ -205,12 +213,12 @@ public final class SwitchCore {
         SwitchTables t = tables.current();
         while (count[q] > 0) {
             int h = ring[q * depth + head[q]];
-            int port = t.port(pool.dlid[h]);
+            int port = t.port(pool.dlid(h));
             if (port >= 1 && port <= ports && active[port]) {
                 int inPort = q / vls + 1;
-                int vl = t.vl(inPort, port, pool.sl[h]);
+                int vl = t.vl(inPort, port, pool.sl(h));
                 if (vl < vls) {
-                    target[q] = port;
+                    setTarget(q, port);
                     targetVl[q] = vl;
                     arbitrate(port, now);
                     return;
@@ -222,7 +230,21 @@ public final class SwitchCore {
             out.returnCredit(inPort, q % vls, now);
             out.discarded(h, inPort, now);
         }
-        target[q] = NO_TARGET;
+        setTarget(q, NO_TARGET);
+    }
+
+    /** Points queue {@code q}'s head at output {@code port} (or none), keeping each output's requests (count and bits). */
+    private void setTarget(int q, int port) {
+        int old = target[q];
+        if (old != NO_TARGET) {
+            wanting[old]--;
+            requests[old * requestWords + (q >>> 6)] &= ~(1L << q);
+        }
+        target[q] = port;
+        if (port != NO_TARGET) {
+            wanting[port]++;
+            requests[port * requestWords + (q >>> 6)] |= 1L << q;
+        }
     }
 
     /** Grants output {@code port} to the next (input, VL) in round-robin order that wants it and has a credit. */
@@ -230,45 +252,67 @@ public final class SwitchCore {
         if (busy[port] || !active[port]) {
             return;
         }
-        int queues = ports * vls;
-        int start = nextGrant[port];
-        boolean wanted = false;
-        for (int k = 0; k < queues; k++) {
-            int q = start + k;
-            if (q >= queues) {
-                q -= queues;
-            }
-            if (count[q] == 0 || target[q] != port) {
-                continue;
-            }
-            wanted = true;
-            int vl = targetVl[q];
-            if (credits[port * vls + vl] == 0) {
-                continue;
-            }
-            endWait(port, now);
-            nextGrant[port] = q + 1 == queues ? 0 : q + 1;
-            int h = dequeue(q);
-            credits[port * vls + vl]--;
-            busy[port] = true;
-            pool.vl[h] = (byte) vl;
-            pool.hops[h]++;
-            counters.add(port, PortCounterArray.XMIT_PKTS, 1);
-            counters.add(port, PortCounterArray.XMIT_DATA, pool.bytes[h]);
-            int inPort = q / vls + 1;
-            out.returnCredit(inPort, q % vls, now);
-            out.transmit(port, vl, h, now);
-            if (count[q] > 0) {
-                routeHead(q, now);
-            } else {
-                target[q] = NO_TARGET;
-            }
+        if (wanting[port] == 0) {
+            endWait(port, now); // no head wants this output: nothing to scan
             return;
         }
-        if (!wanted) {
-            endWait(port, now); // nothing left to send (rerouted or discarded): no longer waiting
-        } else if (waitingSince[port] < 0) {
+        int queues = ports * vls;
+        int start = nextGrant[port];
+        // round robin: the first requesting queue from start to the end, then from 0 to start
+        for (int pass = 0; pass < 2; pass++) {
+            int hi = pass == 0 ? queues : start;
+            for (int q = nextRequest(port, pass == 0 ? start : 0, hi); q >= 0; q = nextRequest(port, q + 1, hi)) {
+                int vl = targetVl[q];
+                if (credits[port * vls + vl] == 0) {
+                    continue;
+                }
+                grant(port, q, vl, now);
+                return;
+            }
+        }
+        if (waitingSince[port] < 0) {
             waitingSince[port] = now; // a packet is ready, the link is free, but no credit: XmitWait runs
+        }
+    }
+
+    /** The lowest queue in [from, to) whose head wants output {@code port}, or -1: a scan of its request bits. */
+    private int nextRequest(int port, int from, int to) {
+        if (from >= to) {
+            return -1;
+        }
+        int base = port * requestWords;
+        int w = from >>> 6;
+        long bits = requests[base + w] & (-1L << from);
+        int lastWord = (to - 1) >>> 6;
+        while (bits == 0) {
+            if (++w > lastWord) {
+                return -1;
+            }
+            bits = requests[base + w];
+        }
+        int q = (w << 6) + Long.numberOfTrailingZeros(bits);
+        return q < to ? q : -1;
+    }
+
+    /** Sends the head of queue {@code q} on output {@code port}, lane {@code vl}. */
+    private void grant(int port, int q, int vl, long now) {
+        int queues = ports * vls;
+        endWait(port, now);
+        nextGrant[port] = q + 1 == queues ? 0 : q + 1;
+        int h = dequeue(q);
+        credits[port * vls + vl]--;
+        busy[port] = true;
+        pool.vl(h, (byte) vl);
+        pool.hops(h, pool.hops(h) + 1);
+        counters.add(port, PortCounterArray.XMIT_PKTS, 1);
+        counters.add(port, PortCounterArray.XMIT_DATA, pool.bytes(h));
+        int inPort = q / vls + 1;
+        out.returnCredit(inPort, q % vls, now);
+        out.transmit(port, vl, h, now);
+        if (count[q] > 0) {
+            routeHead(q, now);
+        } else {
+            setTarget(q, NO_TARGET);
         }
     }
 

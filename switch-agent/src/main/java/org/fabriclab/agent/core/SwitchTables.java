@@ -23,6 +23,8 @@ public final class SwitchTables {
     private final int lftTop;
     private final int ports;
     private final byte[] sl2vl;
+    /** The one SL-to-VL map every port pair has, when they all have the same (the usual case); else null. */
+    private final byte[] uniformSl2vl;
 
     SwitchTables(long version, byte[] lft, int lftTop, int ports, byte[] sl2vl) {
         this.version = version;
@@ -30,6 +32,17 @@ public final class SwitchTables {
         this.lftTop = lftTop;
         this.ports = ports;
         this.sl2vl = sl2vl;
+        this.uniformSl2vl = uniform(sl2vl);
+    }
+
+    /** The map shared by every port pair, or null: the forwarding path then reads 16 bytes, not (ports+1)^2 x 16. */
+    private static byte[] uniform(byte[] sl2vl) {
+        for (int i = SERVICE_LEVELS; i < sl2vl.length; i++) {
+            if (sl2vl[i] != sl2vl[i % SERVICE_LEVELS]) {
+                return null;
+            }
+        }
+        return Arrays.copyOf(sl2vl, SERVICE_LEVELS);
     }
 
     /** Empty tables of a switch with {@code ports} ports: every LID unrouted, every SL on VL 0. */
@@ -56,6 +69,10 @@ public final class SwitchTables {
 
     /** The VL a packet of service level {@code sl} takes from {@code in} to {@code out}. */
     public int vl(int in, int out, int sl) {
+        byte[] u = uniformSl2vl;
+        if (u != null) {
+            return u[sl];
+        }
         return sl2vl[((in * (ports + 1)) + out) * SERVICE_LEVELS + sl];
     }
 

@@ -129,13 +129,13 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
             }
             int seq = nextSeq[dlid]++;
             ByteBuf f = Frames.data(alloc, 0, 0, dlid, slid, (slid << 16) | dlid, seq, now, t.payloadBytes());
-            pool.vl[h] = 0;
-            pool.sl[h] = 0;
-            pool.hops[h] = 0;
-            pool.dlid[h] = dlid;
-            pool.slid[h] = slid;
-            pool.seq[h] = seq;
-            pool.bytes[h] = frameBytes;
+            pool.vl(h, 0);
+            pool.sl(h, 0);
+            pool.hops(h, 0);
+            pool.dlid(h, dlid);
+            pool.slid(h, slid);
+            pool.seq(h, seq);
+            pool.bytes(h, frameBytes);
             pool.payload[h] = f;
             core.offer(h, now);
             sent++;
@@ -155,7 +155,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
 
     @Override
     public void delivered(int h, long now) {
-        sink.record(pool.slid[h], pool.seq[h], pool.bytes[h], now - pool.timestamp[h]);
+        sink.record(pool.slid(h), pool.seq(h), pool.bytes(h), now - pool.timestamp(h));
         drop(h);
     }
 

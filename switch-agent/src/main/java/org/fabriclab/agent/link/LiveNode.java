@@ -222,15 +222,15 @@ public abstract class LiveNode {
             return;
         }
         int i = f.readerIndex();
-        pool.vl[h] = f.getByte(i + Frames.VL);
-        pool.sl[h] = f.getByte(i + Frames.SL);
-        pool.hops[h] = f.getByte(i + Frames.HOPS);
-        pool.dlid[h] = f.getUnsignedShort(i + Frames.DLID);
-        pool.slid[h] = f.getUnsignedShort(i + Frames.SLID);
-        pool.flow[h] = f.getInt(i + Frames.FLOW);
-        pool.seq[h] = f.getInt(i + Frames.SEQ);
-        pool.timestamp[h] = f.getLong(i + Frames.TIMESTAMP);
-        pool.bytes[h] = f.readableBytes();
+        pool.vl(h, f.getByte(i + Frames.VL));
+        pool.sl(h, f.getByte(i + Frames.SL));
+        pool.hops(h, f.getByte(i + Frames.HOPS));
+        pool.dlid(h, f.getUnsignedShort(i + Frames.DLID));
+        pool.slid(h, f.getUnsignedShort(i + Frames.SLID));
+        pool.flow(h, f.getInt(i + Frames.FLOW));
+        pool.seq(h, f.getInt(i + Frames.SEQ));
+        pool.timestamp(h, f.getLong(i + Frames.TIMESTAMP));
+        pool.bytes(h, f.readableBytes());
         pool.payload[h] = f;
         packetArrivedCore(port, h, now);
         drain(now);
@@ -250,9 +250,9 @@ public abstract class LiveNode {
     /** Core action: send packet {@code h} on {@code port}/{@code vl}; the frame is rewritten in place and written. */
     protected final void send(int port, int vl, int h, long now) {
         ByteBuf f = (ByteBuf) pool.payload[h];
-        int bytes = pool.bytes[h];
+        int bytes = pool.bytes(h);
         f.setByte(f.readerIndex() + Frames.VL, vl);
-        f.setByte(f.readerIndex() + Frames.HOPS, pool.hops[h]);
+        f.setByte(f.readerIndex() + Frames.HOPS, pool.hops(h));
         pool.release(h);
         Channel c = channels[port];
         long start = Math.max(now, busyUntil[port]);
