@@ -100,6 +100,38 @@ class ManagementServiceTest {
     }
 
     @Test
+    void adaptiveRoutingTablesAreWrittenWithTheLftAndReadBack() {
+        var ar = org.fabriclab.proto.v1.ArLftBlock.newBuilder().setBlock(0);
+        for (int i = 0; i < 64; i++) {
+            ar.addGroups(i == 5 ? 2 : 0);
+        }
+        call().writeTables(write(0, 1).addLftBlocks(block(0, 3))
+                .addArGroups(org.fabriclab.proto.v1.ArGroup.newBuilder().setGroup(2).addPorts(3).addPorts(4))
+                .addArLftBlocks(ar).setArEnabled(true).build());
+        var read = call().getArTables(org.fabriclab.proto.v1.GetArTablesRequest.newBuilder().setBlock(0).build());
+        assertTrue(read.getArEnabled());
+        assertEquals(1, read.getGroupsCount());
+        assertEquals(java.util.List.of(3, 4), read.getGroups(0).getPortsList());
+        assertEquals(2, read.getBlock().getGroups(5));
+        assertEquals(0, read.getBlock().getGroups(6));
+        assertTrue(call().getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()).getArEnabled());
+
+        // an AR entry naming a group that does not exist: refused, nothing changes
+        String before = snapshot();
+        var bad = org.fabriclab.proto.v1.ArLftBlock.newBuilder().setBlock(0);
+        for (int i = 0; i < 64; i++) {
+            bad.addGroups(i == 7 ? 9 : 0);
+        }
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                () -> call().writeTables(write(1, 2).addLftBlocks(block(0, 4)).addArLftBlocks(bad).build()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+        assertTrue(e.getStatus().getDescription().contains("AR group 9, which is not defined"), e.getStatus().getDescription());
+        assertEquals(before, snapshot());
+        assertEquals(2, call().getArTables(org.fabriclab.proto.v1.GetArTablesRequest.newBuilder().setBlock(0).build())
+                .getBlock().getGroups(5));
+    }
+
+    @Test
     void aBatchIsAppliedWholeAndVersioned() {
         assertEquals(0, call().getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()).getTableVersion());
         var r = call().writeTables(write(0, 1).addLftBlocks(block(0, 3)).addLftBlocks(block(2, 255)).setLftTop(130).build());

@@ -81,6 +81,77 @@ class SwitchCoreTest {
         assertEquals(3_000, counters.get(3, PortCounterArray.XMIT_WAIT_NS));
     }
 
+    /** AR group 1 = ports 3 and 4 for LID 10 (static port 3); LID 13 statically on port 3, no group. */
+    private void adaptiveTables(boolean enabled) throws Exception {
+        byte[] block = tables.current().block(0);
+        block[13] = 3;
+        short[] ar = new short[64];
+        ar[10] = 1;
+        tables.apply(new TableBatch(1, 2, List.of(new TableBatch.Block(0, block)), 0, List.of(),
+                List.of(new TableBatch.ArGroup(1, new int[] {3, 4})), List.of(new TableBatch.ArBlock(0, ar)), enabled));
+    }
+
+    private int[] ports() {
+        return sent.stream().mapToInt(x -> x[0]).toArray();
+    }
+
+    @Test
+    void adaptiveRoutingSpreadsRoundRobinOverAnIdleGroup() throws Exception {
+        adaptiveTables(true);
+        for (int i = 0; i < 6; i++) {
+            core.packetArrived(1, packet(10, i, 0), i * 10);
+            // each packet leaves at once; its link frees and its credit comes back before the next: the ports are equal
+            int port = sent.get(i)[0];
+            core.linkFree(port, i * 10 + 5);
+            core.creditReturned(port, 0, 1, i * 10 + 5);
+        }
+        assertTrue(Arrays.equals(new int[] {3, 4, 3, 4, 3, 4}, ports()), Arrays.toString(ports()));
+        assertEquals(6, core.adaptiveDecisions());
+    }
+
+    @Test
+    void adaptiveRoutingAvoidsAPortWithoutCredit() throws Exception {
+        adaptiveTables(true);
+        for (int i = 0; i < 4; i++) {
+            core.packetArrived(2, packet(13, 100 + i, 0), i); // LID 13 only by port 3: its four credits go
+            core.linkFree(3, i);
+        }
+        assertEquals(0, core.credits(3, 0));
+        sent.clear();
+        for (int i = 0; i < 3; i++) {
+            core.packetArrived(1, packet(10, i, 0), 10 + i);
+            core.linkFree(4, 10 + i);
+        }
+        assertTrue(Arrays.equals(new int[] {4, 4, 4}, ports()), "port 3 has no credit: " + Arrays.toString(ports()));
+    }
+
+    @Test
+    void withAdaptiveRoutingDisabledTheStaticPortIsUsed() throws Exception {
+        adaptiveTables(false);
+        for (int i = 0; i < 4; i++) {
+            core.packetArrived(1, packet(10, i, 0), i * 10);
+            core.linkFree(3, i * 10 + 5);
+            core.creditReturned(3, 0, 1, i * 10 + 5);
+        }
+        assertTrue(Arrays.equals(new int[] {3, 3, 3, 3}, ports()), Arrays.toString(ports()));
+        assertEquals(0, core.adaptiveDecisions());
+    }
+
+    @Test
+    void badAdaptiveTablesAreRefusedAndChangeNothing() throws Exception {
+        var before = tables.current();
+        short[] ar = new short[64];
+        ar[10] = 7;
+        var e = org.junit.jupiter.api.Assertions.assertThrows(org.fabriclab.agent.core.TableWriteException.class,
+                () -> tables.apply(new TableBatch(1, 2, List.of(), 0, List.of(), List.of(), List.of(new TableBatch.ArBlock(0, ar)), true)));
+        assertTrue(e.getMessage().contains("AR group 7, which is not defined"), e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(org.fabriclab.agent.core.TableWriteException.class,
+                () -> tables.apply(new TableBatch(1, 2, List.of(), 0, List.of(), List.of(new TableBatch.ArGroup(1, new int[] {3, 9})),
+                        List.of(), true)));
+        assertTrue(e.getMessage().contains("port 9 is not one of the switch's ports 1..4"), e.getMessage());
+        assertTrue(before == tables.current(), "the tables were left as they were");
+    }
+
     @Test
     void arbiterAlternatesBetweenInputPortsLikeAFairRoundRobin() {
         // three packets from port 1 and three from port 2, all to LID 10 (port 3); the link is busy after each

@@ -60,6 +60,11 @@ public final class SwitchCore {
     private final boolean[] busy;
     private final boolean[] active;
     private final int[] nextGrant;
+    /** Load added to a port without credit on the packet's lane: it is chosen only if every port is blocked. */
+    private static final int BLOCKED = 1 << 16;
+    /** Per AR group: the index in its port list after the last choice (round-robin among equals). */
+    private int[] arNext = new int[16];
+    private long arDecisions;
     /** Per output port: how many queue heads are routed to it. */
     private final int[] wanting;
     /** Per output port, {@link #requestWords} words: bit q set when queue q's head is routed to it. */
@@ -213,7 +218,14 @@ public final class SwitchCore {
         SwitchTables t = tables.current();
         while (count[q] > 0) {
             int h = ring[q * depth + head[q]];
-            int port = t.port(pool.dlid(h));
+            int dlid = pool.dlid(h);
+            int port = t.port(dlid);
+            if (t.arEnabled()) {
+                int group = t.arGroup(dlid);
+                if (group != 0) {
+                    port = adaptivePort(t, group, port, q / vls + 1, pool.sl(h));
+                }
+            }
             if (port >= 1 && port <= ports && active[port]) {
                 int inPort = q / vls + 1;
                 int vl = t.vl(inPort, port, pool.sl(h));
@@ -231,6 +243,54 @@ public final class SwitchCore {
             out.discarded(h, inPort, now);
         }
         setTarget(q, NO_TARGET);
+    }
+
+    /**
+     * Adaptive routing (the Adaptive Routing Manager's AR groups): among the group's active ports,
+     * the one with the least load (heads already waiting for it, plus one if it is sending, plus a
+     * penalty if it has no credit on the lane the packet would take); among equally loaded ports,
+     * round-robin from the one after the group's last choice, which spreads packets over the
+     * group even when nothing is congested, as the hardware does. With no active port in the
+     * group, the static port stands.
+     */
+    private int adaptivePort(SwitchTables t, int group, int staticPort, int inPort, int sl) {
+        int[] members = t.arPorts(group);
+        if (members == null) {
+            return staticPort;
+        }
+        if (group >= arNext.length) {
+            arNext = java.util.Arrays.copyOf(arNext, Math.max(group + 1, arNext.length * 2));
+        }
+        int n = members.length;
+        int start = arNext[group] % n;
+        int best = -1;
+        int bestIndex = -1;
+        int bestLoad = Integer.MAX_VALUE;
+        for (int k = 0; k < n; k++) {
+            int i = start + k < n ? start + k : start + k - n;
+            int p = members[i];
+            if (p < 1 || p > ports || !active[p]) {
+                continue;
+            }
+            int vl = t.vl(inPort, p, sl);
+            int load = wanting[p] + (busy[p] ? 1 : 0) + (vl < vls && credits[p * vls + vl] == 0 ? BLOCKED : 0);
+            if (load < bestLoad) {
+                best = p;
+                bestIndex = i;
+                bestLoad = load;
+            }
+        }
+        if (best < 0) {
+            return staticPort;
+        }
+        arNext[group] = bestIndex + 1;
+        arDecisions++;
+        return best;
+    }
+
+    /** Adaptive choices made so far (for tests and troubleshooting). */
+    public long adaptiveDecisions() {
+        return arDecisions;
     }
 
     /** Points queue {@code q}'s head at output {@code port} (or none), keeping each output's requests (count and bits). */

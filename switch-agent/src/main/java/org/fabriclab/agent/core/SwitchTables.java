@@ -17,6 +17,9 @@ public final class SwitchTables {
     public static final int NO_ROUTE = 0xFF;
     /** Service levels (and so SL-to-VL entries per port pair). */
     public static final int SERVICE_LEVELS = 16;
+    /** AR group numbers are 1..MAX_AR_GROUPS (0 in the AR LFT means none). */
+    public static final int MAX_AR_GROUPS = 4095;
+    private static final int[][] NO_GROUPS = new int[1][];
 
     private final long version;
     private final byte[] lft;
@@ -25,14 +28,26 @@ public final class SwitchTables {
     private final byte[] sl2vl;
     /** The one SL-to-VL map every port pair has, when they all have the same (the usual case); else null. */
     private final byte[] uniformSl2vl;
+    /** Per LID, its AR group (0: none); as long as the LFT. */
+    private final short[] arLft;
+    /** Per AR group number, its ports, or null where none is defined. */
+    private final int[][] arGroups;
+    private final boolean arEnabled;
 
     SwitchTables(long version, byte[] lft, int lftTop, int ports, byte[] sl2vl) {
+        this(version, lft, lftTop, ports, sl2vl, new short[lft.length], NO_GROUPS, false);
+    }
+
+    SwitchTables(long version, byte[] lft, int lftTop, int ports, byte[] sl2vl, short[] arLft, int[][] arGroups, boolean arEnabled) {
         this.version = version;
         this.lft = lft;
         this.lftTop = lftTop;
         this.ports = ports;
         this.sl2vl = sl2vl;
         this.uniformSl2vl = uniform(sl2vl);
+        this.arLft = arLft;
+        this.arGroups = arGroups;
+        this.arEnabled = arEnabled;
     }
 
     /** The map shared by every port pair, or null: the forwarding path then reads 16 bytes, not (ports+1)^2 x 16. */
@@ -74,6 +89,49 @@ public final class SwitchTables {
             return u[sl];
         }
         return sl2vl[((in * (ports + 1)) + out) * SERVICE_LEVELS + sl];
+    }
+
+    /** True if the switch chooses among AR groups' ports; false: static routing (DR) by the LFT alone. */
+    public boolean arEnabled() {
+        return arEnabled;
+    }
+
+    /** The AR group of {@code lid}, 0 for none. Hot path. */
+    public int arGroup(int lid) {
+        return lid >= 0 && lid < arLft.length ? arLft[lid] : 0;
+    }
+
+    /** The ports of AR group {@code group}, or null if it is not defined (do not modify). */
+    public int[] arPorts(int group) {
+        return group > 0 && group < arGroups.length ? arGroups[group] : null;
+    }
+
+    /** The highest AR group number defined, 0 if none. */
+    public int arGroupTop() {
+        for (int g = arGroups.length - 1; g > 0; g--) {
+            if (arGroups[g] != null) {
+                return g;
+            }
+        }
+        return 0;
+    }
+
+    /** A copy of AR LFT block {@code n}'s 64 entries. */
+    public short[] arBlock(int n) {
+        short[] b = new short[BLOCK];
+        int from = n * BLOCK;
+        if (from < arLft.length) {
+            System.arraycopy(arLft, from, b, 0, Math.min(BLOCK, arLft.length - from));
+        }
+        return b;
+    }
+
+    short[] arLftArray() {
+        return arLft;
+    }
+
+    int[][] arGroupsArray() {
+        return arGroups;
     }
 
     /** A copy of block {@code n}'s 64 entries. */

@@ -4,9 +4,26 @@ import java.util.List;
 
 /**
  * One versioned batch of table changes, as the manager sends it: the version it moves from and
- * to, LFT blocks to replace, a new LFT top (0 keeps it) and SL-to-VL tables to replace.
+ * to, LFT blocks to replace, a new LFT top (0 keeps it), SL-to-VL tables to replace, and the
+ * adaptive-routing tables of the InfiniBand Adaptive Routing Manager: AR groups (sets of ports
+ * a packet may take) to define or delete, AR LFT blocks (per LID, the group to choose from; 0 for
+ * none, the LFT's static port then), and whether AR is enabled (null keeps the setting).
  */
-public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl) {
+public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl,
+                         List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled) {
+    /** Without adaptive-routing changes. */
+    public TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl) {
+        this(fromVersion, toVersion, blocks, lftTop, sl2vl, List.of(), List.of(), null);
+    }
+
+    /** AR group {@code group} (1..{@link SwitchTables#MAX_AR_GROUPS}): its ports; no ports deletes it. */
+    public record ArGroup(int group, int[] ports) {
+    }
+
+    /** 64 AR LFT entries of block {@code block}: the AR group of each LID, 0 for none. */
+    public record ArBlock(int block, short[] groups) {
+    }
+
     /** 64 entries of LFT block {@code block}. */
     public record Block(int block, byte[] ports) {
     }
@@ -18,5 +35,7 @@ public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, i
     public TableBatch {
         blocks = List.copyOf(blocks);
         sl2vl = List.copyOf(sl2vl);
+        arGroups = List.copyOf(arGroups);
+        arBlocks = List.copyOf(arBlocks);
     }
 }

@@ -28,7 +28,7 @@ public final class TableStore {
     /**
      * Applies a batch.
      *
-     * @return how many LFT blocks actually changed
+     * @return how many LFT and AR LFT blocks actually changed
      * @throws TableWriteException with the first problem found, naming the entry; nothing changed
      */
     public synchronized int apply(TableBatch batch) throws TableWriteException {
@@ -61,8 +61,44 @@ public final class TableStore {
             }
         }
         int top = batch.lftTop() != 0 ? batch.lftTop() : old.lftTop();
-        current = new SwitchTables(batch.toVersion(), lft, top, ports, sl2vl);
+        // adaptive routing: groups first, then the AR LFT, then every AR entry must name a group
+        int[][] groups = old.arGroupsArray();
+        if (!batch.arGroups().isEmpty()) {
+            int size = groups.length;
+            for (TableBatch.ArGroup g : batch.arGroups()) {
+                size = Math.max(size, g.group() + 1);
+            }
+            groups = Arrays.copyOf(groups, size);
+            for (TableBatch.ArGroup g : batch.arGroups()) {
+                groups[g.group()] = g.ports().length == 0 ? null : g.ports().clone();
+            }
+        }
+        short[] arLft = Arrays.copyOf(old.arLftArray(), lft.length);
+        for (TableBatch.ArBlock b : batch.arBlocks()) {
+            int from = b.block() * SwitchTables.BLOCK;
+            if (!Arrays.equals(arLft, from, from + SwitchTables.BLOCK, b.groups(), 0, SwitchTables.BLOCK)) {
+                System.arraycopy(b.groups(), 0, arLft, from, SwitchTables.BLOCK);
+                changed++;
+            }
+        }
+        for (int lid = 0; lid < arLft.length; lid++) {
+            int g = arLft[lid];
+            if (g != 0 && (g >= groups.length || groups[g] == null)) {
+                throw invalid("the AR LFT sends LID " + lid + " to AR group " + g + ", which is not defined after this batch"
+                        + " (define it in ar_groups, or set the entry to 0)");
+            }
+        }
+        boolean ar = batch.arEnabled() != null ? batch.arEnabled() : old.arEnabled();
+        current = new SwitchTables(batch.toVersion(), lft, top, ports, sl2vl, arLft, groups, ar);
         return changed;
+    }
+
+    private static int maxLftBlock(TableBatch batch) {
+        int max = -1;
+        for (TableBatch.Block b : batch.blocks()) {
+            max = Math.max(max, b.block());
+        }
+        return max;
     }
 
     private static void validate(SwitchTables old, TableBatch batch) throws TableWriteException {
@@ -98,6 +134,49 @@ public final class TableStore {
                 if (p != SwitchTables.NO_ROUTE && p > ports) {
                     throw invalid(where + ": entry " + i + " (LID " + (b.block() * SwitchTables.BLOCK + i) + ") names port "
                             + p + " but the switch has ports 0.." + ports + " (255 for no route)");
+                }
+            }
+        }
+        Set<Integer> groupsSeen = new HashSet<>();
+        for (int k = 0; k < batch.arGroups().size(); k++) {
+            TableBatch.ArGroup g = batch.arGroups().get(k);
+            String where = "ar_groups[" + k + "] (group " + g.group() + ")";
+            if (g.group() < 1 || g.group() > SwitchTables.MAX_AR_GROUPS) {
+                throw invalid(where + ": AR groups are numbered 1.." + SwitchTables.MAX_AR_GROUPS);
+            }
+            if (!groupsSeen.add(g.group())) {
+                throw invalid(where + ": group appears twice in the batch");
+            }
+            Set<Integer> members = new HashSet<>();
+            for (int p : g.ports()) {
+                if (p < 1 || p > ports) {
+                    throw invalid(where + ": port " + p + " is not one of the switch's ports 1.." + ports);
+                }
+                if (!members.add(p)) {
+                    throw invalid(where + ": port " + p + " appears twice in the group");
+                }
+            }
+        }
+        Set<Integer> arSeen = new HashSet<>();
+        for (int k = 0; k < batch.arBlocks().size(); k++) {
+            TableBatch.ArBlock b = batch.arBlocks().get(k);
+            String where = "ar_lft_blocks[" + k + "] (block " + b.block() + ")";
+            if (b.block() < 0 || b.block() >= SwitchTables.CAPACITY / SwitchTables.BLOCK) {
+                throw invalid(where + ": block is beyond the LFT capacity of " + SwitchTables.CAPACITY / SwitchTables.BLOCK + " blocks");
+            }
+            if (!arSeen.add(b.block())) {
+                throw invalid(where + ": block appears twice in the batch");
+            }
+            if (b.groups() == null || b.groups().length != SwitchTables.BLOCK) {
+                throw invalid(where + ": a block has exactly " + SwitchTables.BLOCK + " entries");
+            }
+            if (b.block() * SwitchTables.BLOCK >= Math.max(old.allocated(), maxLftBlock(batch) * SwitchTables.BLOCK + SwitchTables.BLOCK)) {
+                throw invalid(where + ": the LFT has no block " + b.block() + " (AR entries need the static entry beside them)");
+            }
+            for (int i = 0; i < SwitchTables.BLOCK; i++) {
+                if (b.groups()[i] < 0 || b.groups()[i] > SwitchTables.MAX_AR_GROUPS) {
+                    throw invalid(where + ": entry " + i + " (LID " + (b.block() * SwitchTables.BLOCK + i) + ") names AR group "
+                            + b.groups()[i] + "; groups are 1.." + SwitchTables.MAX_AR_GROUPS + ", 0 for none");
                 }
             }
         }

@@ -146,7 +146,37 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
     private SwitchInfo switchInfo() {
         SwitchTables t = node.tables().current();
         return SwitchInfo.newBuilder().setLftCapacity(SwitchTables.CAPACITY).setLftTop(t.lftTop())
-                .setTableVersion(t.version()).setPortCount(node.identity().ports()).setLid(node.port(1).lid()).build();
+                .setTableVersion(t.version()).setPortCount(node.identity().ports()).setLid(node.port(1).lid())
+                .setArEnabled(t.arEnabled()).build();
+    }
+
+    @Override
+    public void getArTables(org.fabriclab.proto.v1.GetArTablesRequest request, StreamObserver<org.fabriclab.proto.v1.ArTables> out) {
+        if (!requireSwitch(out)) {
+            return;
+        }
+        if (request.getBlock() >= SwitchTables.CAPACITY / SwitchTables.BLOCK) {
+            out.onError(Status.INVALID_ARGUMENT.withDescription("block " + request.getBlock() + " is beyond the LFT capacity of "
+                    + SwitchTables.CAPACITY / SwitchTables.BLOCK + " blocks").asRuntimeException());
+            return;
+        }
+        SwitchTables t = node.tables().current();
+        org.fabriclab.proto.v1.ArTables.Builder b = org.fabriclab.proto.v1.ArTables.newBuilder().setArEnabled(t.arEnabled());
+        for (int g = 1; g <= t.arGroupTop(); g++) {
+            int[] ports = t.arPorts(g);
+            if (ports != null) {
+                org.fabriclab.proto.v1.ArGroup.Builder gb = org.fabriclab.proto.v1.ArGroup.newBuilder().setGroup(g);
+                for (int p : ports) {
+                    gb.addPorts(p);
+                }
+                b.addGroups(gb);
+            }
+        }
+        org.fabriclab.proto.v1.ArLftBlock.Builder block = org.fabriclab.proto.v1.ArLftBlock.newBuilder().setBlock(request.getBlock());
+        for (short g : t.arBlock(request.getBlock())) {
+            block.addGroups(g);
+        }
+        reply(out, b.setBlock(block).build());
     }
 
     @Override
@@ -177,9 +207,23 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         for (Sl2VlTable t : request.getSl2VlList()) {
             sl2vl.add(new TableBatch.Sl2Vl(t.getInputPort(), t.getOutputPort(), t.getVl().toByteArray()));
         }
+        List<TableBatch.ArGroup> groups = new ArrayList<>(request.getArGroupsCount());
+        for (org.fabriclab.proto.v1.ArGroup g : request.getArGroupsList()) {
+            groups.add(new TableBatch.ArGroup(g.getGroup(), g.getPortsList().stream().mapToInt(Integer::intValue).toArray()));
+        }
+        List<TableBatch.ArBlock> arBlocks = new ArrayList<>(request.getArLftBlocksCount());
+        for (org.fabriclab.proto.v1.ArLftBlock b : request.getArLftBlocksList()) {
+            short[] entries = new short[b.getGroupsCount()];
+            for (int i = 0; i < entries.length; i++) {
+                int g = b.getGroups(i);
+                // out of range stays out of range (negative), for the check to name it
+                entries[i] = g > SwitchTables.MAX_AR_GROUPS ? -1 : (short) g;
+            }
+            arBlocks.add(new TableBatch.ArBlock(b.getBlock(), entries));
+        }
         try {
             int changed = node.tables().apply(new TableBatch(request.getFromVersion(), request.getToVersion(), blocks,
-                    request.getLftTop(), sl2vl));
+                    request.getLftTop(), sl2vl, groups, arBlocks, request.hasArEnabled() ? request.getArEnabled() : null));
             reply(out, WriteTablesResponse.newBuilder().setVersion(request.getToVersion()).setChangedBlocks(changed).build());
         } catch (TableWriteException e) {
             Status s = e.reason() == TableWriteException.Reason.STALE_VERSION ? Status.FAILED_PRECONDITION : Status.INVALID_ARGUMENT;
