@@ -71,12 +71,20 @@ public final class EmulatorMain implements Runnable {
         @Option(names = "--buffer", defaultValue = "8", description = "Input buffer per port and lane, in packets. Default: ${DEFAULT-VALUE}")
         int buffer;
 
+        @Option(names = "--adaptive", defaultValue = "on", description = "on: switches choose among the AR groups of an ar-* engine; "
+                + "off: static routing by its LFT (DR). Default: ${DEFAULT-VALUE}")
+        String adaptive;
+
         @Option(names = "--json", description = "One JSON object")
         boolean json;
 
         @Override
         public Integer call() {
             org.fabriclab.emulator.sim.Simulation.Config config;
+            if (!adaptive.equals("on") && !adaptive.equals("off")) {
+                System.err.println("emulator sim: --adaptive is on or off, not '" + adaptive + "'");
+                return 2;
+            }
             try {
                 Fabric f = Topologies.load(topology, p -> Files.newBufferedReader(Path.of(p)));
                 long durationNs = nanos(duration);
@@ -85,7 +93,7 @@ public final class EmulatorMain implements Runnable {
                 var routed = org.fabriclab.routing.engine.EngineChain.parse(routing).route(
                         new org.fabriclab.routing.engine.RoutingRequest(f, lids, org.fabriclab.routing.engine.RoutingOptions.DEFAULTS));
                 config = new org.fabriclab.emulator.sim.Simulation.Config(f, routed.tables(), patternOf(pattern), load, linkGbps,
-                        latencyNs, vls, buffer, payload, durationNs, warmupNs, seed);
+                        latencyNs, vls, buffer, payload, durationNs, warmupNs, seed, adaptive.equals("on"));
             } catch (IllegalArgumentException | java.io.IOException e) {
                 System.err.println("emulator sim: " + e.getMessage());
                 return 2;
@@ -97,6 +105,7 @@ public final class EmulatorMain implements Runnable {
             java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
             out.put("topology", topology);
             out.put("routing", config.tables().engine());
+            out.put("adaptive", config.adaptive() && config.tables().ar() != null);
             out.put("pattern", pattern);
             out.put("hosts", config.fabric().endpointCount());
             out.put("switches", config.fabric().switchCount());

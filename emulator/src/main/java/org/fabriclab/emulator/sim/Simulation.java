@@ -48,9 +48,17 @@ public final class Simulation {
      * @param payloadBytes payload of each packet; the frame adds {@link Frames#DATA_HEADER}
      * @param durationNs   virtual time simulated
      * @param warmupNs     virtual time before measurement starts (packets created earlier are not measured)
+     * @param adaptive     switches choose among AR groups' ports (if the engine made any); false: static routing (DR)
      */
     public record Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps,
-                         long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed) {
+                         long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed,
+                         boolean adaptive) {
+        /** With adaptive routing on wherever the tables have AR groups. */
+        public Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps, long latencyNs, int vls,
+                      int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed) {
+            this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed, true);
+        }
+
         public Config {
             if (!(load > 0 && load <= 1)) {
                 throw new IllegalArgumentException("load " + load + " is not in (0, 1]: it is a fraction of the link rate");
@@ -143,7 +151,7 @@ public final class Simulation {
             counters[n] = new PortCounterArray(f.portCount(n));
             if (f.isSwitch(n)) {
                 TableStore tables = new TableStore(f.portCount(n));
-                tables.apply(batch(c.tables(), f.switchIndex(n), c.vls()));
+                tables.apply(batch(c.tables(), f.switchIndex(n), c.vls(), c.adaptive()));
                 int node = n;
                 switchCore[n] = new SwitchCore(f.portCount(n), c.vls(), c.bufferPackets(), tables, counters[n], pool,
                         new SwitchCore.Output() {
@@ -385,8 +393,11 @@ public final class Simulation {
                 packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds);
     }
 
-    /** The switch's tables as one batch: every LFT block, and SL i on VL i (mod the lanes). */
-    static TableBatch batch(ForwardingTables t, int s, int vls) {
+    /**
+     * The switch's tables as one batch: every LFT block, SL i on VL i (mod the lanes), and the AR
+     * groups and AR LFT if the engine made them (enabled when {@code adaptive}).
+     */
+    static TableBatch batch(ForwardingTables t, int s, int vls, boolean adaptive) {
         byte[] table = t.table(s);
         List<TableBatch.Block> blocks = new ArrayList<>();
         for (int b = 0; b * 64 < table.length; b++) {
@@ -399,7 +410,27 @@ public final class Simulation {
         for (int sl = 0; sl < 16; sl++) {
             sl2vl[sl] = (byte) (sl % vls);
         }
-        return new TableBatch(0, 1, blocks, table.length - 1, List.of(new TableBatch.Sl2Vl(0, 0, sl2vl)));
+        List<TableBatch.ArGroup> groups = new ArrayList<>();
+        List<TableBatch.ArBlock> arBlocks = new ArrayList<>();
+        var ar = t.ar();
+        if (ar != null) {
+            for (int g = 1; g <= ar.groupCount(s); g++) {
+                groups.add(new TableBatch.ArGroup(g, ar.ports(s, g)));
+            }
+            for (int b = 0; b < blocks.size(); b++) {
+                short[] entries = new short[64];
+                boolean any = false;
+                for (int i = 0; i < 64 && b * 64 + i < ar.size(s); i++) {
+                    entries[i] = (short) ar.group(s, b * 64 + i);
+                    any |= entries[i] != 0;
+                }
+                if (any) {
+                    arBlocks.add(new TableBatch.ArBlock(b, entries));
+                }
+            }
+        }
+        return new TableBatch(0, 1, blocks, table.length - 1, List.of(new TableBatch.Sl2Vl(0, 0, sl2vl)), groups, arBlocks,
+                ar != null && adaptive);
     }
 
     /** A random permutation of 0..n-1 with no fixed point (Sattolo's algorithm: one cycle). */

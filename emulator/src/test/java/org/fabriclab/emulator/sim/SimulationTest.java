@@ -49,6 +49,25 @@ class SimulationTest {
     }
 
     @Test
+    void adaptiveRoutingSpreadsFlowsOverPathsAndOffIsTheStaticLft() throws Exception {
+        Fabric f = Topologies.generate("fat-tree:k=4,levels=3");
+        var lids = LidAssigner.assign(f);
+        var ar = EngineChain.parse("ar-tree").route(new RoutingRequest(f, lids, RoutingOptions.DEFAULTS)).tables();
+        var minhop = EngineChain.parse("minhop").route(new RoutingRequest(f, lids, RoutingOptions.DEFAULTS)).tables();
+        Simulation.Report on = Simulation.run(new Simulation.Config(f, ar, Simulation.Pattern.UNIFORM, 0.7, 100, 100, 2, 8, 256,
+                60_000, 10_000, 1, true));
+        Simulation.Report off = Simulation.run(new Simulation.Config(f, ar, Simulation.Pattern.UNIFORM, 0.7, 100, 100, 2, 8, 256,
+                60_000, 10_000, 1, false));
+        Simulation.Report staticLft = Simulation.run(new Simulation.Config(f, minhop, Simulation.Pattern.UNIFORM, 0.7, 100, 100, 2, 8,
+                256, 60_000, 10_000, 1, true));
+        assertTrue(on.outOfOrder() > 0, "packets of one flow took different paths");
+        assertEquals(0, on.packetsDropped());
+        assertEquals(0, off.outOfOrder());
+        assertEquals(staticLft.events(), off.events(), "AR off is routing by ar-tree's LFT, which is minhop's");
+        assertEquals(staticLft.latencyMeanNs(), off.latencyMeanNs());
+    }
+
+    @Test
     void noPacketIsFasterThanItsLinks() throws Exception {
         // 285-byte frames at 100 Gbps take 23 ns a link, plus 100 ns of delay: at least two links per route
         Simulation.Report r = Simulation.run(config("fat-tree:k=4,levels=3", Simulation.Pattern.PERMUTATION, 0.1, 3));

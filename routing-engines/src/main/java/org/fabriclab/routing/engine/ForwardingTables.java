@@ -26,8 +26,9 @@ public final class ForwardingTables {
     private final int switches;
     private final String engine;
     private final PathLanes lanes;
+    private final ArTables ar;
 
-    private ForwardingTables(Fabric fabric, LidAssignment lids, byte[] byLid, String engine, PathLanes lanes) {
+    private ForwardingTables(Fabric fabric, LidAssignment lids, byte[] byLid, String engine, PathLanes lanes, ArTables ar) {
         this.fabric = fabric;
         this.lids = lids;
         this.byLid = byLid;
@@ -35,6 +36,7 @@ public final class ForwardingTables {
         this.ports = transpose(byLid, switches, lids.maxLid() + 1);
         this.engine = engine;
         this.lanes = lanes;
+        this.ar = ar;
     }
 
     /** Per-switch tables from per-LID rows, a cache-sized block at a time. */
@@ -77,6 +79,16 @@ public final class ForwardingTables {
         return lanes;
     }
 
+    /** The same LFTs with adaptive-routing tables beside them, as engine {@code name} produced them. */
+    public ForwardingTables withAr(ArTables a, String name) {
+        return new ForwardingTables(fabric, lids, byLid, name, lanes, a);
+    }
+
+    /** The adaptive-routing tables beside the LFTs, or null if the engine computes none. */
+    public ArTables ar() {
+        return ar;
+    }
+
     /** Number of entries in each table: {@code maxLid + 1}. */
     public int size() {
         return lids.maxLid() + 1;
@@ -112,6 +124,7 @@ public final class ForwardingTables {
         private final byte[] byLid;
         private final int switches;
         private PathLanes lanes = PathLanes.SINGLE;
+        private ArTables ar;
 
         private Builder(Fabric fabric, LidAssignment lids) {
             this.fabric = fabric;
@@ -143,8 +156,13 @@ public final class ForwardingTables {
             return this;
         }
 
+        public Builder ar(ArTables a) {
+            ar = a;
+            return this;
+        }
+
         public ForwardingTables build(String engine) {
-            return new ForwardingTables(fabric, lids, byLid.clone(), engine, lanes);
+            return new ForwardingTables(fabric, lids, byLid.clone(), engine, lanes, ar);
         }
     }
 }

@@ -3,6 +3,7 @@ package org.fabriclab.routing.engine;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.fabriclab.routing.engine.ar.AdaptiveEngines;
 import org.fabriclab.routing.engine.file.FileEngine;
 import org.fabriclab.routing.engine.minhop.MinHopEngine;
 import org.fabriclab.routing.engine.updn.UpDownEngine;
@@ -16,7 +17,10 @@ public final class RoutingEngines {
     private static final List<Info> ENGINES = List.of(
             new Info(MinHopEngine.NAME, "least hops; equal-cost ports balanced by routes per channel", MinHopEngine::new),
             new Info(UpDownEngine.NAME, "up*/down* from root switches; deadlock-free with one lane", UpDownEngine::new),
-            new Info(FileEngine.NAME, "replays an OpenSM opensm-lfts.dump (--lfts FILE)", FileEngine::new));
+            new Info(FileEngine.NAME, "replays an OpenSM opensm-lfts.dump (--lfts FILE)", FileEngine::new),
+            new Info(AdaptiveEngines.Lag.NAME, "minhop LFT + adaptive-routing groups of parallel links (AR LAG)", AdaptiveEngines.Lag::new),
+            new Info(AdaptiveEngines.Tree.NAME, "minhop LFT + adaptive-routing groups of all least-hop ports, fat trees (AR TREE)",
+                    AdaptiveEngines.Tree::new));
 
     private RoutingEngines() {
     }

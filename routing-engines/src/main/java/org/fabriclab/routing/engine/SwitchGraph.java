@@ -117,6 +117,19 @@ public final class SwitchGraph {
         bfs(dist, queue, tail);
     }
 
+    /** Hop distances from every switch to the nearest switch with a CA cabled to it (0 for those). */
+    public void bfsFromHosts(int[] dist, int[] queue) {
+        int[] withHosts = new int[fabric.endpointCount()];
+        int count = 0;
+        for (int e = 0; e < fabric.endpointCount(); e++) {
+            int sw = fabric.endpointSwitch(e);
+            if (sw != Fabric.NONE) {
+                withHosts[count++] = fabric.switchIndex(sw);
+            }
+        }
+        bfs(Arrays.copyOf(withHosts, count), dist, queue);
+    }
+
     private void bfs(int[] dist, int[] queue, int tail) {
         for (int head = 0; head < tail; head++) {
             int s = queue[head];

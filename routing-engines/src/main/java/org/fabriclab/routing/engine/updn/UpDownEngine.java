@@ -177,15 +177,7 @@ public final class UpDownEngine implements RoutingEngine {
         // Distance from every switch to the nearest switch with CAs: the spines are farthest.
         int[] hostDist = new int[n];
         int[] queue = new int[n];
-        int[] withHosts = new int[f.endpointCount()];
-        int count = 0;
-        for (int e = 0; e < f.endpointCount(); e++) {
-            int sw = f.endpointSwitch(e);
-            if (sw != Fabric.NONE) {
-                withHosts[count++] = f.switchIndex(sw);
-            }
-        }
-        g.bfs(java.util.Arrays.copyOf(withHosts, count), hostDist, queue);
+        g.bfsFromHosts(hostDist, queue);
         int far = 0;
         for (int x : hostDist) {
             if (x != SwitchGraph.UNREACHABLE) {

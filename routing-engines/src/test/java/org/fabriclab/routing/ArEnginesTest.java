@@ -1,0 +1,90 @@
+package org.fabriclab.routing;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import org.fabriclab.routing.engine.ArTables;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.RoutingEngines;
+import org.fabriclab.routing.engine.RoutingException;
+import org.fabriclab.routing.engine.RoutingOptions;
+import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.engine.SwitchGraph;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.topology.Topologies;
+import org.junit.jupiter.api.Test;
+
+/** The Adaptive Routing Manager's group modes: LAG groups parallel links, TREE groups every least-hop port. */
+class ArEnginesTest {
+    private static ForwardingTables route(String engine, Fabric f) throws RoutingException {
+        return RoutingEngines.create(engine).route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS));
+    }
+
+    @Test
+    void treeGroupsAreTheLeastHopPortsAndHoldTheStaticPort() throws Exception {
+        Fabric f = Topologies.generate("fat-tree:k=4,levels=3");
+        ForwardingTables t = route("ar-tree", f);
+        ArTables ar = t.ar();
+        SwitchGraph g = new SwitchGraph(f);
+        int[] dist = new int[g.switchCount()];
+        int[] queue = new int[g.switchCount()];
+        int grouped = 0;
+        for (int e = 0; e < f.endpointCount(); e++) {
+            int lid = t.lids().endpointLid(e);
+            int d = f.switchIndex(f.endpointSwitch(e));
+            g.bfs(d, dist, queue);
+            for (int s = 0; s < g.switchCount(); s++) {
+                int group = ar.group(s, lid);
+                int expected = 0;
+                for (int i = g.offset(s); i < g.offset(s + 1); i++) {
+                    expected += s != d && dist[g.neighbour(i)] == dist[s] - 1 ? 1 : 0;
+                }
+                if (expected < 2) {
+                    assertEquals(0, group, "no choice, no group at switch " + s + " for LID " + lid);
+                    continue;
+                }
+                grouped++;
+                int[] ports = ar.ports(s, group);
+                assertEquals(expected, ports.length);
+                int staticPort = t.port(s, lid);
+                assertTrue(Arrays.stream(ports).anyMatch(p -> p == staticPort), "the static port is in the group");
+            }
+        }
+        assertTrue(grouped > 0);
+        // a leaf of the 4-ary 3-tree reaches a host in another pod over all four up ports
+        assertEquals(4, ar.ports(f.switchIndex(f.endpointSwitch(0)), ar.group(f.switchIndex(f.endpointSwitch(0)),
+                t.lids().endpointLid(f.endpointCount() - 1))).length);
+    }
+
+    @Test
+    void treeGroupsRefuseAFabricThatIsNoTree() {
+        RoutingException e = assertThrows(RoutingException.class, () -> route("ar-tree", Topologies.generate("torus:4x4,hosts=1")));
+        assertTrue(e.getMessage().contains("fat tree or quasi fat tree"), e.getMessage());
+    }
+
+    @Test
+    void lagGroupsAreParallelLinks() throws Exception {
+        Fabric f = Topologies.generate("rlft:leaves=2,spines=1,hosts=2,parallel=2");
+        ForwardingTables t = route("ar-lag", f);
+        ArTables ar = t.ar();
+        int leaf = f.switchIndex(f.endpointSwitch(0));
+        int remote = t.lids().endpointLid(f.endpointCount() - 1);
+        int group = ar.group(leaf, remote);
+        assertTrue(group > 0, "the leaf reaches the spine over two parallel links");
+        int[] ports = ar.ports(leaf, group);
+        assertEquals(2, ports.length);
+        int staticPort = t.port(leaf, remote);
+        assertTrue(Arrays.stream(ports).anyMatch(p -> p == staticPort));
+        // a host on the same leaf: its port is not aggregated
+        assertEquals(0, ar.group(leaf, t.lids().endpointLid(1)));
+        // minhop's LFT, unchanged
+        ForwardingTables minhop = route("minhop", f);
+        for (int s = 0; s < f.switchCount(); s++) {
+            assertArrayEquals(minhop.table(s), t.table(s));
+        }
+    }
+}
