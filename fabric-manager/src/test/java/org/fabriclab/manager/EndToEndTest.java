@@ -1,6 +1,7 @@
 package org.fabriclab.manager;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.ManagedChannel;
@@ -23,6 +24,7 @@ import org.fabriclab.proto.v1.TraceRouteResponse;
 import org.fabriclab.routing.analysis.PathTracer;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.topology.Topologies;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -90,6 +92,44 @@ class EndToEndTest {
             assertEquals(0, again.outcome().changedBlocks());
             assertEquals(1, again.tableVersion());
             assertEquals(s.outcome().lids().byPortGuid(s.outcome().fabric()), again.outcome().lids().byPortGuid(again.outcome().fabric()));
+        }
+    }
+
+    /**
+     * An ar-* engine's AR tables go to the switches in the same versioned write as the LFT, the
+     * switches choose among their groups' ports with every packet delivered, a second sweep
+     * changes nothing, and a deterministic engine after it turns AR off again.
+     */
+    @Test
+    void adaptiveRoutingTablesArePushedUsedAndWithdrawn(@TempDir Path dir) throws Exception {
+        Fabric topology = Topologies.generate("rlft:leaves=2,spines=2,hosts=2,parallel=2");
+        try (EmulatedFabric fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS);
+             FabricManager manager = new FabricManager(fabric.endpoint(fabric.hosts().get(0).name()), "ar-tree",
+                     dir.resolve("guid2lid"), new SimpleMeterRegistry())) {
+            FabricManager.Snapshot s = manager.sweep().get(60, TimeUnit.SECONDS);
+            assertEquals(FabricManager.State.UP, s.state(), s.lastError());
+            var leaf = fabric.node("L0").management().tables().current();
+            assertTrue(leaf.arEnabled());
+            int remote = s.outcome().lids().endpointLid(s.outcome().fabric().endpointCount() - 1);
+            int group = leaf.arGroup(remote);
+            assertTrue(group > 0, "the leaf has a group towards the other leaf's hosts");
+            assertEquals(4, leaf.arPorts(group).length, "two spines, two links each");
+
+            fabric.startTraffic(Traffic.Pattern.ROUND_ROBIN, 0, 512, PACKETS);
+            List<LiveHost> hosts = fabric.hosts();
+            await(() -> hosts.stream().mapToLong(h -> h.stats().join().received()).sum() == (long) PACKETS * hosts.size());
+            long adaptive = fabric.switches().stream().mapToLong(LiveSwitch::adaptiveDecisions).sum();
+            assertTrue(adaptive > 0, "the switches chose among their groups' ports");
+
+            FabricManager.Snapshot again = manager.sweep().get(60, TimeUnit.SECONDS);
+            assertEquals(0, again.outcome().changedBlocks());
+            assertEquals(1, again.tableVersion());
+
+            FabricManager.Snapshot minhop = manager.setEngine("minhop").get(60, TimeUnit.SECONDS);
+            assertEquals(FabricManager.State.UP, minhop.state(), minhop.lastError());
+            var after = fabric.node("L0").management().tables().current();
+            assertFalse(after.arEnabled(), "a deterministic engine turns AR off");
+            assertEquals(0, after.arGroup(remote));
         }
     }
 

@@ -50,7 +50,64 @@ public final class HeavySweep {
     /** What this manager last wrote to each switch (by GUID): a push compares against it without reading back. */
     private final Map<Long, Pushed> pushed = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private record Pushed(long version, byte[] table, int top) {
+    private record Pushed(long version, byte[] table, int top, ArState ar) {
+    }
+
+    /**
+     * A switch's adaptive-routing tables as an engine made them: its groups (numbered from 1) and
+     * one AR LFT entry per LID of the pushed blocks; none (AR off) for engines without AR.
+     */
+    record ArState(int[][] groups, short[] lft) {
+        static final ArState NONE = new ArState(new int[0][], new short[0]);
+
+        static ArState of(org.fabriclab.routing.engine.ArTables ar, int s, int blocks) {
+            if (ar == null) {
+                return NONE;
+            }
+            int[][] groups = new int[ar.groupCount(s)][];
+            for (int g = 1; g <= groups.length; g++) {
+                groups[g - 1] = ar.ports(s, g);
+            }
+            short[] lft = new short[blocks * BLOCK];
+            for (int lid = 0; lid < lft.length && lid < ar.size(s); lid++) {
+                lft[lid] = (short) ar.group(s, lid);
+            }
+            return new ArState(groups, lft);
+        }
+
+        boolean enabled() {
+            return groups.length > 0;
+        }
+
+        boolean sameAs(ArState o) {
+            return Arrays.deepEquals(groups, o.groups) && Arrays.equals(lft, o.lft);
+        }
+
+        /**
+         * Adds the whole AR state to a write: every group (and deletes for the higher numbers
+         * {@code before} had), every AR LFT block (zeros clear what a previous engine set), and
+         * whether AR is on.
+         */
+        void addTo(WriteTablesRequest.Builder w, int blocks, int groupsBefore) {
+            for (int g = 1; g <= Math.max(groups.length, groupsBefore); g++) {
+                org.fabriclab.proto.v1.ArGroup.Builder b = org.fabriclab.proto.v1.ArGroup.newBuilder().setGroup(g);
+                if (g <= groups.length) {
+                    for (int p : groups[g - 1]) {
+                        b.addPorts(p);
+                    }
+                }
+                w.addArGroups(b);
+            }
+            for (int blk = 0; blk < blocks; blk++) {
+                org.fabriclab.proto.v1.ArLftBlock.Builder b = org.fabriclab.proto.v1.ArLftBlock.newBuilder().setBlock(blk);
+                for (int i = 0; i < BLOCK; i++) {
+                    int lid = blk * BLOCK + i;
+                    b.addGroups(lid < lft.length ? lft[lid] : 0);
+                }
+                w.addArLftBlocks(b);
+            }
+            w.setArEnabled(enabled());
+        }
     }
 
     private final long mKey;
@@ -138,7 +195,7 @@ public final class HeavySweep {
             int sw = s;
             DiscoveredNode node = d.byGuid().get(f.nodeGuid(f.switchNode(s)));
             names.add(f.name(f.switchNode(s)));
-            futures.add(executor.submit(() -> pushSwitch(node, t.table(sw), blocks, t.lids().maxLid())));
+            futures.add(executor.submit(() -> pushSwitch(node, t.table(sw), blocks, t.lids().maxLid(), ArState.of(t.ar(), sw, blocks))));
         }
         int changed = 0;
         List<String> failed = new ArrayList<>();
@@ -158,14 +215,14 @@ public final class HeavySweep {
         return changed;
     }
 
-    private Integer pushSwitch(DiscoveredNode node, byte[] table, int blocks, int maxLid) {
+    private Integer pushSwitch(DiscoveredNode node, byte[] table, int blocks, int maxLid, ArState ar) {
         long guid = node.info().getNodeGuid();
         long version = channels.blocking(node.endpoint())
                 .getSwitchInfo(org.fabriclab.proto.v1.GetSwitchInfoRequest.getDefaultInstance()).getTableVersion();
         Pushed known = pushed.get(guid);
         if (known == null && version == 0) {
             // never written: every entry is still "no route", nothing to read back
-            known = new Pushed(0, new byte[0], 0);
+            known = new Pushed(0, new byte[0], 0, ArState.NONE);
         }
         boolean trusted = known != null && known.version() == version;
         WriteTablesRequest.Builder w = WriteTablesRequest.newBuilder().setMKey(mKey).setFromVersion(version).setToVersion(version + 1)
@@ -193,12 +250,22 @@ public final class HeavySweep {
             }
         }
         int top = trusted ? known.top() : node.switchInfo() == null ? -1 : node.switchInfo().getLftTop();
-        if (w.getLftBlocksCount() == 0 && top == maxLid) {
-            pushed.put(guid, new Pushed(version, full, maxLid));
+        // AR tables: sent whole when they differ from what this manager wrote last; from a switch
+        // it did not write last, only if it has AR on or the engine wants it (groups are few)
+        boolean arKnown = trusted ? ar.sameAs(known.ar())
+                : !ar.enabled() && (node.switchInfo() == null || !node.switchInfo().getArEnabled());
+        if (!arKnown) {
+            int groupsBefore = trusted ? known.ar().groups().length : channels.blocking(node.endpoint())
+                    .getArTables(org.fabriclab.proto.v1.GetArTablesRequest.getDefaultInstance()).getGroupsList().stream()
+                    .mapToInt(org.fabriclab.proto.v1.ArGroup::getGroup).max().orElse(0);
+            ar.addTo(w, blocks, groupsBefore);
+        }
+        if (w.getLftBlocksCount() == 0 && top == maxLid && arKnown) {
+            pushed.put(guid, new Pushed(version, full, maxLid, ar));
             return 0;
         }
         int changed = channels.blocking(node.endpoint()).writeTables(w.build()).getChangedBlocks();
-        pushed.put(guid, new Pushed(version + 1, full, maxLid));
+        pushed.put(guid, new Pushed(version + 1, full, maxLid, ar));
         return changed;
     }
 

@@ -20,6 +20,11 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
         return f;
     }
 
+    /** Adaptive-routing choices the core has made (read from any thread; may lag a little). */
+    public long adaptiveDecisions() {
+        return core.adaptiveDecisions();
+    }
+
     @Override
     public void transmit(int port, int vl, int h, long now) {
         send(port, vl, h, now);
