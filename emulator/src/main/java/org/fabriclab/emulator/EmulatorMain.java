@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 
 /** {@code bin/emulator}: runs emulated fabrics for a fabric manager in another process. */
 @Command(name = "emulator", mixinStandardHelpOptions = true, version = "emulator 0.1.0",
-        description = "Runs emulated fabrics.", subcommands = {EmulatorMain.Up.class, EmulatorMain.Sim.class, EmulatorMain.BenchForwarding.class})
+        description = "Runs emulated fabrics.", subcommands = {EmulatorMain.Up.class, EmulatorMain.Sim.class, EmulatorMain.Scenario.class, EmulatorMain.BenchForwarding.class})
 public final class EmulatorMain implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -159,6 +159,97 @@ public final class EmulatorMain implements Runnable {
                 default -> 1;
             };
             return Math.round(v * scale);
+        }
+    }
+
+    /** {@code emulator scenario}: one of the adaptive-routing paper's experiments. */
+    @Command(name = "scenario", mixinStandardHelpOptions = true,
+            description = "Run an experiment of the InfiniBand adaptive-routing paper (ib-ar-c1-s1..s3, ib-ar-c2-s1..s5) with DR or AR.")
+    static final class Scenario implements Callable<Integer> {
+        @CommandLine.Parameters(index = "0", paramLabel = "NAME", description = "The scenario; --list names them")
+        String name;
+
+        @Option(names = "--routing", defaultValue = "ar", description = "dr (static LFT) or ar (adaptive). Default: ${DEFAULT-VALUE}")
+        String routing;
+
+        @Option(names = "--sim", description = "In virtual time (the default)")
+        boolean sim;
+
+        @Option(names = "--live", description = "On the live emulated fabric (not built yet)")
+        boolean live;
+
+        @Option(names = "--link-gbps", defaultValue = "200", description = "Link rate, as the paper's HDR links. Default: ${DEFAULT-VALUE}")
+        double linkGbps;
+
+        @Option(names = "--phase", defaultValue = "200us", paramLabel = "TIME", description = "Virtual time per phase. Default: ${DEFAULT-VALUE}")
+        String phase;
+
+        @Option(names = "--seed", defaultValue = "1")
+        long seed;
+
+        @Option(names = "--json", description = "One JSON object")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            if (name.equals("--list") || name.equals("list")) {
+                org.fabriclab.emulator.scenario.Scenarios.all().forEach(x -> System.out.printf("%-12s %s%n", x.name(), x.paper()));
+                return 0;
+            }
+            if (!routing.equals("dr") && !routing.equals("ar")) {
+                System.err.println("emulator scenario: --routing is dr or ar, not '" + routing + "'");
+                return 2;
+            }
+            if (live) {
+                System.err.println("emulator scenario: --live is not built yet; run it in virtual time (--sim)");
+                return 2;
+            }
+            org.fabriclab.emulator.scenario.Scenarios.Result r;
+            try {
+                r = org.fabriclab.emulator.scenario.Scenarios.simulate(org.fabriclab.emulator.scenario.Scenarios.byName(name),
+                        routing.equals("ar"), linkGbps, Sim.nanos(phase), seed);
+            } catch (IllegalArgumentException e) {
+                System.err.println("emulator scenario: " + e.getMessage());
+                return 2;
+            } catch (org.fabriclab.routing.engine.RoutingException e) {
+                System.err.println("emulator scenario: routing failed: " + e.getMessage());
+                return 1;
+            }
+            if (json) {
+                java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+                out.put("scenario", r.scenario());
+                out.put("routing", r.routing());
+                out.put("linkGbps", r.linkGbps());
+                java.util.List<Object> phases = new java.util.ArrayList<>();
+                for (var p : r.phases()) {
+                    java.util.Map<String, Object> ph = new java.util.LinkedHashMap<>();
+                    ph.put("startSeconds", p.startSeconds());
+                    ph.put("endSeconds", p.endSeconds());
+                    java.util.List<Object> flows = new java.util.ArrayList<>();
+                    for (var fl : p.flows()) {
+                        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+                        m.put("src", fl.src());
+                        m.put("dst", fl.dst());
+                        m.put("throughputGbps", fl.throughputGbps());
+                        m.put("share", fl.share());
+                        flows.add(m);
+                    }
+                    ph.put("flows", flows);
+                    ph.put("jainIndex", p.jainIndex());
+                    phases.add(ph);
+                }
+                out.put("phases", phases);
+                System.out.println(org.fabriclab.routing.format.Json.write(out));
+            } else {
+                System.out.printf(java.util.Locale.ROOT, "%s, %s, %.0f Gbps links%n", r.scenario(), r.routing().toUpperCase(java.util.Locale.ROOT), r.linkGbps());
+                for (var p : r.phases()) {
+                    System.out.printf(java.util.Locale.ROOT, "phase %.0f-%.0f us (Jain %.3f):%n", p.startSeconds() * 1e6, p.endSeconds() * 1e6, p.jainIndex());
+                    for (var fl : p.flows()) {
+                        System.out.printf(java.util.Locale.ROOT, "  %4s -> %-4s %7.1f Gbps  %.3f of a link%n", fl.src(), fl.dst(), fl.throughputGbps(), fl.share());
+                    }
+                }
+            }
+            return 0;
         }
     }
 

@@ -49,10 +49,18 @@ public final class Simulation {
      * @param durationNs   virtual time simulated
      * @param warmupNs     virtual time before measurement starts (packets created earlier are not measured)
      * @param adaptive     switches choose among AR groups' ports (if the engine made any); false: static routing (DR)
+     * @param flows        if not empty, the traffic: these flows (each at {@code load} of the link rate, evenly
+     *                     spaced), instead of every host by {@code pattern}
      */
     public record Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps,
                          long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed,
-                         boolean adaptive) {
+                         boolean adaptive, List<Flow> flows) {
+        public Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps, long latencyNs, int vls,
+                      int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive) {
+            this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
+                    adaptive, List.of());
+        }
+
         /** With adaptive routing on wherever the tables have AR groups. */
         public Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps, long latencyNs, int vls,
                       int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed) {
@@ -60,6 +68,13 @@ public final class Simulation {
         }
 
         public Config {
+            flows = List.copyOf(flows);
+            for (Flow fl : flows) {
+                if (fl.src() < 0 || fl.src() >= fabric.endpointCount() || fl.dst() < 0 || fl.dst() >= fabric.endpointCount()
+                        || fl.src() == fl.dst() || fl.startNs() < 0 || fl.stopNs() <= fl.startNs()) {
+                    throw new IllegalArgumentException("flow " + fl + " needs two different hosts of the fabric and start < stop");
+                }
+            }
             if (!(load > 0 && load <= 1)) {
                 throw new IllegalArgumentException("load " + load + " is not in (0, 1]: it is a fraction of the link rate");
             }
@@ -81,6 +96,17 @@ public final class Simulation {
         }
     }
 
+    /** A flow of packets from endpoint {@code src} to {@code dst} while {@code startNs <= t < stopNs}. */
+    public record Flow(int src, int dst, long startNs, long stopNs) {
+    }
+
+    /**
+     * Per-flow throughput between two instants at which the set of flows changed: each flow's
+     * bytes delivered over the phase's last four fifths (the first fifth lets queues settle), in Gbps.
+     */
+    public record Phase(long startNs, long endNs, double[] flowGbps) {
+    }
+
     /**
      * What a run measured. Loads and throughput are fractions of the hosts' link rate over the
      * measured window; latencies are from a packet's creation (source queueing included) to its
@@ -89,13 +115,14 @@ public final class Simulation {
     public record Report(double offeredLoad, double throughput, double latencyMeanNs, long latencyP95Ns, long latencyP99Ns,
                          double meanHops, long packetsDelivered, long packetsDropped, long packetsRefused, long outOfOrder,
                          long packetHops, long events, long simulatedNs, long wallMillis, double eventsPerSecond,
-                         double packetHopsPerSecond) {
+                         double packetHopsPerSecond, List<Phase> phases) {
     }
 
     static final int ARRIVE = 0;
     static final int CREDIT = 1;
     static final int FREE = 2;
     static final int INJECT = 3;
+    static final int INJECT_FLOW = 4;
     private static final int SEND_QUEUE = 16;
     /** Packets a host's source may hold before its NIC takes them; more are refused (counted). */
     private static final int SOURCE_QUEUE = 1024;
@@ -115,6 +142,11 @@ public final class Simulation {
     // per endpoint: its traffic source
     private final SplittableRandom[] random;
     private final long[][] backlog;
+    /** Per queued source packet: its flow (flows mode), or -1 (the pattern picks the destination). */
+    private final int[][] backlogFlow;
+    private final long[] phaseBounds;
+    private final long[][] flowBytes;
+    private final long flowGapNs;
     private final int[] backlogHead;
     private final int[] backlogCount;
     private final int[][] nextSeq;
@@ -178,6 +210,7 @@ public final class Simulation {
         Arrays.fill(endpointOfLid, -1);
         random = new SplittableRandom[endpoints];
         backlog = new long[endpoints][];
+        backlogFlow = new int[endpoints][];
         backlogHead = new int[endpoints];
         backlogCount = new int[endpoints];
         nextSeq = new int[endpoints][];
@@ -190,6 +223,7 @@ public final class Simulation {
             endpointOfLid[lid] = e;
             random[e] = seeds.split();
             backlog[e] = new long[SOURCE_QUEUE];
+            backlogFlow[e] = new int[SOURCE_QUEUE];
             nextSeq[e] = new int[endpoints];
             sinks[e] = new FlowSink();
             int endpoint = e;
@@ -213,6 +247,14 @@ public final class Simulation {
             });
         }
         permutation = derangement(endpoints, new SplittableRandom(c.seed() ^ 0x5DEECE66DL));
+        java.util.TreeSet<Long> bounds = new java.util.TreeSet<>(List.of(0L, c.durationNs()));
+        for (Flow fl : c.flows()) {
+            bounds.add(Math.min(fl.startNs(), c.durationNs()));
+            bounds.add(Math.min(fl.stopNs(), c.durationNs()));
+        }
+        phaseBounds = bounds.stream().mapToLong(Long::longValue).toArray();
+        flowBytes = new long[c.flows().size()][phaseBounds.length - 1];
+        flowGapNs = Math.max(1, Math.round(meanGapNs));
     }
 
     /** Runs {@code config} to its end and reports. */
@@ -238,8 +280,14 @@ public final class Simulation {
                 hostCore[f.endpointOfPort(g)].portActive(c.bufferPackets(), 0);
             }
         }
-        for (int e = 0; e < hostCore.length; e++) {
-            queue.push(gap(e), INJECT, e, 0, 0);
+        if (c.flows().isEmpty()) {
+            for (int e = 0; e < hostCore.length; e++) {
+                queue.push(gap(e), INJECT, e, 0, 0);
+            }
+        } else {
+            for (int i = 0; i < c.flows().size(); i++) {
+                queue.push(c.flows().get(i).startNs(), INJECT_FLOW, i, 0, 0);
+            }
         }
         long events = 0;
         while (!queue.isEmpty() && queue.peekTime() <= c.durationNs()) {
@@ -252,7 +300,16 @@ public final class Simulation {
             queue.release(ev);
             events++;
             if (kind == INJECT) {
-                inject(node);
+                inject(node, -1);
+                queue.push(now + gap(node), INJECT, node, 0, 0);
+                continue;
+            }
+            if (kind == INJECT_FLOW) {
+                Flow fl = c.flows().get(node);
+                if (now < fl.stopNs()) {
+                    inject(fl.src(), node);
+                    queue.push(now + flowGapNs, INJECT_FLOW, node, 0, 0);
+                }
                 continue;
             }
             if (f.isSwitch(node)) {
@@ -299,19 +356,20 @@ public final class Simulation {
         }
     }
 
-    /** A host's source creates a packet now and schedules the next. */
-    private void inject(int e) {
+    /** Host {@code e}'s source creates a packet now, of {@code flow} (or -1: the pattern picks its destination). */
+    private void inject(int e, int flow) {
         if (now >= c.warmupNs()) {
             generatedBytes += frameBytes;
         }
         if (backlogCount[e] == SOURCE_QUEUE) {
             refused++;
         } else {
-            backlog[e][(backlogHead[e] + backlogCount[e]) % SOURCE_QUEUE] = now;
+            int slot = (backlogHead[e] + backlogCount[e]) % SOURCE_QUEUE;
+            backlog[e][slot] = now;
+            backlogFlow[e][slot] = flow;
             backlogCount[e]++;
         }
         pump(e);
-        queue.push(now + gap(e), INJECT, e, 0, 0);
     }
 
     /** Moves packets from the host's source queue into its NIC while the send queue has room. */
@@ -322,11 +380,12 @@ public final class Simulation {
             if (h == PacketPool.NONE) {
                 throw new IllegalStateException("packet pool exhausted: a packet was neither queued nor credited");
             }
-            int d = destination(e);
+            int flow = backlogFlow[e][backlogHead[e]];
+            int d = flow < 0 ? destination(e) : c.flows().get(flow).dst();
             int dlid = lidOfEndpoint[d];
             pool.dlid(h, dlid);
             pool.slid(h, lidOfEndpoint[e]);
-            pool.flow(h, (e << 16) ^ d);
+            pool.flow(h, flow < 0 ? (e << 16) ^ d : flow);
             pool.seq(h, nextSeq[e][d]++);
             int lane = c.tables().lanes().lane(e, dlid);
             pool.sl(h, (byte) lane);
@@ -361,6 +420,13 @@ public final class Simulation {
         if (t >= c.warmupNs()) {
             deliveredBytes += pool.bytes(h);
         }
+        if (!c.flows().isEmpty()) {
+            int phase = Arrays.binarySearch(phaseBounds, t);
+            phase = phase >= 0 ? phase : -phase - 2;
+            if (phase < phaseBounds.length - 1 && t >= phaseBounds[phase] + (phaseBounds[phase + 1] - phaseBounds[phase]) / 5) {
+                flowBytes[pool.flow(h)][phase] += pool.bytes(h);
+            }
+        }
         if (pool.timestamp(h) >= c.warmupNs()) {
             delivered++;
             latency.add(t - pool.timestamp(h));
@@ -388,9 +454,18 @@ public final class Simulation {
             outOfOrder += s.totals().outOfOrder();
         }
         double seconds = wallNanos / 1e9;
+        List<Phase> phases = new ArrayList<>();
+        for (int p = 0; p + 1 < phaseBounds.length && !c.flows().isEmpty(); p++) {
+            double measured = (phaseBounds[p + 1] - phaseBounds[p]) * 0.8;
+            double[] gbps = new double[flowBytes.length];
+            for (int i = 0; i < gbps.length; i++) {
+                gbps[i] = flowBytes[i][p] * 8 / measured;
+            }
+            phases.add(new Phase(phaseBounds[p], phaseBounds[p + 1], gbps));
+        }
         return new Report(generatedBytes / capacity, deliveredBytes / capacity, latency.mean(), latency.percentile(0.95),
                 latency.percentile(0.99), delivered == 0 ? 0 : (double) hopSum / delivered, delivered, dropped, refused, outOfOrder,
-                packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds);
+                packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, phases);
     }
 
     /**

@@ -1,0 +1,139 @@
+package org.fabriclab.emulator.scenario;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.fabriclab.emulator.sim.Simulation;
+import org.fabriclab.routing.engine.EngineChain;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.RoutingException;
+import org.fabriclab.routing.engine.RoutingOptions;
+import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.topology.Topologies;
+
+/**
+ * The experiments of the InfiniBand adaptive-routing paper ({@code shared/papers/
+ * infiniband-adaptive-routing-hardware.txt}), section IV: configurations C1 (two switches joined
+ * by two links, AR groups by LAG) and C2 (a two-level fat tree, AR groups by TREE), senders added
+ * phase by phase as in the paper's figures, nodes named as the paper names them (A..F in C1, LIDs
+ * in C2). Every flow sends at the full link rate. DR routes by the AR engine's static LFT (the same
+ * as {@code minhop}); AR lets the switches choose among the groups.
+ */
+public final class Scenarios {
+    /** One sender: {@code src} to {@code dst} from phase {@code phase} on. */
+    public record Sender(String src, String dst, int phase) {
+    }
+
+    /** A scenario: its fabric, the engine that makes its AR groups, the senders. */
+    public record Scenario(String name, String topology, String arEngine, List<Sender> senders, String paper) {
+        int phases() {
+            return senders.stream().mapToInt(Sender::phase).max().orElse(0) + 1;
+        }
+    }
+
+    private static final Map<String, Scenario> ALL = new LinkedHashMap<>();
+
+    static {
+        c1("ib-ar-c1-s1", "A to D alone: DR uses one inter-switch link, AR both; the same throughput",
+                new Sender("A", "D", 0));
+        c1("ib-ar-c1-s2", "DR 188/94/94 Gbps (2:1:1), AR 125 each",
+                new Sender("A", "D", 0), new Sender("B", "E", 0), new Sender("C", "F", 0));
+        c1("ib-ar-c1-s3", "AR: fair but 75% of the inter-switch bandwidth (HoL blocking of A to D)",
+                new Sender("A", "D", 0), new Sender("B", "E", 0), new Sender("C", "E", 0));
+        c2("ib-ar-c2-s1", "hot spot, senders on one leaf: limited by node 4's link, DR and AR alike",
+                new Sender("1", "4", 0), new Sender("2", "4", 0), new Sender("3", "4", 0));
+        c2("ib-ar-c2-s2", "hot spot, senders on three leaves: as S1",
+                new Sender("31", "4", 0), new Sender("37", "4", 0), new Sender("3", "4", 0));
+        c2("ib-ar-c2-s3", "DR: parking lot, local 1/2, remote 1/2, 1/4, 1/6; AR: reverse parking lot 2/3 vs 1/3, then thirds, then the parking lot",
+                new Sender("5", "4", 0), new Sender("2", "4", 0), new Sender("1", "4", 1), new Sender("3", "4", 2));
+        c2("ib-ar-c2-s4", "two local and two remote senders: DR unfair, AR fair",
+                new Sender("5", "4", 0), new Sender("2", "4", 0), new Sender("37", "4", 1), new Sender("10", "4", 2));
+        c2("ib-ar-c2-s5", "the victim 39 to 28 loses under AR (congestion spreading), not under DR",
+                new Sender("1", "4", 0), new Sender("37", "4", 0), new Sender("39", "28", 1));
+    }
+
+    private Scenarios() {
+    }
+
+    private static void c1(String name, String paper, Sender... s) {
+        ALL.put(name, new Scenario(name, "paper:ib-ar-c1", "ar-lag", List.of(s), paper));
+    }
+
+    private static void c2(String name, String paper, Sender... s) {
+        ALL.put(name, new Scenario(name, "paper:ib-ar-c2", "ar-tree", List.of(s), paper));
+    }
+
+    public static List<Scenario> all() {
+        return List.copyOf(ALL.values());
+    }
+
+    /** @throws IllegalArgumentException naming the known scenarios */
+    public static Scenario byName(String name) {
+        Scenario s = ALL.get(name);
+        if (s == null) {
+            throw new IllegalArgumentException("unknown scenario '" + name + "'; known: " + String.join(", ", ALL.keySet()));
+        }
+        return s;
+    }
+
+    /** One flow's result in one phase. */
+    public record FlowResult(String src, String dst, double throughputGbps, double share) {
+    }
+
+    /** One phase: the active flows and Jain's fairness index over them. */
+    public record PhaseResult(double startSeconds, double endSeconds, List<FlowResult> flows, double jainIndex) {
+    }
+
+    /** A scenario's result, as the brief's command-line contract gives it. */
+    public record Result(String scenario, String routing, double linkGbps, List<PhaseResult> phases) {
+    }
+
+    /**
+     * Runs {@code s} in the simulator: {@code adaptive} false is DR, true is AR; each phase lasts
+     * {@code phaseNs} of virtual time.
+     */
+    public static Result simulate(Scenario s, boolean adaptive, double linkGbps, long phaseNs, long seed) throws RoutingException {
+        Fabric f = Topologies.generate(s.topology());
+        ForwardingTables tables = EngineChain.parse(s.arEngine())
+                .route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables();
+        List<Simulation.Flow> flows = new ArrayList<>();
+        long end = phaseNs * s.phases();
+        for (Sender x : s.senders()) {
+            flows.add(new Simulation.Flow(endpoint(f, x.src()), endpoint(f, x.dst()), x.phase() * phaseNs, end));
+        }
+        Simulation.Report r = Simulation.run(new Simulation.Config(f, tables, Simulation.Pattern.UNIFORM, 1.0, linkGbps, 100, 2, 8,
+                2048, end, phaseNs / 5, seed, adaptive, flows));
+        List<PhaseResult> phases = new ArrayList<>();
+        for (Simulation.Phase p : r.phases()) {
+            List<FlowResult> active = new ArrayList<>();
+            for (int i = 0; i < flows.size(); i++) {
+                if (flows.get(i).startNs() <= p.startNs() && flows.get(i).stopNs() >= p.endNs()) {
+                    Sender x = s.senders().get(i);
+                    active.add(new FlowResult(x.src(), x.dst(), p.flowGbps()[i], p.flowGbps()[i] / linkGbps));
+                }
+            }
+            phases.add(new PhaseResult(p.startNs() / 1e9, p.endNs() / 1e9, active,
+                    jain(active.stream().mapToDouble(FlowResult::throughputGbps).toArray())));
+        }
+        return new Result(s.name(), adaptive ? "ar" : "dr", linkGbps, phases);
+    }
+
+    /** Jain's fairness index: (sum x)^2 / (n sum x^2); 1 when all are equal. */
+    public static double jain(double[] x) {
+        double sum = 0;
+        double squares = 0;
+        for (double v : x) {
+            sum += v;
+            squares += v * v;
+        }
+        return squares == 0 ? 1 : sum * sum / (x.length * squares);
+    }
+
+    private static int endpoint(Fabric f, String name) {
+        int node = f.nodeByName(name).orElseThrow(() -> new IllegalArgumentException("no node named '" + name + "'"));
+        return f.endpointOfPort(f.globalPort(node, 1));
+    }
+}

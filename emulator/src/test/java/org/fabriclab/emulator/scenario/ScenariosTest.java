@@ -1,0 +1,56 @@
+package org.fabriclab.emulator.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The adaptive-routing paper's findings, as our simulator reproduces them (docs/reproductions.md). */
+class ScenariosTest {
+    private static List<Double> shares(Scenarios.Result r, int phase) {
+        return r.phases().get(phase).flows().stream().map(Scenarios.FlowResult::share).toList();
+    }
+
+    private static void near(double expected, double actual, String what) {
+        assertEquals(expected, actual, 0.05, what);
+    }
+
+    @Test
+    void c1s2DeterministicRoutingSplitsTwoToOneToOneAndAdaptiveRoutingInThirds() throws Exception {
+        Scenarios.Scenario s = Scenarios.byName("ib-ar-c1-s2");
+        List<Double> dr = shares(Scenarios.simulate(s, false, 200, 100_000, 1), 0).stream().sorted().toList();
+        near(0.5, dr.get(0), "DR: two flows share one link");
+        near(0.5, dr.get(1), "DR: two flows share one link");
+        near(1.0, dr.get(2), "DR: one flow alone on the other");
+        for (double x : shares(Scenarios.simulate(s, true, 200, 100_000, 1), 0)) {
+            near(2.0 / 3, x, "AR: 400 Gbps of inter-switch links in thirds");
+        }
+    }
+
+    @Test
+    void c2s3ParkingLotUnderDrAndItsReverseUnderAr() throws Exception {
+        Scenarios.Scenario s = Scenarios.byName("ib-ar-c2-s3");
+        Scenarios.Result dr = Scenarios.simulate(s, false, 200, 100_000, 1);
+        // the local sender (5) keeps half of node 4's link; the remote ones share the other half
+        near(0.5, shares(dr, 0).get(0), "DR phase 1, local");
+        near(0.25, shares(dr, 1).get(1), "DR phase 2, a remote sender");
+        near(1.0 / 6, shares(dr, 2).get(3), "DR phase 3, a remote sender");
+        Scenarios.Result ar = Scenarios.simulate(s, true, 200, 100_000, 1);
+        // one remote flow over two root switches enters leaf 7 by two ports: 2/3 against the local 1/3
+        near(1.0 / 3, shares(ar, 0).get(0), "AR phase 1, local");
+        near(2.0 / 3, shares(ar, 0).get(1), "AR phase 1, remote");
+        for (double x : shares(ar, 1)) {
+            near(1.0 / 3, x, "AR phase 2, thirds");
+        }
+        assertTrue(shares(ar, 2).get(0) > shares(ar, 2).get(1), "AR phase 3: the parking lot again");
+        assertEquals(1.0, ar.phases().get(1).jainIndex(), 0.01);
+    }
+
+    @Test
+    void unknownScenariosAreNamed() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Scenarios.byName("ib-ar-c9-s9"));
+        assertTrue(e.getMessage().contains("ib-ar-c1-s1"), e.getMessage());
+    }
+}
