@@ -27,8 +27,12 @@ public final class Scenarios {
     public record Sender(String src, String dst, int phase) {
     }
 
-    /** A scenario: its fabric, the engine that makes its AR groups, the senders. */
-    public record Scenario(String name, String topology, String arEngine, List<Sender> senders, String paper) {
+    /** A static LFT entry as the paper's routing table had it: at {@code atSwitch}, LID of {@code dst} towards {@code via}. */
+    public record Pin(String atSwitch, String dst, String via) {
+    }
+
+    /** A scenario: its fabric, the engine that makes its AR groups, the senders, LFT entries fixed as the paper's. */
+    public record Scenario(String name, String topology, String arEngine, List<Sender> senders, String paper, List<Pin> pins) {
         int phases() {
             return senders.stream().mapToInt(Sender::phase).max().orElse(0) + 1;
         }
@@ -51,19 +55,22 @@ public final class Scenarios {
                 new Sender("5", "4", 0), new Sender("2", "4", 0), new Sender("1", "4", 1), new Sender("3", "4", 2));
         c2("ib-ar-c2-s4", "two local and two remote senders: DR unfair, AR fair",
                 new Sender("5", "4", 0), new Sender("2", "4", 0), new Sender("37", "4", 1), new Sender("10", "4", 2));
-        c2("ib-ar-c2-s5", "the victim 39 to 28 loses under AR (congestion spreading), not under DR",
-                new Sender("1", "4", 0), new Sender("37", "4", 0), new Sender("39", "28", 1));
+        // the paper's DR sent the victim up the other uplink of leaf 14 than the hot-spot flow
+        ALL.put("ib-ar-c2-s5", new Scenario("ib-ar-c2-s5", "paper:ib-ar-c2", "ar-tree",
+                List.of(new Sender("1", "4", 0), new Sender("37", "4", 0), new Sender("39", "28", 1)),
+                "the victim 39 to 28 loses under AR (congestion spreading), not under DR",
+                List.of(new Pin("SW14", "4", "SW6"), new Pin("SW14", "28", "SW13"))));
     }
 
     private Scenarios() {
     }
 
     private static void c1(String name, String paper, Sender... s) {
-        ALL.put(name, new Scenario(name, "paper:ib-ar-c1", "ar-lag", List.of(s), paper));
+        ALL.put(name, new Scenario(name, "paper:ib-ar-c1", "ar-lag", List.of(s), paper, List.of()));
     }
 
     private static void c2(String name, String paper, Sender... s) {
-        ALL.put(name, new Scenario(name, "paper:ib-ar-c2", "ar-tree", List.of(s), paper));
+        ALL.put(name, new Scenario(name, "paper:ib-ar-c2", "ar-tree", List.of(s), paper, List.of()));
     }
 
     public static List<Scenario> all() {
@@ -97,8 +104,8 @@ public final class Scenarios {
      */
     public static Result simulate(Scenario s, boolean adaptive, double linkGbps, long phaseNs, long seed) throws RoutingException {
         Fabric f = Topologies.generate(s.topology());
-        ForwardingTables tables = EngineChain.parse(s.arEngine())
-                .route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables();
+        ForwardingTables tables = pinned(f, EngineChain.parse(s.arEngine())
+                .route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables(), s.pins());
         List<Simulation.Flow> flows = new ArrayList<>();
         long end = phaseNs * s.phases();
         for (Sender x : s.senders()) {
@@ -130,6 +137,32 @@ public final class Scenarios {
             squares += v * v;
         }
         return squares == 0 ? 1 : sum * sum / (x.length * squares);
+    }
+
+    /** The tables with the scenario's pinned LFT entries (each must be a port of the LID's AR group or the LID has none). */
+    static ForwardingTables pinned(Fabric f, ForwardingTables t, List<Pin> pins) {
+        if (pins.isEmpty()) {
+            return t;
+        }
+        ForwardingTables.Builder b = ForwardingTables.builder(f, t.lids()).lanes(t.lanes()).ar(t.ar());
+        for (int s = 0; s < f.switchCount(); s++) {
+            for (int lid = 0; lid < t.size(); lid++) {
+                b.set(s, lid, t.port(s, lid));
+            }
+        }
+        for (Pin p : pins) {
+            int sw = f.nodeByName(p.atSwitch()).orElseThrow(() -> new IllegalArgumentException("no switch '" + p.atSwitch() + "'"));
+            int via = f.nodeByName(p.via()).orElseThrow(() -> new IllegalArgumentException("no node '" + p.via() + "'"));
+            int port = -1;
+            for (int q = 1; q <= f.portCount(sw) && port < 0; q++) {
+                port = f.peerNode(f.globalPort(sw, q)) == via ? q : -1;
+            }
+            if (port < 0) {
+                throw new IllegalArgumentException(p.atSwitch() + " has no link to " + p.via());
+            }
+            b.set(f.switchIndex(sw), t.lids().endpointLid(endpoint(f, p.dst())), port);
+        }
+        return b.build(t.engine());
     }
 
     private static int endpoint(Fabric f, String name) {

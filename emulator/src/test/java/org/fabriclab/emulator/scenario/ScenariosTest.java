@@ -49,6 +49,13 @@ class ScenariosTest {
     }
 
     @Test
+    void c2s5TheVictimLosesUnderArOnly() throws Exception {
+        Scenarios.Scenario s = Scenarios.byName("ib-ar-c2-s5");
+        near(1.0, shares(Scenarios.simulate(s, false, 200, 100_000, 1), 1).get(2), "DR: the victim has its own uplink");
+        near(0.5, shares(Scenarios.simulate(s, true, 200, 100_000, 1), 1).get(2), "AR: congestion spreads onto its uplink");
+    }
+
+    @Test
     void unknownScenariosAreNamed() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Scenarios.byName("ib-ar-c9-s9"));
         assertTrue(e.getMessage().contains("ib-ar-c1-s1"), e.getMessage());
