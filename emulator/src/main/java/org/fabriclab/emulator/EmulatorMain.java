@@ -164,7 +164,7 @@ public final class EmulatorMain implements Runnable {
 
     /** {@code emulator scenario}: one of the adaptive-routing paper's experiments. */
     @Command(name = "scenario", mixinStandardHelpOptions = true,
-            description = "Run an experiment of the InfiniBand adaptive-routing paper (ib-ar-c1-s1..s3, ib-ar-c2-s1..s5) with DR or AR.")
+            description = "Run an experiment of the InfiniBand adaptive-routing paper (ib-ar-c1-s1..s3, ib-ar-c2-s1..s6) with DR or AR.")
     static final class Scenario implements Callable<Integer> {
         @CommandLine.Parameters(index = "0", paramLabel = "NAME", description = "The scenario; --list names them")
         String name;

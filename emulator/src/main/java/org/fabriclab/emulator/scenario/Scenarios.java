@@ -54,12 +54,17 @@ public final class Scenarios {
         c2("ib-ar-c2-s3", "DR: parking lot, local 1/2, remote 1/2, 1/4, 1/6; AR: reverse parking lot 2/3 vs 1/3, then thirds, then the parking lot",
                 new Sender("5", "4", 0), new Sender("2", "4", 0), new Sender("1", "4", 1), new Sender("3", "4", 2));
         c2("ib-ar-c2-s4", "two local and two remote senders: DR unfair, AR fair",
-                new Sender("5", "4", 0), new Sender("2", "4", 0), new Sender("37", "4", 1), new Sender("10", "4", 2));
+                new Sender("5", "4", 0), new Sender("2", "4", 0), new Sender("37", "4", 1), new Sender("13", "4", 2));
         // the paper's DR sent the victim up the other uplink of leaf 14 than the hot-spot flow
         ALL.put("ib-ar-c2-s5", new Scenario("ib-ar-c2-s5", "paper:ib-ar-c2", "ar-tree",
                 List.of(new Sender("1", "4", 0), new Sender("37", "4", 0), new Sender("39", "28", 1)),
                 "the victim 39 to 28 loses under AR (congestion spreading), not under DR",
-                List.of(new Pin("SW14", "4", "SW6"), new Pin("SW14", "28", "SW13"))));
+                List.of(new Pin("SW14", "4", "SW6"), new Pin("SW14", "28", "SW12"))));
+        ALL.put("ib-ar-c2-s6", new Scenario("ib-ar-c2-s6", "paper:ib-ar-c2", "ar-tree",
+                List.of(new Sender("1", "4", 0), new Sender("37", "4", 0), new Sender("39", "28", 1), new Sender("13", "3", 2),
+                        new Sender("5", "31", 3)),
+                "as S5, then flows the other way (13 to 3, 5 to 31) get full bandwidth, DR and AR alike",
+                List.of(new Pin("SW14", "4", "SW6"), new Pin("SW14", "28", "SW12"))));
     }
 
     private Scenarios() {

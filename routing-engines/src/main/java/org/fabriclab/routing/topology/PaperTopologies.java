@@ -14,8 +14,8 @@ import org.fabriclab.routing.fabric.FabricBuilder;
  *   <li>{@code ib-ar-c2}: configuration C2: a two-level fat tree of four leaves and two roots, three
  *       hosts per leaf and two uplinks (3:2 oversubscription). Nodes are named, and given the LIDs,
  *       the paper numbers them by: hosts 1, 2, 3 on leaf 8; 4, 5 on leaf 7; 37, 39 on leaf 14; 28, 31
- *       on the fourth leaf; root 6. The paper does not name the rest; ours are leaf 30, root 13 and
- *       hosts 10 (leaf 7), 38 (leaf 14) and 32 (leaf 30).
+ *       on the fourth leaf; 13 on leaf 7 (scenario 6); root 6. The paper does not name the rest; ours
+ *       are leaf 30, root 12 and hosts 38 (leaf 14) and 32 (leaf 30).
  *   <li>{@code qadaptive-1056}, {@code qadaptive-2550}: Table 1 of the Q-adaptive routing paper,
  *       dragonflies p=4,a=8,h=4 (33 groups) and p=5,a=10,h=5 (51 groups).
  *   <li>{@code angara-desmos}: the Desmos cluster of the Angara paper, a 4x2x2x2 torus with one host per switch.
@@ -52,8 +52,8 @@ final class PaperTopologies {
     }
 
     private static Fabric c2(String kind) {
-        String[] switches = {"SW8", "SW7", "SW14", "SW30", "SW6", "SW13"};
-        String[][] hosts = {{"1", "2", "3"}, {"4", "5", "10"}, {"37", "38", "39"}, {"28", "31", "32"}};
+        String[] switches = {"SW8", "SW7", "SW14", "SW30", "SW6", "SW12"};
+        String[][] hosts = {{"1", "2", "3"}, {"4", "5", "13"}, {"37", "38", "39"}, {"28", "31", "32"}};
         Fabric f = FatTrees.rlft(kind, 4, 2, 3, 1, switches, hosts);
         FabricBuilder b = FabricBuilder.copyOf(f);
         for (int n = 0; n < f.nodeCount(); n++) {
