@@ -187,11 +187,14 @@ public final class EmulatorMain implements Runnable {
         @Option(names = "--seed", defaultValue = "1")
         long seed;
 
+        @Option(names = "--svg", paramLabel = "FILE", description = "Also plot each flow's throughput over time into FILE (SVG)")
+        Path svg;
+
         @Option(names = "--json", description = "One JSON object")
         boolean json;
 
         @Override
-        public Integer call() {
+        public Integer call() throws java.io.IOException {
             if (name.equals("--list") || name.equals("list")) {
                 org.fabriclab.emulator.scenario.Scenarios.all().forEach(x -> System.out.printf("%-12s %s%n", x.name(), x.paper()));
                 return 0;
@@ -214,6 +217,9 @@ public final class EmulatorMain implements Runnable {
             } catch (org.fabriclab.routing.engine.RoutingException e) {
                 System.err.println("emulator scenario: routing failed: " + e.getMessage());
                 return 1;
+            }
+            if (svg != null) {
+                Files.writeString(svg, org.fabriclab.emulator.scenario.ThroughputPlot.svg(r));
             }
             if (json) {
                 java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();

@@ -99,8 +99,12 @@ public final class Scenarios {
     public record PhaseResult(double startSeconds, double endSeconds, List<FlowResult> flows, double jainIndex) {
     }
 
-    /** A scenario's result, as the brief's command-line contract gives it. */
-    public record Result(String scenario, String routing, double linkGbps, List<PhaseResult> phases) {
+    /**
+     * A scenario's result, as the brief's command-line contract gives it, and each flow's
+     * throughput over time ({@code series[flow][bin]}, Gbps, bins of {@code binSeconds}).
+     */
+    public record Result(String scenario, String routing, double linkGbps, List<PhaseResult> phases, List<String> flowNames,
+                         double binSeconds, double[][] series) {
     }
 
     /**
@@ -130,7 +134,8 @@ public final class Scenarios {
             phases.add(new PhaseResult(p.startNs() / 1e9, p.endNs() / 1e9, active,
                     jain(active.stream().mapToDouble(FlowResult::throughputGbps).toArray())));
         }
-        return new Result(s.name(), adaptive ? "ar" : "dr", linkGbps, phases);
+        List<String> names = s.senders().stream().map(x -> x.src() + " > " + x.dst()).toList();
+        return new Result(s.name(), adaptive ? "ar" : "dr", linkGbps, phases, names, r.binNs() / 1e9, r.flowSeriesGbps());
     }
 
     /** Jain's fairness index: (sum x)^2 / (n sum x^2); 1 when all are equal. */

@@ -108,14 +108,15 @@ public final class Simulation {
     }
 
     /**
-     * What a run measured. Loads and throughput are fractions of the hosts' link rate over the
+     * What a run measured ({@code flowSeriesGbps}: with flows, each flow's throughput in
+     * consecutive bins of {@code binNs}, a hundred over the run). Loads and throughput are fractions of the hosts' link rate over the
      * measured window; latencies are from a packet's creation (source queueing included) to its
      * delivery, for packets created in the window; {@code meanHops} counts links between switches.
      */
     public record Report(double offeredLoad, double throughput, double latencyMeanNs, long latencyP95Ns, long latencyP99Ns,
                          double meanHops, long packetsDelivered, long packetsDropped, long packetsRefused, long outOfOrder,
                          long packetHops, long events, long simulatedNs, long wallMillis, double eventsPerSecond,
-                         double packetHopsPerSecond, List<Phase> phases) {
+                         double packetHopsPerSecond, List<Phase> phases, long binNs, double[][] flowSeriesGbps) {
     }
 
     static final int ARRIVE = 0;
@@ -146,6 +147,8 @@ public final class Simulation {
     private final int[][] backlogFlow;
     private final long[] phaseBounds;
     private final long[][] flowBytes;
+    private final long binNs;
+    private final long[][] flowBins;
     private final long flowGapNs;
     private final int[] backlogHead;
     private final int[] backlogCount;
@@ -254,6 +257,8 @@ public final class Simulation {
         }
         phaseBounds = bounds.stream().mapToLong(Long::longValue).toArray();
         flowBytes = new long[c.flows().size()][phaseBounds.length - 1];
+        binNs = Math.max(1, c.durationNs() / 100);
+        flowBins = new long[c.flows().size()][(int) ((c.durationNs() + binNs - 1) / binNs)];
         flowGapNs = Math.max(1, Math.round(meanGapNs));
     }
 
@@ -421,6 +426,8 @@ public final class Simulation {
             deliveredBytes += pool.bytes(h);
         }
         if (!c.flows().isEmpty()) {
+            int bin = (int) Math.min(t / binNs, flowBins[0].length - 1);
+            flowBins[pool.flow(h)][bin] += pool.bytes(h);
             int phase = Arrays.binarySearch(phaseBounds, t);
             phase = phase >= 0 ? phase : -phase - 2;
             if (phase < phaseBounds.length - 1 && t >= phaseBounds[phase] + (phaseBounds[phase + 1] - phaseBounds[phase]) / 5) {
@@ -463,9 +470,16 @@ public final class Simulation {
             }
             phases.add(new Phase(phaseBounds[p], phaseBounds[p + 1], gbps));
         }
+        double[][] series = new double[flowBins.length][];
+        for (int i = 0; i < series.length; i++) {
+            series[i] = new double[flowBins[i].length];
+            for (int b = 0; b < series[i].length; b++) {
+                series[i][b] = flowBins[i][b] * 8.0 / binNs;
+            }
+        }
         return new Report(generatedBytes / capacity, deliveredBytes / capacity, latency.mean(), latency.percentile(0.95),
                 latency.percentile(0.99), delivered == 0 ? 0 : (double) hopSum / delivered, delivered, dropped, refused, outOfOrder,
-                packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, phases);
+                packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, phases, binNs, series);
     }
 
     /**

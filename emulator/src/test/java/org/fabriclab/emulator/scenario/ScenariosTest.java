@@ -56,6 +56,18 @@ class ScenariosTest {
     }
 
     @Test
+    void thePlotIsSvgWithALinePerFlow() throws Exception {
+        Scenarios.Result r = Scenarios.simulate(Scenarios.byName("ib-ar-c2-s3"), true, 200, 50_000, 1);
+        String svg = ThroughputPlot.svg(r);
+        var doc = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new java.io.ByteArrayInputStream(svg.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        assertEquals("svg", doc.getDocumentElement().getTagName());
+        assertEquals(4, doc.getElementsByTagName("polyline").getLength(), "four senders");
+        assertEquals(100, r.series()[0].length);
+        assertTrue(svg.contains("5 &gt; 4"));
+    }
+
+    @Test
     void unknownScenariosAreNamed() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Scenarios.byName("ib-ar-c9-s9"));
         assertTrue(e.getMessage().contains("ib-ar-c1-s1"), e.getMessage());
