@@ -242,6 +242,8 @@ public final class EmulatorMain implements Runnable {
                     }
                     ph.put("flows", flows);
                     ph.put("jainIndex", p.jainIndex());
+                    ph.put("coefficientOfVariation", p.coefficientOfVariation());
+                    ph.put("maxMinRatio", p.maxMinRatio());
                     phases.add(ph);
                 }
                 out.put("phases", phases);
@@ -249,7 +251,8 @@ public final class EmulatorMain implements Runnable {
             } else {
                 System.out.printf(java.util.Locale.ROOT, "%s, %s, %.0f Gbps links%n", r.scenario(), r.routing().toUpperCase(java.util.Locale.ROOT), r.linkGbps());
                 for (var p : r.phases()) {
-                    System.out.printf(java.util.Locale.ROOT, "phase %.0f-%.0f us (Jain %.3f):%n", p.startSeconds() * 1e6, p.endSeconds() * 1e6, p.jainIndex());
+                    System.out.printf(java.util.Locale.ROOT, "phase %.0f-%.0f us (Jain %.3f, CoV %.3f, max/min %.2f):%n", p.startSeconds() * 1e6,
+                            p.endSeconds() * 1e6, p.jainIndex(), p.coefficientOfVariation(), p.maxMinRatio());
                     for (var fl : p.flows()) {
                         System.out.printf(java.util.Locale.ROOT, "  %4s -> %-4s %7.1f Gbps  %.3f of a link%n", fl.src(), fl.dst(), fl.throughputGbps(), fl.share());
                     }

@@ -95,8 +95,13 @@ public final class Scenarios {
     public record FlowResult(String src, String dst, double throughputGbps, double share) {
     }
 
-    /** One phase: the active flows and Jain's fairness index over them. */
-    public record PhaseResult(double startSeconds, double endSeconds, List<FlowResult> flows, double jainIndex) {
+    /**
+     * One phase: the active flows and the fairness of their throughputs: Jain's index, the
+     * coefficient of variation (standard deviation over mean, the RL congestion-control paper's
+     * metric) and max/min.
+     */
+    public record PhaseResult(double startSeconds, double endSeconds, List<FlowResult> flows, double jainIndex,
+                              double coefficientOfVariation, double maxMinRatio) {
     }
 
     /**
@@ -131,8 +136,8 @@ public final class Scenarios {
                     active.add(new FlowResult(x.src(), x.dst(), p.flowGbps()[i], p.flowGbps()[i] / linkGbps));
                 }
             }
-            phases.add(new PhaseResult(p.startNs() / 1e9, p.endNs() / 1e9, active,
-                    jain(active.stream().mapToDouble(FlowResult::throughputGbps).toArray())));
+            double[] x = active.stream().mapToDouble(FlowResult::throughputGbps).toArray();
+            phases.add(new PhaseResult(p.startNs() / 1e9, p.endNs() / 1e9, active, jain(x), coefficientOfVariation(x), maxMin(x)));
         }
         List<String> names = s.senders().stream().map(x -> x.src() + " > " + x.dst()).toList();
         return new Result(s.name(), adaptive ? "ar" : "dr", linkGbps, phases, names, r.binNs() / 1e9, r.flowSeriesGbps());
@@ -173,6 +178,23 @@ public final class Scenarios {
             b.set(f.switchIndex(sw), t.lids().endpointLid(endpoint(f, p.dst())), port);
         }
         return b.build(t.engine());
+    }
+
+    /** Standard deviation over mean (population); 0 when all are equal. */
+    public static double coefficientOfVariation(double[] x) {
+        double mean = java.util.Arrays.stream(x).average().orElse(0);
+        if (mean == 0) {
+            return 0;
+        }
+        double var = java.util.Arrays.stream(x).map(v -> (v - mean) * (v - mean)).average().orElse(0);
+        return Math.sqrt(var) / mean;
+    }
+
+    /** The largest over the smallest; infinite if a flow got nothing. */
+    public static double maxMin(double[] x) {
+        double max = java.util.Arrays.stream(x).max().orElse(0);
+        double min = java.util.Arrays.stream(x).min().orElse(0);
+        return min == 0 ? (max == 0 ? 1 : Double.POSITIVE_INFINITY) : max / min;
     }
 
     private static int endpoint(Fabric f, String name) {

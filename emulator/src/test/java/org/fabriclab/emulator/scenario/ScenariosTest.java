@@ -68,6 +68,16 @@ class ScenariosTest {
     }
 
     @Test
+    void fairnessMetrics() {
+        assertEquals(1.0, Scenarios.jain(new double[] {5, 5, 5}), 1e-12);
+        assertEquals(16.0 / 18, Scenarios.jain(new double[] {2, 1, 1}), 1e-12);
+        assertEquals(0.0, Scenarios.coefficientOfVariation(new double[] {3, 3}), 1e-12);
+        assertEquals(1.0 / 3, Scenarios.coefficientOfVariation(new double[] {2, 1}), 1e-12);
+        assertEquals(2.0, Scenarios.maxMin(new double[] {2, 1, 1}), 1e-12);
+        assertEquals(Double.POSITIVE_INFINITY, Scenarios.maxMin(new double[] {2, 0}));
+    }
+
+    @Test
     void unknownScenariosAreNamed() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Scenarios.byName("ib-ar-c9-s9"));
         assertTrue(e.getMessage().contains("ib-ar-c1-s1"), e.getMessage());
