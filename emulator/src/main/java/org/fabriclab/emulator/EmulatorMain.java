@@ -175,8 +175,11 @@ public final class EmulatorMain implements Runnable {
         @Option(names = "--sim", description = "In virtual time (the default)")
         boolean sim;
 
-        @Option(names = "--live", description = "On the live emulated fabric (not built yet)")
+        @Option(names = "--live", description = "On the live emulated fabric in this JVM, in wall-clock time (use slow links: --link-gbps 1)")
         boolean live;
+
+        @Option(names = "--phase-ms", defaultValue = "2000", description = "With --live: wall-clock milliseconds per phase. Default: ${DEFAULT-VALUE}")
+        long phaseMillis;
 
         @Option(names = "--link-gbps", defaultValue = "200", description = "Link rate, as the paper's HDR links. Default: ${DEFAULT-VALUE}")
         double linkGbps;
@@ -203,14 +206,22 @@ public final class EmulatorMain implements Runnable {
                 System.err.println("emulator scenario: --routing is dr or ar, not '" + routing + "'");
                 return 2;
             }
-            if (live) {
-                System.err.println("emulator scenario: --live is not built yet; run it in virtual time (--sim)");
+            if (live && sim) {
+                System.err.println("emulator scenario: give --live or --sim, not both");
+                return 2;
+            }
+            if (live && svg != null) {
+                System.err.println("emulator scenario: --svg plots simulated runs only");
                 return 2;
             }
             org.fabriclab.emulator.scenario.Scenarios.Result r;
             try {
-                r = org.fabriclab.emulator.scenario.Scenarios.simulate(org.fabriclab.emulator.scenario.Scenarios.byName(name),
-                        routing.equals("ar"), linkGbps, Sim.nanos(phase), seed);
+                var scenario = org.fabriclab.emulator.scenario.Scenarios.byName(name);
+                r = live ? org.fabriclab.emulator.scenario.Scenarios.live(scenario, routing.equals("ar"), linkGbps, phaseMillis)
+                        : org.fabriclab.emulator.scenario.Scenarios.simulate(scenario, routing.equals("ar"), linkGbps, Sim.nanos(phase), seed);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return 1;
             } catch (IllegalArgumentException e) {
                 System.err.println("emulator scenario: " + e.getMessage());
                 return 2;
@@ -249,10 +260,11 @@ public final class EmulatorMain implements Runnable {
                 out.put("phases", phases);
                 System.out.println(org.fabriclab.routing.format.Json.write(out));
             } else {
-                System.out.printf(java.util.Locale.ROOT, "%s, %s, %.0f Gbps links%n", r.scenario(), r.routing().toUpperCase(java.util.Locale.ROOT), r.linkGbps());
+                System.out.printf(java.util.Locale.ROOT, "%s, %s, %.0f Gbps links, %s%n", r.scenario(), r.routing().toUpperCase(java.util.Locale.ROOT),
+                        r.linkGbps(), live ? "live" : "simulated");
                 for (var p : r.phases()) {
-                    System.out.printf(java.util.Locale.ROOT, "phase %.0f-%.0f us (Jain %.3f, CoV %.3f, max/min %.2f):%n", p.startSeconds() * 1e6,
-                            p.endSeconds() * 1e6, p.jainIndex(), p.coefficientOfVariation(), p.maxMinRatio());
+                    System.out.printf(java.util.Locale.ROOT, "phase %.3f-%.3f s (Jain %.3f, CoV %.3f, max/min %.2f):%n", p.startSeconds(),
+                            p.endSeconds(), p.jainIndex(), p.coefficientOfVariation(), p.maxMinRatio());
                     for (var fl : p.flows()) {
                         System.out.printf(java.util.Locale.ROOT, "  %4s -> %-4s %7.1f Gbps  %.3f of a link%n", fl.src(), fl.dst(), fl.throughputGbps(), fl.share());
                     }

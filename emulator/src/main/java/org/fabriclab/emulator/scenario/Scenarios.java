@@ -143,6 +143,84 @@ public final class Scenarios {
         return new Result(s.name(), adaptive ? "ar" : "dr", linkGbps, phases, names, r.binNs() / 1e9, r.flowSeriesGbps());
     }
 
+    /**
+     * Runs {@code s} on a live emulated fabric in this JVM (agents, Netty links, hosts' token
+     * buckets, wall-clock time): the tables are computed as for the simulator and written into
+     * each switch's table store directly (no manager in the loop), the hosts' ports activated, and
+     * each sender started at its phase, at the full link rate. Each phase lasts {@code phaseMillis}
+     * of wall time and is measured over its last four fifths from the receivers' counters. Two
+     * cores emulate only slow links faithfully: use a small {@code linkGbps} (1 or 2).
+     */
+    public static Result live(Scenario s, boolean adaptive, double linkGbps, long phaseMillis)
+            throws RoutingException, java.io.IOException, InterruptedException {
+        Fabric f = Topologies.generate(s.topology());
+        ForwardingTables tables = pinned(f, EngineChain.parse(s.arEngine())
+                .route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables(), s.pins());
+        org.fabriclab.emulator.EmulatedFabric.Options o = org.fabriclab.emulator.EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps);
+        try (org.fabriclab.emulator.EmulatedFabric fabric = org.fabriclab.emulator.EmulatedFabric.start(f, o)) {
+            for (int sw = 0; sw < f.switchCount(); sw++) {
+                try {
+                    fabric.node(f.name(f.switchNode(sw))).management().tables().apply(Simulation.batch(tables, sw, o.vls(), adaptive));
+                } catch (org.fabriclab.agent.core.TableWriteException e) {
+                    throw new IllegalStateException("the switch refused the scenario's tables: " + e.getMessage(), e);
+                }
+            }
+            for (int e = 0; e < f.endpointCount(); e++) {
+                var m = fabric.node(f.name(f.endpointNode(e))).management();
+                m.setPort(1, tables.lids().endpointLid(e), org.fabriclab.proto.v1.PortState.PORT_STATE_ARMED);
+                m.setPort(1, 0, org.fabriclab.proto.v1.PortState.PORT_STATE_ACTIVE);
+            }
+            int n = s.senders().size();
+            double[][] gbps = new double[s.phases()][n];
+            for (int phase = 0; phase < s.phases(); phase++) {
+                for (int i = 0; i < n; i++) {
+                    Sender x = s.senders().get(i);
+                    if (x.phase() == phase) {
+                        int dlid = tables.lids().endpointLid(endpoint(f, x.dst()));
+                        ((org.fabriclab.agent.link.LiveHost) fabric.node(x.src())).start(new org.fabriclab.agent.link.Traffic(
+                                new int[] {dlid}, org.fabriclab.agent.link.Traffic.Pattern.ROUND_ROBIN, linkGbps, 2048, 0, i + 1));
+                    }
+                }
+                Thread.sleep(phaseMillis / 5);
+                long[] before = received(fabric, f, tables, s);
+                long t0 = System.nanoTime();
+                Thread.sleep(phaseMillis - phaseMillis / 5);
+                long[] after = received(fabric, f, tables, s);
+                double ns = System.nanoTime() - t0;
+                for (int i = 0; i < n; i++) {
+                    gbps[phase][i] = (after[i] - before[i]) * 8 / ns;
+                }
+            }
+            fabric.stopTraffic();
+            List<PhaseResult> phases = new ArrayList<>();
+            for (int phase = 0; phase < s.phases(); phase++) {
+                List<FlowResult> active = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    Sender x = s.senders().get(i);
+                    if (x.phase() <= phase) {
+                        active.add(new FlowResult(x.src(), x.dst(), gbps[phase][i], gbps[phase][i] / linkGbps));
+                    }
+                }
+                double[] v = active.stream().mapToDouble(FlowResult::throughputGbps).toArray();
+                phases.add(new PhaseResult(phase * phaseMillis / 1e3, (phase + 1) * phaseMillis / 1e3, active, jain(v),
+                        coefficientOfVariation(v), maxMin(v)));
+            }
+            return new Result(s.name(), adaptive ? "ar" : "dr", linkGbps, phases,
+                    s.senders().stream().map(x -> x.src() + " > " + x.dst()).toList(), 0, new double[0][]);
+        }
+    }
+
+    /** Bytes each sender's flow has delivered so far, read from the receivers' sinks. */
+    private static long[] received(org.fabriclab.emulator.EmulatedFabric fabric, Fabric f, ForwardingTables t, Scenario s) {
+        long[] out = new long[s.senders().size()];
+        for (int i = 0; i < out.length; i++) {
+            Sender x = s.senders().get(i);
+            int slid = t.lids().endpointLid(endpoint(f, x.src()));
+            out[i] = ((org.fabriclab.agent.link.LiveHost) fabric.node(x.dst())).receivedFrom(slid).join()[1];
+        }
+        return out;
+    }
+
     /** Jain's fairness index: (sum x)^2 / (n sum x^2); 1 when all are equal. */
     public static double jain(double[] x) {
         double sum = 0;

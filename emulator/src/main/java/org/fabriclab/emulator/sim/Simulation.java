@@ -486,7 +486,7 @@ public final class Simulation {
      * The switch's tables as one batch: every LFT block, SL i on VL i (mod the lanes), and the AR
      * groups and AR LFT if the engine made them (enabled when {@code adaptive}).
      */
-    static TableBatch batch(ForwardingTables t, int s, int vls, boolean adaptive) {
+    public static TableBatch batch(ForwardingTables t, int s, int vls, boolean adaptive) {
         byte[] table = t.table(s);
         List<TableBatch.Block> blocks = new ArrayList<>();
         for (int b = 0; b * 64 < table.length; b++) {

@@ -78,6 +78,16 @@ class ScenariosTest {
     }
 
     @Test
+    void aScenarioRunsOnTheLiveFabric() throws Exception {
+        Scenarios.Result r = Scenarios.live(Scenarios.byName("ib-ar-c1-s1"), false, 1, 600);
+        assertEquals(1, r.phases().size());
+        Scenarios.FlowResult flow = r.phases().get(0).flows().get(0);
+        assertEquals("A", flow.src());
+        assertTrue(flow.throughputGbps() > 0, "packets crossed the live fabric by the scenario's tables");
+        assertTrue(flow.share() <= 1.05, "never faster than the link: " + flow.share());
+    }
+
+    @Test
     void unknownScenariosAreNamed() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Scenarios.byName("ib-ar-c9-s9"));
         assertTrue(e.getMessage().contains("ib-ar-c1-s1"), e.getMessage());
