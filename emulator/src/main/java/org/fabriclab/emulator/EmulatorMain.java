@@ -263,8 +263,10 @@ public final class EmulatorMain implements Runnable {
                 System.out.printf(java.util.Locale.ROOT, "%s, %s, %.0f Gbps links, %s%n", r.scenario(), r.routing().toUpperCase(java.util.Locale.ROOT),
                         r.linkGbps(), live ? "live" : "simulated");
                 for (var p : r.phases()) {
-                    System.out.printf(java.util.Locale.ROOT, "phase %.3f-%.3f s (Jain %.3f, CoV %.3f, max/min %.2f):%n", p.startSeconds(),
-                            p.endSeconds(), p.jainIndex(), p.coefficientOfVariation(), p.maxMinRatio());
+                    double scale = live ? 1 : 1e6; // wall-clock seconds live, microseconds of virtual time simulated
+                    System.out.printf(java.util.Locale.ROOT, "phase %.0f-%.0f %s (Jain %.3f, CoV %.3f, max/min %.2f):%n",
+                            p.startSeconds() * scale, p.endSeconds() * scale, live ? "s" : "us", p.jainIndex(), p.coefficientOfVariation(),
+                            p.maxMinRatio());
                     for (var fl : p.flows()) {
                         System.out.printf(java.util.Locale.ROOT, "  %4s -> %-4s %7.1f Gbps  %.3f of a link%n", fl.src(), fl.dst(), fl.throughputGbps(), fl.share());
                     }

@@ -118,8 +118,7 @@ public final class Scenarios {
      */
     public static Result simulate(Scenario s, boolean adaptive, double linkGbps, long phaseNs, long seed) throws RoutingException {
         Fabric f = Topologies.generate(s.topology());
-        ForwardingTables tables = pinned(f, EngineChain.parse(s.arEngine())
-                .route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables(), s.pins());
+        ForwardingTables tables = tables(s, f);
         List<Simulation.Flow> flows = new ArrayList<>();
         long end = phaseNs * s.phases();
         for (Sender x : s.senders()) {
@@ -129,18 +128,32 @@ public final class Scenarios {
                 2048, end, phaseNs / 5, seed, adaptive, flows));
         List<PhaseResult> phases = new ArrayList<>();
         for (Simulation.Phase p : r.phases()) {
-            List<FlowResult> active = new ArrayList<>();
-            for (int i = 0; i < flows.size(); i++) {
-                if (flows.get(i).startNs() <= p.startNs() && flows.get(i).stopNs() >= p.endNs()) {
-                    Sender x = s.senders().get(i);
-                    active.add(new FlowResult(x.src(), x.dst(), p.flowGbps()[i], p.flowGbps()[i] / linkGbps));
-                }
-            }
-            double[] x = active.stream().mapToDouble(FlowResult::throughputGbps).toArray();
-            phases.add(new PhaseResult(p.startNs() / 1e9, p.endNs() / 1e9, active, jain(x), coefficientOfVariation(x), maxMin(x)));
+            phases.add(phase(s, linkGbps, p.startNs() / 1e9, p.endNs() / 1e9, phaseNs / 1e9, p.flowGbps()));
         }
-        List<String> names = s.senders().stream().map(x -> x.src() + " > " + x.dst()).toList();
-        return new Result(s.name(), adaptive ? "ar" : "dr", linkGbps, phases, names, r.binNs() / 1e9, r.flowSeriesGbps());
+        return new Result(s.name(), adaptive ? "ar" : "dr", linkGbps, phases, flowNames(s), r.binNs() / 1e9, r.flowSeriesGbps());
+    }
+
+    /** The scenario's tables: its AR engine's, with the paper's pinned LFT entries. */
+    private static ForwardingTables tables(Scenario s, Fabric f) throws RoutingException {
+        return pinned(f, EngineChain.parse(s.arEngine())
+                .route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables(), s.pins());
+    }
+
+    /** One phase's result: the senders started by then (phases of {@code phaseSeconds}), their throughput, its fairness. */
+    private static PhaseResult phase(Scenario s, double linkGbps, double start, double end, double phaseSeconds, double[] gbps) {
+        List<FlowResult> active = new ArrayList<>();
+        for (int i = 0; i < s.senders().size(); i++) {
+            Sender x = s.senders().get(i);
+            if (x.phase() * phaseSeconds <= start + phaseSeconds / 2) {
+                active.add(new FlowResult(x.src(), x.dst(), gbps[i], gbps[i] / linkGbps));
+            }
+        }
+        double[] v = active.stream().mapToDouble(FlowResult::throughputGbps).toArray();
+        return new PhaseResult(start, end, active, jain(v), coefficientOfVariation(v), maxMin(v));
+    }
+
+    private static List<String> flowNames(Scenario s) {
+        return s.senders().stream().map(x -> x.src() + " > " + x.dst()).toList();
     }
 
     /**
@@ -154,8 +167,7 @@ public final class Scenarios {
     public static Result live(Scenario s, boolean adaptive, double linkGbps, long phaseMillis)
             throws RoutingException, java.io.IOException, InterruptedException {
         Fabric f = Topologies.generate(s.topology());
-        ForwardingTables tables = pinned(f, EngineChain.parse(s.arEngine())
-                .route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables(), s.pins());
+        ForwardingTables tables = tables(s, f);
         org.fabriclab.emulator.EmulatedFabric.Options o = org.fabriclab.emulator.EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps);
         try (org.fabriclab.emulator.EmulatedFabric fabric = org.fabriclab.emulator.EmulatedFabric.start(f, o)) {
             for (int sw = 0; sw < f.switchCount(); sw++) {
@@ -193,20 +205,11 @@ public final class Scenarios {
             }
             fabric.stopTraffic();
             List<PhaseResult> phases = new ArrayList<>();
+            double seconds = phaseMillis / 1e3;
             for (int phase = 0; phase < s.phases(); phase++) {
-                List<FlowResult> active = new ArrayList<>();
-                for (int i = 0; i < n; i++) {
-                    Sender x = s.senders().get(i);
-                    if (x.phase() <= phase) {
-                        active.add(new FlowResult(x.src(), x.dst(), gbps[phase][i], gbps[phase][i] / linkGbps));
-                    }
-                }
-                double[] v = active.stream().mapToDouble(FlowResult::throughputGbps).toArray();
-                phases.add(new PhaseResult(phase * phaseMillis / 1e3, (phase + 1) * phaseMillis / 1e3, active, jain(v),
-                        coefficientOfVariation(v), maxMin(v)));
+                phases.add(phase(s, linkGbps, phase * seconds, (phase + 1) * seconds, seconds, gbps[phase]));
             }
-            return new Result(s.name(), adaptive ? "ar" : "dr", linkGbps, phases,
-                    s.senders().stream().map(x -> x.src() + " > " + x.dst()).toList(), 0, new double[0][]);
+            return new Result(s.name(), adaptive ? "ar" : "dr", linkGbps, phases, flowNames(s), 0, new double[0][]);
         }
     }
 

@@ -65,15 +65,6 @@ final class EventQueue {
         return inWheel == 0 && heapSize == 0;
     }
 
-    int size() {
-        return inWheel + heapSize;
-    }
-
-    /** Events scheduled since the start. */
-    long scheduled() {
-        return scheduled;
-    }
-
     /** Time of the earliest event; the queue must not be empty. */
     long peekTime() {
         advance();
