@@ -125,6 +125,17 @@ class EndToEndTest {
             assertEquals(0, again.outcome().changedBlocks());
             assertEquals(1, again.tableVersion());
 
+            // a restarted manager did not write these switches: it reads them back and changes nothing
+            try (FabricManager restarted = new FabricManager(fabric.endpoint(fabric.hosts().get(0).name()), "ar-tree",
+                    dir.resolve("guid2lid"), new SimpleMeterRegistry())) {
+                FabricManager.Snapshot r = restarted.sweep().get(60, TimeUnit.SECONDS);
+                assertEquals(FabricManager.State.UP, r.state(), r.lastError());
+                assertEquals(0, r.outcome().changedBlocks(), "the same LFT and AR tables");
+                var held = fabric.node("L0").management().tables().current();
+                assertTrue(held.arEnabled());
+                assertEquals(group, held.arGroup(remote));
+            }
+
             FabricManager.Snapshot minhop = manager.setEngine("minhop").get(60, TimeUnit.SECONDS);
             assertEquals(FabricManager.State.UP, minhop.state(), minhop.lastError());
             var after = fabric.node("L0").management().tables().current();
