@@ -160,6 +160,7 @@ public final class EmulatedFabric implements AutoCloseable {
         for (io.netty.channel.ChannelFuture f : pending) {
             f.sync();
         }
+        awaitLocalLinks();
         if (options.processes()) {
             awaitSwitchLinks();
         }
@@ -223,6 +224,31 @@ public final class EmulatedFabric implements AutoCloseable {
     }
 
     /** Waits until every switch process sees its cabled ports up (their hellos done). */
+    /**
+     * Waits until every cabled port of the nodes in this JVM is up: a connected channel still has
+     * its hello to exchange, and a caller that sets port states or starts traffic as soon as the
+     * fabric is up must find its links there.
+     */
+    private void awaitLocalLinks() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        for (int n = 0; n < fabric.nodeCount(); n++) {
+            if (nodes[n] == null) {
+                continue;
+            }
+            for (int p = 1; p <= fabric.portCount(n); p++) {
+                if (fabric.peerNode(fabric.globalPort(n, p)) < 0) {
+                    continue;
+                }
+                while (nodes[n].management().port(p).state() == org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IOException("port " + p + " of " + fabric.name(n) + " is still down 60 s after its link was connected");
+                    }
+                    Thread.sleep(1);
+                }
+            }
+        }
+    }
+
     private void awaitSwitchLinks() throws IOException, InterruptedException {
         long deadline = System.nanoTime() + 60_000_000_000L;
         for (Map.Entry<Integer, int[]> e : processPorts.entrySet()) {

@@ -181,8 +181,13 @@ public final class EmulatorMain implements Runnable {
         @Option(names = "--phase-ms", defaultValue = "2000", description = "With --live: wall-clock milliseconds per phase. Default: ${DEFAULT-VALUE}")
         long phaseMillis;
 
-        @Option(names = "--link-gbps", defaultValue = "200", description = "Link rate, as the paper's HDR links. Default: ${DEFAULT-VALUE}")
-        double linkGbps;
+        @Option(names = "--warmup-ms", defaultValue = "2000",
+                description = "With --live: every sender runs this long first, unmeasured, while the JIT compiles the forwarding path. Default: ${DEFAULT-VALUE}")
+        long warmupMillis;
+
+        @Option(names = "--link-gbps", paramLabel = "GBPS",
+                description = "Link rate. Default: 200 simulated (the paper's HDR links), 1 live (what two cores emulate faithfully)")
+        Double linkGbps;
 
         @Option(names = "--phase", defaultValue = "200us", paramLabel = "TIME", description = "Virtual time per phase. Default: ${DEFAULT-VALUE}")
         String phase;
@@ -210,15 +215,12 @@ public final class EmulatorMain implements Runnable {
                 System.err.println("emulator scenario: give --live or --sim, not both");
                 return 2;
             }
-            if (live && svg != null) {
-                System.err.println("emulator scenario: --svg plots simulated runs only");
-                return 2;
-            }
             org.fabriclab.emulator.scenario.Scenarios.Result r;
             try {
                 var scenario = org.fabriclab.emulator.scenario.Scenarios.byName(name);
-                r = live ? org.fabriclab.emulator.scenario.Scenarios.live(scenario, routing.equals("ar"), linkGbps, phaseMillis)
-                        : org.fabriclab.emulator.scenario.Scenarios.simulate(scenario, routing.equals("ar"), linkGbps, Sim.nanos(phase), seed);
+                double gbps = linkGbps != null ? linkGbps : live ? 1 : 200;
+                r = live ? org.fabriclab.emulator.scenario.Scenarios.live(scenario, routing.equals("ar"), gbps, phaseMillis, warmupMillis)
+                        : org.fabriclab.emulator.scenario.Scenarios.simulate(scenario, routing.equals("ar"), gbps, Sim.nanos(phase), seed);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return 1;
@@ -236,6 +238,7 @@ public final class EmulatorMain implements Runnable {
                 java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
                 out.put("scenario", r.scenario());
                 out.put("routing", r.routing());
+                out.put("clock", r.live() ? "live" : "simulated");
                 out.put("linkGbps", r.linkGbps());
                 java.util.List<Object> phases = new java.util.ArrayList<>();
                 for (var p : r.phases()) {
@@ -260,8 +263,8 @@ public final class EmulatorMain implements Runnable {
                 out.put("phases", phases);
                 System.out.println(org.fabriclab.routing.format.Json.write(out));
             } else {
-                System.out.printf(java.util.Locale.ROOT, "%s, %s, %.0f Gbps links, %s%n", r.scenario(), r.routing().toUpperCase(java.util.Locale.ROOT),
-                        r.linkGbps(), live ? "live" : "simulated");
+                System.out.printf(java.util.Locale.ROOT, "%s, %s, %.3g Gbps links, %s%n", r.scenario(), r.routing().toUpperCase(java.util.Locale.ROOT),
+                        r.linkGbps(), r.live() ? "live" : "simulated");
                 for (var p : r.phases()) {
                     double scale = live ? 1 : 1e6; // wall-clock seconds live, microseconds of virtual time simulated
                     System.out.printf(java.util.Locale.ROOT, "phase %.0f-%.0f %s (Jain %.3f, CoV %.3f, max/min %.2f):%n",

@@ -106,10 +106,11 @@ public final class Scenarios {
 
     /**
      * A scenario's result, as the brief's command-line contract gives it, and each flow's
-     * throughput over time ({@code series[flow][bin]}, Gbps, bins of {@code binSeconds}).
+     * throughput over time ({@code series[flow][bin]}, Gbps, bins of {@code binSeconds}); {@code
+     * live} when measured on live agents in wall-clock time, false when simulated.
      */
-    public record Result(String scenario, String routing, double linkGbps, List<PhaseResult> phases, List<String> flowNames,
-                         double binSeconds, double[][] series) {
+    public record Result(String scenario, String routing, boolean live, double linkGbps, List<PhaseResult> phases,
+                         List<String> flowNames, double binSeconds, double[][] series) {
     }
 
     /**
@@ -130,7 +131,7 @@ public final class Scenarios {
         for (Simulation.Phase p : r.phases()) {
             phases.add(phase(s, linkGbps, p.startNs() / 1e9, p.endNs() / 1e9, phaseNs / 1e9, p.flowGbps()));
         }
-        return new Result(s.name(), adaptive ? "ar" : "dr", linkGbps, phases, flowNames(s), r.binNs() / 1e9, r.flowSeriesGbps());
+        return new Result(s.name(), adaptive ? "ar" : "dr", false, linkGbps, phases, flowNames(s), r.binNs() / 1e9, r.flowSeriesGbps());
     }
 
     /** The scenario's tables: its AR engine's, with the paper's pinned LFT entries. */
@@ -156,16 +157,26 @@ public final class Scenarios {
         return s.senders().stream().map(x -> x.src() + " > " + x.dst()).toList();
     }
 
+    /** Samples of each flow's throughput per live phase (the series of a live run, as the simulator's 100 bins are). */
+    static final int LIVE_BINS_PER_PHASE = 10;
+
     /**
      * Runs {@code s} on a live emulated fabric in this JVM (agents, Netty links, hosts' token
      * buckets, wall-clock time): the tables are computed as for the simulator and written into
      * each switch's table store directly (no manager in the loop), the hosts' ports activated, and
-     * each sender started at its phase, at the full link rate. Each phase lasts {@code phaseMillis}
-     * of wall time and is measured over its last four fifths from the receivers' counters. Two
+     * each sender started at its phase, at the full link rate. First every sender runs for
+     * {@code warmupMillis} and the fabric drains, so that the JIT has compiled the forwarding path
+     * before anything is measured (a cold JVM forwards a fraction of the rate for its first second
+     * or two). Each phase lasts {@code phaseMillis} of wall time, sampled from the receivers'
+     * counters {@link #LIVE_BINS_PER_PHASE} times, and measured over its last four fifths. Two
      * cores emulate only slow links faithfully: use a small {@code linkGbps} (1 or 2).
      */
-    public static Result live(Scenario s, boolean adaptive, double linkGbps, long phaseMillis)
+    public static Result live(Scenario s, boolean adaptive, double linkGbps, long phaseMillis, long warmupMillis)
             throws RoutingException, java.io.IOException, InterruptedException {
+        if (phaseMillis < LIVE_BINS_PER_PHASE || warmupMillis < 0) {
+            throw new IllegalArgumentException("a live phase lasts at least " + LIVE_BINS_PER_PHASE + " ms and the warm-up is not negative; got "
+                    + phaseMillis + " ms and " + warmupMillis + " ms");
+        }
         Fabric f = Topologies.generate(s.topology());
         ForwardingTables tables = tables(s, f);
         org.fabriclab.emulator.EmulatedFabric.Options o = org.fabriclab.emulator.EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps);
@@ -182,35 +193,64 @@ public final class Scenarios {
                 m.setPort(1, tables.lids().endpointLid(e), org.fabriclab.proto.v1.PortState.PORT_STATE_ARMED);
                 m.setPort(1, 0, org.fabriclab.proto.v1.PortState.PORT_STATE_ACTIVE);
             }
+            if (warmupMillis > 0) {
+                for (int i = 0; i < s.senders().size(); i++) {
+                    startSender(fabric, f, tables, s, i, linkGbps);
+                }
+                Thread.sleep(warmupMillis);
+                fabric.stopTraffic();
+                Thread.sleep(LIVE_DRAIN_MILLIS);
+            }
             int n = s.senders().size();
-            double[][] gbps = new double[s.phases()][n];
-            for (int phase = 0; phase < s.phases(); phase++) {
-                for (int i = 0; i < n; i++) {
-                    Sender x = s.senders().get(i);
-                    if (x.phase() == phase) {
-                        int dlid = tables.lids().endpointLid(endpoint(f, x.dst()));
-                        ((org.fabriclab.agent.link.LiveHost) fabric.node(x.src())).start(new org.fabriclab.agent.link.Traffic(
-                                new int[] {dlid}, org.fabriclab.agent.link.Traffic.Pattern.ROUND_ROBIN, linkGbps, 2048, 0, i + 1));
+            int bins = s.phases() * LIVE_BINS_PER_PHASE;
+            double[][] series = new double[n][bins];
+            long[] previous = received(fabric, f, tables, s);
+            long t = System.nanoTime();
+            long binNs = phaseMillis * 1_000_000 / LIVE_BINS_PER_PHASE;
+            for (int b = 0; b < bins; b++) {
+                if (b % LIVE_BINS_PER_PHASE == 0) {
+                    for (int i = 0; i < n; i++) {
+                        if (s.senders().get(i).phase() == b / LIVE_BINS_PER_PHASE) {
+                            startSender(fabric, f, tables, s, i, linkGbps);
+                        }
                     }
                 }
-                Thread.sleep(phaseMillis / 5);
-                long[] before = received(fabric, f, tables, s);
-                long t0 = System.nanoTime();
-                Thread.sleep(phaseMillis - phaseMillis / 5);
-                long[] after = received(fabric, f, tables, s);
-                double ns = System.nanoTime() - t0;
+                java.util.concurrent.TimeUnit.NANOSECONDS.sleep(t + binNs - System.nanoTime());
+                long[] now = received(fabric, f, tables, s);
+                long t1 = System.nanoTime();
                 for (int i = 0; i < n; i++) {
-                    gbps[phase][i] = (after[i] - before[i]) * 8 / ns;
+                    series[i][b] = (now[i] - previous[i]) * 8.0 / (t1 - t);
                 }
+                previous = now;
+                t = t1;
             }
             fabric.stopTraffic();
             List<PhaseResult> phases = new ArrayList<>();
             double seconds = phaseMillis / 1e3;
             for (int phase = 0; phase < s.phases(); phase++) {
-                phases.add(phase(s, linkGbps, phase * seconds, (phase + 1) * seconds, seconds, gbps[phase]));
+                double[] gbps = new double[n];
+                for (int i = 0; i < n; i++) {
+                    // the phase's last four fifths: the flows have settled after the change
+                    int from = phase * LIVE_BINS_PER_PHASE + LIVE_BINS_PER_PHASE / 5;
+                    int to = (phase + 1) * LIVE_BINS_PER_PHASE;
+                    gbps[i] = java.util.Arrays.stream(series[i], from, to).average().orElse(0);
+                }
+                phases.add(phase(s, linkGbps, phase * seconds, (phase + 1) * seconds, seconds, gbps));
             }
-            return new Result(s.name(), adaptive ? "ar" : "dr", linkGbps, phases, flowNames(s), 0, new double[0][]);
+            return new Result(s.name(), adaptive ? "ar" : "dr", true, linkGbps, phases, flowNames(s), binNs / 1e9, series);
         }
+    }
+
+    /** How long a live fabric is left to drain after the warm-up. */
+    private static final long LIVE_DRAIN_MILLIS = 300;
+
+    /** Starts sender {@code i} of {@code s} at the full link rate. */
+    private static void startSender(org.fabriclab.emulator.EmulatedFabric fabric, Fabric f, ForwardingTables tables, Scenario s, int i,
+                                    double linkGbps) {
+        Sender x = s.senders().get(i);
+        int dlid = tables.lids().endpointLid(endpoint(f, x.dst()));
+        ((org.fabriclab.agent.link.LiveHost) fabric.node(x.src())).start(new org.fabriclab.agent.link.Traffic(
+                new int[] {dlid}, org.fabriclab.agent.link.Traffic.Pattern.ROUND_ROBIN, linkGbps, 2048, 0, i + 1));
     }
 
     /** Bytes each sender's flow has delivered so far, read from the receivers' sinks. */

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * Per-flow throughput over time as an SVG line chart, in the manner of the paper's figures: time
- * on x (microseconds of virtual time), Gbps on y up to the link rate, one line per flow, dashed
+ * on x (microseconds of virtual time, or seconds of wall time for a live run), Gbps on y up to the link rate, one line per flow, dashed
  * lines where the set of flows changes. Plain SVG 1.1, no scripts or external resources.
  */
 public final class ThroughputPlot {
@@ -20,41 +20,42 @@ public final class ThroughputPlot {
     }
 
     public static String svg(Scenarios.Result r) {
-        double end = r.binSeconds() * (r.series().length == 0 ? 1 : r.series()[0].length) * 1e6;
+        double unit = r.live() ? 1 : 1e6; // seconds live, microseconds simulated
+        double end = r.binSeconds() * (r.series().length == 0 ? 1 : r.series()[0].length) * unit;
         double plotW = W - LEFT - RIGHT;
         double plotH = H - TOP - BOTTOM;
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                 + "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">%n", W, H, W, H));
         sb.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", W, H));
-        sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"14\">%s, %s, %.0f Gbps links (simulated)</text>%n",
-                LEFT, r.scenario(), r.routing().toUpperCase(Locale.ROOT), r.linkGbps()));
+        sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"14\">%s, %s, %s Gbps links (%s)</text>%n",
+                LEFT, r.scenario(), r.routing().toUpperCase(Locale.ROOT), number(r.linkGbps()), r.live() ? "live" : "simulated"));
         // axes and grid
         for (int k = 0; k <= 4; k++) {
             double gbps = r.linkGbps() * k / 4;
             double y = TOP + plotH - plotH * k / 4;
             sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>%n", LEFT, y,
                     LEFT + plotW, y));
-            sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.0f</text>%n", LEFT - 6, y + 4, gbps));
+            sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n", LEFT - 6, y + 4, number(gbps)));
         }
         for (Scenarios.PhaseResult p : r.phases()) {
-            double x = LEFT + plotW * p.startSeconds() * 1e6 / end;
+            double x = LEFT + plotW * p.startSeconds() * unit / end;
             if (p.startSeconds() > 0) {
                 sb.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" "
                         + "stroke-dasharray=\"4 3\"/>%n", x, TOP, x, TOP + plotH));
             }
         }
         for (int k = 0; k <= 4; k++) {
-            double us = end * k / 4;
             double x = LEFT + plotW * k / 4;
-            sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>%n", x, TOP + plotH + 18, us));
+            sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>%n", x, TOP + plotH + 18,
+                    number(end * k / 4)));
         }
         sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>%n", LEFT,
                 TOP + plotH, LEFT + plotW, TOP + plotH));
         sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\"/>%n", LEFT, TOP, LEFT,
                 TOP + plotH));
-        sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">time (us)</text>%n",
-                LEFT + plotW / 2, H - 10));
+        sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">time (%s)</text>%n",
+                LEFT + plotW / 2, H - 10, r.live() ? "s" : "us"));
         sb.append(String.format(Locale.ROOT, "<text x=\"16\" y=\"%.1f\" transform=\"rotate(-90 16 %.1f)\" text-anchor=\"middle\">"
                 + "throughput (Gbps)</text>%n", TOP + plotH / 2, TOP + plotH / 2));
         // one line per flow
@@ -77,5 +78,11 @@ public final class ThroughputPlot {
         }
         sb.append("</svg>\n");
         return sb.toString();
+    }
+
+    /** A tick label: whole numbers plainly, others with as few decimals as they need (0.25, 1.5). */
+    private static String number(double v) {
+        return v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v)
+                : java.math.BigDecimal.valueOf(v).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
     }
 }

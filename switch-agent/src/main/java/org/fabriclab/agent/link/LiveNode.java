@@ -33,7 +33,15 @@ import org.slf4j.LoggerFactory;
 public abstract class LiveNode {
     private static final Logger LOG = LoggerFactory.getLogger(LiveNode.class);
     /** How far a link may run ahead of wall time before the driver waits for it. */
-    static final long SLACK_NS = 20_000;
+    static final long SLACK_NS = 2_000;
+    /**
+     * How far behind its schedule a link may fall and still catch up: a wake-up that fires late
+     * (Netty's timers are tens of microseconds late) must not cost the link its rate, so the next
+     * frame starts where the last one ended, not at the late wake-up, if that was at most this
+     * long ago. A link idle for longer starts afresh; so a link never sends more than its rate
+     * allows over any interval, give or take this much.
+     */
+    static final long CATCH_UP_NS = 200_000;
 
     protected final EventLoop loop;
     protected final ManagedNode mgmt;
@@ -255,7 +263,7 @@ public abstract class LiveNode {
         f.setByte(f.readerIndex() + Frames.HOPS, pool.hops(h));
         pool.release(h);
         Channel c = channels[port];
-        long start = Math.max(now, busyUntil[port]);
+        long start = busyUntil[port] >= now - CATCH_UP_NS ? busyUntil[port] : now;
         busyUntil[port] = start + (long) (bytes * nsPerByte[port]);
         if (c == null) {
             counters().add(port, PortCounterArray.XMIT_DISCARDS, 1);
