@@ -58,6 +58,10 @@ public final class FabricManagerMain implements Callable<Integer> {
     @Option(names = "--perf-interval", defaultValue = "1000", paramLabel = "MS", description = "Port counter polling interval. Default: ${DEFAULT-VALUE}")
     long perfInterval;
 
+    @Option(names = "--max-flow-metrics", defaultValue = "" + PerfManager.DEFAULT_MAX_FLOWS, paramLabel = "N",
+            description = "Most flows (source, destination) exported with their own series; the first seen. Default: ${DEFAULT-VALUE}")
+    int maxFlowMetrics;
+
     @Option(names = "--traffic", defaultValue = "uniform", paramLabel = "PATTERN",
             description = "Embedded mode: traffic once the fabric is up: uniform, all-to-all or none. Default: ${DEFAULT-VALUE}")
     String traffic;
@@ -129,7 +133,7 @@ public final class FabricManagerMain implements Callable<Integer> {
              FabricManager manager = new FabricManager(seedEndpoint, engine, stateDir.resolve("guid2lid"), registry,
                      new Mastership.Config(smGuid == null ? FabricManager.smGuid(stateDir.resolve("guid2lid")) : hex(smGuid),
                              smPriority, mKey == null ? 0 : hex(mKey)));
-             PerfManager perf = new PerfManager(manager, registry, perfInterval);
+             PerfManager perf = new PerfManager(manager, registry, perfInterval, maxFlowMetrics);
              MetricsServer metrics = new MetricsServer(registry, metricsPort)) {
             HealthStatusManager health = new HealthStatusManager();
             Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager, perf))

@@ -10,19 +10,36 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.manager.discovery.DiscoveredNode;
+import java.util.List;
+import org.fabriclab.proto.v1.FlowCounter;
+import org.fabriclab.proto.v1.FlowCounters;
+import org.fabriclab.proto.v1.GetFlowCountersRequest;
 import org.fabriclab.proto.v1.GetPortCountersRequest;
+import org.fabriclab.proto.v1.NodeType;
 import org.fabriclab.proto.v1.PortCounters;
 import org.fabriclab.proto.v1.PortInfo;
 import org.fabriclab.proto.v1.PortState;
 
 /**
  * The performance manager: polls every linked port's counters on an interval (as OpenSM's perfmgr
- * does) and exports them per directed link: transmitted bytes and packets, transmit wait and
- * discards as counters, utilisation (the share of the link's rate used over the last interval) as
- * a gauge. Meters read this class's arrays at scrape time. Tags are the node and port names, so
- * their number is bounded by the fabric. Runs on its own {@code perf-manager} thread.
+ * does) and every channel adapter's flow counters, and exports:
+ * <ul>
+ *   <li>per directed link: transmitted bytes and packets, transmit wait and discards (counters);
+ *       utilisation over the last interval, input-buffer depth and heads waiting (gauges);
+ *   <li>per switch output port, over the last interval: whether it was congested (utilisation of
+ *       at least {@link #CONGESTED_UTILISATION}, or it waited for credits), Jain's fairness index
+ *       over the input ports that sent through it, and for congested ports each input's share;
+ *   <li>per flow (source to destination node, as the destination counts them): throughput over
+ *       the last interval, bytes and packets out of order (counters), up to {@code maxFlows} flows;
+ *       and per destination, Jain's index over the flows it received in the interval (a hot
+ *       spot's fairness, the paper's C2 experiments).
+ * </ul>
+ * Meters read this class's fields at scrape time. Tags are node, port and input names, so their
+ * number is bounded by the fabric (input shares only for ports that were congested, flows by
+ * {@code maxFlows}). Runs on its own {@code perf-manager} thread.
  */
 public final class PerfManager implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PerfManager.class);
     private final FabricManager manager;
     private final MeterRegistry registry;
     private final long intervalMillis;
@@ -32,6 +49,15 @@ public final class PerfManager implements AutoCloseable {
         return t;
     });
     private final Map<String, Link> links = new ConcurrentHashMap<>();
+    private final Map<String, Flow> flows = new ConcurrentHashMap<>();
+    private final Map<String, Destination> destinations = new ConcurrentHashMap<>();
+    private final int maxFlows;
+    private boolean warnedFlows;
+
+    /** A switch output at or above this utilisation over an interval is congested (as is one that waited for credits). */
+    public static final double CONGESTED_UTILISATION = 0.9;
+    /** Flows exported when no limit is given. */
+    public static final int DEFAULT_MAX_FLOWS = 1024;
 
     /** Counters of one directed link, as last polled. */
     static final class Link {
@@ -40,15 +66,48 @@ public final class PerfManager implements AutoCloseable {
         volatile long xmitWaitNs;
         volatile long discards;
         volatile double utilisation;
+        volatile long queued;
+        volatile long waitingHeads;
+        volatile double congested;
+        volatile double inputFairness = Double.NaN;
         long lastBytes = -1;
+        long lastWaitNs;
         long lastNanos;
         double rateGbps;
+        /** Per input port: bytes sent through this port as last polled, and the share over the last interval. */
+        final Map<Integer, long[]> inputBytes = new java.util.HashMap<>();
+        final Map<Integer, double[]> inputShare = new ConcurrentHashMap<>();
+        String node;
+        int port;
+    }
+
+    /** One flow as its destination counts it. */
+    static final class Flow {
+        volatile long bytes;
+        volatile long outOfOrder;
+        volatile double gbps;
+        long lastBytes = -1;
+        long lastNanos;
+    }
+
+    /** One destination's flows' fairness over the last interval. */
+    static final class Destination {
+        volatile double jain = Double.NaN;
     }
 
     public PerfManager(FabricManager manager, MeterRegistry registry, long intervalMillis) {
+        this(manager, registry, intervalMillis, DEFAULT_MAX_FLOWS);
+    }
+
+    /** With {@code maxFlows} the most flows exported (the first seen); more are counted in the log, once. */
+    public PerfManager(FabricManager manager, MeterRegistry registry, long intervalMillis, int maxFlows) {
+        if (maxFlows < 0) {
+            throw new IllegalArgumentException("the flow limit is not negative; got " + maxFlows);
+        }
         this.manager = manager;
         this.registry = registry;
         this.intervalMillis = intervalMillis;
+        this.maxFlows = maxFlows;
     }
 
     public void start() {
@@ -61,10 +120,18 @@ public final class PerfManager implements AutoCloseable {
         if (s.discovered() == null) {
             return;
         }
+        Map<Integer, String> byLid = new java.util.HashMap<>();
+        if (s.outcome() != null) {
+            var f = s.outcome().fabric();
+            for (int e = 0; e < f.endpointCount(); e++) {
+                byLid.put(s.outcome().lids().endpointLid(e), f.name(f.endpointNode(e)));
+            }
+        }
         for (DiscoveredNode n : s.discovered().nodes()) {
             if (poller.isShutdown()) {
                 return;
             }
+            boolean sw = n.info().getType() == NodeType.NODE_TYPE_SWITCH;
             for (PortInfo p : n.ports()) {
                 if (p.getState() == PortState.PORT_STATE_DOWN || p.getNeighbourNodeGuid() == 0) {
                     continue;
@@ -72,33 +139,152 @@ public final class PerfManager implements AutoCloseable {
                 try {
                     PortCounters c = manager.channels().blocking(n.endpoint())
                             .getPortCounters(GetPortCountersRequest.newBuilder().setPortNumber(p.getPortNumber()).build());
-                    update(n.info().getDescription(), p, c);
+                    update(n.info().getDescription(), p, c, sw);
                 } catch (RuntimeException e) {
                     // a node that went away: its meters keep their last values until the next sweep
+                }
+            }
+            if (!sw) {
+                try {
+                    pollFlows(n.info().getDescription(), manager.channels().blocking(n.endpoint())
+                            .getFlowCounters(GetFlowCountersRequest.getDefaultInstance()), byLid);
+                } catch (RuntimeException e) {
+                    // as above
                 }
             }
         }
     }
 
-    private void update(String node, PortInfo p, PortCounters c) {
+    private void update(String node, PortInfo p, PortCounters c, boolean sw) {
         String key = node + "/" + p.getPortNumber();
-        Link l = links.computeIfAbsent(key, k -> register(node, p));
+        Link l = links.computeIfAbsent(key, k -> register(node, p, sw));
         long now = System.nanoTime();
-        if (l.lastBytes >= 0 && now > l.lastNanos && l.rateGbps > 0) {
+        boolean interval = l.lastBytes >= 0 && now > l.lastNanos;
+        if (interval && l.rateGbps > 0) {
             double bits = (c.getXmitDataOctets() - l.lastBytes) * 8.0;
             l.utilisation = Math.max(0, Math.min(1, bits / ((now - l.lastNanos) * l.rateGbps)));
         }
+        if (interval && sw) {
+            l.congested = inputShares(l, c, now - l.lastNanos) ? 1 : 0;
+        }
+        if (!interval && sw) {
+            c.getInputBytesList().forEach(x -> l.inputBytes.put(x.getInputPort(), new long[] {x.getBytes()}));
+        }
         l.lastBytes = c.getXmitDataOctets();
+        l.lastWaitNs = c.getXmitWaitNs();
         l.lastNanos = now;
         l.rateGbps = p.getRateGbps();
         l.xmitBytes = c.getXmitDataOctets();
         l.xmitPkts = c.getXmitPkts();
         l.xmitWaitNs = c.getXmitWaitNs();
         l.discards = c.getXmitDiscards();
+        l.queued = c.getInputQueuedPackets();
+        l.waitingHeads = c.getOutputWaitingHeads();
     }
 
-    private Link register(String node, PortInfo p) {
+    /**
+     * The bytes each input sent through {@code l} in the interval of {@code intervalNs}: Jain's index
+     * over the inputs that sent any, and, if the port was congested, each input's share of what it
+     * sent (an input's gauge is registered the first time its port is congested, and reads 0 in an
+     * interval it sent nothing in). Congested: inputs competed for it (two or more sent through it
+     * and it ran at {@link #CONGESTED_UTILISATION} or more), or it waited for credits for more than
+     * 1% of the interval (congestion downstream). One flow alone at line rate is not congestion.
+     *
+     * @return whether the port was congested
+     */
+    private boolean inputShares(Link l, PortCounters c, long intervalNs) {
+        Map<Integer, Long> delta = new java.util.TreeMap<>();
+        long total = 0;
+        for (var x : c.getInputBytesList()) {
+            long[] last = l.inputBytes.computeIfAbsent(x.getInputPort(), k -> new long[1]);
+            long d = Math.max(0, x.getBytes() - last[0]); // a reset counter starts over
+            last[0] = x.getBytes();
+            if (d > 0) {
+                delta.put(x.getInputPort(), d);
+                total += d;
+            }
+        }
+        double[] v = delta.values().stream().mapToDouble(Long::doubleValue).toArray();
+        l.inputFairness = v.length == 0 ? Double.NaN : org.fabriclab.routing.analysis.Fairness.jain(v);
+        boolean congested = delta.size() > 1 && l.utilisation >= CONGESTED_UTILISATION
+                || (c.getXmitWaitNs() - l.lastWaitNs) * 100 > intervalNs;
+        for (double[] share : l.inputShare.values()) {
+            share[0] = 0;
+        }
+        if (congested && delta.size() > 1) {
+            for (var e : delta.entrySet()) {
+                l.inputShare.computeIfAbsent(e.getKey(), in -> registerShare(l, in))[0] = e.getValue() / (double) total;
+            }
+        }
+        return congested;
+    }
+
+    private double[] registerShare(Link l, int input) {
+        double[] share = new double[1];
+        Gauge.builder("fabric.port.input.share", share, x -> x[0]).baseUnit("ratio")
+                .description("share of a congested switch output's bytes that came from one input port, over the last interval")
+                .tags(Tags.of("node", l.node, "port", Integer.toString(l.port), "input", Integer.toString(input))).register(registry);
+        return share;
+    }
+
+    /** One destination's flow counters: each flow's throughput over the interval and the destination's fairness. */
+    private void pollFlows(String dst, FlowCounters fc, Map<Integer, String> byLid) {
+        long now = System.nanoTime();
+        List<Double> active = new java.util.ArrayList<>();
+        for (FlowCounter x : fc.getFlowsList()) {
+            String src = byLid.getOrDefault(x.getSourceLid(), "lid" + x.getSourceLid());
+            String key = src + ">" + dst;
+            Flow f = flows.get(key);
+            if (f == null) {
+                if (flows.size() >= maxFlows) {
+                    if (!warnedFlows) {
+                        warnedFlows = true;
+                        LOG.warn("more than {} flows: the flows seen after that are not exported (the destinations' fairness still "
+                                + "counts them); raise the limit with --max-flow-metrics", maxFlows);
+                    }
+                    f = new Flow(); // measured, not exported
+                } else {
+                    f = flows.computeIfAbsent(key, k -> registerFlow(src, dst));
+                }
+            }
+            if (f.lastBytes >= 0 && now > f.lastNanos) {
+                f.gbps = Math.max(0, x.getBytes() - f.lastBytes) * 8.0 / (now - f.lastNanos);
+                if (f.gbps > 0) {
+                    active.add(f.gbps);
+                }
+            }
+            f.lastBytes = x.getBytes();
+            f.lastNanos = now;
+            f.bytes = x.getBytes();
+            f.outOfOrder = x.getOutOfOrder();
+        }
+        Destination d = destinations.computeIfAbsent(dst, k -> {
+            Destination n = new Destination();
+            Gauge.builder("fabric.destination.flow.fairness", n, y -> y.jain)
+                    .description("Jain's index over the throughputs of the flows a node received in the last interval")
+                    .tags(Tags.of("node", k)).register(registry);
+            return n;
+        });
+        d.jain = active.isEmpty() ? Double.NaN : org.fabriclab.routing.analysis.Fairness.jain(active.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    private Flow registerFlow(String src, String dst) {
+        Flow f = new Flow();
+        Tags tags = Tags.of("src", src, "dst", dst);
+        Gauge.builder("fabric.flow.throughput", f, x -> x.gbps).baseUnit("gbps")
+                .description("a flow's throughput at its destination over the last interval").tags(tags).register(registry);
+        FunctionCounter.builder("fabric.flow.received", f, x -> x.bytes).baseUnit("bytes")
+                .description("bytes of a flow its destination received").tags(tags).register(registry);
+        FunctionCounter.builder("fabric.flow.out.of.order", f, x -> x.outOfOrder).baseUnit("packets")
+                .description("packets of a flow that arrived after a later one (reordering, as adaptive routing causes)").tags(tags)
+                .register(registry);
+        return f;
+    }
+
+    private Link register(String node, PortInfo p, boolean sw) {
         Link l = new Link();
+        l.node = node;
+        l.port = p.getPortNumber();
         Tags tags = Tags.of("node", node, "port", Integer.toString(p.getPortNumber()));
         FunctionCounter.builder("fabric.port.transmit.bytes", l, x -> x.xmitBytes).baseUnit("bytes")
                 .description("bytes sent on the link").tags(tags).register(registry);
@@ -110,6 +296,20 @@ public final class PerfManager implements AutoCloseable {
                 .description("packets discarded (no route, link failed)").tags(tags).register(registry);
         Gauge.builder("fabric.port.utilisation", l, x -> x.utilisation).baseUnit("ratio")
                 .description("share of the link's rate used over the last polling interval").tags(tags).register(registry);
+        Gauge.builder("fabric.port.queue.depth", l, x -> x.queued).baseUnit("packets")
+                .description("packets in the port's input buffers when last polled, every lane").tags(tags).register(registry);
+        Gauge.builder("fabric.port.waiting.heads", l, x -> x.waitingHeads)
+                .description("input-buffer heads waiting for this port as their output when last polled (contention)").tags(tags)
+                .register(registry);
+        if (!sw) {
+            return l;
+        }
+        Gauge.builder("fabric.port.congested", l, x -> x.congested)
+                .description("1 if the switch output was congested over the last interval (inputs competing at 0.9 utilisation or more, or credit waits)")
+                .tags(tags).register(registry);
+        Gauge.builder("fabric.port.input.fairness", l, x -> x.inputFairness)
+                .description("Jain's index over the bytes each input port sent through this switch output in the last interval")
+                .tags(tags).register(registry);
         return l;
     }
 

@@ -46,6 +46,12 @@ class MetricsTest {
             // L0_H0 sent 200 packets of 1024 + 29 bytes
             assertTrue(body.contains("fabric_port_transmit_packets_total{node=\"L0_H0\",port=\"1\"} 200.0"), body);
 
+            promtoolAccepts(dir, body);
+        }
+    }
+
+    static void promtoolAccepts(Path dir, String body) throws Exception {
+        {
             Path file = dir.resolve("metrics.txt");
             Files.writeString(file, body);
             boolean havePromtool = Files.isExecutable(Path.of("/usr/bin/promtool"));
@@ -57,5 +63,63 @@ class MetricsTest {
             assertTrue(p.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, p.exitValue(), "promtool check metrics refused the exposition:\n" + out);
         }
+    }
+
+    /**
+     * Fairness on the dashboard: C1 S2 of the adaptive-routing paper, routed by minhop (three flows
+     * over two parallel links, so two of them share one link). After one polling interval the
+     * shared link's output is congested, its two inputs get half each (Jain 1), the flows'
+     * throughputs are 1/2, 1/2 and 1 of a link, and promtool accepts it all.
+     */
+    @Test
+    void exportsFlowThroughputAndTheFairnessOfCongestedPorts(@TempDir Path dir) throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate("paper:ib-ar-c1"), EmulatedFabric.Options.DEFAULTS.withLinkGbps(1));
+             FabricManager manager = new FabricManager(fabric.endpoint("A"), "minhop", null, registry);
+             PerfManager perf = new PerfManager(manager, registry, 60_000)) {
+            assertEquals(FabricManager.State.UP, manager.sweep().get(60, TimeUnit.SECONDS).state());
+            String[][] flows = {{"A", "D"}, {"B", "E"}, {"C", "F"}};
+            for (int i = 0; i < flows.length; i++) {
+                int dlid = fabric.node(flows[i][1]).management().port(1).lid();
+                ((org.fabriclab.agent.link.LiveHost) fabric.node(flows[i][0])).start(
+                        new Traffic(new int[] {dlid}, Traffic.Pattern.ROUND_ROBIN, 1, 2048, 0, i + 1));
+            }
+            Thread.sleep(1500); // the JIT compiles the forwarding path
+            perf.poll();
+            Thread.sleep(1500);
+            perf.poll();
+            String body = registry.scrape();
+            double[] gbps = new double[3];
+            for (int i = 0; i < 3; i++) {
+                gbps[i] = value(body, "fabric_flow_throughput_gbps{dst=\"" + flows[i][1] + "\",src=\"" + flows[i][0] + "\"}");
+            }
+            double[] sorted = gbps.clone();
+            java.util.Arrays.sort(sorted);
+            assertEquals(0.5, sorted[0], 0.075, java.util.Arrays.toString(gbps));
+            assertEquals(0.5, sorted[1], 0.075, java.util.Arrays.toString(gbps));
+            assertEquals(1.0, sorted[2], 0.15, java.util.Arrays.toString(gbps));
+            // SW1's output carrying two flows: congested, its two inputs at half each
+            int shared = -1;
+            for (int p = 4; p <= 5; p++) {
+                if (value(body, "fabric_port_congested{node=\"SW1\",port=\"" + p + "\"}") == 1) {
+                    shared = p;
+                }
+            }
+            assertTrue(shared > 0, "one of SW1's inter-switch ports is congested:\n" + body);
+            assertEquals(1.0, value(body, "fabric_port_input_fairness{node=\"SW1\",port=\"" + shared + "\"}"), 0.02);
+            String sharedPort = "node=\"SW1\",port=\"" + shared + "\"";
+            long shares = body.lines().filter(l -> l.startsWith("fabric_port_input_share_ratio{") && l.contains(sharedPort))
+                    .peek(l -> assertEquals(0.5, Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)), 0.05, l)).count();
+            assertEquals(2, shares, body);
+            assertTrue(body.contains("fabric_destination_flow_fairness{node=\"D\"} 1.0"), body);
+            assertTrue(body.contains("fabric_port_queue_depth_packets{node=\"SW2\""), body);
+            promtoolAccepts(dir, body);
+        }
+    }
+
+    /** The value of the sample named exactly {@code series} (name and labels) in an exposition. */
+    private static double value(String body, String series) {
+        return body.lines().filter(l -> l.startsWith(series + " ")).mapToDouble(l -> Double.parseDouble(l.substring(series.length() + 1)))
+                .findFirst().orElseThrow(() -> new AssertionError("no sample " + series + " in\n" + body));
     }
 }

@@ -259,4 +259,57 @@ class ManagementServiceTest {
             s.shutdownNow();
         }
     }
+
+    @Test
+    void portCountersCarryQueueGaugesAndTheBytesEachInputSent() {
+        var c = node.counters();
+        c.add(3, org.fabriclab.agent.mgmt.PortCounterArray.XMIT_DATA, 900);
+        c.addInput(3, 1, 600);
+        c.addInput(3, 2, 300);
+        c.add(1, org.fabriclab.agent.mgmt.PortCounterArray.QUEUED_PKTS, 5);
+        c.add(3, org.fabriclab.agent.mgmt.PortCounterArray.WAITING_HEADS, 2);
+        var pc = call().getPortCounters(org.fabriclab.proto.v1.GetPortCountersRequest.newBuilder().setPortNumber(3).build());
+        assertEquals(900, pc.getXmitDataOctets());
+        assertEquals(2, pc.getOutputWaitingHeads());
+        assertEquals(2, pc.getInputBytesCount(), "inputs that sent nothing through port 3 are left out");
+        assertEquals(1, pc.getInputBytes(0).getInputPort());
+        assertEquals(600, pc.getInputBytes(0).getBytes());
+        assertEquals(300, pc.getInputBytes(1).getBytes());
+        assertEquals(5, call().getPortCounters(org.fabriclab.proto.v1.GetPortCountersRequest.newBuilder().setPortNumber(1).build())
+                .getInputQueuedPackets());
+    }
+
+    @Test
+    void flowCountersComeFromAChannelAdapterAndASwitchSaysItHasNone() throws Exception {
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                () -> call().getFlowCounters(org.fabriclab.proto.v1.GetFlowCountersRequest.getDefaultInstance()));
+        assertEquals(Status.Code.FAILED_PRECONDITION, e.getStatus().getCode());
+        assertTrue(e.getStatus().getDescription().contains("S1 receives no flows"), e.getStatus().getDescription());
+
+        ManagedNode ca = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_CA, 0x300000L, "H1", 1));
+        org.fabriclab.agent.core.FlowSink sink = new org.fabriclab.agent.core.FlowSink();
+        sink.record(7, 0, 100, 1_000);
+        sink.record(7, 2, 100, 3_000); // seq 1 skipped
+        sink.record(7, 1, 100, 2_000); // ... and arrived late: reordered, not lost
+        sink.record(9, 0, 50, 500);
+        ca.flowSource(() -> java.util.concurrent.CompletableFuture.completedFuture(sink.flows()));
+        String name = InProcessServerBuilder.generateName();
+        Server s = InProcessServerBuilder.forName(name).directExecutor().addService(new ManagementService(ca)).build().start();
+        ManagedChannel ch = InProcessChannelBuilder.forName(name).directExecutor().build();
+        try {
+            var flows = ManagementGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .getFlowCounters(org.fabriclab.proto.v1.GetFlowCountersRequest.getDefaultInstance()).getFlowsList();
+            assertEquals(2, flows.size());
+            assertEquals(7, flows.get(0).getSourceLid());
+            assertEquals(3, flows.get(0).getPackets());
+            assertEquals(300, flows.get(0).getBytes());
+            assertEquals(1, flows.get(0).getOutOfOrder());
+            assertEquals(0, flows.get(0).getMissing());
+            assertEquals(6_000, flows.get(0).getLatencyNsSum());
+            assertEquals(9, flows.get(1).getSourceLid());
+        } finally {
+            ch.shutdownNow();
+            s.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
 }

@@ -169,6 +169,31 @@ class SwitchCoreTest {
         assertEquals(6, counters.get(3, PortCounterArray.XMIT_PKTS));
         assertEquals(600, counters.get(3, PortCounterArray.XMIT_DATA));
         assertEquals(3, counters.get(1, PortCounterArray.RCV_PKTS));
+        // each input got half of output 3: the share the metrics export per congested port
+        assertEquals(300, counters.inputBytes(3, 1));
+        assertEquals(300, counters.inputBytes(3, 2));
+        assertEquals(0, counters.inputBytes(3, 3));
+    }
+
+    @Test
+    void queueDepthAndWaitingHeadsAreGaugesThatAResetLeavesAlone() {
+        for (int i = 0; i < 3; i++) {
+            core.packetArrived(1, packet(10, i, 0), 0); // the first is sent at once; port 3 stays busy
+        }
+        core.packetArrived(2, packet(10, 9, 0), 0);
+        assertEquals(2, counters.get(1, PortCounterArray.QUEUED_PKTS), "two behind the one sent");
+        assertEquals(1, counters.get(2, PortCounterArray.QUEUED_PKTS));
+        assertEquals(2, counters.get(3, PortCounterArray.WAITING_HEADS), "the heads of inputs 1 and 2 wait for port 3");
+        counters.reset(0);
+        assertEquals(2, counters.get(1, PortCounterArray.QUEUED_PKTS));
+        assertEquals(0, counters.inputBytes(3, 1), "the input matrix is a counter and is reset");
+        for (int t = 1; t <= 3; t++) {
+            core.creditReturned(3, 0, 1, t);
+            core.linkFree(3, t);
+        }
+        assertEquals(0, counters.get(1, PortCounterArray.QUEUED_PKTS));
+        assertEquals(0, counters.get(2, PortCounterArray.QUEUED_PKTS));
+        assertEquals(0, counters.get(3, PortCounterArray.WAITING_HEADS));
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.fabriclab.emulator.sim.Simulation;
+import org.fabriclab.routing.analysis.Fairness;
 import org.fabriclab.routing.engine.EngineChain;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingException;
@@ -150,7 +151,7 @@ public final class Scenarios {
             }
         }
         double[] v = active.stream().mapToDouble(FlowResult::throughputGbps).toArray();
-        return new PhaseResult(start, end, active, jain(v), coefficientOfVariation(v), maxMin(v));
+        return new PhaseResult(start, end, active, Fairness.jain(v), Fairness.coefficientOfVariation(v), Fairness.maxMin(v));
     }
 
     private static List<String> flowNames(Scenario s) {
@@ -264,17 +265,6 @@ public final class Scenarios {
         return out;
     }
 
-    /** Jain's fairness index: (sum x)^2 / (n sum x^2); 1 when all are equal. */
-    public static double jain(double[] x) {
-        double sum = 0;
-        double squares = 0;
-        for (double v : x) {
-            sum += v;
-            squares += v * v;
-        }
-        return squares == 0 ? 1 : sum * sum / (x.length * squares);
-    }
-
     /** The tables with the scenario's pinned LFT entries (each must be a port of the LID's AR group or the LID has none). */
     static ForwardingTables pinned(Fabric f, ForwardingTables t, List<Pin> pins) {
         if (pins.isEmpty()) {
@@ -299,23 +289,6 @@ public final class Scenarios {
             b.set(f.switchIndex(sw), t.lids().endpointLid(endpoint(f, p.dst())), port);
         }
         return b.build(t.engine());
-    }
-
-    /** Standard deviation over mean (population); 0 when all are equal. */
-    public static double coefficientOfVariation(double[] x) {
-        double mean = java.util.Arrays.stream(x).average().orElse(0);
-        if (mean == 0) {
-            return 0;
-        }
-        double var = java.util.Arrays.stream(x).map(v -> (v - mean) * (v - mean)).average().orElse(0);
-        return Math.sqrt(var) / mean;
-    }
-
-    /** The largest over the smallest; infinite if a flow got nothing. */
-    public static double maxMin(double[] x) {
-        double max = java.util.Arrays.stream(x).max().orElse(0);
-        double min = java.util.Arrays.stream(x).min().orElse(0);
-        return min == 0 ? (max == 0 ? 1 : Double.POSITIVE_INFINITY) : max / min;
     }
 
     private static int endpoint(Fabric f, String name) {

@@ -69,12 +69,12 @@ class ScenariosTest {
 
     @Test
     void fairnessMetrics() {
-        assertEquals(1.0, Scenarios.jain(new double[] {5, 5, 5}), 1e-12);
-        assertEquals(16.0 / 18, Scenarios.jain(new double[] {2, 1, 1}), 1e-12);
-        assertEquals(0.0, Scenarios.coefficientOfVariation(new double[] {3, 3}), 1e-12);
-        assertEquals(1.0 / 3, Scenarios.coefficientOfVariation(new double[] {2, 1}), 1e-12);
-        assertEquals(2.0, Scenarios.maxMin(new double[] {2, 1, 1}), 1e-12);
-        assertEquals(Double.POSITIVE_INFINITY, Scenarios.maxMin(new double[] {2, 0}));
+        assertEquals(1.0, org.fabriclab.routing.analysis.Fairness.jain(new double[] {5, 5, 5}), 1e-12);
+        assertEquals(16.0 / 18, org.fabriclab.routing.analysis.Fairness.jain(new double[] {2, 1, 1}), 1e-12);
+        assertEquals(0.0, org.fabriclab.routing.analysis.Fairness.coefficientOfVariation(new double[] {3, 3}), 1e-12);
+        assertEquals(1.0 / 3, org.fabriclab.routing.analysis.Fairness.coefficientOfVariation(new double[] {2, 1}), 1e-12);
+        assertEquals(2.0, org.fabriclab.routing.analysis.Fairness.maxMin(new double[] {2, 1, 1}), 1e-12);
+        assertEquals(Double.POSITIVE_INFINITY, org.fabriclab.routing.analysis.Fairness.maxMin(new double[] {2, 0}));
     }
 
     /**

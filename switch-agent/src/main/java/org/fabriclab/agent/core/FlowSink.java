@@ -61,6 +61,21 @@ public final class FlowSink {
         return new Totals(r, b, o, Math.max(0, m - o), l);
     }
 
+    /** What arrived from one source LID; {@code missing} is its gaps less its packets that arrived late. */
+    public record Flow(int sourceLid, long packets, long bytes, long outOfOrder, long missing, long latencyNsSum) {
+    }
+
+    /** Every source that has sent something, in LID order. */
+    public java.util.List<Flow> flows() {
+        java.util.List<Flow> out = new java.util.ArrayList<>();
+        for (int i = 0; i < packets.length; i++) {
+            if (packets[i] > 0) {
+                out.add(new Flow(i, packets[i], bytes[i], outOfOrder[i], Math.max(0, missing[i] - outOfOrder[i]), latencyNs[i]));
+            }
+        }
+        return out;
+    }
+
     /** From source {@code slid}: packets, bytes, packets out of order. */
     public long[] from(int slid) {
         return slid < packets.length ? new long[] {packets[slid], bytes[slid], outOfOrder[slid]} : new long[3];

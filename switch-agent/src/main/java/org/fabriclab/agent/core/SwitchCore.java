@@ -196,6 +196,7 @@ public final class SwitchCore {
         }
         ring[q * depth + (head[q] + count[q]) % depth] = h;
         count[q]++;
+        counters.add(inPort, PortCounterArray.QUEUED_PKTS, 1);
         if (count[q] == 1) {
             routeHead(q, now);
         }
@@ -298,11 +299,13 @@ public final class SwitchCore {
         int old = target[q];
         if (old != NO_TARGET) {
             wanting[old]--;
+            counters.add(old, PortCounterArray.WAITING_HEADS, -1);
             requests[old * requestWords + (q >>> 6)] &= ~(1L << q);
         }
         target[q] = port;
         if (port != NO_TARGET) {
             wanting[port]++;
+            counters.add(port, PortCounterArray.WAITING_HEADS, 1);
             requests[port * requestWords + (q >>> 6)] |= 1L << q;
         }
     }
@@ -367,6 +370,7 @@ public final class SwitchCore {
         counters.add(port, PortCounterArray.XMIT_PKTS, 1);
         counters.add(port, PortCounterArray.XMIT_DATA, pool.bytes(h));
         int inPort = q / vls + 1;
+        counters.addInput(port, inPort, pool.bytes(h));
         out.returnCredit(inPort, q % vls, now);
         out.transmit(port, vl, h, now);
         if (count[q] > 0) {
@@ -389,6 +393,7 @@ public final class SwitchCore {
         int h = ring[q * depth + head[q]];
         head[q] = head[q] + 1 == depth ? 0 : head[q] + 1;
         count[q]--;
+        counters.add(q / vls + 1, PortCounterArray.QUEUED_PKTS, -1);
         return h;
     }
 }

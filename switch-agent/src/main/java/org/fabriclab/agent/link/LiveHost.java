@@ -38,6 +38,11 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     public LiveHost(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double rateGbps, String endpoint) {
         super(loop, mgmt, vls, bufferPackets, new double[] {0, rateGbps}, endpoint, vls * SEND_QUEUE + bufferPackets * vls + 1);
         core = new HostCore(vls, SEND_QUEUE, mgmt.counters(), pool, this);
+        mgmt.flowSource(() -> {
+            CompletableFuture<java.util.List<org.fabriclab.agent.core.FlowSink.Flow>> f = new CompletableFuture<>();
+            execute(() -> f.complete(sink.flows()));
+            return f;
+        });
     }
 
     /** Starts (or replaces) the traffic this host sends; safe from any thread. The source wakes every {@link #TICK_NS} or more. */

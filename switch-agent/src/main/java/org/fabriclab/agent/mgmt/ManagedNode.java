@@ -41,6 +41,12 @@ public final class ManagedNode {
     private SmState smState = SmState.SM_STATE_NOT_ACTIVE;
     private long mKey;
     private long eventSequence;
+    private volatile FlowSource flowSource;
+
+    /** A channel adapter's receive counters per source, read on the thread that owns them. */
+    public interface FlowSource {
+        java.util.concurrent.CompletableFuture<List<org.fabriclab.agent.core.FlowSink.Flow>> flows();
+    }
 
     public ManagedNode(Identity identity) {
         this.identity = identity;
@@ -72,6 +78,16 @@ public final class ManagedNode {
 
     public PortCounterArray counters() {
         return counters;
+    }
+
+    /** Where a channel adapter's per-flow counters come from (its data plane sets it). */
+    public void flowSource(FlowSource s) {
+        flowSource = s;
+    }
+
+    /** The per-flow counters' source, or null (a switch, or a node without a data plane). */
+    public FlowSource flowSource() {
+        return flowSource;
     }
 
     /** A port snapshot for PortInfo. */

@@ -15,7 +15,11 @@ import org.fabriclab.proto.v1.Event;
 import org.fabriclab.proto.v1.GetLftBlockRequest;
 import org.fabriclab.proto.v1.GetNodeInfoRequest;
 import org.fabriclab.proto.v1.GetNodeRecordRequest;
+import org.fabriclab.proto.v1.FlowCounter;
+import org.fabriclab.proto.v1.FlowCounters;
+import org.fabriclab.proto.v1.GetFlowCountersRequest;
 import org.fabriclab.proto.v1.GetPortCountersRequest;
+import org.fabriclab.proto.v1.InputBytes;
 import org.fabriclab.proto.v1.GetPortInfoRequest;
 import org.fabriclab.proto.v1.GetPortInfoResponse;
 import org.fabriclab.proto.v1.GetSmInfoRequest;
@@ -240,11 +244,44 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             return;
         }
         PortCounterArray c = node.counters();
-        reply(out, PortCounters.newBuilder().setPortNumber(p)
+        PortCounters.Builder b = PortCounters.newBuilder().setPortNumber(p)
                 .setXmitDataOctets(c.get(p, PortCounterArray.XMIT_DATA)).setRcvDataOctets(c.get(p, PortCounterArray.RCV_DATA))
                 .setXmitPkts(c.get(p, PortCounterArray.XMIT_PKTS)).setRcvPkts(c.get(p, PortCounterArray.RCV_PKTS))
                 .setXmitWaitNs(c.get(p, PortCounterArray.XMIT_WAIT_NS))
-                .setXmitDiscards(c.get(p, PortCounterArray.XMIT_DISCARDS)).build());
+                .setXmitDiscards(c.get(p, PortCounterArray.XMIT_DISCARDS))
+                // gauges read while the data plane moves them: never report a transient below zero
+                .setInputQueuedPackets((int) Math.max(0, c.get(p, PortCounterArray.QUEUED_PKTS)))
+                .setOutputWaitingHeads((int) Math.max(0, c.get(p, PortCounterArray.WAITING_HEADS)));
+        for (int in = 1; in <= n; in++) {
+            long bytes = c.inputBytes(p, in);
+            if (bytes > 0) {
+                b.addInputBytes(InputBytes.newBuilder().setInputPort(in).setBytes(bytes));
+            }
+        }
+        reply(out, b.build());
+    }
+
+    @Override
+    public void getFlowCounters(GetFlowCountersRequest request, StreamObserver<FlowCounters> out) {
+        ManagedNode.FlowSource source = node.flowSource();
+        if (source == null) {
+            out.onError(Status.FAILED_PRECONDITION.withDescription(node.identity().description()
+                    + " receives no flows (it is a switch, or has no data plane); ask a channel adapter").asRuntimeException());
+            return;
+        }
+        source.flows().whenComplete((flows, error) -> {
+            if (error != null) {
+                out.onError(Status.UNAVAILABLE.withDescription("the flow counters of " + node.identity().description()
+                        + " could not be read: " + error.getMessage()).asRuntimeException());
+                return;
+            }
+            FlowCounters.Builder b = FlowCounters.newBuilder();
+            for (org.fabriclab.agent.core.FlowSink.Flow f : flows) {
+                b.addFlows(FlowCounter.newBuilder().setSourceLid(f.sourceLid()).setPackets(f.packets()).setBytes(f.bytes())
+                        .setOutOfOrder(f.outOfOrder()).setMissing(f.missing()).setLatencyNsSum(f.latencyNsSum()));
+            }
+            reply(out, b.build());
+        });
     }
 
     @Override

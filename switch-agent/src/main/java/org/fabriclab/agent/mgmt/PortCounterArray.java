@@ -5,6 +5,10 @@ package org.fabriclab.agent.mgmt;
  * as the data plane increments them and as metrics read them at scrape time (no meter call per
  * packet). Writes come from the one thread that owns the node's data plane; reads from anywhere
  * may lag by a packet or two, which monitoring tolerates.
+ *
+ * <p>Two slots are gauges the data plane moves up and down ({@link #QUEUED_PKTS}, {@link
+ * #WAITING_HEADS}); a reset leaves them alone. Beside the counters, a matrix of the bytes each
+ * output port sent by the input port they came in on: what each input got of an output.
  */
 public final class PortCounterArray {
     public static final int XMIT_DATA = 0;
@@ -13,14 +17,20 @@ public final class PortCounterArray {
     public static final int RCV_PKTS = 3;
     public static final int XMIT_WAIT_NS = 4;
     public static final int XMIT_DISCARDS = 5;
-    public static final int COUNTERS = 6;
+    /** Gauge: packets in the port's input buffers now. */
+    public static final int QUEUED_PKTS = 6;
+    /** Gauge: input-buffer heads waiting for the port as their output. */
+    public static final int WAITING_HEADS = 7;
+    public static final int COUNTERS = 8;
 
     private final long[] values;
+    private final long[] inputBytes;
     private final int ports;
 
     public PortCounterArray(int ports) {
         this.ports = ports;
         values = new long[(ports + 1) * COUNTERS];
+        inputBytes = new long[(ports + 1) * (ports + 1)];
     }
 
     public int ports() {
@@ -35,12 +45,25 @@ public final class PortCounterArray {
         return values[port * COUNTERS + counter];
     }
 
-    /** Clears one port's counters, or every port's when {@code port} is 0. */
+    /** Output {@code out} sent {@code bytes} that arrived on input {@code in}. */
+    public void addInput(int out, int in, long bytes) {
+        inputBytes[out * (ports + 1) + in] += bytes;
+    }
+
+    /** Bytes output {@code out} has sent that arrived on input {@code in}. */
+    public long inputBytes(int out, int in) {
+        return inputBytes[out * (ports + 1) + in];
+    }
+
+    /** Clears one port's counters, or every port's when {@code port} is 0; the gauges stay. */
     public void reset(int port) {
         for (int p = port == 0 ? 0 : port; p <= (port == 0 ? ports : port); p++) {
             for (int c = 0; c < COUNTERS; c++) {
-                values[p * COUNTERS + c] = 0;
+                if (c != QUEUED_PKTS && c != WAITING_HEADS) {
+                    values[p * COUNTERS + c] = 0;
+                }
             }
+            java.util.Arrays.fill(inputBytes, p * (ports + 1), (p + 1) * (ports + 1), 0);
         }
     }
 }

@@ -1,0 +1,39 @@
+package org.fabriclab.routing.analysis;
+
+/**
+ * Fairness of a set of throughputs, as the papers measure it: Jain's index, the coefficient of
+ * variation (the RL congestion-control paper's metric) and the ratio of the largest to the
+ * smallest. Shared by the scenario reports and the manager's metrics.
+ */
+public final class Fairness {
+    private Fairness() {
+    }
+
+    /** Jain's fairness index: (sum x)^2 / (n sum x^2); 1 when all are equal. */
+    public static double jain(double[] x) {
+        double sum = 0;
+        double squares = 0;
+        for (double v : x) {
+            sum += v;
+            squares += v * v;
+        }
+        return squares == 0 ? 1 : sum * sum / (x.length * squares);
+    }
+
+    /** Standard deviation over mean (population); 0 when all are equal. */
+    public static double coefficientOfVariation(double[] x) {
+        double mean = java.util.Arrays.stream(x).average().orElse(0);
+        if (mean == 0) {
+            return 0;
+        }
+        double var = java.util.Arrays.stream(x).map(v -> (v - mean) * (v - mean)).average().orElse(0);
+        return Math.sqrt(var) / mean;
+    }
+
+    /** The largest over the smallest; infinite if a flow got nothing. */
+    public static double maxMin(double[] x) {
+        double max = java.util.Arrays.stream(x).max().orElse(0);
+        double min = java.util.Arrays.stream(x).min().orElse(0);
+        return min == 0 ? (max == 0 ? 1 : Double.POSITIVE_INFINITY) : max / min;
+    }
+}
