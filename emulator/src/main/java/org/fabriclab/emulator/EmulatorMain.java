@@ -258,6 +258,24 @@ public final class EmulatorMain implements Runnable {
                     ph.put("jainIndex", p.jainIndex());
                     ph.put("coefficientOfVariation", p.coefficientOfVariation());
                     ph.put("maxMinRatio", p.maxMinRatio());
+                    java.util.List<Object> ports = new java.util.ArrayList<>();
+                    for (var o : p.congestedPorts()) {
+                        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+                        m.put("node", o.node());
+                        m.put("port", o.port());
+                        m.put("to", o.to());
+                        m.put("utilisation", o.utilisation());
+                        m.put("jainIndex", o.jainIndex());
+                        m.put("inputs", o.inputs().stream().map(in -> {
+                            java.util.Map<String, Object> x = new java.util.LinkedHashMap<>();
+                            x.put("port", in.port());
+                            x.put("from", in.from());
+                            x.put("share", in.share());
+                            return x;
+                        }).toList());
+                        ports.add(m);
+                    }
+                    ph.put("congestedPorts", ports);
                     phases.add(ph);
                 }
                 out.put("phases", phases);
@@ -272,6 +290,12 @@ public final class EmulatorMain implements Runnable {
                             p.maxMinRatio());
                     for (var fl : p.flows()) {
                         System.out.printf(java.util.Locale.ROOT, "  %4s -> %-4s %7.1f Gbps  %.3f of a link%n", fl.src(), fl.dst(), fl.throughputGbps(), fl.share());
+                    }
+                    for (var o : p.congestedPorts()) {
+                        System.out.printf(java.util.Locale.ROOT, "  congested %s port %d > %s (%.2f busy, inputs' Jain %.3f):%s%n", o.node(), o.port(), o.to(),
+                                o.utilisation(), o.jainIndex(), o.inputs().stream()
+                                        .map(in -> String.format(java.util.Locale.ROOT, " %s %.2f", in.from(), in.share()))
+                                        .collect(java.util.stream.Collectors.joining(",")));
                     }
                 }
             }

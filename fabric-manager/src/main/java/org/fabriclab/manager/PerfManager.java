@@ -16,6 +16,7 @@ import org.fabriclab.proto.v1.FlowCounters;
 import org.fabriclab.proto.v1.GetFlowCountersRequest;
 import org.fabriclab.proto.v1.GetPortCountersRequest;
 import org.fabriclab.proto.v1.NodeType;
+import org.fabriclab.routing.analysis.Fairness;
 import org.fabriclab.proto.v1.PortCounters;
 import org.fabriclab.proto.v1.PortInfo;
 import org.fabriclab.proto.v1.PortState;
@@ -26,8 +27,8 @@ import org.fabriclab.proto.v1.PortState;
  * <ul>
  *   <li>per directed link: transmitted bytes and packets, transmit wait and discards (counters);
  *       utilisation over the last interval, input-buffer depth and heads waiting (gauges);
- *   <li>per switch output port, over the last interval: whether it was congested (utilisation of
- *       at least {@link #CONGESTED_UTILISATION}, or it waited for credits), Jain's fairness index
+ *   <li>per switch output port, over the last interval: whether it was congested ({@link
+ *       Fairness#congested}: inputs competing at high utilisation, or credit waits), Jain's fairness index
  *       over the input ports that sent through it, and for congested ports each input's share;
  *   <li>per flow (source to destination node, as the destination counts them): throughput over
  *       the last interval, bytes and packets out of order (counters), up to {@code maxFlows} flows;
@@ -54,8 +55,6 @@ public final class PerfManager implements AutoCloseable {
     private final int maxFlows;
     private boolean warnedFlows;
 
-    /** A switch output at or above this utilisation over an interval is congested (as is one that waited for credits). */
-    public static final double CONGESTED_UTILISATION = 0.9;
     /** Flows exported when no limit is given. */
     public static final int DEFAULT_MAX_FLOWS = 1024;
 
@@ -186,9 +185,7 @@ public final class PerfManager implements AutoCloseable {
      * The bytes each input sent through {@code l} in the interval of {@code intervalNs}: Jain's index
      * over the inputs that sent any, and, if the port was congested, each input's share of what it
      * sent (an input's gauge is registered the first time its port is congested, and reads 0 in an
-     * interval it sent nothing in). Congested: inputs competed for it (two or more sent through it
-     * and it ran at {@link #CONGESTED_UTILISATION} or more), or it waited for credits for more than
-     * 1% of the interval (congestion downstream). One flow alone at line rate is not congestion.
+     * interval it sent nothing in). Congested as {@link Fairness#congested} says.
      *
      * @return whether the port was congested
      */
@@ -205,9 +202,8 @@ public final class PerfManager implements AutoCloseable {
             }
         }
         double[] v = delta.values().stream().mapToDouble(Long::doubleValue).toArray();
-        l.inputFairness = v.length == 0 ? Double.NaN : org.fabriclab.routing.analysis.Fairness.jain(v);
-        boolean congested = delta.size() > 1 && l.utilisation >= CONGESTED_UTILISATION
-                || (c.getXmitWaitNs() - l.lastWaitNs) * 100 > intervalNs;
+        l.inputFairness = v.length == 0 ? Double.NaN : Fairness.jain(v);
+        boolean congested = Fairness.congested(delta.size(), l.utilisation, c.getXmitWaitNs() - l.lastWaitNs, intervalNs);
         for (double[] share : l.inputShare.values()) {
             share[0] = 0;
         }
@@ -265,7 +261,7 @@ public final class PerfManager implements AutoCloseable {
                     .tags(Tags.of("node", k)).register(registry);
             return n;
         });
-        d.jain = active.isEmpty() ? Double.NaN : org.fabriclab.routing.analysis.Fairness.jain(active.stream().mapToDouble(Double::doubleValue).toArray());
+        d.jain = active.isEmpty() ? Double.NaN : Fairness.jain(active.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     private Flow registerFlow(String src, String dst) {

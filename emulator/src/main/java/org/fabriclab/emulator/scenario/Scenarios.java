@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.fabriclab.emulator.sim.PortShares;
 import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.routing.analysis.Fairness;
 import org.fabriclab.routing.engine.EngineChain;
@@ -99,10 +100,10 @@ public final class Scenarios {
     /**
      * One phase: the active flows and the fairness of their throughputs: Jain's index, the
      * coefficient of variation (standard deviation over mean, the RL congestion-control paper's
-     * metric) and max/min.
+     * metric) and max/min; and each congested switch output with the share each input got.
      */
     public record PhaseResult(double startSeconds, double endSeconds, List<FlowResult> flows, double jainIndex,
-                              double coefficientOfVariation, double maxMinRatio) {
+                              double coefficientOfVariation, double maxMinRatio, List<PortShares.Output> congestedPorts) {
     }
 
     /**
@@ -130,7 +131,7 @@ public final class Scenarios {
                 2048, end, phaseNs / 5, seed, adaptive, flows));
         List<PhaseResult> phases = new ArrayList<>();
         for (Simulation.Phase p : r.phases()) {
-            phases.add(phase(s, linkGbps, p.startNs() / 1e9, p.endNs() / 1e9, phaseNs / 1e9, p.flowGbps()));
+            phases.add(phase(s, linkGbps, p.startNs() / 1e9, p.endNs() / 1e9, phaseNs / 1e9, p.flowGbps(), p.congestedPorts()));
         }
         return new Result(s.name(), adaptive ? "ar" : "dr", false, linkGbps, phases, flowNames(s), r.binNs() / 1e9, r.flowSeriesGbps());
     }
@@ -142,7 +143,8 @@ public final class Scenarios {
     }
 
     /** One phase's result: the senders started by then (phases of {@code phaseSeconds}), their throughput, its fairness. */
-    private static PhaseResult phase(Scenario s, double linkGbps, double start, double end, double phaseSeconds, double[] gbps) {
+    private static PhaseResult phase(Scenario s, double linkGbps, double start, double end, double phaseSeconds, double[] gbps,
+                                     List<PortShares.Output> congested) {
         List<FlowResult> active = new ArrayList<>();
         for (int i = 0; i < s.senders().size(); i++) {
             Sender x = s.senders().get(i);
@@ -151,7 +153,7 @@ public final class Scenarios {
             }
         }
         double[] v = active.stream().mapToDouble(FlowResult::throughputGbps).toArray();
-        return new PhaseResult(start, end, active, Fairness.jain(v), Fairness.coefficientOfVariation(v), Fairness.maxMin(v));
+        return new PhaseResult(start, end, active, Fairness.jain(v), Fairness.coefficientOfVariation(v), Fairness.maxMin(v), congested);
     }
 
     private static List<String> flowNames(Scenario s) {
@@ -208,6 +210,13 @@ public final class Scenarios {
             long[] previous = received(fabric, f, tables, s);
             long t = System.nanoTime();
             long binNs = phaseMillis * 1_000_000 / LIVE_BINS_PER_PHASE;
+            org.fabriclab.agent.mgmt.PortCounterArray[] counters = new org.fabriclab.agent.mgmt.PortCounterArray[f.nodeCount()];
+            for (int sw = 0; sw < f.switchCount(); sw++) {
+                counters[f.switchNode(sw)] = fabric.node(f.name(f.switchNode(sw))).counters();
+            }
+            List<List<PortShares.Output>> congested = new ArrayList<>();
+            long[][] windowStart = null;
+            long windowStartNs = 0;
             for (int b = 0; b < bins; b++) {
                 if (b % LIVE_BINS_PER_PHASE == 0) {
                     for (int i = 0; i < n; i++) {
@@ -224,6 +233,15 @@ public final class Scenarios {
                 }
                 previous = now;
                 t = t1;
+                // the switches' counters at the edges of the phase's measured window (read racily: they lag by a packet or so)
+                int inPhase = b % LIVE_BINS_PER_PHASE;
+                if (inPhase == LIVE_BINS_PER_PHASE / 5 - 1) {
+                    windowStart = PortShares.snapshot(f, counters);
+                    windowStartNs = System.nanoTime();
+                } else if (inPhase == LIVE_BINS_PER_PHASE - 1) {
+                    congested.add(PortShares.congested(f, windowStart, PortShares.snapshot(f, counters), System.nanoTime() - windowStartNs,
+                            linkGbps));
+                }
             }
             fabric.stopTraffic();
             List<PhaseResult> phases = new ArrayList<>();
@@ -236,7 +254,7 @@ public final class Scenarios {
                     int to = (phase + 1) * LIVE_BINS_PER_PHASE;
                     gbps[i] = java.util.Arrays.stream(series[i], from, to).average().orElse(0);
                 }
-                phases.add(phase(s, linkGbps, phase * seconds, (phase + 1) * seconds, seconds, gbps));
+                phases.add(phase(s, linkGbps, phase * seconds, (phase + 1) * seconds, seconds, gbps, congested.get(phase)));
             }
             return new Result(s.name(), adaptive ? "ar" : "dr", true, linkGbps, phases, flowNames(s), binNs / 1e9, series);
         }

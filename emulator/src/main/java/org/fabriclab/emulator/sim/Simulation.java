@@ -102,9 +102,11 @@ public final class Simulation {
 
     /**
      * Per-flow throughput between two instants at which the set of flows changed: each flow's
-     * bytes delivered over the phase's last four fifths (the first fifth lets queues settle), in Gbps.
+     * bytes delivered over the phase's last four fifths (the first fifth lets queues settle), in
+     * Gbps; and over the same window, each congested switch output with the share each of its
+     * inputs got.
      */
-    public record Phase(long startNs, long endNs, double[] flowGbps) {
+    public record Phase(long startNs, long endNs, double[] flowGbps, List<PortShares.Output> congestedPorts) {
     }
 
     /**
@@ -124,6 +126,8 @@ public final class Simulation {
     static final int FREE = 2;
     static final int INJECT = 3;
     static final int INJECT_FLOW = 4;
+    /** Take a snapshot of the switches' counters (at the edges of each phase's measured window). */
+    static final int SNAPSHOT = 5;
     private static final int SEND_QUEUE = 16;
     /** Packets a host's source may hold before its NIC takes them; more are refused (counted). */
     private static final int SOURCE_QUEUE = 1024;
@@ -146,6 +150,8 @@ public final class Simulation {
     /** Per queued source packet: its flow (flows mode), or -1 (the pattern picks the destination). */
     private final int[][] backlogFlow;
     private final long[] phaseBounds;
+    /** Per phase, the switches' counters at the start and at the end of its measured window. */
+    private final long[][][] snapshots;
     private final long[][] flowBytes;
     private final long binNs;
     private final long[][] flowBins;
@@ -256,6 +262,7 @@ public final class Simulation {
             bounds.add(Math.min(fl.stopNs(), c.durationNs()));
         }
         phaseBounds = bounds.stream().mapToLong(Long::longValue).toArray();
+        snapshots = new long[2 * (phaseBounds.length - 1)][][];
         flowBytes = new long[c.flows().size()][phaseBounds.length - 1];
         binNs = Math.max(1, c.durationNs() / 100);
         flowBins = new long[c.flows().size()][(int) ((c.durationNs() + binNs - 1) / binNs)];
@@ -293,6 +300,10 @@ public final class Simulation {
             for (int i = 0; i < c.flows().size(); i++) {
                 queue.push(c.flows().get(i).startNs(), INJECT_FLOW, i, 0, 0);
             }
+            for (int p = 0; p + 1 < phaseBounds.length; p++) {
+                queue.push(windowStart(p), SNAPSHOT, 2 * p, 0, 0);
+                queue.push(phaseBounds[p + 1], SNAPSHOT, 2 * p + 1, 0, 0);
+            }
         }
         long events = 0;
         while (!queue.isEmpty() && queue.peekTime() <= c.durationNs()) {
@@ -307,6 +318,10 @@ public final class Simulation {
             if (kind == INJECT) {
                 inject(node, -1);
                 queue.push(now + gap(node), INJECT, node, 0, 0);
+                continue;
+            }
+            if (kind == SNAPSHOT) {
+                snapshots[node] = PortShares.snapshot(f, counters);
                 continue;
             }
             if (kind == INJECT_FLOW) {
@@ -430,7 +445,7 @@ public final class Simulation {
             flowBins[pool.flow(h)][bin] += pool.bytes(h);
             int phase = Arrays.binarySearch(phaseBounds, t);
             phase = phase >= 0 ? phase : -phase - 2;
-            if (phase < phaseBounds.length - 1 && t >= phaseBounds[phase] + (phaseBounds[phase + 1] - phaseBounds[phase]) / 5) {
+            if (phase < phaseBounds.length - 1 && t >= windowStart(phase)) {
                 flowBytes[pool.flow(h)][phase] += pool.bytes(h);
             }
         }
@@ -445,6 +460,11 @@ public final class Simulation {
     /** Exponential gap (Poisson arrivals) with the mean that offers the configured load. */
     private long gap(int e) {
         return Math.max(1, (long) (-Math.log(1 - random[e].nextDouble()) * meanGapNs));
+    }
+
+    /** Where phase {@code p}'s measured window starts: after its first fifth, which lets queues settle. */
+    private long windowStart(int p) {
+        return phaseBounds[p] + (phaseBounds[p + 1] - phaseBounds[p]) / 5;
     }
 
     private Report report(long events, long wallNanos) {
@@ -463,12 +483,14 @@ public final class Simulation {
         double seconds = wallNanos / 1e9;
         List<Phase> phases = new ArrayList<>();
         for (int p = 0; p + 1 < phaseBounds.length && !c.flows().isEmpty(); p++) {
-            double measured = (phaseBounds[p + 1] - phaseBounds[p]) * 0.8;
+            long measured = phaseBounds[p + 1] - windowStart(p);
             double[] gbps = new double[flowBytes.length];
             for (int i = 0; i < gbps.length; i++) {
-                gbps[i] = flowBytes[i][p] * 8 / measured;
+                gbps[i] = flowBytes[i][p] * 8.0 / measured;
             }
-            phases.add(new Phase(phaseBounds[p], phaseBounds[p + 1], gbps));
+            List<PortShares.Output> ports = snapshots[2 * p] == null || snapshots[2 * p + 1] == null || measured == 0 ? List.of()
+                    : PortShares.congested(f, snapshots[2 * p], snapshots[2 * p + 1], measured, c.linkGbps());
+            phases.add(new Phase(phaseBounds[p], phaseBounds[p + 1], gbps, ports));
         }
         double[][] series = new double[flowBins.length][];
         for (int i = 0; i < series.length; i++) {

@@ -29,6 +29,28 @@ class ScenariosTest {
         }
     }
 
+    /**
+     * The report's per-port view of the parking lot (C2 S3, DR, three senders): node 4's leaf
+     * splits its output to 4 evenly between its two inputs, the local sender 5 and the uplink
+     * carrying the two remote flows (input fairness 1, flow fairness not).
+     */
+    @Test
+    void theReportGivesEachCongestedOutputsInputShares() throws Exception {
+        Scenarios.PhaseResult p = Scenarios.simulate(Scenarios.byName("ib-ar-c2-s3"), false, 200, 100_000, 1).phases().get(1);
+        var toHotSpot = p.congestedPorts().stream().filter(o -> o.to().equals("4")).findFirst()
+                .orElseThrow(() -> new AssertionError("node 4's link is congested: " + p.congestedPorts()));
+        assertEquals(2, toHotSpot.inputs().size(), toHotSpot.toString());
+        assertTrue(toHotSpot.inputs().stream().anyMatch(in -> in.from().equals("5")), toHotSpot.toString());
+        for (var in : toHotSpot.inputs()) {
+            near(0.5, in.share(), "round robin over inputs: " + in);
+        }
+        near(1.0, toHotSpot.jainIndex(), "the inputs are treated fairly");
+        assertTrue(toHotSpot.utilisation() > 0.95, toHotSpot.toString());
+        assertTrue(p.jainIndex() < 0.9, "the flows are not: " + p.jainIndex());
+        // a flow alone at line rate is not congestion: the uplinks each carry one remote flow
+        assertTrue(p.congestedPorts().stream().allMatch(o -> o.inputs().size() > 1 || o.utilisation() < 0.9), p.congestedPorts().toString());
+    }
+
     @Test
     void c2s3ParkingLotUnderDrAndItsReverseUnderAr() throws Exception {
         Scenarios.Scenario s = Scenarios.byName("ib-ar-c2-s3");

@@ -6,7 +6,20 @@ package org.fabriclab.routing.analysis;
  * smallest. Shared by the scenario reports and the manager's metrics.
  */
 public final class Fairness {
+    /** An output at or above this utilisation with two or more inputs competing for it is congested. */
+    public static final double CONGESTED_UTILISATION = 0.9;
+
     private Fairness() {
+    }
+
+    /**
+     * Whether a switch output was congested over an interval of {@code intervalNs}: {@code inputs}
+     * input ports competed for it (two or more) while it ran at {@link #CONGESTED_UTILISATION} or
+     * more, or it waited for credits ({@code creditWaitNs}, PortXmitWait) more than 1% of the
+     * interval (congestion downstream). One flow alone at line rate is not congestion.
+     */
+    public static boolean congested(int inputs, double utilisation, long creditWaitNs, long intervalNs) {
+        return inputs > 1 && utilisation >= CONGESTED_UTILISATION || creditWaitNs * 100 > intervalNs;
     }
 
     /** Jain's fairness index: (sum x)^2 / (n sum x^2); 1 when all are equal. */
