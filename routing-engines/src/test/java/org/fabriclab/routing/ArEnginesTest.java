@@ -87,4 +87,50 @@ class ArEnginesTest {
             assertArrayEquals(minhop.table(s), t.table(s));
         }
     }
+
+    /**
+     * DFP's minimal groups on a Dragonfly+ (one global link per pair of groups): a leaf reaches
+     * another leaf of its group through every spine, a remote group only through the spine that
+     * has the global link to it; every group port lies on a minimal path, and the groups are
+     * proven deadlock-free.
+     */
+    @Test
+    void dragonflyPlusGroupsAreTheMinimalPorts() throws Exception {
+        Fabric f = Topologies.generate("dragonfly-plus:p=2,leaves=2,spines=2,h=2,g=3");
+        ForwardingTables t = route("ar-dfp", f);
+        ArTables ar = t.ar();
+        SwitchGraph g = new SwitchGraph(f);
+        int[] dist = new int[g.switchCount()];
+        int[] queue = new int[g.switchCount()];
+        int leafGroups = 0;
+        for (int e = 0; e < f.endpointCount(); e++) {
+            int lid = t.lids().endpointLid(e);
+            g.bfs(f.switchIndex(f.endpointSwitch(e)), dist, queue);
+            for (int s = 0; s < g.switchCount(); s++) {
+                int group = ar.group(s, lid);
+                if (group == 0) {
+                    continue;
+                }
+                for (int port : ar.ports(s, group)) {
+                    int next = f.peerNode(f.globalPort(f.switchNode(s), port));
+                    assertEquals(dist[s] - 1, dist[f.switchIndex(next)], "every group port is on a minimal path");
+                }
+                leafGroups += f.name(f.switchNode(s)).contains("_L") ? 1 : 0;
+            }
+        }
+        assertTrue(leafGroups > 0, "leaves spread over the spines");
+        int leaf = f.switchIndex(f.nodeByName("G0_L0").orElseThrow());
+        int sameGroup = t.lids().endpointLid(f.endpointOfPort(f.globalPort(f.nodeByName("G0_L1_H0").orElseThrow(), 1)));
+        assertEquals(2, ar.ports(leaf, ar.group(leaf, sameGroup)).length, "G0_L1 is reached through both spines of G0");
+        int remote = t.lids().endpointLid(f.endpointCount() - 1); // a host of group 2
+        assertEquals(0, ar.group(leaf, remote), "one spine of G0 has the global link to G2: no choice");
+        // the largest group count the generator makes (every spine's global ports used): still proven
+        assertTrue(route("ar-dfp", Topologies.generate("dragonfly-plus:p=2,leaves=4,spines=4,h=2")).ar().groupCount(0) > 0);
+    }
+
+    @Test
+    void dragonflyPlusGroupsRefuseAFabricWhereTheyCouldDeadlock() {
+        RoutingException e = assertThrows(RoutingException.class, () -> route("ar-dfp", Topologies.generate("torus:4x4,hosts=1")));
+        assertTrue(e.getMessage().contains("could deadlock") && e.getMessage().contains("->"), e.getMessage());
+    }
 }

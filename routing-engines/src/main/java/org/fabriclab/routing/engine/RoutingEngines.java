@@ -20,7 +20,9 @@ public final class RoutingEngines {
             new Info(FileEngine.NAME, "replays an OpenSM opensm-lfts.dump (--lfts FILE)", FileEngine::new),
             new Info(AdaptiveEngines.Lag.NAME, "minhop LFT + adaptive-routing groups of parallel links (AR LAG)", AdaptiveEngines.Lag::new),
             new Info(AdaptiveEngines.Tree.NAME, "minhop LFT + adaptive-routing groups of all least-hop ports, fat trees (AR TREE)",
-                    AdaptiveEngines.Tree::new));
+                    AdaptiveEngines.Tree::new),
+            new Info(AdaptiveEngines.DragonflyPlus.NAME, "minhop LFT + adaptive-routing groups of all minimal ports on Dragonfly+, "
+                    + "deadlock freedom proven on their channel dependencies (AR DFP, minimal)", AdaptiveEngines.DragonflyPlus::new));
 
     private RoutingEngines() {
     }
