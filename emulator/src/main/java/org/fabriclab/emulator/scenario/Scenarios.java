@@ -1,11 +1,19 @@
 package org.fabriclab.emulator.scenario;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.TableWriteException;
+import org.fabriclab.agent.link.LiveHost;
+import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.agent.mgmt.PortCounterArray;
+import org.fabriclab.emulator.EmulatedFabric;
 import org.fabriclab.emulator.sim.PortShares;
 import org.fabriclab.emulator.sim.Simulation;
+import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.routing.analysis.Fairness;
 import org.fabriclab.routing.engine.EngineChain;
 import org.fabriclab.routing.engine.ForwardingTables;
@@ -182,19 +190,19 @@ public final class Scenarios {
         }
         Fabric f = Topologies.generate(s.topology());
         ForwardingTables tables = tables(s, f);
-        org.fabriclab.emulator.EmulatedFabric.Options o = org.fabriclab.emulator.EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps);
-        try (org.fabriclab.emulator.EmulatedFabric fabric = org.fabriclab.emulator.EmulatedFabric.start(f, o)) {
+        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps);
+        try (EmulatedFabric fabric = EmulatedFabric.start(f, o)) {
             for (int sw = 0; sw < f.switchCount(); sw++) {
                 try {
                     fabric.node(f.name(f.switchNode(sw))).management().tables().apply(Simulation.batch(tables, sw, o.vls(), adaptive));
-                } catch (org.fabriclab.agent.core.TableWriteException e) {
+                } catch (TableWriteException e) {
                     throw new IllegalStateException("the switch refused the scenario's tables: " + e.getMessage(), e);
                 }
             }
             for (int e = 0; e < f.endpointCount(); e++) {
                 var m = fabric.node(f.name(f.endpointNode(e))).management();
-                m.setPort(1, tables.lids().endpointLid(e), org.fabriclab.proto.v1.PortState.PORT_STATE_ARMED);
-                m.setPort(1, 0, org.fabriclab.proto.v1.PortState.PORT_STATE_ACTIVE);
+                m.setPort(1, tables.lids().endpointLid(e), PortState.PORT_STATE_ARMED);
+                m.setPort(1, 0, PortState.PORT_STATE_ACTIVE);
             }
             if (warmupMillis > 0) {
                 for (int i = 0; i < s.senders().size(); i++) {
@@ -210,7 +218,7 @@ public final class Scenarios {
             long[] previous = received(fabric, f, tables, s);
             long t = System.nanoTime();
             long binNs = phaseMillis * 1_000_000 / LIVE_BINS_PER_PHASE;
-            org.fabriclab.agent.mgmt.PortCounterArray[] counters = new org.fabriclab.agent.mgmt.PortCounterArray[f.nodeCount()];
+            PortCounterArray[] counters = new PortCounterArray[f.nodeCount()];
             for (int sw = 0; sw < f.switchCount(); sw++) {
                 counters[f.switchNode(sw)] = fabric.node(f.name(f.switchNode(sw))).counters();
             }
@@ -225,7 +233,7 @@ public final class Scenarios {
                         }
                     }
                 }
-                java.util.concurrent.TimeUnit.NANOSECONDS.sleep(t + binNs - System.nanoTime());
+                TimeUnit.NANOSECONDS.sleep(t + binNs - System.nanoTime());
                 long[] now = received(fabric, f, tables, s);
                 long t1 = System.nanoTime();
                 for (int i = 0; i < n; i++) {
@@ -252,7 +260,7 @@ public final class Scenarios {
                     // the phase's last four fifths: the flows have settled after the change
                     int from = phase * LIVE_BINS_PER_PHASE + LIVE_BINS_PER_PHASE / 5;
                     int to = (phase + 1) * LIVE_BINS_PER_PHASE;
-                    gbps[i] = java.util.Arrays.stream(series[i], from, to).average().orElse(0);
+                    gbps[i] = Arrays.stream(series[i], from, to).average().orElse(0);
                 }
                 phases.add(phase(s, linkGbps, phase * seconds, (phase + 1) * seconds, seconds, gbps, congested.get(phase)));
             }
@@ -264,21 +272,21 @@ public final class Scenarios {
     private static final long LIVE_DRAIN_MILLIS = 300;
 
     /** Starts sender {@code i} of {@code s} at the full link rate. */
-    private static void startSender(org.fabriclab.emulator.EmulatedFabric fabric, Fabric f, ForwardingTables tables, Scenario s, int i,
+    private static void startSender(EmulatedFabric fabric, Fabric f, ForwardingTables tables, Scenario s, int i,
                                     double linkGbps) {
         Sender x = s.senders().get(i);
         int dlid = tables.lids().endpointLid(endpoint(f, x.dst()));
-        ((org.fabriclab.agent.link.LiveHost) fabric.node(x.src())).start(new org.fabriclab.agent.link.Traffic(
-                new int[] {dlid}, org.fabriclab.agent.link.Traffic.Pattern.ROUND_ROBIN, linkGbps, 2048, 0, i + 1));
+        ((LiveHost) fabric.node(x.src())).start(new Traffic(
+                new int[] {dlid}, Traffic.Pattern.ROUND_ROBIN, linkGbps, 2048, 0, i + 1));
     }
 
     /** Bytes each sender's flow has delivered so far, read from the receivers' sinks. */
-    private static long[] received(org.fabriclab.emulator.EmulatedFabric fabric, Fabric f, ForwardingTables t, Scenario s) {
+    private static long[] received(EmulatedFabric fabric, Fabric f, ForwardingTables t, Scenario s) {
         long[] out = new long[s.senders().size()];
         for (int i = 0; i < out.length; i++) {
             Sender x = s.senders().get(i);
             int slid = t.lids().endpointLid(endpoint(f, x.src()));
-            out[i] = ((org.fabriclab.agent.link.LiveHost) fabric.node(x.dst())).receivedFrom(slid).join()[1];
+            out[i] = ((LiveHost) fabric.node(x.dst())).receivedFrom(slid).join()[1];
         }
         return out;
     }
