@@ -116,7 +116,7 @@ class ScenariosTest {
     private static void sameShares(String name, boolean adaptive) throws Exception {
         Scenarios.Scenario s = Scenarios.byName(name);
         Scenarios.Result sim = Scenarios.simulate(s, adaptive, 1, 20_000_000, 1);
-        Scenarios.Result live = Scenarios.live(s, adaptive, 1, 1500, 1000);
+        Scenarios.Result live = Scenarios.live(s, adaptive, 1, 2000, 2000);
         assertTrue(live.live() && !sim.live());
         assertEquals(s.phases() * Scenarios.LIVE_BINS_PER_PHASE, live.series()[0].length, "one sample per bin of every phase");
         for (int p = 0; p < s.phases(); p++) {
