@@ -357,22 +357,21 @@ public final class Simulation {
     /** The core sends packet {@code h} from {@code node}'s {@code port}: the link is busy for its bytes, the peer has it after the delay. */
     private void send(int node, int port, int h, long t) {
         int g = f.globalPort(node, port);
-        int peer = f.peerGlobalPort(g);
+        int peerNode = f.peerNode(g);
         long done = t + (long) Math.ceil(pool.bytes(h) * nsPerByte);
         queue.push(done, FREE, node, port, 0);
-        if (peer < 0) {
+        if (peerNode == Fabric.NONE) {
             pool.release(h);
             return;
         }
-        int peerNode = f.nodeOfGlobalPort(peer);
-        queue.push(done + c.latencyNs(), ARRIVE, peerNode, peer - f.portBase(peerNode) + 1, h);
+        queue.push(done + c.latencyNs(), ARRIVE, peerNode, f.peerPort(g), h);
     }
 
     private void credit(int node, int port, int vl, long t) {
-        int peer = f.peerGlobalPort(f.globalPort(node, port));
-        if (peer >= 0) {
-            int peerNode = f.nodeOfGlobalPort(peer);
-            queue.push(t + c.latencyNs(), CREDIT, peerNode, peer - f.portBase(peerNode) + 1, vl);
+        int g = f.globalPort(node, port);
+        int peerNode = f.peerNode(g);
+        if (peerNode != Fabric.NONE) {
+            queue.push(t + c.latencyNs(), CREDIT, peerNode, f.peerPort(g), vl);
         }
     }
 

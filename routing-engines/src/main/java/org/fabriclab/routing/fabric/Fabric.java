@@ -36,6 +36,8 @@ public final class Fabric {
     private final long[] portGuids;
     private final int[] peerNode;
     private final int[] peerPort;
+    /** The node owning each global port. */
+    private final int[] ownerNode;
     private final int[] level;
     private final int[] group;
     private final int[][] coords;
@@ -70,6 +72,10 @@ public final class Fabric {
             preferredLid[i] = b.preferredLids.get(i);
         }
         int ports = portBase[n];
+        ownerNode = new int[ports];
+        for (int i = 0; i < n; i++) {
+            Arrays.fill(ownerNode, portBase[i], portBase[i + 1], i);
+        }
         peerNode = new int[ports];
         peerPort = new int[ports];
         portGuids = new long[ports];
@@ -207,16 +213,9 @@ public final class Fabric {
         return portBase[node] + port - 1;
     }
 
-    /** The node owning a global port (binary search; off the hot path). */
+    /** The node owning a global port. */
     public int nodeOfGlobalPort(int globalPort) {
-        int i = Arrays.binarySearch(portBase, globalPort);
-        if (i >= 0) {
-            while (i + 1 < portBase.length && portBase[i + 1] == globalPort) {
-                i++;
-            }
-            return i;
-        }
-        return -i - 2;
+        return ownerNode[globalPort];
     }
 
     /** The port number (1-based) of a global port. */

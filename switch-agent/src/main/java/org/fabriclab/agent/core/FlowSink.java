@@ -12,12 +12,15 @@ import java.util.Arrays;
  */
 public final class FlowSink {
     private static final int INITIAL_LIDS = 64;
-    private int[] expectSeq = new int[INITIAL_LIDS];
-    private long[] packets = new long[INITIAL_LIDS];
-    private long[] bytes = new long[INITIAL_LIDS];
-    private long[] outOfOrder = new long[INITIAL_LIDS];
-    private long[] missing = new long[INITIAL_LIDS];
-    private long[] latencyNs = new long[INITIAL_LIDS];
+    // per source LID, side by side (one or two cache lines per packet recorded, not six):
+    private static final int EXPECT = 0;
+    private static final int PACKETS = 1;
+    private static final int BYTES = 2;
+    private static final int OUT_OF_ORDER = 3;
+    private static final int MISSING = 4;
+    private static final int LATENCY = 5;
+    private static final int STRIDE = 6;
+    private long[] perSource = new long[INITIAL_LIDS * STRIDE];
 
     /** Totals over every source; {@code missing} is the gaps less the packets that arrived late. */
     public record Totals(long packets, long bytes, long outOfOrder, long missing, long latencyNsSum) {
@@ -25,40 +28,36 @@ public final class FlowSink {
 
     /** Records packet {@code seq} of {@code bytes} from source {@code slid}, {@code latencyNs} after it was sent. */
     public void record(int slid, int seq, int frameBytes, long latency) {
-        if (slid >= packets.length) {
-            int n = Math.max(slid + 1, packets.length * 2);
-            expectSeq = Arrays.copyOf(expectSeq, n);
-            packets = Arrays.copyOf(packets, n);
-            bytes = Arrays.copyOf(bytes, n);
-            outOfOrder = Arrays.copyOf(outOfOrder, n);
-            missing = Arrays.copyOf(missing, n);
-            latencyNs = Arrays.copyOf(latencyNs, n);
+        int b = slid * STRIDE;
+        if (b >= perSource.length) {
+            perSource = Arrays.copyOf(perSource, Math.max(b + STRIDE, perSource.length * 2));
         }
-        if (seq < expectSeq[slid]) {
-            outOfOrder[slid]++;
+        long[] x = perSource;
+        if (seq < x[b + EXPECT]) {
+            x[b + OUT_OF_ORDER]++;
         } else {
-            missing[slid] += seq - expectSeq[slid];
-            expectSeq[slid] = seq + 1;
+            x[b + MISSING] += seq - x[b + EXPECT];
+            x[b + EXPECT] = seq + 1L;
         }
-        packets[slid]++;
-        bytes[slid] += frameBytes;
-        latencyNs[slid] += latency;
+        x[b + PACKETS]++;
+        x[b + BYTES] += frameBytes;
+        x[b + LATENCY] += latency;
     }
 
     public Totals totals() {
         long r = 0;
-        long b = 0;
+        long by = 0;
         long o = 0;
         long m = 0;
         long l = 0;
-        for (int i = 0; i < packets.length; i++) {
-            r += packets[i];
-            b += bytes[i];
-            o += outOfOrder[i];
-            m += missing[i];
-            l += latencyNs[i];
+        for (int b = 0; b < perSource.length; b += STRIDE) {
+            r += perSource[b + PACKETS];
+            by += perSource[b + BYTES];
+            o += perSource[b + OUT_OF_ORDER];
+            m += perSource[b + MISSING];
+            l += perSource[b + LATENCY];
         }
-        return new Totals(r, b, o, Math.max(0, m - o), l);
+        return new Totals(r, by, o, Math.max(0, m - o), l);
     }
 
     /** What arrived from one source LID; {@code missing} is its gaps less its packets that arrived late. */
@@ -68,9 +67,10 @@ public final class FlowSink {
     /** Every source that has sent something, in LID order. */
     public java.util.List<Flow> flows() {
         java.util.List<Flow> out = new java.util.ArrayList<>();
-        for (int i = 0; i < packets.length; i++) {
-            if (packets[i] > 0) {
-                out.add(new Flow(i, packets[i], bytes[i], outOfOrder[i], Math.max(0, missing[i] - outOfOrder[i]), latencyNs[i]));
+        for (int b = 0; b < perSource.length; b += STRIDE) {
+            if (perSource[b + PACKETS] > 0) {
+                out.add(new Flow(b / STRIDE, perSource[b + PACKETS], perSource[b + BYTES], perSource[b + OUT_OF_ORDER],
+                        Math.max(0, perSource[b + MISSING] - perSource[b + OUT_OF_ORDER]), perSource[b + LATENCY]));
             }
         }
         return out;
@@ -78,6 +78,7 @@ public final class FlowSink {
 
     /** From source {@code slid}: packets, bytes, packets out of order. */
     public long[] from(int slid) {
-        return slid < packets.length ? new long[] {packets[slid], bytes[slid], outOfOrder[slid]} : new long[3];
+        int b = slid * STRIDE;
+        return b < perSource.length ? new long[] {perSource[b + PACKETS], perSource[b + BYTES], perSource[b + OUT_OF_ORDER]} : new long[3];
     }
 }
