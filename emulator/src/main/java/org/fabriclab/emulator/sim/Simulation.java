@@ -234,7 +234,7 @@ public final class Simulation {
             backlog[e] = new long[SOURCE_QUEUE];
             backlogFlow[e] = new int[SOURCE_QUEUE];
             nextSeq[e] = new int[endpoints];
-            sinks[e] = new FlowSink();
+            sinks[e] = FlowSink.totalsOnly(); // flows are measured by the simulator itself (flowBytes)
             int endpoint = e;
             int node = f.endpointNode(e);
             int port = f.endpointPort(e) - f.portBase(node) + 1;

@@ -20,7 +20,33 @@ public final class FlowSink {
     private static final int MISSING = 4;
     private static final int LATENCY = 5;
     private static final int STRIDE = 6;
-    private long[] perSource = new long[INITIAL_LIDS * STRIDE];
+    private long[] perSource;
+    /** Totals only: the next sequence number expected from each source, and the sums over all sources. */
+    private int[] expected;
+    private long packets;
+    private long bytes;
+    private long outOfOrder;
+    private long missing;
+    private long latencyNs;
+
+    /** A sink that keeps every source's counters (a live host: {@link #flows} and {@link #from} answer per source). */
+    public FlowSink() {
+        perSource = new long[INITIAL_LIDS * STRIDE];
+    }
+
+    private FlowSink(boolean totalsOnly) {
+        expected = new int[INITIAL_LIDS];
+    }
+
+    /**
+     * A sink that keeps only the totals, and per source only the next sequence number it expects
+     * (4 bytes per source, not 48): a simulator's thousand hosts each hearing from a thousand
+     * sources keep their reordering state in the caches. {@link #flows} and {@link #from} are
+     * not available.
+     */
+    public static FlowSink totalsOnly() {
+        return new FlowSink(true);
+    }
 
     /** Totals over every source; {@code missing} is the gaps less the packets that arrived late. */
     public record Totals(long packets, long bytes, long outOfOrder, long missing, long latencyNsSum) {
@@ -28,6 +54,10 @@ public final class FlowSink {
 
     /** Records packet {@code seq} of {@code bytes} from source {@code slid}, {@code latencyNs} after it was sent. */
     public void record(int slid, int seq, int frameBytes, long latency) {
+        if (perSource == null) {
+            recordTotal(slid, seq, frameBytes, latency);
+            return;
+        }
         int b = slid * STRIDE;
         if (b >= perSource.length) {
             perSource = Arrays.copyOf(perSource, Math.max(b + STRIDE, perSource.length * 2));
@@ -44,7 +74,25 @@ public final class FlowSink {
         x[b + LATENCY] += latency;
     }
 
+    private void recordTotal(int slid, int seq, int frameBytes, long latency) {
+        if (slid >= expected.length) {
+            expected = Arrays.copyOf(expected, Math.max(slid + 1, expected.length * 2));
+        }
+        if (seq < expected[slid]) {
+            outOfOrder++;
+        } else {
+            missing += seq - expected[slid];
+            expected[slid] = seq + 1;
+        }
+        packets++;
+        bytes += frameBytes;
+        latencyNs += latency;
+    }
+
     public Totals totals() {
+        if (perSource == null) {
+            return new Totals(packets, bytes, outOfOrder, Math.max(0, missing - outOfOrder), latencyNs);
+        }
         long r = 0;
         long by = 0;
         long o = 0;
@@ -66,6 +114,7 @@ public final class FlowSink {
 
     /** Every source that has sent something, in LID order. */
     public java.util.List<Flow> flows() {
+        requirePerSource();
         java.util.List<Flow> out = new java.util.ArrayList<>();
         for (int b = 0; b < perSource.length; b += STRIDE) {
             if (perSource[b + PACKETS] > 0) {
@@ -78,7 +127,14 @@ public final class FlowSink {
 
     /** From source {@code slid}: packets, bytes, packets out of order. */
     public long[] from(int slid) {
+        requirePerSource();
         int b = slid * STRIDE;
         return b < perSource.length ? new long[] {perSource[b + PACKETS], perSource[b + BYTES], perSource[b + OUT_OF_ORDER]} : new long[3];
+    }
+
+    private void requirePerSource() {
+        if (perSource == null) {
+            throw new IllegalStateException("this sink keeps totals only (FlowSink.totalsOnly()); it has no per-source counters");
+        }
     }
 }
