@@ -126,6 +126,8 @@ public final class EmulatorMain implements Runnable {
             out.put("wallMillis", r.wallMillis());
             out.put("eventsPerSecond", r.eventsPerSecond());
             out.put("packetHopsPerSecond", r.packetHopsPerSecond());
+            out.put("cpuMillis", r.cpuMillis());
+            out.put("packetHopsPerCpuSecond", r.packetHopsPerCpuSecond());
             if (json) {
                 System.out.println(org.fabriclab.routing.format.Json.write(out));
             } else {

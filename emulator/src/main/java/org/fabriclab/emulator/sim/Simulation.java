@@ -118,7 +118,8 @@ public final class Simulation {
     public record Report(double offeredLoad, double throughput, double latencyMeanNs, long latencyP95Ns, long latencyP99Ns,
                          double meanHops, long packetsDelivered, long packetsDropped, long packetsRefused, long outOfOrder,
                          long packetHops, long events, long simulatedNs, long wallMillis, double eventsPerSecond,
-                         double packetHopsPerSecond, List<Phase> phases, long binNs, double[][] flowSeriesGbps) {
+                         double packetHopsPerSecond, long cpuMillis, double packetHopsPerCpuSecond, List<Phase> phases, long binNs,
+                         double[][] flowSeriesGbps) {
     }
 
     static final int ARRIVE = 0;
@@ -280,6 +281,8 @@ public final class Simulation {
 
     private Report simulate() {
         long wall0 = System.nanoTime();
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpu0 = mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : -1;
         for (int g = 0; g < f.globalPortCount(); g++) {
             if (f.peerNode(g) == Fabric.NONE) {
                 continue;
@@ -351,7 +354,8 @@ public final class Simulation {
             }
         }
         long wallNanos = Math.max(1, System.nanoTime() - wall0);
-        return report(events, wallNanos);
+        long cpuNanos = cpu0 < 0 ? wallNanos : Math.max(1, mx.getCurrentThreadCpuTime() - cpu0);
+        return report(events, wallNanos, cpuNanos);
     }
 
     /** The core sends packet {@code h} from {@code node}'s {@code port}: the link is busy for its bytes, the peer has it after the delay. */
@@ -466,7 +470,7 @@ public final class Simulation {
         return phaseBounds[p] + (phaseBounds[p + 1] - phaseBounds[p]) / 5;
     }
 
-    private Report report(long events, long wallNanos) {
+    private Report report(long events, long wallNanos, long cpuNanos) {
         long window = c.durationNs() - c.warmupNs();
         double capacity = hostCore.length * (window / nsPerByte);
         long dropped = 0;
@@ -500,7 +504,8 @@ public final class Simulation {
         }
         return new Report(generatedBytes / capacity, deliveredBytes / capacity, latency.mean(), latency.percentile(0.95),
                 latency.percentile(0.99), delivered == 0 ? 0 : (double) hopSum / delivered, delivered, dropped, refused, outOfOrder,
-                packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, phases, binNs, series);
+                packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, cpuNanos / 1_000_000,
+                packetHops / (cpuNanos / 1e9), phases, binNs, series);
     }
 
     /**
