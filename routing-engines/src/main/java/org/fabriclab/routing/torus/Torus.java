@@ -1,0 +1,246 @@
+package org.fabriclab.routing.torus;
+
+import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.fabriclab.routing.fabric.Fabric;
+
+/**
+ * A fabric's switches seen as the nodes of an n-dimensional torus (n from 1 to 4), as the Angara
+ * paper models its network: node {@code u} has coordinates {@code (u_1..u_n)}, and the 2n
+ * directions are ordered {@code +X +Y +Z +K -X -Y -Z -K} (direction {@code j < n} is +1 in
+ * dimension j, {@code j >= n} is -1 in dimension {@code j - n}). A dimension of size 2 is a single
+ * link (a mesh along it: +1 from coordinate 0, -1 from coordinate 1); a dimension of size 1 has
+ * no link. A channel {@code (u, D)} exists when the fabric has a link from u to its neighbour in
+ * direction D; a torus link missing from the fabric is a failed link, routed around.
+ *
+ * <p>Coordinates come from the fabric (generated tori carry them) or from switch names of the
+ * form {@code T<x>_<y>[_<z>[_<k>]]}, as {@code shared/peers/opensm/gen_net.py torus} writes them.
+ * A fabric that is not such a torus (a switch without coordinates, two switches on one
+ * coordinate, a link between switches that are not torus neighbours) is refused with the reason.
+ */
+public final class Torus {
+    /** The most dimensions Angara routes (its routers have eight links). */
+    public static final int MAX_DIMENSIONS = 4;
+    private static final Pattern NAME = Pattern.compile("T(\\d+(?:_\\d+){0,3})");
+
+    private final Fabric fabric;
+    private final int n;
+    private final int[] size;
+    private final int nodes;
+    /** Torus node -> fabric switch node, and back. */
+    private final int[] switchNode;
+    private final int[] torusNode;
+    /** Per torus node, its coordinates, n each. */
+    private final int[] coord;
+    /** Per channel {@code u * 2n + dir}: the neighbour's torus node, or -1 if the channel does not exist. */
+    private final int[] next;
+    /** Per channel: the fabric port number on u that carries it, or 0. */
+    private final int[] port;
+
+    private Torus(Fabric fabric, int n, int[] size, int[] switchNode, int[] coord) {
+        this.fabric = fabric;
+        this.n = n;
+        this.size = size;
+        this.nodes = switchNode.length;
+        this.switchNode = switchNode;
+        this.coord = coord;
+        torusNode = new int[fabric.nodeCount()];
+        Arrays.fill(torusNode, -1);
+        for (int u = 0; u < nodes; u++) {
+            torusNode[switchNode[u]] = u;
+        }
+        next = new int[nodes * 2 * n];
+        port = new int[nodes * 2 * n];
+        Arrays.fill(next, -1);
+    }
+
+    /**
+     * The torus of {@code fabric}'s switches.
+     *
+     * @throws IllegalArgumentException naming what makes the fabric no torus
+     */
+    public static Torus of(Fabric fabric) {
+        int switches = fabric.switchCount();
+        if (switches == 0) {
+            throw new IllegalArgumentException("the fabric has no switches, so no torus");
+        }
+        int[][] c = new int[switches][];
+        int n = -1;
+        for (int s = 0; s < switches; s++) {
+            int node = fabric.switchNode(s);
+            c[s] = fabric.coordinates(node).orElseGet(() -> parseName(fabric.name(node)));
+            if (c[s] == null) {
+                throw new IllegalArgumentException("switch " + fabric.name(node) + " has no torus coordinates: generated tori carry them, "
+                        + "and a net file names its switches T<x>_<y>[_<z>[_<k>]]");
+            }
+            if (n < 0) {
+                n = c[s].length;
+            } else if (c[s].length != n) {
+                throw new IllegalArgumentException("switch " + fabric.name(node) + " has " + c[s].length + " coordinates, others " + n);
+            }
+        }
+        if (n < 1 || n > MAX_DIMENSIONS) {
+            throw new IllegalArgumentException("a torus of " + n + " dimensions: Angara routes 1 to " + MAX_DIMENSIONS);
+        }
+        int[] size = new int[n];
+        for (int[] x : c) {
+            for (int k = 0; k < n; k++) {
+                size[k] = Math.max(size[k], x[k] + 1);
+            }
+        }
+        long cells = 1;
+        for (int d : size) {
+            cells *= d;
+        }
+        if (cells != switches) {
+            throw new IllegalArgumentException("the switches' coordinates span " + Arrays.toString(size).replace(", ", "x") + " = " + cells
+                    + " places but there are " + switches + " switches: not a full torus");
+        }
+        int[] switchNode = new int[switches];
+        int[] coord = new int[switches * n];
+        boolean[] taken = new boolean[switches];
+        for (int s = 0; s < switches; s++) {
+            int u = index(c[s], size);
+            if (taken[u]) {
+                throw new IllegalArgumentException("two switches sit at " + Arrays.toString(c[s]) + ", one of them " + fabric.name(fabric.switchNode(s)));
+            }
+            taken[u] = true;
+            switchNode[u] = fabric.switchNode(s);
+            System.arraycopy(c[s], 0, coord, u * n, n);
+        }
+        Torus t = new Torus(fabric, n, size, switchNode, coord);
+        t.cable();
+        return t;
+    }
+
+    private static int[] parseName(String name) {
+        Matcher m = NAME.matcher(name);
+        if (!m.matches()) {
+            return null;
+        }
+        return Arrays.stream(m.group(1).split("_")).mapToInt(Integer::parseInt).toArray();
+    }
+
+    /** Row-major index, the last coordinate fastest (the generators' order). */
+    private static int index(int[] c, int[] size) {
+        int u = 0;
+        for (int k = 0; k < size.length; k++) {
+            u = u * size[k] + c[k];
+        }
+        return u;
+    }
+
+    /** Finds each channel's port; refuses links between switches that are not torus neighbours. */
+    private void cable() {
+        for (int u = 0; u < nodes; u++) {
+            int sw = switchNode[u];
+            for (int p = 1; p <= fabric.portCount(sw); p++) {
+                int peer = fabric.peerNode(fabric.globalPort(sw, p));
+                if (peer == Fabric.NONE || !fabric.isSwitch(peer)) {
+                    continue;
+                }
+                int v = torusNode[peer];
+                int dir = -1;
+                for (int d = 0; d < 2 * n && dir < 0; d++) {
+                    if (neighbourByCoordinates(u, d) == v && port[u * 2 * n + d] == 0) {
+                        dir = d;
+                    }
+                }
+                if (dir < 0) {
+                    throw new IllegalArgumentException("the link " + fabric.name(sw) + "[" + p + "] -> " + fabric.name(peer)
+                            + " joins switches that are not torus neighbours (or is a second cable between neighbours): not the torus "
+                            + Arrays.toString(size).replace(", ", "x"));
+                }
+                next[u * 2 * n + dir] = v;
+                port[u * 2 * n + dir] = p;
+            }
+        }
+    }
+
+    /** The torus neighbour of u in direction {@code dir} by coordinates alone (-1 where a mesh dimension ends or a dimension is 1). */
+    private int neighbourByCoordinates(int u, int dir) {
+        int k = dir % n;
+        int d = size[k];
+        int x = coord[u * n + k];
+        boolean plus = dir < n;
+        if (d == 1 || d == 2 && (plus ? x == 1 : x == 0)) {
+            return -1;
+        }
+        int stride = 1;
+        for (int j = n - 1; j > k; j--) {
+            stride *= size[j];
+        }
+        int y = plus ? (x + 1) % d : (x - 1 + d) % d;
+        return u + (y - x) * stride;
+    }
+
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    /** Number of dimensions n. */
+    public int dimensions() {
+        return n;
+    }
+
+    /** Number of directions, 2n. */
+    public int directions() {
+        return 2 * n;
+    }
+
+    /** The size of dimension k. */
+    public int size(int k) {
+        return size[k];
+    }
+
+    /** Number of torus nodes (switches). */
+    public int nodes() {
+        return nodes;
+    }
+
+    /** Coordinate k of node u. */
+    public int coordinate(int u, int k) {
+        return coord[u * n + k];
+    }
+
+    /** The fabric switch node of torus node u. */
+    public int switchNode(int u) {
+        return switchNode[u];
+    }
+
+    /** The torus node of fabric node {@code node}, or -1 if it is not a switch of this torus. */
+    public int torusNode(int node) {
+        return torusNode[node];
+    }
+
+    /** Channel id of {@code (u, dir)}: {@code u * 2n + dir}. */
+    public int channel(int u, int dir) {
+        return u * 2 * n + dir;
+    }
+
+    /** Number of channel ids, existing or not: {@code nodes * 2n}. */
+    public int channelIds() {
+        return nodes * 2 * n;
+    }
+
+    /** The node a channel leads to, or -1 if it does not exist (no such link, or a failed one). */
+    public int next(int channel) {
+        return next[channel];
+    }
+
+    /** The fabric port on the channel's node that carries it (0 if it does not exist). */
+    public int port(int channel) {
+        return port[channel];
+    }
+
+    /** The name of direction {@code dir}: +X, +Y, +Z, +K, -X, ... */
+    public String directionName(int dir) {
+        return (dir < n ? "+" : "-") + "XYZK".charAt(dir % n);
+    }
+
+    /** A node's name in the fabric. */
+    public String name(int u) {
+        return fabric.name(switchNode[u]);
+    }
+}
