@@ -52,6 +52,15 @@ public final class RoutingGraph {
     }
 
     /**
+     * The routing graph with the deadlock-free turns of section 3.2 added ({@link DeadlockFreeTurns}):
+     * a first positive step may be followed by a lower direction, and a last negative step may
+     * follow a higher one, where the channel dependency graph stays free of cycles with turns.
+     */
+    public static RoutingGraph withDeadlockFreeTurns(Torus torus) {
+        return build(torus, DeadlockFreeTurns.of(torus));
+    }
+
+    /**
      * Builds the graph; {@code extraTurns}, if given, are the deadlock-free turns of section 3.2 to
      * add: {@code extraTurns[c]} lists directions a packet that arrived over channel c may turn to
      * against the direction order.

@@ -1,0 +1,55 @@
+package org.fabriclab.routing.torus;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** The torus engines by name. */
+public final class TorusEngines {
+    private static final Map<String, Supplier<TorusEngine>> ENGINES = Map.of(TorusBfsEngine.NAME, TorusBfsEngine::new);
+    private static final Map<String, String> DESCRIPTIONS = Map.of(TorusBfsEngine.NAME,
+            "Angara: source routes by breadth-first search of the routing graph, sources farthest-first (Algorithms 1, 2)");
+
+    private TorusEngines() {
+    }
+
+    /** True if {@code name} is a torus engine. */
+    public static boolean isTorusEngine(String name) {
+        return ENGINES.containsKey(name);
+    }
+
+    /** @throws IllegalArgumentException naming the torus engines */
+    public static TorusEngine create(String name) {
+        Supplier<TorusEngine> s = ENGINES.get(name);
+        if (s == null) {
+            throw new IllegalArgumentException("unknown torus engine '" + name + "'; known: " + String.join(", ", names()));
+        }
+        return s.get();
+    }
+
+    public static List<String> names() {
+        return ENGINES.keySet().stream().sorted().toList();
+    }
+
+    /**
+     * Routes among the switches of {@code endpoints} (the hosts of a job; all switches when null)
+     * on {@code fabric}'s torus, in the routing graph with the deadlock-free turns of section 3.2.
+     *
+     * @throws IllegalArgumentException if the fabric is no torus (the reason named) or the engine is unknown
+     */
+    public static SourceRoutes route(org.fabriclab.routing.fabric.Fabric fabric, String engine, java.util.BitSet endpoints, long seed) {
+        TorusEngine e = create(engine);
+        Torus t = Torus.of(fabric);
+        int[] nodes;
+        if (endpoints == null) {
+            nodes = java.util.stream.IntStream.range(0, t.nodes()).toArray();
+        } else {
+            nodes = endpoints.stream().map(x -> t.torusNode(fabric.endpointSwitch(x))).filter(u -> u >= 0).distinct().sorted().toArray();
+        }
+        return e.route(RoutingGraph.withDeadlockFreeTurns(t), nodes, seed);
+    }
+
+    public static String description(String name) {
+        return DESCRIPTIONS.getOrDefault(name, "");
+    }
+}
