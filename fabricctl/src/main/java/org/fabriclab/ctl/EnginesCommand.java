@@ -14,7 +14,11 @@ final class EnginesCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         for (RoutingEngines.Info i : RoutingEngines.all()) {
-            spec.commandLine().getOut().printf("%-8s %s%n", i.name(), i.description());
+            spec.commandLine().getOut().printf("%-9s %s%n", i.name(), i.description());
+        }
+        for (String name : org.fabriclab.routing.torus.TorusEngines.names()) {
+            spec.commandLine().getOut().printf("%-9s %s (offline: fabricctl route; source routes)%n", name,
+                    org.fabriclab.routing.torus.TorusEngines.description(name));
         }
         return 0;
     }

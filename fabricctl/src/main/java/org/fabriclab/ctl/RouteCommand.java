@@ -102,6 +102,9 @@ final class RouteCommand implements Callable<Integer> {
             throw new IllegalArgumentException("give either --topology SPEC (offline routing) or SRC DST (a trace through the daemon), not both");
         }
         Fabric fabric = Fabrics.load(topology);
+        if (org.fabriclab.routing.torus.TorusEngines.isTorusEngine(engine)) {
+            return routeTorus(fabric);
+        }
         EngineChain chain = EngineChain.parse(engine);
         Map<Long, Integer> previous = Map.of();
         if (guid2lid != null && Files.exists(guid2lid)) {
@@ -165,6 +168,100 @@ final class RouteCommand implements Callable<Integer> {
         }
         out.flush();
         return report.allReachable() ? 0 : 1;
+    }
+
+    /**
+     * A torus engine of the Angara paper: source routes among the switches of the job's hosts (all
+     * switches without --nodes), reported with the paper's measures: channel loads over the
+     * channels in use, sigma(4,R), max D, and whether any cycle of channel dependencies has a turn.
+     */
+    private int routeTorus(Fabric fabric) throws IOException {
+        if (dumpLfts != null || lfts != null || !roots.isEmpty()) {
+            throw new IllegalArgumentException(engine + " makes source routes (Angara writes the route into each packet's header), "
+                    + "not LFTs: --dump-lfts, --lfts and --roots do not apply; --dump-paths writes the routes");
+        }
+        if (warmup < 0) {
+            throw new IllegalArgumentException("--warmup must be 0 or more, not " + warmup);
+        }
+        BitSet set = nodes == null ? null : NodeSet.parse(fabric, nodes);
+        for (int i = 0; i < warmup; i++) {
+            org.fabriclab.routing.torus.TorusEngines.route(fabric, engine, set, seed);
+        }
+        List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(p -> p.getType() == MemoryType.HEAP).toList();
+        System.gc();
+        heap.forEach(MemoryPoolMXBean::resetPeakUsage);
+        long t0 = System.nanoTime();
+        org.fabriclab.routing.torus.SourceRoutes routes = org.fabriclab.routing.torus.TorusEngines.route(fabric, engine, set, seed);
+        long t1 = System.nanoTime();
+        long peakHeap = heap.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+        org.fabriclab.routing.torus.SourceRouteAnalysis.Report r = org.fabriclab.routing.torus.SourceRouteAnalysis.analyze(routes);
+        long t2 = System.nanoTime();
+        if (dumpPaths != null) {
+            writeSourceRoutes(routes);
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("engine", r.engine());
+        m.put("sourceRouted", true);
+        m.put("torusNodes", r.nodes());
+        m.put("pairs", r.pairs());
+        m.put("routingMillis", round((t1 - t0) / 1e6));
+        m.put("edgeForwardingIndex", r.maxLoad());
+        m.put("minChannelLoad", r.minLoad());
+        m.put("meanChannelLoad", round(r.meanLoad()));
+        m.put("sigma4", round(r.sigma4()));
+        m.put("maxHops", r.maxHops());
+        m.put("meanHops", Math.round(r.meanHops() * 10000) / 10000.0);
+        m.put("unreachablePairs", r.unroutablePairs());
+        m.put("deadlockFree", r.deadlockFree());
+        m.put("cdgCycle", r.cycle());
+        m.put("topology", fabric.kind());
+        m.put("channels", r.channelsUsed());
+        m.put("warmupRuns", warmup);
+        m.put("analysisMillis", round((t2 - t1) / 1e6));
+        m.put("routingPeakHeapMb", round(peakHeap / (1024.0 * 1024.0)));
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.write(m));
+        } else {
+            DaemonCommands.print(out, false, m);
+        }
+        out.flush();
+        return r.unroutablePairs() == 0 ? 0 : 1;
+    }
+
+    /** The routes as JSON lines, switch to switch: each hop the switch and the port it leaves by. */
+    private void writeSourceRoutes(org.fabriclab.routing.torus.SourceRoutes routes) throws IOException {
+        org.fabriclab.routing.torus.Torus t = routes.torus();
+        try (BufferedWriter w = Files.newBufferedWriter(dumpPaths, StandardCharsets.UTF_8)) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < routes.size(); i++) {
+                for (int j = 0; j < routes.size(); j++) {
+                    if (i == j) {
+                        continue;
+                    }
+                    Map<String, Object> line = new LinkedHashMap<>();
+                    line.put("src", t.name(routes.member(i)));
+                    line.put("dst", t.name(routes.member(j)));
+                    List<Object> hops = new ArrayList<>();
+                    int at = routes.member(i);
+                    for (int h = 0; h < routes.length(i, j); h++) {
+                        int c = t.channel(at, routes.direction(i, j, h));
+                        hops.add(hop(t.name(at), t.port(c)));
+                        at = t.next(c);
+                    }
+                    line.put("hops", hops);
+                    line.put("directions", routes.describe(i, j));
+                    if (routes.unroutable(i, j)) {
+                        line.put("failure", "the Angara rules allow no route with the links there are");
+                    }
+                    sb.setLength(0);
+                    Json.append(sb, line);
+                    sb.append('\n');
+                    w.write(sb.toString());
+                }
+            }
+        }
     }
 
     /** Daemon mode: the route between two hosts as the switches' own tables give it. */

@@ -38,6 +38,29 @@ class FabricCtlTest {
         assertEquals(1, r.out().lines().count(), "one JSON object on one line");
     }
 
+    /** The Angara engine offline: a job's node set, the paper's measures, source routes dumped switch to switch; LFT options refused. */
+    @Test
+    void torusEnginesRouteAJobsNodesWithSourceRoutes(@TempDir Path dir) throws Exception {
+        Path paths = dir.resolve("paths.jsonl");
+        Run r = run("route", "--topology", "paper:angara-desmos", "--engine", "torus-bfs", "--nodes", "H[0-3]_[0-1]_0_0_0",
+                "--dump-paths", paths.toString(), "--json");
+        assertEquals(0, r.code(), r.err());
+        for (String key : List.of("\"sourceRouted\":true", "\"torusNodes\":8", "\"pairs\":56", "\"edgeForwardingIndex\":6",
+                "\"maxHops\":3", "\"deadlockFree\":true")) {
+            assertTrue(r.out().contains(key), key + " missing in " + r.out());
+        }
+        List<String> lines = Files.readAllLines(paths);
+        assertEquals(56, lines.size());
+        assertTrue(lines.get(0).startsWith("{\"src\":\"T0_0_0_0\",\"dst\":\"T0_1_0_0\",\"hops\":[{\"node\":\"T0_0_0_0\",\"port\":3}]"),
+                lines.get(0));
+        Run bad = run("route", "--topology", "paper:angara-desmos", "--engine", "torus-bfs", "--dump-lfts", dir.resolve("x").toString());
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("source routes"), bad.err());
+        Run notTorus = run("route", "--topology", "fat-tree:k=4,levels=2", "--engine", "torus-bfs");
+        assertEquals(2, notTorus.code());
+        assertTrue(notTorus.err().contains("no torus coordinates"), notTorus.err());
+    }
+
     @Test
     void warmupRunsGiveTheSameRoutes() {
         Run cold = run("route", "--topology", "torus:4x4", "--json");
