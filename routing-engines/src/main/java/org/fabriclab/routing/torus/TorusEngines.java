@@ -6,9 +6,12 @@ import java.util.function.Supplier;
 
 /** The torus engines by name. */
 public final class TorusEngines {
-    private static final Map<String, Supplier<TorusEngine>> ENGINES = Map.of(TorusBfsEngine.NAME, TorusBfsEngine::new);
+    private static final Map<String, Supplier<TorusEngine>> ENGINES = Map.of(TorusBfsEngine.NAME, TorusBfsEngine::new,
+            TorusSsspEngine.NAME, TorusSsspEngine::new);
     private static final Map<String, String> DESCRIPTIONS = Map.of(TorusBfsEngine.NAME,
-            "Angara: source routes by breadth-first search of the routing graph, sources farthest-first (Algorithms 1, 2)");
+            "Angara: source routes by breadth-first search of the routing graph, sources farthest-first (Algorithms 1, 2)",
+            TorusSsspEngine.NAME,
+            "Angara: unique routes first, then shortest paths by weight, pairs sorted by turns and length (Algorithms 3, 4)");
 
     private TorusEngines() {
     }

@@ -1,0 +1,312 @@
+package org.fabriclab.routing.torus;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code torus-sssp}: Algorithms 3 and 4 of the Angara paper.
+ * <ol>
+ *   <li><b>Unique routes.</b> A breadth-first search from every source counts the shortest routes to
+ *       each destination; a pair with exactly one (distinct as a sequence of directions: the
+ *       routing graph may reach one route by two vertex paths, a first step taken as FS or as a
+ *       standard step) takes it, and its links' weights rise by one.
+ *   <li><b>Sort and group.</b> The other pairs, in ascending order of their turns (dimensions in
+ *       which source and destination differ, less one), then of their length, then by source,
+ *       grouped by those three keys. For each group, a single-source shortest-path search from the
+ *       source to the group's destinations (breadth-first with relaxation: every edge costs
+ *       {@code |N|^2} plus its link's weight, so no detour is ever cheaper and a level's distances
+ *       are final when it ends; the search stops once every destination is reached); of the
+ *       paths found, those that share no link with one taken before them in this round are taken
+ *       and their links' weights raised, and the search repeats for the rest.
+ * </ol>
+ */
+public final class TorusSsspEngine implements TorusEngine {
+    public static final String NAME = "torus-sssp";
+    /**
+     * Shortest vertex paths counted up to this many: one physical route has at most four in the
+     * routing graph (its first positive step taken as FS or as a standard step, its last negative
+     * step as LS or as a standard step), so a pair with more has several routes.
+     */
+    private static final int DUPLICATES = 4;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public SourceRoutes route(RoutingGraph g, int[] nodes, long seed) {
+        Torus t = g.torus();
+        SourceRoutes.Builder b = new SourceRoutes.Builder(t, nodes);
+        int m = b.size();
+        int vertices = g.vertexCount();
+        long[] weight = new long[t.channelIds()];
+        int[] level = new int[vertices];
+        long[] count = new long[vertices];
+        int[] queue = new int[vertices];
+        List<long[]> pending = new ArrayList<>(); // (turns, length, source, destination)
+        // 1) unique routes
+        int[] revStart = new int[vertices + 1];
+        int[] revEdge = new int[g.edgeCount()];
+        int[] edgeSource = new int[g.edgeCount()];
+        reverse(g, revStart, revEdge, edgeSource);
+        for (int i = 0; i < m; i++) {
+            int source = g.begin(b.member(i));
+            countShortest(g, source, level, count, queue);
+            for (int j = 0; j < m; j++) {
+                if (i == j) {
+                    continue;
+                }
+                int end = g.end(b.member(j));
+                if (level[end] < 0) {
+                    b.unroutable(i, j);
+                    continue;
+                }
+                byte[] unique = count[end] <= DUPLICATES ? uniqueRoute(g, t, source, end, level, revStart, revEdge, edgeSource) : null;
+                if (unique != null) {
+                    apply(b, t, i, j, unique, weight);
+                } else {
+                    pending.add(new long[] {turns(t, b.member(i), b.member(j)), level[end] - 1, i, j});
+                }
+            }
+        }
+        // 2) sort and group
+        pending.sort((x, y) -> {
+            for (int k = 0; k < 4; k++) {
+                int c = Long.compare(x[k], y[k]);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return 0;
+        });
+        long baseCost = (long) m * m;
+        long[] distance = new long[vertices];
+        int[] parentEdge = new int[vertices];
+        int[] parent = new int[vertices];
+        boolean[] queued = new boolean[vertices];
+        boolean[] usedThisRound = new boolean[t.channelIds()];
+        int from = 0;
+        while (from < pending.size()) {
+            int to = from;
+            long[] key = pending.get(from);
+            while (to < pending.size() && pending.get(to)[0] == key[0] && pending.get(to)[1] == key[1] && pending.get(to)[2] == key[2]) {
+                to++;
+            }
+            int i = (int) key[2];
+            List<Integer> remaining = new ArrayList<>();
+            for (int k = from; k < to; k++) {
+                remaining.add((int) pending.get(k)[3]);
+            }
+            while (!remaining.isEmpty()) {
+                sssp(g, g.begin(b.member(i)), remaining, b, weight, baseCost, distance, parentEdge, parent, queue, queued);
+                Arrays.fill(usedThisRound, false);
+                List<Integer> left = new ArrayList<>();
+                for (int j : remaining) {
+                    byte[] dirs = pathTo(g, t, g.begin(b.member(i)), g.end(b.member(j)), parentEdge, parent);
+                    if (crosses(t, b.member(i), dirs, usedThisRound)) {
+                        left.add(j);
+                        continue;
+                    }
+                    mark(t, b.member(i), dirs, usedThisRound);
+                    apply(b, t, i, j, dirs, weight);
+                }
+                remaining = left;
+            }
+            from = to;
+        }
+        return b.build(NAME);
+    }
+
+    /** Dimensions in which u and v differ, less one: the turns of a direction-order route between them. */
+    static int turns(Torus t, int u, int v) {
+        int differ = 0;
+        for (int k = 0; k < t.dimensions(); k++) {
+            differ += t.coordinate(u, k) != t.coordinate(v, k) ? 1 : 0;
+        }
+        return Math.max(0, differ - 1);
+    }
+
+    /** Breadth-first levels from {@code source} ({@code level[v]}, -1 unreached) and shortest vertex paths counted up to {@link #DUPLICATES} + 1. */
+    private static void countShortest(RoutingGraph g, int source, int[] level, long[] count, int[] queue) {
+        Arrays.fill(level, -1);
+        Arrays.fill(count, 0);
+        int head = 0;
+        int tail = 0;
+        queue[tail++] = source;
+        level[source] = 0;
+        count[source] = 1;
+        while (head < tail) {
+            int u = queue[head++];
+            for (int e = g.firstEdge(u); e < g.firstEdge(u + 1); e++) {
+                int v = g.edgeTarget(e);
+                if (level[v] < 0) {
+                    level[v] = level[u] + 1;
+                    queue[tail++] = v;
+                }
+                if (level[v] == level[u] + 1) {
+                    count[v] = Math.min(DUPLICATES + 1, count[v] + count[u]);
+                }
+            }
+        }
+    }
+
+    /** The graph's edges by target: {@code revEdge[revStart[v] .. revStart[v + 1])} enter v; {@code edgeSource[e]} is e's source. */
+    private static void reverse(RoutingGraph g, int[] revStart, int[] revEdge, int[] edgeSource) {
+        int vertices = g.vertexCount();
+        for (int u = 0; u < vertices; u++) {
+            for (int e = g.firstEdge(u); e < g.firstEdge(u + 1); e++) {
+                edgeSource[e] = u;
+                revStart[g.edgeTarget(e) + 1]++;
+            }
+        }
+        for (int v = 0; v < vertices; v++) {
+            revStart[v + 1] += revStart[v];
+        }
+        int[] fill = Arrays.copyOf(revStart, vertices);
+        for (int e = 0; e < g.edgeCount(); e++) {
+            revEdge[fill[g.edgeTarget(e)]++] = e;
+        }
+    }
+
+    /**
+     * The route from source to end if the few shortest vertex paths between them are all one
+     * route, else null: walked backwards from end through the edges that come from the level
+     * before (every such vertex lies on a shortest path from source).
+     */
+    private static byte[] uniqueRoute(RoutingGraph g, Torus t, int source, int end, int[] level, int[] revStart, int[] revEdge,
+                                      int[] edgeSource) {
+        byte[][] found = new byte[1][];
+        boolean[] several = new boolean[1];
+        byte[] path = new byte[level[end]];
+        walkBack(g, t, source, end, level, revStart, revEdge, edgeSource, path, 0, found, several);
+        return several[0] ? null : found[0];
+    }
+
+    private static void walkBack(RoutingGraph g, Torus t, int source, int v, int[] level, int[] revStart, int[] revEdge, int[] edgeSource,
+                                 byte[] path, int len, byte[][] found, boolean[] several) {
+        if (several[0]) {
+            return;
+        }
+        if (v == source) {
+            byte[] r = new byte[len];
+            for (int h = 0; h < len; h++) {
+                r[h] = path[len - 1 - h];
+            }
+            if (found[0] == null) {
+                found[0] = r;
+            } else if (!Arrays.equals(found[0], r)) {
+                several[0] = true;
+            }
+            return;
+        }
+        for (int k = revStart[v]; k < revStart[v + 1] && !several[0]; k++) {
+            int e = revEdge[k];
+            int u = edgeSource[e];
+            if (level[u] != level[v] - 1) {
+                continue;
+            }
+            int c = g.edgeLink(e);
+            if (c >= 0) {
+                path[len] = (byte) (c % t.directions());
+            }
+            walkBack(g, t, source, u, level, revStart, revEdge, edgeSource, path, c >= 0 ? len + 1 : len, found, several);
+        }
+    }
+
+    /** Breadth-first search with relaxation (Algorithm 4) from source until every destination's end vertex is settled. */
+    private static void sssp(RoutingGraph g, int source, List<Integer> destinations, SourceRoutes.Builder b, long[] weight, long baseCost,
+                             long[] distance, int[] parentEdge, int[] parent, int[] queue, boolean[] queued) {
+        Arrays.fill(distance, Long.MAX_VALUE);
+        Arrays.fill(queued, false);
+        Set<Integer> targets = new HashSet<>();
+        for (int j : destinations) {
+            targets.add(g.end(b.member(j)));
+        }
+        distance[source] = 0;
+        parentEdge[source] = -1;
+        int head = 0;
+        int tail = 0;
+        queue[tail++] = source;
+        int reached = 0;
+        while (head < tail) {
+            int levelEnd = tail;
+            for (int i = head; i < levelEnd; i++) {
+                int u = queue[i];
+                queued[u] = false;
+                for (int e = g.firstEdge(u); e < g.firstEdge(u + 1); e++) {
+                    int v = g.edgeTarget(e);
+                    int c = g.edgeLink(e);
+                    long d = distance[u] + (c < 0 ? 0 : baseCost + weight[c]);
+                    if (d < distance[v]) {
+                        if (distance[v] == Long.MAX_VALUE && targets.contains(v)) {
+                            reached++;
+                        }
+                        distance[v] = d;
+                        parentEdge[v] = e;
+                        parent[v] = u;
+                        if (!queued[v]) {
+                            queued[v] = true;
+                            queue[tail++] = v;
+                        }
+                    }
+                }
+            }
+            head = levelEnd;
+            if (reached == targets.size()) {
+                break;
+            }
+        }
+    }
+
+    /** The route to {@code end} in the search tree, as directions from the source. */
+    private static byte[] pathTo(RoutingGraph g, Torus t, int source, int end, int[] parentEdge, int[] parent) {
+        int len = 0;
+        for (int v = end; v != source; v = parent[v]) {
+            len += g.edgeLink(parentEdge[v]) >= 0 ? 1 : 0;
+        }
+        byte[] out = new byte[len];
+        for (int v = end; v != source; v = parent[v]) {
+            int c = g.edgeLink(parentEdge[v]);
+            if (c >= 0) {
+                out[--len] = (byte) (c % t.directions());
+            }
+        }
+        return out;
+    }
+
+    private static boolean crosses(Torus t, int u, byte[] dirs, boolean[] used) {
+        int at = u;
+        for (byte d : dirs) {
+            int c = t.channel(at, d);
+            if (used[c]) {
+                return true;
+            }
+            at = t.next(c);
+        }
+        return false;
+    }
+
+    private static void mark(Torus t, int u, byte[] dirs, boolean[] used) {
+        int at = u;
+        for (byte d : dirs) {
+            int c = t.channel(at, d);
+            used[c] = true;
+            at = t.next(c);
+        }
+    }
+
+    /** Takes the route for pair (i, j) and raises its links' weights. */
+    private static void apply(SourceRoutes.Builder b, Torus t, int i, int j, byte[] dirs, long[] weight) {
+        b.route(i, j, dirs);
+        int at = b.member(i);
+        for (byte d : dirs) {
+            int c = t.channel(at, d);
+            weight[c]++;
+            at = t.next(c);
+        }
+    }
+}
