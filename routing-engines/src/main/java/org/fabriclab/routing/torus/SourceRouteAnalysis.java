@@ -75,6 +75,26 @@ public final class SourceRouteAnalysis {
             }
         }
         double mean = used == 0 ? 0 : (double) sum / used;
+        double sigma4 = sigma4(load);
+        List<String> cycle = turnCycle(t, follows);
+        return new Report(r.engine(), m, pairs, r.unroutableCount(), used, max, used == 0 ? 0 : min, mean, sigma4, maxHops,
+                pairs == 0 ? 0 : (double) hops / pairs, cycle.isEmpty(), cycle, load);
+    }
+
+    /** sigma(4,R) of channel loads: over the channels with a load, the fourth root of the mean fourth power of the deviation from the mean. */
+    static double sigma4(long[] load) {
+        int used = 0;
+        long sum = 0;
+        for (long x : load) {
+            if (x > 0) {
+                used++;
+                sum += x;
+            }
+        }
+        if (used == 0) {
+            return 0;
+        }
+        double mean = (double) sum / used;
         double dev = 0;
         for (long x : load) {
             if (x > 0) {
@@ -82,10 +102,7 @@ public final class SourceRouteAnalysis {
                 dev += d * d * d * d;
             }
         }
-        double sigma4 = used == 0 ? 0 : Math.pow(dev / used, 0.25);
-        List<String> cycle = turnCycle(t, follows);
-        return new Report(r.engine(), m, pairs, r.unroutableCount(), used, max, used == 0 ? 0 : min, mean, sigma4, maxHops,
-                pairs == 0 ? 0 : (double) hops / pairs, cycle.isEmpty(), cycle, load);
+        return Math.pow(dev / used, 0.25);
     }
 
     /**

@@ -25,12 +25,6 @@ import java.util.Set;
  */
 public final class TorusSsspEngine implements TorusEngine {
     public static final String NAME = "torus-sssp";
-    /**
-     * Shortest vertex paths counted up to this many: one physical route has at most four in the
-     * routing graph (its first positive step taken as FS or as a standard step, its last negative
-     * step as LS or as a standard step), so a pair with more has several routes.
-     */
-    private static final int DUPLICATES = 4;
 
     @Override
     public String name() {
@@ -44,32 +38,27 @@ public final class TorusSsspEngine implements TorusEngine {
         int m = b.size();
         int vertices = g.vertexCount();
         long[] weight = new long[t.channelIds()];
-        int[] level = new int[vertices];
-        long[] count = new long[vertices];
         int[] queue = new int[vertices];
         List<long[]> pending = new ArrayList<>(); // (turns, length, source, destination)
         // 1) unique routes
-        int[] revStart = new int[vertices + 1];
-        int[] revEdge = new int[g.edgeCount()];
-        int[] edgeSource = new int[g.edgeCount()];
-        reverse(g, revStart, revEdge, edgeSource);
+        ShortestRoutes shortest = new ShortestRoutes(g);
         for (int i = 0; i < m; i++) {
             int source = g.begin(b.member(i));
-            countShortest(g, source, level, count, queue);
+            shortest.from(source);
             for (int j = 0; j < m; j++) {
                 if (i == j) {
                     continue;
                 }
                 int end = g.end(b.member(j));
-                if (level[end] < 0) {
+                if (!shortest.reached(end)) {
                     b.unroutable(i, j);
                     continue;
                 }
-                byte[] unique = count[end] <= DUPLICATES ? uniqueRoute(g, t, source, end, level, revStart, revEdge, edgeSource) : null;
-                if (unique != null) {
-                    apply(b, t, i, j, unique, weight);
+                List<byte[]> routes = shortest.vertexPaths(end) <= ShortestRoutes.DUPLICATES ? shortest.routes(end, 2) : null;
+                if (routes != null && routes.size() == 1) {
+                    apply(b, t, i, j, routes.get(0), weight);
                 } else {
-                    pending.add(new long[] {turns(t, b.member(i), b.member(j)), level[end] - 1, i, j});
+                    pending.add(new long[] {turns(t, b.member(i), b.member(j)), shortest.hops(end), i, j});
                 }
             }
         }
@@ -128,93 +117,6 @@ public final class TorusSsspEngine implements TorusEngine {
             differ += t.coordinate(u, k) != t.coordinate(v, k) ? 1 : 0;
         }
         return Math.max(0, differ - 1);
-    }
-
-    /** Breadth-first levels from {@code source} ({@code level[v]}, -1 unreached) and shortest vertex paths counted up to {@link #DUPLICATES} + 1. */
-    private static void countShortest(RoutingGraph g, int source, int[] level, long[] count, int[] queue) {
-        Arrays.fill(level, -1);
-        Arrays.fill(count, 0);
-        int head = 0;
-        int tail = 0;
-        queue[tail++] = source;
-        level[source] = 0;
-        count[source] = 1;
-        while (head < tail) {
-            int u = queue[head++];
-            for (int e = g.firstEdge(u); e < g.firstEdge(u + 1); e++) {
-                int v = g.edgeTarget(e);
-                if (level[v] < 0) {
-                    level[v] = level[u] + 1;
-                    queue[tail++] = v;
-                }
-                if (level[v] == level[u] + 1) {
-                    count[v] = Math.min(DUPLICATES + 1, count[v] + count[u]);
-                }
-            }
-        }
-    }
-
-    /** The graph's edges by target: {@code revEdge[revStart[v] .. revStart[v + 1])} enter v; {@code edgeSource[e]} is e's source. */
-    private static void reverse(RoutingGraph g, int[] revStart, int[] revEdge, int[] edgeSource) {
-        int vertices = g.vertexCount();
-        for (int u = 0; u < vertices; u++) {
-            for (int e = g.firstEdge(u); e < g.firstEdge(u + 1); e++) {
-                edgeSource[e] = u;
-                revStart[g.edgeTarget(e) + 1]++;
-            }
-        }
-        for (int v = 0; v < vertices; v++) {
-            revStart[v + 1] += revStart[v];
-        }
-        int[] fill = Arrays.copyOf(revStart, vertices);
-        for (int e = 0; e < g.edgeCount(); e++) {
-            revEdge[fill[g.edgeTarget(e)]++] = e;
-        }
-    }
-
-    /**
-     * The route from source to end if the few shortest vertex paths between them are all one
-     * route, else null: walked backwards from end through the edges that come from the level
-     * before (every such vertex lies on a shortest path from source).
-     */
-    private static byte[] uniqueRoute(RoutingGraph g, Torus t, int source, int end, int[] level, int[] revStart, int[] revEdge,
-                                      int[] edgeSource) {
-        byte[][] found = new byte[1][];
-        boolean[] several = new boolean[1];
-        byte[] path = new byte[level[end]];
-        walkBack(g, t, source, end, level, revStart, revEdge, edgeSource, path, 0, found, several);
-        return several[0] ? null : found[0];
-    }
-
-    private static void walkBack(RoutingGraph g, Torus t, int source, int v, int[] level, int[] revStart, int[] revEdge, int[] edgeSource,
-                                 byte[] path, int len, byte[][] found, boolean[] several) {
-        if (several[0]) {
-            return;
-        }
-        if (v == source) {
-            byte[] r = new byte[len];
-            for (int h = 0; h < len; h++) {
-                r[h] = path[len - 1 - h];
-            }
-            if (found[0] == null) {
-                found[0] = r;
-            } else if (!Arrays.equals(found[0], r)) {
-                several[0] = true;
-            }
-            return;
-        }
-        for (int k = revStart[v]; k < revStart[v + 1] && !several[0]; k++) {
-            int e = revEdge[k];
-            int u = edgeSource[e];
-            if (level[u] != level[v] - 1) {
-                continue;
-            }
-            int c = g.edgeLink(e);
-            if (c >= 0) {
-                path[len] = (byte) (c % t.directions());
-            }
-            walkBack(g, t, source, u, level, revStart, revEdge, edgeSource, path, c >= 0 ? len + 1 : len, found, several);
-        }
     }
 
     /** Breadth-first search with relaxation (Algorithm 4) from source until every destination's end vertex is settled. */
