@@ -12,12 +12,23 @@ import org.fabriclab.routing.topology.Topologies;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /** The Angara engines: every pair routed by the rules, shortest, deadlock-free, balanced as the paper's Table 2. */
 class TorusEnginesTest {
     static int[] all(Torus t) {
         return IntStream.range(0, t.nodes()).toArray();
+    }
+
+    /** One row of Table 2: the engine on the node set's switches, seed 1. */
+    private static void table2(String engine, String nodes, long max, long min, double sigma4, int maxD) {
+        Fabric f = Topologies.generate("paper:angara-desmos");
+        SourceRouteAnalysis.Report r = SourceRouteAnalysis.analyze(TorusEngines.route(f, engine, NodeSet.parse(f, nodes), 1));
+        assertEquals(0, r.unroutablePairs());
+        assertEquals(maxD, r.maxHops(), "shortest routes: the diameter of the set");
+        assertEquals(max, r.maxLoad(), "edge-forwarding index");
+        assertEquals(min, r.minLoad());
+        assertEquals(sigma4, r.sigma4(), 0.0005);
+        assertTrue(r.deadlockFree(), "with the deadlock-free turns of section 3.2: " + r.cycle());
     }
 
     /**
@@ -34,14 +45,7 @@ class TorusEnginesTest {
         "H[0-3]_[0-1]_[0-1]_0_0, 14, 4, 3.102, 4",
         "H[0-3]_[0-1]_[0-1]_[0-1]_0, 36, 3, 8.621, 5"})
     void bfsReproducesTable2OnDesmos(String nodes, long max, long min, double sigma4, int maxD) {
-        Fabric f = Topologies.generate("paper:angara-desmos");
-        SourceRouteAnalysis.Report r = SourceRouteAnalysis.analyze(TorusEngines.route(f, "torus-bfs", NodeSet.parse(f, nodes), 1));
-        assertEquals(0, r.unroutablePairs());
-        assertEquals(maxD, r.maxHops(), "shortest routes: the diameter of the set");
-        assertEquals(max, r.maxLoad(), "edge-forwarding index");
-        assertEquals(min, r.minLoad());
-        assertEquals(sigma4, r.sigma4(), 0.0005);
-        assertTrue(r.deadlockFree(), "with the deadlock-free turns of section 3.2: " + r.cycle());
+        table2("torus-bfs", nodes, max, min, sigma4, maxD);
     }
 
     /**
@@ -57,14 +61,7 @@ class TorusEnginesTest {
         "H[0-3]_[0-1]_[0-1]_0_0, 11, 5, 2.095, 4",
         "H[0-3]_[0-1]_[0-1]_[0-1]_0, 28, 8, 6.491, 5"})
     void ssspReproducesTable2OnDesmos(String nodes, long max, long min, double sigma4, int maxD) {
-        Fabric f = Topologies.generate("paper:angara-desmos");
-        SourceRouteAnalysis.Report r = SourceRouteAnalysis.analyze(TorusEngines.route(f, "torus-sssp", NodeSet.parse(f, nodes), 1));
-        assertEquals(0, r.unroutablePairs());
-        assertEquals(maxD, r.maxHops());
-        assertEquals(max, r.maxLoad());
-        assertEquals(min, r.minLoad());
-        assertEquals(sigma4, r.sigma4(), 0.0005);
-        assertTrue(r.deadlockFree(), r.cycle().toString());
+        table2("torus-sssp", nodes, max, min, sigma4, maxD);
     }
 
     /**
@@ -80,14 +77,7 @@ class TorusEnginesTest {
         "H[0-3]_[0-1]_[0-1]_0_0, 10, 6, 1.784, 4",
         "H[0-3]_[0-1]_[0-1]_[0-1]_0, 27, 8, 6.360, 5"})
     void geneticReproducesTable2OnDesmos(String nodes, long max, long min, double sigma4, int maxD) {
-        Fabric f = Topologies.generate("paper:angara-desmos");
-        SourceRouteAnalysis.Report r = SourceRouteAnalysis.analyze(TorusEngines.route(f, "torus-genetic", NodeSet.parse(f, nodes), 1));
-        assertEquals(0, r.unroutablePairs());
-        assertEquals(maxD, r.maxHops());
-        assertEquals(max, r.maxLoad());
-        assertEquals(min, r.minLoad());
-        assertEquals(sigma4, r.sigma4(), 0.0005);
-        assertTrue(r.deadlockFree(), r.cycle().toString());
+        table2("torus-genetic", nodes, max, min, sigma4, maxD);
     }
 
     @Test
