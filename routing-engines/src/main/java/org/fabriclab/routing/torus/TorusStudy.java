@@ -1,0 +1,118 @@
+package org.fabriclab.routing.torus;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.fabriclab.routing.topology.Topologies;
+
+/**
+ * The Angara paper's Figure 5: on random tori of n dimensions, each dimension's size drawn from
+ * [min, max], every engine routes all nodes; the systems are grouped by whether an engine's
+ * edge-forwarding index is less than, equal to or greater than BFS's, and each group reports its
+ * number of systems and the ratio of the engine's total edge-forwarding index to BFS's; beside
+ * that, each engine's routing time against the number of nodes. Seeded: the same arguments draw
+ * the same systems.
+ */
+public final class TorusStudy {
+    /** One system's results: its dimensions and, per engine, the edge-forwarding index, sigma(4,R) and routing milliseconds. */
+    public record Sample(int[] dims, int nodes, Map<String, Long> efi, Map<String, Double> sigma4, Map<String, Double> millis) {
+    }
+
+    /** One group of Figure 5(a-c): the systems where {@code engine}'s index is {@code relation} ("less", "equal", "greater") BFS's. */
+    public record Group(String engine, String relation, int systems, double efiRatio) {
+    }
+
+    public record Result(int dimensions, List<Sample> systems, List<Group> groups) {
+    }
+
+    private TorusStudy() {
+    }
+
+    /**
+     * Takes {@code count} distinct tori of {@code n} dimensions with sizes in [min, max] and at most
+     * {@code maxNodes} nodes, in a seeded random order (all of them if there are no more: 49 in
+     * 2D with sizes 2 to 8, the paper's 2D set), and routes each with every engine of {@code
+     * engines} (the first must be torus-bfs, the reference).
+     */
+    public static Result run(int n, int count, int min, int max, int maxNodes, List<String> engines, long seed) {
+        if (n < 1 || n > Torus.MAX_DIMENSIONS || count < 1 || min < 2 || max < min || engines.isEmpty()
+                || !engines.get(0).equals(TorusBfsEngine.NAME)) {
+            throw new IllegalArgumentException("a study needs 1 to " + Torus.MAX_DIMENSIONS + " dimensions, at least one system, sizes "
+                    + "2 <= min <= max, and torus-bfs first among the engines (the reference)");
+        }
+        // every torus of n dimensions with sizes in [min, max] and at most maxNodes nodes, in a seeded order
+        List<int[]> all = new ArrayList<>();
+        int[] dims0 = new int[n];
+        java.util.Arrays.fill(dims0, min);
+        while (true) {
+            long nodes = 1;
+            for (int d : dims0) {
+                nodes *= d;
+            }
+            if (nodes <= maxNodes) {
+                all.add(dims0.clone());
+            }
+            int k = n - 1;
+            while (k >= 0 && dims0[k] == max) {
+                dims0[k] = min;
+                k--;
+            }
+            if (k < 0) {
+                break;
+            }
+            dims0[k]++;
+        }
+        if (all.isEmpty()) {
+            throw new IllegalArgumentException("no torus of " + n + " dimensions in [" + min + ", " + max + "] has at most " + maxNodes + " nodes");
+        }
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int i = all.size() - 1; i > 0; i--) {
+            java.util.Collections.swap(all, i, random.nextInt(i + 1));
+        }
+        List<Sample> systems = new ArrayList<>();
+        for (int[] dims : all.subList(0, Math.min(count, all.size()))) {
+            StringBuilder spec = new StringBuilder("torus:");
+            for (int k = 0; k < n; k++) {
+                spec.append(k == 0 ? "" : "x").append(dims[k]);
+            }
+            Torus t = Torus.of(Topologies.generate(spec + ",hosts=0"));
+            RoutingGraph g = RoutingGraph.withDeadlockFreeTurns(t);
+            int[] every = java.util.stream.IntStream.range(0, t.nodes()).toArray();
+            Map<String, Long> efi = new LinkedHashMap<>();
+            Map<String, Double> sigma = new LinkedHashMap<>();
+            Map<String, Double> millis = new LinkedHashMap<>();
+            for (String e : engines) {
+                long t0 = System.nanoTime();
+                SourceRoutes r = TorusEngines.create(e).route(g, every, seed);
+                long t1 = System.nanoTime();
+                SourceRouteAnalysis.Report a = SourceRouteAnalysis.analyze(r);
+                efi.put(e, a.maxLoad());
+                sigma.put(e, a.sigma4());
+                millis.put(e, (t1 - t0) / 1e6);
+            }
+            systems.add(new Sample(dims, t.nodes(), efi, sigma, millis));
+        }
+        List<Group> groups = new ArrayList<>();
+        for (String e : engines.subList(1, engines.size())) {
+            for (String relation : List.of("less", "equal", "greater")) {
+                int k = 0;
+                long mine = 0;
+                long bfs = 0;
+                for (Sample s : systems) {
+                    long x = s.efi().get(e);
+                    long y = s.efi().get(TorusBfsEngine.NAME);
+                    int c = Long.compare(x, y);
+                    if (relation.equals("less") && c < 0 || relation.equals("equal") && c == 0 || relation.equals("greater") && c > 0) {
+                        k++;
+                        mine += x;
+                        bfs += y;
+                    }
+                }
+                groups.add(new Group(e, relation, k, bfs == 0 ? Double.NaN : (double) mine / bfs));
+            }
+        }
+        return new Result(n, systems, groups);
+    }
+}

@@ -1,0 +1,44 @@
+package org.fabriclab.routing.torus;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Figure 5's study on a seeded sample (the full sets are a CLI command: docs/reproductions.md). */
+class TorusStudyTest {
+    @Test
+    void aSmallSampleGroupsEverySystemOncePerEngineAndIsRepeatable() {
+        List<String> engines = List.of("torus-bfs", "torus-sssp", "torus-genetic");
+        TorusStudy.Result r = TorusStudy.run(2, 6, 2, 8, 36, engines, 3);
+        assertEquals(6, r.systems().size());
+        assertEquals(6, r.systems().stream().map(s -> java.util.Arrays.toString(s.dims())).distinct().count(), "distinct tori");
+        for (String e : List.of("torus-sssp", "torus-genetic")) {
+            int total = r.groups().stream().filter(g -> g.engine().equals(e)).mapToInt(TorusStudy.Group::systems).sum();
+            assertEquals(6, total, e + ": every system in one group");
+        }
+        for (TorusStudy.Group g : r.groups()) {
+            if (g.relation().equals("less") && g.systems() > 0) {
+                assertTrue(g.efiRatio() < 1, g.toString());
+            }
+            if (g.relation().equals("equal") && g.systems() > 0) {
+                assertEquals(1.0, g.efiRatio(), 1e-12);
+            }
+        }
+        TorusStudy.Result again = TorusStudy.run(2, 6, 2, 8, 36, engines, 3);
+        for (int i = 0; i < 6; i++) {
+            assertEquals(r.systems().get(i).efi(), again.systems().get(i).efi());
+        }
+    }
+
+    @Test
+    void askingForMoreSystemsThanThereAreTakesThemAll() {
+        // sizes 2..3 in 2D: 2x2, 2x3, 3x2, 3x3
+        assertEquals(4, TorusStudy.run(2, 100, 2, 3, 4096, List.of("torus-bfs"), 1).systems().size());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TorusStudy.run(2, 5, 2, 8, 36, List.of("torus-sssp"), 1));
+        assertTrue(e.getMessage().contains("torus-bfs first"), e.getMessage());
+    }
+}
