@@ -82,7 +82,12 @@ class FaultsAndRestartTest {
             });
             long generated = hosts.stream().mapToLong(h -> h.stats().join().sent()).sum();
             long sent = hosts.stream().mapToLong(h -> h.counters().get(1, PortCounterArray.XMIT_PKTS)).sum();
-            assertEquals(generated, sent, "every packet generated left its host");
+            if (generated != sent) {
+                // what held them: every switch's buffers and credits, for the next one to read
+                StringBuilder why = new StringBuilder();
+                fabric.switches().forEach(x -> why.append('\n').append(x.name()).append(x.describe().join()));
+                assertEquals(generated, sent, "every packet generated left its host; the switches:" + why);
+            }
             long got = java.util.Arrays.stream(received(hosts)).sum();
             long lost = sent - got;
             long counted = discards(fabric);
