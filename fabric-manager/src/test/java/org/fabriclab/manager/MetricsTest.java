@@ -101,7 +101,9 @@ class MetricsTest {
             // SW1's output carrying two flows: congested, its two inputs at half each
             int shared = -1;
             for (int p = 4; p <= 5; p++) {
-                if (value(body, "fabric_port_congested{node=\"SW1\",port=\"" + p + "\"}") == 1) {
+                String port = "node=\"SW1\",port=\"" + p + "\"";
+                boolean shares = body.lines().anyMatch(l -> l.startsWith("fabric_port_input_share_ratio{") && l.contains(port));
+                if (value(body, "fabric_port_congested{" + port + "}") == 1 && shares) {
                     shared = p;
                 }
             }

@@ -15,11 +15,12 @@ public final class Fairness {
     /**
      * Whether a switch output was congested over an interval of {@code intervalNs}: {@code inputs}
      * input ports competed for it (two or more) while it ran at {@link #CONGESTED_UTILISATION} or
-     * more, or it waited for credits ({@code creditWaitNs}, PortXmitWait) more than 1% of the
-     * interval (congestion downstream). One flow alone at line rate is not congestion.
+     * more, or it waited for credits ({@code creditWaitNs}, PortXmitWait) a tenth of the interval
+     * or more (congestion downstream; shorter waits are the credit loop's own latency, which on
+     * the live plane's wall clock costs a lone flow at line rate a few percent). One flow alone at line rate is not congestion.
      */
     public static boolean congested(int inputs, double utilisation, long creditWaitNs, long intervalNs) {
-        return inputs > 1 && utilisation >= CONGESTED_UTILISATION || creditWaitNs * 100 > intervalNs;
+        return inputs > 1 && utilisation >= CONGESTED_UTILISATION || creditWaitNs * 10 >= intervalNs;
     }
 
     /** Jain's fairness index: (sum x)^2 / (n sum x^2); 1 when all are equal. */
