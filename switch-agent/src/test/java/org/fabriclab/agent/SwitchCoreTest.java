@@ -1,6 +1,7 @@
 package org.fabriclab.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -9,7 +10,9 @@ import java.util.List;
 import org.fabriclab.agent.core.PacketPool;
 import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.core.TableBatch;
+import org.fabriclab.agent.core.SwitchTables;
 import org.fabriclab.agent.core.TableStore;
+import org.fabriclab.agent.core.TableWriteException;
 import org.fabriclab.agent.mgmt.PortCounterArray;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -295,5 +298,96 @@ class SwitchCoreTest {
         core.packetArrived(2, packet(11, 3, 0), 2);
         assertTrue(log.contains("discard flow 3 from 2"));
         assertEquals(0, pool.inUse(), "every handle went back to the pool");
+    }
+
+    /** A 2D torus switch: +X port 1, +Y 2, -X 3, -Y 4, a host on 5; LID 20 is that host, LID 21 statically out of port 4. */
+    private SwitchCore torusSwitch(List<int[]> out, int credits) throws Exception {
+        TableStore t = new TableStore(5);
+        byte[] block = new byte[64];
+        Arrays.fill(block, (byte) 0xFF);
+        block[20] = 5;
+        block[21] = 4;
+        t.apply(new TableBatch(0, 1, List.of(new TableBatch.Block(0, block)), 21, List.of(), List.of(), List.of(), null,
+                new int[] {1, 2, 3, 4}));
+        SwitchCore c = new SwitchCore(5, 2, 4, t, new PortCounterArray(5), pool, new SwitchCore.Output() {
+            @Override
+            public void transmit(int port, int vl, int h, long now) {
+                out.add(new int[] {port, pool.flow(h), pool.hops(h)});
+                pool.release(h);
+            }
+
+            @Override
+            public void returnCredit(int port, int vl, long now) {
+            }
+
+            @Override
+            public void discarded(int h, int inPort, long now) {
+                out.add(new int[] {-1, pool.flow(h), inPort});
+                pool.release(h);
+            }
+        });
+        for (int p = 1; p <= 5; p++) {
+            c.portActive(p, credits, 0);
+        }
+        return c;
+    }
+
+    @Test
+    void aSourceRoutedPacketTakesItsHeadersDirectionThenTheLftDelivers() throws Exception {
+        List<int[]> out = new ArrayList<>();
+        SwitchCore c = torusSwitch(out, 4);
+        // route +Y then -X (directions 1 and 2 of a 2D torus): at its first switch it leaves by +Y, not the LFT's port 4
+        int h = packet(21, 1, 0);
+        pool.route(h, org.fabriclab.routing.torus.SourceRoute.encode(new byte[] {1, 2}));
+        c.packetArrived(5, h, 0);
+        assertEquals(2, out.get(0)[0], "+Y is port 2");
+        // the same route one hop on (the second switch of its path): -X
+        h = packet(21, 2, 0);
+        pool.route(h, org.fabriclab.routing.torus.SourceRoute.encode(new byte[] {1, 2}));
+        pool.hops(h, 1);
+        c.packetArrived(4, h, 1);
+        assertEquals(3, out.get(1)[0], "-X is port 3");
+        // its route done (two hops taken): the destination switch's LFT delivers to the host
+        h = packet(20, 3, 0);
+        pool.route(h, org.fabriclab.routing.torus.SourceRoute.encode(new byte[] {1, 2}));
+        pool.hops(h, 2);
+        c.packetArrived(1, h, 2);
+        assertEquals(5, out.get(2)[0]);
+        // a packet without a route goes by the LFT
+        c.packetArrived(5, packet(21, 4, 0), 3);
+        assertEquals(4, out.get(3)[0]);
+    }
+
+    @Test
+    void bubbleFlowControlKeepsAFreeBufferForPacketsAlreadyOnTheRing() throws Exception {
+        List<int[]> out = new ArrayList<>();
+        SwitchCore c = torusSwitch(out, 1); // one credit downstream on every port
+        long plusX = org.fabriclab.routing.torus.SourceRoute.encode(new byte[] {0, 0});
+        // injected from the host onto the +X ring with one free buffer ahead: it waits (it would take the last one)
+        int h = packet(21, 1, 0);
+        pool.route(h, plusX);
+        c.packetArrived(5, h, 0);
+        assertTrue(out.isEmpty(), "entering a ring needs two free buffers");
+        // a packet already travelling +X (it came in over port 3, the -X link) continues with one
+        h = packet(21, 2, 1);
+        pool.route(h, plusX);
+        pool.hops(h, 1);
+        c.packetArrived(3, h, 1);
+        assertEquals(1, out.size());
+        assertEquals(2, out.get(0)[1], "the packet on the ring went first");
+        // a second credit comes back: now the injected packet has its bubble
+        c.linkFree(1, 2);
+        c.creditReturned(1, 0, 2, 2);
+        assertEquals(2, out.size());
+        assertEquals(1, out.get(1)[1]);
+    }
+
+    @Test
+    void badDirectionPortsAreRefusedAndChangeNothing() throws Exception {
+        SwitchTables before = tables.current();
+        TableWriteException e = assertThrows(TableWriteException.class, () -> tables.apply(new TableBatch(1, 2, List.of(), 0, List.of(),
+                List.of(), List.of(), null, new int[] {1, 2, 1, 4})));
+        assertTrue(e.getMessage().contains("already leads in another direction"), e.getMessage());
+        assertTrue(before == tables.current());
     }
 }

@@ -51,14 +51,29 @@ public final class Simulation {
      * @param adaptive     switches choose among AR groups' ports (if the engine made any); false: static routing (DR)
      * @param flows        if not empty, the traffic: these flows (each at {@code load} of the link rate, evenly
      *                     spaced), instead of every host by {@code pattern}
+     * @param sourceRoutes if not null, Angara's source routes between the torus switches: hosts write the route to
+     *                     the destination's switch into each packet, switches forward by it (the tables deliver the last
+     *                     hop) with bubble flow control on the rings
      */
     public record Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps,
                          long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed,
-                         boolean adaptive, List<Flow> flows) {
+                         boolean adaptive, List<Flow> flows, org.fabriclab.routing.torus.SourceRoutes sourceRoutes) {
+        public Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps, long latencyNs, int vls,
+                      int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive, List<Flow> flows) {
+            this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
+                    adaptive, flows, null);
+        }
+
         public Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps, long latencyNs, int vls,
                       int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive) {
             this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
                     adaptive, List.of());
+        }
+
+        /** The same, with source routes. */
+        public Config withSourceRoutes(org.fabriclab.routing.torus.SourceRoutes r) {
+            return new Config(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs,
+                    seed, adaptive, flows, r);
         }
 
         /** With adaptive routing on wherever the tables have AR groups. */
@@ -144,6 +159,9 @@ public final class Simulation {
     private final int frameBytes;
     private final double meanGapNs;
     private final int[] lidOfEndpoint;
+    /** With source routes: per source endpoint's torus node, per destination's, the encoded route; and each endpoint's torus node. */
+    private final long[][] routeBetween;
+    private final int[] torusNodeOfEndpoint;
     private final int[] endpointOfLid;
     // per endpoint: its traffic source
     private final SplittableRandom[] random;
@@ -193,7 +211,12 @@ public final class Simulation {
             counters[n] = new PortCounterArray(f.portCount(n));
             if (f.isSwitch(n)) {
                 TableStore tables = new TableStore(f.portCount(n));
-                tables.apply(batch(c.tables(), f.switchIndex(n), c.vls(), c.adaptive()));
+                TableBatch b = batch(c.tables(), f.switchIndex(n), c.vls(), c.adaptive());
+                if (c.sourceRoutes() != null) {
+                    b = new TableBatch(b.fromVersion(), b.toVersion(), b.blocks(), b.lftTop(), b.sl2vl(), b.arGroups(), b.arBlocks(),
+                            b.arEnabled(), directionPorts(c.sourceRoutes().torus(), n));
+                }
+                tables.apply(b);
                 int node = n;
                 switchCore[n] = new SwitchCore(f.portCount(n), c.vls(), c.bufferPackets(), tables, counters[n], pool,
                         new SwitchCore.Output() {
@@ -216,6 +239,16 @@ public final class Simulation {
             }
         }
         lidOfEndpoint = new int[endpoints];
+        if (c.sourceRoutes() != null) {
+            routeBetween = encodedRoutes(c.sourceRoutes());
+            torusNodeOfEndpoint = new int[endpoints];
+            for (int e = 0; e < endpoints; e++) {
+                torusNodeOfEndpoint[e] = c.sourceRoutes().torus().torusNode(f.endpointSwitch(e));
+            }
+        } else {
+            routeBetween = null;
+            torusNodeOfEndpoint = null;
+        }
         endpointOfLid = new int[c.tables().lids().maxLid() + 1];
         Arrays.fill(endpointOfLid, -1);
         random = new SplittableRandom[endpoints];
@@ -414,6 +447,9 @@ public final class Simulation {
             pool.sl(h, (byte) lane);
             pool.vl(h, (byte) (lane % c.vls()));
             pool.hops(h, 0);
+            if (routeBetween != null) {
+                pool.route(h, routeBetween[torusNodeOfEndpoint[e]][torusNodeOfEndpoint[d]]);
+            }
             pool.bytes(h, frameBytes);
             pool.timestamp(h, backlog[e][backlogHead[e]]);
             backlogHead[e] = (backlogHead[e] + 1) % SOURCE_QUEUE;
@@ -546,6 +582,35 @@ public final class Simulation {
         }
         return new TableBatch(0, 1, blocks, table.length - 1, List.of(new TableBatch.Sl2Vl(0, 0, sl2vl)), groups, arBlocks,
                 ar != null && adaptive);
+    }
+
+    /** The port of each direction of the torus at fabric switch {@code node} (0 where it has none). */
+    public static int[] directionPorts(org.fabriclab.routing.torus.Torus t, int node) {
+        int u = t.torusNode(node);
+        int[] out = new int[t.directions()];
+        for (int d = 0; d < out.length && u >= 0; d++) {
+            out[d] = t.port(t.channel(u, d));
+        }
+        return out;
+    }
+
+    /** Per pair of fabric switches (by torus node), the encoded source route between them, or 0. */
+    private static long[][] encodedRoutes(org.fabriclab.routing.torus.SourceRoutes r) {
+        int nodes = r.torus().nodes();
+        long[][] out = new long[nodes][nodes];
+        for (int i = 0; i < r.size(); i++) {
+            for (int j = 0; j < r.size(); j++) {
+                if (i == j || r.unroutable(i, j)) {
+                    continue;
+                }
+                byte[] dirs = new byte[r.length(i, j)];
+                for (int h = 0; h < dirs.length; h++) {
+                    dirs[h] = (byte) r.direction(i, j, h);
+                }
+                out[r.member(i)][r.member(j)] = org.fabriclab.routing.torus.SourceRoute.encode(dirs);
+            }
+        }
+        return out;
     }
 
     /** A random permutation of 0..n-1 with no fixed point (Sattolo's algorithm: one cycle). */

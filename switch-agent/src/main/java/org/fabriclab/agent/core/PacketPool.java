@@ -20,9 +20,11 @@ public final class PacketPool {
     private static final int FLOW = 2;
     private static final int SEQ = 3;
     private static final int BYTES = 4;
-    private static final int SL = 5;
-    private static final int VL = 6;
-    private static final int HOPS = 7;
+    /** Service level (bits 0-7), lane (8-15) and hops so far (16-31) in one field. */
+    private static final int LANES = 5;
+    /** A source route's directions, low and high words (0: none; {@code org.fabriclab.routing.torus.SourceRoute}). */
+    private static final int ROUTE_LO = 6;
+    private static final int ROUTE_HI = 7;
 
     private final int[] header;
     private final long[] timestamp;
@@ -50,9 +52,15 @@ public final class PacketPool {
         return free.length - freeCount;
     }
 
-    /** A free handle, or {@link #NONE}. */
+    /** A free handle, or {@link #NONE}; its source route is cleared (a packet routed by tables unless given one). */
     public int allocate() {
-        return freeCount == 0 ? NONE : free[--freeCount];
+        if (freeCount == 0) {
+            return NONE;
+        }
+        int h = free[--freeCount];
+        header[h * STRIDE + ROUTE_LO] = 0;
+        header[h * STRIDE + ROUTE_HI] = 0;
+        return h;
     }
 
     /** Gives a handle back; its payload reference is dropped (the caller released what it held). */
@@ -104,28 +112,41 @@ public final class PacketPool {
     }
 
     public int sl(int h) {
-        return header[h * STRIDE + SL];
+        return header[h * STRIDE + LANES] & 0xFF;
     }
 
     public void sl(int h, int v) {
-        header[h * STRIDE + SL] = v;
+        int i = h * STRIDE + LANES;
+        header[i] = (header[i] & ~0xFF) | (v & 0xFF);
     }
 
     public int vl(int h) {
-        return header[h * STRIDE + VL];
+        return (header[h * STRIDE + LANES] >>> 8) & 0xFF;
     }
 
     public void vl(int h, int v) {
-        header[h * STRIDE + VL] = v;
+        int i = h * STRIDE + LANES;
+        header[i] = (header[i] & ~0xFF00) | ((v & 0xFF) << 8);
     }
 
-    /** Switches the packet has left so far. */
+    /** Switches the packet has left so far (0 to 65535). */
     public int hops(int h) {
-        return header[h * STRIDE + HOPS];
+        return header[h * STRIDE + LANES] >>> 16;
     }
 
     public void hops(int h, int v) {
-        header[h * STRIDE + HOPS] = v;
+        int i = h * STRIDE + LANES;
+        header[i] = (header[i] & 0xFFFF) | (v << 16);
+    }
+
+    /** The packet's source route ({@code SourceRoute} encoding), or 0 if the switches route it by their tables. */
+    public long route(int h) {
+        return ((long) header[h * STRIDE + ROUTE_HI] << 32) | (header[h * STRIDE + ROUTE_LO] & 0xFFFFFFFFL);
+    }
+
+    public void route(int h, long route) {
+        header[h * STRIDE + ROUTE_LO] = (int) route;
+        header[h * STRIDE + ROUTE_HI] = (int) (route >>> 32);
     }
 
     /** When the packet was sent (the driver's clock, ns). */

@@ -1,6 +1,7 @@
 package org.fabriclab.agent.core;
 
 import org.fabriclab.agent.mgmt.PortCounterArray;
+import org.fabriclab.routing.torus.SourceRoute;
 
 /**
  * The decisions of one switch, written once for both clocks: the live agent drives it from a Netty
@@ -220,8 +221,15 @@ public final class SwitchCore {
         while (count[q] > 0) {
             int h = ring[q * depth + head[q]];
             int dlid = pool.dlid(h);
-            int port = t.port(dlid);
-            if (t.arEnabled()) {
+            int port;
+            long route = pool.route(h);
+            if (route != 0 && t.sourceRouting() && pool.hops(h) < SourceRoute.length(route)) {
+                // a source-routed packet (Angara): the direction of this hop, from its header
+                port = t.directionPort(SourceRoute.direction(route, pool.hops(h)));
+            } else {
+                port = t.port(dlid);
+            }
+            if (route == 0 && t.arEnabled()) {
                 int group = t.arGroup(dlid);
                 if (group != 0) {
                     port = adaptivePort(t, group, port, q / vls + 1, pool.sl(h));
@@ -321,12 +329,14 @@ public final class SwitchCore {
         }
         int queues = ports * vls;
         int start = nextGrant[port];
+        SwitchTables t = tables.current();
+        int out = t.sourceRouting() ? t.directionOfPort(port) : -1;
         // round robin: the first requesting queue from start to the end, then from 0 to start
         for (int pass = 0; pass < 2; pass++) {
             int hi = pass == 0 ? queues : start;
             for (int q = nextRequest(port, pass == 0 ? start : 0, hi); q >= 0; q = nextRequest(port, q + 1, hi)) {
                 int vl = targetVl[q];
-                if (credits[port * vls + vl] == 0) {
+                if (credits[port * vls + vl] < (out >= 0 ? bubble(t, q / vls + 1, out) : 1)) {
                     continue;
                 }
                 grant(port, q, vl, now);
@@ -336,6 +346,27 @@ public final class SwitchCore {
         if (waitingSince[port] < 0) {
             waitingSince[port] = now; // a packet is ready, the link is free, but no credit: XmitWait runs
         }
+    }
+
+    /**
+     * Bubble flow control on a torus's rings (as Angara keeps one virtual channel per ring free of
+     * deadlock): a packet continuing straight along its ring needs one free buffer downstream; a
+     * packet entering the ring of direction {@code out} (injected, or turning from another
+     * direction) needs two, so that a ring never fills up.
+     */
+    private static int bubble(SwitchTables t, int inPort, int out) {
+        int in = t.directionOfPort(inPort);
+        if (in < 0) {
+            return 2;
+        }
+        // the packet came in over the link in direction `in` from this switch, so it travels in the opposite direction
+        return opposite(t, in) == out ? 1 : 2;
+    }
+
+    /** The direction opposite to d on this switch's torus (n = half the directions the tables define). */
+    private static int opposite(SwitchTables t, int d) {
+        int n = t.directionCount() / 2;
+        return d < n ? d + n : d - n;
     }
 
     /** The lowest queue in [from, to) whose head wants output {@code port}, or -1: a scan of its request bits. */

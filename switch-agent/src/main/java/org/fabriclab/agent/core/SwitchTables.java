@@ -33,12 +33,18 @@ public final class SwitchTables {
     /** Per AR group number, its ports, or null where none is defined. */
     private final int[][] arGroups;
     private final boolean arEnabled;
+    /** Source routing on a torus: the port of each direction (0: none), or an empty array when off. */
+    private final int[] directionPorts;
+    /** Per port, the direction it leads in, or -1. */
+    private final int[] directionOfPort;
+    private static final int[] NO_DIRECTIONS = new int[0];
 
     SwitchTables(long version, byte[] lft, int lftTop, int ports, byte[] sl2vl) {
-        this(version, lft, lftTop, ports, sl2vl, new short[lft.length], NO_GROUPS, false);
+        this(version, lft, lftTop, ports, sl2vl, new short[lft.length], NO_GROUPS, false, NO_DIRECTIONS);
     }
 
-    SwitchTables(long version, byte[] lft, int lftTop, int ports, byte[] sl2vl, short[] arLft, int[][] arGroups, boolean arEnabled) {
+    SwitchTables(long version, byte[] lft, int lftTop, int ports, byte[] sl2vl, short[] arLft, int[][] arGroups, boolean arEnabled,
+                 int[] directionPorts) {
         this.version = version;
         this.lft = lft;
         this.lftTop = lftTop;
@@ -48,6 +54,14 @@ public final class SwitchTables {
         this.arLft = arLft;
         this.arGroups = arGroups;
         this.arEnabled = arEnabled;
+        this.directionPorts = directionPorts;
+        this.directionOfPort = new int[ports + 1];
+        Arrays.fill(directionOfPort, -1);
+        for (int d = 0; d < directionPorts.length; d++) {
+            if (directionPorts[d] > 0) {
+                directionOfPort[directionPorts[d]] = d;
+            }
+        }
     }
 
     /** The map shared by every port pair, or null: the forwarding path then reads 16 bytes, not (ports+1)^2 x 16. */
@@ -94,6 +108,31 @@ public final class SwitchTables {
     /** True if the switch chooses among AR groups' ports; false: static routing (DR) by the LFT alone. */
     public boolean arEnabled() {
         return arEnabled;
+    }
+
+    /** True if this switch forwards source-routed packets (it has direction ports). */
+    public boolean sourceRouting() {
+        return directionPorts.length > 0;
+    }
+
+    /** The port of direction {@code d}, 0 if none (or source routing is off). */
+    public int directionPort(int d) {
+        return d < directionPorts.length ? directionPorts[d] : 0;
+    }
+
+    /** Number of directions of the torus (2n), 0 when source routing is off. */
+    public int directionCount() {
+        return directionPorts.length;
+    }
+
+    /** The direction port {@code p} leads in, -1 if none. */
+    public int directionOfPort(int p) {
+        return p < directionOfPort.length ? directionOfPort[p] : -1;
+    }
+
+    /** The direction ports (a copy; empty when source routing is off). */
+    public int[] directionPorts() {
+        return directionPorts.clone();
     }
 
     /** The AR group of {@code lid}, 0 for none. Hot path. */

@@ -7,13 +7,21 @@ import java.util.List;
  * to, LFT blocks to replace, a new LFT top (0 keeps it), SL-to-VL tables to replace, and the
  * adaptive-routing tables of the InfiniBand Adaptive Routing Manager: AR groups (sets of ports
  * a packet may take) to define or delete, AR LFT blocks (per LID, the group to choose from; 0 for
- * none, the LFT's static port then), and whether AR is enabled (null keeps the setting).
+ * none, the LFT's static port then), and whether AR is enabled (null keeps the setting); and for
+ * source routing on a torus, the port of each direction (+X +Y +Z +K -X -Y -Z -K; 0 where the
+ * switch has none; an empty array turns source routing off, null keeps the setting).
  */
 public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl,
-                         List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled) {
+                         List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled, int[] directionPorts) {
     /** Without adaptive-routing changes. */
     public TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl) {
-        this(fromVersion, toVersion, blocks, lftTop, sl2vl, List.of(), List.of(), null);
+        this(fromVersion, toVersion, blocks, lftTop, sl2vl, List.of(), List.of(), null, null);
+    }
+
+    /** Without a change of the direction ports. */
+    public TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl,
+                      List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled) {
+        this(fromVersion, toVersion, blocks, lftTop, sl2vl, arGroups, arBlocks, arEnabled, null);
     }
 
     /** AR group {@code group} (1..{@link SwitchTables#MAX_AR_GROUPS}): its ports; no ports deletes it. */
@@ -37,5 +45,6 @@ public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, i
         sl2vl = List.copyOf(sl2vl);
         arGroups = List.copyOf(arGroups);
         arBlocks = List.copyOf(arBlocks);
+        directionPorts = directionPorts == null ? null : directionPorts.clone();
     }
 }

@@ -89,7 +89,8 @@ public final class TableStore {
             }
         }
         boolean ar = batch.arEnabled() != null ? batch.arEnabled() : old.arEnabled();
-        current = new SwitchTables(batch.toVersion(), lft, top, ports, sl2vl, arLft, groups, ar);
+        int[] directions = batch.directionPorts() != null ? batch.directionPorts() : old.directionPorts();
+        current = new SwitchTables(batch.toVersion(), lft, top, ports, sl2vl, arLft, groups, ar, directions);
         return changed;
     }
 
@@ -134,6 +135,21 @@ public final class TableStore {
                 if (p != SwitchTables.NO_ROUTE && p > ports) {
                     throw invalid(where + ": entry " + i + " (LID " + (b.block() * SwitchTables.BLOCK + i) + ") names port "
                             + p + " but the switch has ports 0.." + ports + " (255 for no route)");
+                }
+            }
+        }
+        int[] dirs = batch.directionPorts();
+        if (dirs != null) {
+            if (dirs.length > 8) {
+                throw invalid("direction_ports: a torus has at most 8 directions (4 dimensions), not " + dirs.length);
+            }
+            Set<Integer> dirPorts = new HashSet<>();
+            for (int d = 0; d < dirs.length; d++) {
+                if (dirs[d] < 0 || dirs[d] > ports) {
+                    throw invalid("direction_ports[" + d + "]: port " + dirs[d] + " is not one of the switch's ports 1.." + ports + " (0 for none)");
+                }
+                if (dirs[d] != 0 && !dirPorts.add(dirs[d])) {
+                    throw invalid("direction_ports[" + d + "]: port " + dirs[d] + " already leads in another direction");
                 }
             }
         }
