@@ -14,13 +14,15 @@ import java.nio.charset.StandardCharsets;
  *  |  len  |type| body                                                           |
  *  +-------+----+----------------------------------------------------------------+
  *
- *  DATA (1)   5: vl(1) sl(1) hops(1) reserved(1) dlid(2) slid(2) flow(4) seq(4) timestamp(8) payload...
+ *  DATA (1)   5: vl(1) sl(1) hops(1) reserved(1) dlid(2) slid(2) flow(4) seq(4) timestamp(8) route(8) payload...
  *  CREDIT (2) 5: vl(1) count(2)                       credits for buffer slots freed on that lane
  *  HELLO (3)  5: guid(8) port(1) peerPort(1) vls(1) bufferPackets(2) rateMbps(4) latencyNs(4) endpointLen(2) endpoint
  * </pre>
  *
  * A DATA frame travels through the fabric unchanged but for its {@code vl} and {@code hops} bytes,
- * which each switch rewrites in place: forwarding copies nothing. {@code HELLO} is the link-level
+ * which each switch rewrites in place: forwarding copies nothing. {@code route} is a source route
+ * (as Angara's header flit carries one; {@code org.fabriclab.routing.torus.SourceRoute}), 0 for a
+ * packet the switches route by their tables. {@code HELLO} is the link-level
  * hello: each side says who it is, which of its ports this is, which of the peer's ports it believes
  * it is cabled to, its lanes, its input buffer size (the peer's initial credits), its link rate, the
  * propagation delay it was configured with, and its management endpoint. A link runs at the lower
@@ -41,8 +43,9 @@ public final class Frames {
     public static final int FLOW = 13;
     public static final int SEQ = 17;
     public static final int TIMESTAMP = 21;
+    public static final int ROUTE = 29;
     /** Bytes of a DATA frame before its payload. */
-    public static final int DATA_HEADER = 29;
+    public static final int DATA_HEADER = 37;
     /** Largest payload (an InfiniBand MTU of 4096). */
     public static final int MAX_PAYLOAD = 4096;
     /** Largest frame the decoder accepts: a DATA header and the largest payload. */
@@ -51,12 +54,18 @@ public final class Frames {
     private Frames() {
     }
 
-    /** A DATA frame with {@code payloadBytes} of zero payload. */
+    /** A DATA frame with {@code payloadBytes} of zero payload, routed by the switches' tables. */
     public static ByteBuf data(ByteBufAllocator alloc, int vl, int sl, int dlid, int slid, int flow, int seq,
                                long timestamp, int payloadBytes) {
+        return data(alloc, vl, sl, dlid, slid, flow, seq, timestamp, 0, payloadBytes);
+    }
+
+    /** A DATA frame with {@code payloadBytes} of zero payload and a source route (0: none). */
+    public static ByteBuf data(ByteBufAllocator alloc, int vl, int sl, int dlid, int slid, int flow, int seq,
+                               long timestamp, long route, int payloadBytes) {
         ByteBuf b = alloc.buffer(DATA_HEADER + payloadBytes);
         b.writeInt(DATA_HEADER + payloadBytes - LENGTH_FIELD).writeByte(DATA).writeByte(vl).writeByte(sl).writeByte(0)
-                .writeByte(0).writeShort(dlid).writeShort(slid).writeInt(flow).writeInt(seq).writeLong(timestamp);
+                .writeByte(0).writeShort(dlid).writeShort(slid).writeInt(flow).writeInt(seq).writeLong(timestamp).writeLong(route);
         b.writeZero(payloadBytes);
         return b;
     }

@@ -133,13 +133,15 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
                 nextSeq = java.util.Arrays.copyOf(nextSeq, Math.max(dlid + 1, nextSeq.length * 2));
             }
             int seq = nextSeq[dlid]++;
-            ByteBuf f = Frames.data(alloc, 0, 0, dlid, slid, (slid << 16) | dlid, seq, now, t.payloadBytes());
+            long route = mgmt.sourceRoute(dlid);
+            ByteBuf f = Frames.data(alloc, 0, 0, dlid, slid, (slid << 16) | dlid, seq, now, route, t.payloadBytes());
             pool.vl(h, 0);
             pool.sl(h, 0);
             pool.hops(h, 0);
             pool.dlid(h, dlid);
             pool.slid(h, slid);
             pool.seq(h, seq);
+            pool.route(h, route);
             pool.bytes(h, frameBytes);
             pool.payload[h] = f;
             core.offer(h, now);

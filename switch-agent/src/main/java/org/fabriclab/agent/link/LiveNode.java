@@ -238,6 +238,7 @@ public abstract class LiveNode {
         pool.flow(h, f.getInt(i + Frames.FLOW));
         pool.seq(h, f.getInt(i + Frames.SEQ));
         pool.timestamp(h, f.getLong(i + Frames.TIMESTAMP));
+        pool.route(h, f.getLong(i + Frames.ROUTE));
         pool.bytes(h, f.readableBytes());
         pool.payload[h] = f;
         packetArrivedCore(port, h, now);

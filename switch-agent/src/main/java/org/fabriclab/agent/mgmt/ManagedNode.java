@@ -42,6 +42,8 @@ public final class ManagedNode {
     private long mKey;
     private long eventSequence;
     private volatile FlowSource flowSource;
+    /** A channel adapter's source routes by destination LID ({@code SourceRoute} encoding; 0: none), replaced whole. */
+    private volatile long[] sourceRoutes = new long[0];
 
     /** A channel adapter's receive counters per source, read on the thread that owns them. */
     public interface FlowSource {
@@ -78,6 +80,21 @@ public final class ManagedNode {
 
     public PortCounterArray counters() {
         return counters;
+    }
+
+    /**
+     * Replaces a channel adapter's source routes: per destination LID the encoded route its packets
+     * carry (0: routed by the switches' tables), as Angara's adapter writes the route into each
+     * packet's header from its routing table. An empty table turns source routing off.
+     */
+    public void sourceRoutes(long[] byLid) {
+        sourceRoutes = byLid.clone();
+    }
+
+    /** The source route to {@code dlid}, or 0. */
+    public long sourceRoute(int dlid) {
+        long[] r = sourceRoutes;
+        return dlid < r.length ? r[dlid] : 0;
     }
 
     /** Where a channel adapter's per-flow counters come from (its data plane sets it). */
