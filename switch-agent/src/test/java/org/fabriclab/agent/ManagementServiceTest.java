@@ -312,4 +312,50 @@ class ManagementServiceTest {
             s.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         }
     }
+
+    @Test
+    void directionPortsAreWrittenWithTheTablesAndReadBack() {
+        call().writeTables(write(0, 1).setDirectionPorts(org.fabriclab.proto.v1.DirectionPorts.newBuilder().addAllPorts(java.util.List.of(1, 3, 2, 4)))
+                .build());
+        assertEquals(java.util.List.of(1, 3, 2, 4), call().getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()).getDirectionPortsList());
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> call().writeTables(write(1, 2)
+                .setDirectionPorts(org.fabriclab.proto.v1.DirectionPorts.newBuilder().addAllPorts(java.util.List.of(1, 9))).build()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+        assertTrue(e.getStatus().getDescription().contains("direction_ports[1]: port 9"), e.getStatus().getDescription());
+        assertEquals(1, call().getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()).getTableVersion(), "left as it was");
+        // a write without the field keeps them
+        call().writeTables(write(1, 2).build());
+        assertEquals(4, call().getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()).getDirectionPortsCount());
+    }
+
+    @Test
+    void sourceRoutesGoToAdaptersWholeAndBadOnesChangeNothing() throws Exception {
+        StatusRuntimeException sw = assertThrows(StatusRuntimeException.class,
+                () -> call().writeSourceRoutes(org.fabriclab.proto.v1.WriteSourceRoutesRequest.getDefaultInstance()));
+        assertEquals(Status.Code.FAILED_PRECONDITION, sw.getStatus().getCode());
+        ManagedNode ca = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_CA, 0x300001L, "H1", 1));
+        String name = InProcessServerBuilder.generateName();
+        Server s = InProcessServerBuilder.forName(name).directExecutor().addService(new ManagementService(ca)).build().start();
+        ManagedChannel ch = InProcessChannelBuilder.forName(name).directExecutor().build();
+        try {
+            var stub = ManagementGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS);
+            var route = org.fabriclab.proto.v1.SourceRouteEntry.newBuilder().setDlid(7).setDirections(ByteString.copyFrom(new byte[] {0, 1, 5}));
+            var table = stub.writeSourceRoutes(org.fabriclab.proto.v1.WriteSourceRoutesRequest.newBuilder().addRoutes(route).build());
+            assertEquals(1, table.getRoutesCount());
+            assertEquals(org.fabriclab.routing.torus.SourceRoute.encode(new byte[] {0, 1, 5}), ca.sourceRoute(7));
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub.writeSourceRoutes(
+                    org.fabriclab.proto.v1.WriteSourceRoutesRequest.newBuilder().addRoutes(route)
+                            .addRoutes(org.fabriclab.proto.v1.SourceRouteEntry.newBuilder().setDlid(8).setDirections(ByteString.copyFrom(new byte[] {9})))
+                            .build()));
+            assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+            assertTrue(e.getStatus().getDescription().contains("routes[1] (LID 8): direction 9"), e.getStatus().getDescription());
+            assertEquals(1, stub.getSourceRoutes(org.fabriclab.proto.v1.GetSourceRoutesRequest.getDefaultInstance()).getRoutesCount(),
+                    "the table was left as it was");
+            assertEquals("[0, 1, 5]", java.util.Arrays.toString(
+                    stub.getSourceRoutes(org.fabriclab.proto.v1.GetSourceRoutesRequest.getDefaultInstance()).getRoutes(0).getDirections().toByteArray()));
+        } finally {
+            ch.shutdownNow();
+            s.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
 }

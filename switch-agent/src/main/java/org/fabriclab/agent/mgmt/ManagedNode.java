@@ -91,6 +91,11 @@ public final class ManagedNode {
         sourceRoutes = byLid.clone();
     }
 
+    /** The whole source-route table by destination LID (a copy). */
+    public long[] sourceRouteTable() {
+        return sourceRoutes.clone();
+    }
+
     /** The source route to {@code dlid}, or 0. */
     public long sourceRoute(int dlid) {
         long[] r = sourceRoutes;

@@ -151,7 +151,7 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         SwitchTables t = node.tables().current();
         return SwitchInfo.newBuilder().setLftCapacity(SwitchTables.CAPACITY).setLftTop(t.lftTop())
                 .setTableVersion(t.version()).setPortCount(node.identity().ports()).setLid(node.port(1).lid())
-                .setArEnabled(t.arEnabled()).build();
+                .setArEnabled(t.arEnabled()).addAllDirectionPorts(java.util.Arrays.stream(t.directionPorts()).boxed().toList()).build();
     }
 
     @Override
@@ -226,8 +226,10 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             arBlocks.add(new TableBatch.ArBlock(b.getBlock(), entries));
         }
         try {
+            int[] directions = request.hasDirectionPorts()
+                    ? request.getDirectionPorts().getPortsList().stream().mapToInt(Integer::intValue).toArray() : null;
             int changed = node.tables().apply(new TableBatch(request.getFromVersion(), request.getToVersion(), blocks,
-                    request.getLftTop(), sl2vl, groups, arBlocks, request.hasArEnabled() ? request.getArEnabled() : null));
+                    request.getLftTop(), sl2vl, groups, arBlocks, request.hasArEnabled() ? request.getArEnabled() : null, directions));
             reply(out, WriteTablesResponse.newBuilder().setVersion(request.getToVersion()).setChangedBlocks(changed).build());
         } catch (TableWriteException e) {
             Status s = e.reason() == TableWriteException.Reason.STALE_VERSION ? Status.FAILED_PRECONDITION : Status.INVALID_ARGUMENT;
@@ -259,6 +261,76 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             }
         }
         reply(out, b.build());
+    }
+
+    @Override
+    public void writeSourceRoutes(org.fabriclab.proto.v1.WriteSourceRoutesRequest request,
+                                  StreamObserver<org.fabriclab.proto.v1.SourceRouteTable> out) {
+        if (!requireAdapter(out) || !checkMKey(request.getMKey(), out)) {
+            return;
+        }
+        int top = 0;
+        for (var r : request.getRoutesList()) {
+            top = Math.max(top, r.getDlid());
+        }
+        long[] table = new long[top + 1];
+        for (int k = 0; k < request.getRoutesCount(); k++) {
+            var r = request.getRoutes(k);
+            String where = "routes[" + k + "] (LID " + r.getDlid() + ")";
+            if (r.getDlid() < 1 || r.getDlid() > 0xBFFF) {
+                out.onError(invalid(where + ": not a unicast LID (1..0xbfff); the routes were left as they were"));
+                return;
+            }
+            if (table[r.getDlid()] != 0) {
+                out.onError(invalid(where + ": the LID appears twice; the routes were left as they were"));
+                return;
+            }
+            try {
+                table[r.getDlid()] = org.fabriclab.routing.torus.SourceRoute.encode(r.getDirections().toByteArray());
+            } catch (IllegalArgumentException e) {
+                out.onError(invalid(where + ": " + e.getMessage() + "; the routes were left as they were"));
+                return;
+            }
+            if (table[r.getDlid()] == 0) {
+                out.onError(invalid(where + ": an empty route; leave the LID out to route it by the switches' tables"));
+                return;
+            }
+        }
+        node.sourceRoutes(table);
+        reply(out, sourceRouteTable());
+    }
+
+    @Override
+    public void getSourceRoutes(org.fabriclab.proto.v1.GetSourceRoutesRequest request,
+                                StreamObserver<org.fabriclab.proto.v1.SourceRouteTable> out) {
+        if (requireAdapter(out)) {
+            reply(out, sourceRouteTable());
+        }
+    }
+
+    private org.fabriclab.proto.v1.SourceRouteTable sourceRouteTable() {
+        var b = org.fabriclab.proto.v1.SourceRouteTable.newBuilder();
+        long[] table = node.sourceRouteTable();
+        for (int lid = 0; lid < table.length; lid++) {
+            if (table[lid] != 0) {
+                byte[] dirs = new byte[org.fabriclab.routing.torus.SourceRoute.length(table[lid])];
+                for (int h = 0; h < dirs.length; h++) {
+                    dirs[h] = (byte) org.fabriclab.routing.torus.SourceRoute.direction(table[lid], h);
+                }
+                b.addRoutes(org.fabriclab.proto.v1.SourceRouteEntry.newBuilder().setDlid(lid)
+                        .setDirections(com.google.protobuf.ByteString.copyFrom(dirs)));
+            }
+        }
+        return b.build();
+    }
+
+    private boolean requireAdapter(StreamObserver<?> out) {
+        if (node.isSwitch()) {
+            out.onError(Status.FAILED_PRECONDITION.withDescription(node.identity().description()
+                    + " is a switch; source routes are written to channel adapters (the switches forward by the header)").asRuntimeException());
+            return false;
+        }
+        return true;
     }
 
     @Override
