@@ -14,11 +14,7 @@ final class EnginesCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         for (RoutingEngines.Info i : RoutingEngines.all()) {
-            spec.commandLine().getOut().printf("%-9s %s%n", i.name(), i.description());
-        }
-        for (String name : org.fabriclab.routing.torus.TorusEngines.names()) {
-            spec.commandLine().getOut().printf("%-9s %s (offline: fabricctl route; source routes)%n", name,
-                    org.fabriclab.routing.torus.TorusEngines.description(name));
+            spec.commandLine().getOut().printf("%-13s %s%n", i.name(), i.description());
         }
         return 0;
     }

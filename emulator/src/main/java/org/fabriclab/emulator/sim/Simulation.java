@@ -586,12 +586,7 @@ public final class Simulation {
 
     /** The port of each direction of the torus at fabric switch {@code node} (0 where it has none). */
     public static int[] directionPorts(org.fabriclab.routing.torus.Torus t, int node) {
-        int u = t.torusNode(node);
-        int[] out = new int[t.directions()];
-        for (int d = 0; d < out.length && u >= 0; d++) {
-            out[d] = t.port(t.channel(u, d));
-        }
-        return out;
+        return t.directionPorts(node);
     }
 
     /** Per pair of fabric switches (by torus node), the encoded source route between them, or 0. */
@@ -603,11 +598,7 @@ public final class Simulation {
                 if (i == j || r.unroutable(i, j)) {
                     continue;
                 }
-                byte[] dirs = new byte[r.length(i, j)];
-                for (int h = 0; h < dirs.length; h++) {
-                    dirs[h] = (byte) r.direction(i, j, h);
-                }
-                out[r.member(i)][r.member(j)] = org.fabriclab.routing.torus.SourceRoute.encode(dirs);
+                out[r.member(i)][r.member(j)] = org.fabriclab.routing.torus.SourceRoute.encode(r.directions(i, j));
             }
         }
         return out;

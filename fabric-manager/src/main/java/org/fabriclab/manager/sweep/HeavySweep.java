@@ -50,8 +50,11 @@ public final class HeavySweep {
     /** What this manager last wrote to each switch (by GUID): a push compares against it without reading back. */
     private final Map<Long, Pushed> pushed = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private record Pushed(long version, byte[] table, int top, ArState ar) {
+    private record Pushed(long version, byte[] table, int top, ArState ar, int[] directions) {
     }
+
+    /** Whether the last sweep gave the channel adapters source routes (the next one without must clear them). */
+    private volatile boolean sourceRoutesPushed;
 
     /**
      * A switch's adaptive-routing tables as an engine made them: its groups (numbered from 1) and
@@ -163,6 +166,7 @@ public final class HeavySweep {
         validate(f, routed, report);
         long t1 = System.nanoTime();
         int changed = pushTables(d, routed.tables());
+        pushSourceRoutes(d, routed.tables());
         long t2 = System.nanoTime();
         int activated = activate(d, lids);
         long t3 = System.nanoTime();
@@ -177,6 +181,14 @@ public final class HeavySweep {
             if (r.unreachablePairs() > disconnected || r.unreachableReasons().containsKey("routing loop")) {
                 throw new SweepException(routed.engine() + " left " + r.unreachablePairs() + " host pairs unrouted ("
                         + r.unreachableReasons() + ", e.g. " + r.unreachableExamples() + "); no switch was changed");
+            }
+        }
+        var sr = routed.tables().sourceRoutes();
+        if (sr != null) {
+            var a = org.fabriclab.routing.torus.SourceRouteAnalysis.analyze(sr);
+            if (!a.deadlockFree()) {
+                throw new SweepException(routed.engine() + "'s source routes have a cycle of channel dependencies with a turn " + a.cycle()
+                        + "; no switch was changed");
             }
         }
         if (routed.engine().equals("updn") && !r.deadlockFree()) {
@@ -195,7 +207,9 @@ public final class HeavySweep {
             int sw = s;
             DiscoveredNode node = d.byGuid().get(f.nodeGuid(f.switchNode(s)));
             names.add(f.name(f.switchNode(s)));
-            futures.add(executor.submit(() -> pushSwitch(node, t.table(sw), blocks, t.lids().maxLid(), ArState.of(t.ar(), sw, blocks))));
+            int[] directions = t.sourceRoutes() == null ? new int[0] : t.sourceRoutes().torus().directionPorts(f.switchNode(s));
+            futures.add(executor.submit(() -> pushSwitch(node, t.table(sw), blocks, t.lids().maxLid(), ArState.of(t.ar(), sw, blocks),
+                    directions)));
         }
         int changed = 0;
         List<String> failed = new ArrayList<>();
@@ -215,14 +229,14 @@ public final class HeavySweep {
         return changed;
     }
 
-    private Integer pushSwitch(DiscoveredNode node, byte[] table, int blocks, int maxLid, ArState ar) {
+    private Integer pushSwitch(DiscoveredNode node, byte[] table, int blocks, int maxLid, ArState ar, int[] directions) {
         long guid = node.info().getNodeGuid();
         long version = channels.blocking(node.endpoint())
                 .getSwitchInfo(org.fabriclab.proto.v1.GetSwitchInfoRequest.getDefaultInstance()).getTableVersion();
         Pushed known = pushed.get(guid);
         if (known == null && version == 0) {
             // never written: every entry is still "no route", nothing to read back
-            known = new Pushed(0, new byte[0], 0, ArState.NONE);
+            known = new Pushed(0, new byte[0], 0, ArState.NONE, new int[0]);
         }
         boolean trusted = known != null && known.version() == version;
         WriteTablesRequest.Builder w = WriteTablesRequest.newBuilder().setMKey(mKey).setFromVersion(version).setToVersion(version + 1)
@@ -260,13 +274,57 @@ public final class HeavySweep {
                     .mapToInt(org.fabriclab.proto.v1.ArGroup::getGroup).max().orElse(0);
             ar.addTo(w, blocks, groupsBefore);
         }
-        if (w.getLftBlocksCount() == 0 && top == maxLid && arKnown) {
-            pushed.put(guid, new Pushed(version, full, maxLid, ar));
+        // source routing: the direction ports, when they differ from what the switch holds
+        int[] held = trusted ? known.directions() : node.switchInfo() == null ? new int[0]
+                : node.switchInfo().getDirectionPortsList().stream().mapToInt(Integer::intValue).toArray();
+        boolean directionsKnown = Arrays.equals(held, directions);
+        if (!directionsKnown) {
+            w.setDirectionPorts(org.fabriclab.proto.v1.DirectionPorts.newBuilder()
+                    .addAllPorts(Arrays.stream(directions).boxed().toList()));
+        }
+        if (w.getLftBlocksCount() == 0 && top == maxLid && arKnown && directionsKnown) {
+            pushed.put(guid, new Pushed(version, full, maxLid, ar, directions));
             return 0;
         }
         int changed = channels.blocking(node.endpoint()).writeTables(w.build()).getChangedBlocks();
-        pushed.put(guid, new Pushed(version + 1, full, maxLid, ar));
+        pushed.put(guid, new Pushed(version + 1, full, maxLid, ar, directions));
         return changed;
+    }
+
+    /**
+     * Source routes (Angara): every channel adapter gets, per destination host on another switch,
+     * the route between their switches, which it writes into each packet; with an engine that makes
+     * none, adapters that had routes get an empty table back (the switches' LFTs route again).
+     */
+    private void pushSourceRoutes(Discovery.Result d, ForwardingTables t) throws SweepException, InterruptedException {
+        var sr = t.sourceRoutes();
+        if (sr == null && !sourceRoutesPushed) {
+            return;
+        }
+        Fabric f = t.fabric();
+        List<DiscoveredNode> adapters = new ArrayList<>();
+        Map<Long, org.fabriclab.proto.v1.WriteSourceRoutesRequest> requests = new HashMap<>();
+        for (int e = 0; e < f.endpointCount(); e++) {
+            int node = f.endpointNode(e);
+            DiscoveredNode dn = d.byGuid().get(f.nodeGuid(node));
+            if (dn == null || requests.containsKey(dn.info().getNodeGuid())) {
+                continue;
+            }
+            var w = org.fabriclab.proto.v1.WriteSourceRoutesRequest.newBuilder().setMKey(mKey);
+            int from = sr == null ? -1 : sr.indexOf(sr.torus().torusNode(f.endpointSwitch(e)));
+            for (int e2 = 0; e2 < f.endpointCount() && from >= 0; e2++) {
+                int to = sr.indexOf(sr.torus().torusNode(f.endpointSwitch(e2)));
+                if (to >= 0 && to != from && !sr.unroutable(from, to)) {
+                    w.addRoutes(org.fabriclab.proto.v1.SourceRouteEntry.newBuilder().setDlid(t.lids().endpointLid(e2))
+                            .setDirections(ByteString.copyFrom(sr.directions(from, to))));
+                }
+            }
+            requests.put(dn.info().getNodeGuid(), w.build());
+            adapters.add(dn);
+        }
+        runAll(adapters, dn -> channels.blocking(dn.endpoint()).writeSourceRoutes(requests.get(dn.info().getNodeGuid())),
+                "writing source routes");
+        sourceRoutesPushed = sr != null;
     }
 
     /**

@@ -27,8 +27,14 @@ public final class ForwardingTables {
     private final String engine;
     private final PathLanes lanes;
     private final ArTables ar;
+    private final org.fabriclab.routing.torus.SourceRoutes sourceRoutes;
 
     private ForwardingTables(Fabric fabric, LidAssignment lids, byte[] byLid, String engine, PathLanes lanes, ArTables ar) {
+        this(fabric, lids, byLid, engine, lanes, ar, null);
+    }
+
+    private ForwardingTables(Fabric fabric, LidAssignment lids, byte[] byLid, String engine, PathLanes lanes, ArTables ar,
+                             org.fabriclab.routing.torus.SourceRoutes sourceRoutes) {
         this.fabric = fabric;
         this.lids = lids;
         this.byLid = byLid;
@@ -37,6 +43,7 @@ public final class ForwardingTables {
         this.engine = engine;
         this.lanes = lanes;
         this.ar = ar;
+        this.sourceRoutes = sourceRoutes;
     }
 
     /** Per-switch tables from per-LID rows, a cache-sized block at a time. */
@@ -82,6 +89,20 @@ public final class ForwardingTables {
     /** The same LFTs with adaptive-routing tables beside them, as engine {@code name} produced them. */
     public ForwardingTables withAr(ArTables a, String name) {
         return new ForwardingTables(fabric, lids, byLid, name, lanes, a);
+    }
+
+    /**
+     * The same LFTs carrying Angara's source routes between the torus switches, as engine {@code
+     * name} produced them: hosts write the route into each packet and the switches forward by it;
+     * the LFTs deliver the last hop.
+     */
+    public ForwardingTables withSourceRoutes(org.fabriclab.routing.torus.SourceRoutes r, String name) {
+        return new ForwardingTables(fabric, lids, byLid, name, lanes, ar, r);
+    }
+
+    /** The source routes, or null if the switches route by the LFTs alone. */
+    public org.fabriclab.routing.torus.SourceRoutes sourceRoutes() {
+        return sourceRoutes;
     }
 
     /** The adaptive-routing tables beside the LFTs, or null if the engine computes none. */

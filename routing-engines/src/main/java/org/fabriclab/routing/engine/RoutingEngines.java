@@ -21,6 +21,12 @@ public final class RoutingEngines {
             new Info(AdaptiveEngines.Lag.NAME, "minhop LFT + adaptive-routing groups of parallel links (AR LAG)", AdaptiveEngines.Lag::new),
             new Info(AdaptiveEngines.Tree.NAME, "minhop LFT + adaptive-routing groups of all least-hop ports, fat trees (AR TREE)",
                     AdaptiveEngines.Tree::new),
+            new Info(org.fabriclab.routing.torus.TorusBfsEngine.NAME, "Angara source routes (torus): breadth-first search of the routing graph",
+                    () -> new org.fabriclab.routing.torus.TorusRoutingEngine(org.fabriclab.routing.torus.TorusBfsEngine.NAME)),
+            new Info(org.fabriclab.routing.torus.TorusSsspEngine.NAME, "Angara source routes (torus): unique routes, then weighted shortest paths",
+                    () -> new org.fabriclab.routing.torus.TorusRoutingEngine(org.fabriclab.routing.torus.TorusSsspEngine.NAME)),
+            new Info(org.fabriclab.routing.torus.TorusGeneticEngine.NAME, "Angara source routes (torus): genetic search, seeded (slow)",
+                    () -> new org.fabriclab.routing.torus.TorusRoutingEngine(org.fabriclab.routing.torus.TorusGeneticEngine.NAME)),
             new Info(AdaptiveEngines.DragonflyPlus.NAME, "minhop LFT + adaptive-routing groups of all minimal ports on Dragonfly+, "
                     + "deadlock freedom proven on their channel dependencies (AR DFP, minimal)", AdaptiveEngines.DragonflyPlus::new));
 

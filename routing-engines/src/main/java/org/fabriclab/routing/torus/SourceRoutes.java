@@ -41,6 +41,17 @@ public final class SourceRoutes {
         return members.length;
     }
 
+    /** The set index of torus node u, or -1 if it is not in the set. */
+    public int indexOf(int u) {
+        int i = java.util.Arrays.binarySearch(members, u);
+        return i >= 0 ? i : -1;
+    }
+
+    /** The route from member i to member j as directions (empty for i == j or an unroutable pair). */
+    public byte[] directions(int i, int j) {
+        return java.util.Arrays.copyOfRange(directions[i], offsets[i][j], offsets[i][j + 1]);
+    }
+
     /** The torus node of set member i (members in ascending node order). */
     public int member(int i) {
         return members[i];

@@ -234,6 +234,16 @@ public final class Torus {
         return port[channel];
     }
 
+    /** The port of each direction at fabric switch {@code node} (0 where it has none): its direction-port table. */
+    public int[] directionPorts(int node) {
+        int u = torusNode[node];
+        int[] out = new int[2 * n];
+        for (int d = 0; d < out.length && u >= 0; d++) {
+            out[d] = port[channel(u, d)];
+        }
+        return out;
+    }
+
     /** The name of direction {@code dir}: +X, +Y, +Z, +K, -X, ... */
     public String directionName(int dir) {
         return (dir < n ? "+" : "-") + "XYZK".charAt(dir % n);

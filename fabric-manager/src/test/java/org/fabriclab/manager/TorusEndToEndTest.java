@@ -1,0 +1,43 @@
+package org.fabriclab.manager;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.link.LiveHost;
+import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.emulator.EmulatedFabric;
+import org.fabriclab.routing.topology.Topologies;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The daemon running Angara's routing on a live emulated torus: with {@code torus-sssp} the
+ * switches get their direction ports and every host its source routes, traffic arrives whole and
+ * in order; switching the engine to minhop clears both again.
+ */
+class TorusEndToEndTest {
+    @Test
+    void theDaemonPushesSourceRoutesAndWithdrawsThem() throws Exception {
+        try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate("torus:3x3"), EmulatedFabric.Options.DEFAULTS);
+             FabricManager manager = new FabricManager(fabric.endpoint("H0_0_0"), "torus-sssp", null, new SimpleMeterRegistry())) {
+            FabricManager.Snapshot s = manager.sweep().get(60, TimeUnit.SECONDS);
+            assertEquals(FabricManager.State.UP, s.state(), s.lastError());
+            assertEquals("torus-sssp", s.outcome().tables().engine());
+            var sw = fabric.node("T1_1").management().tables().current();
+            assertTrue(sw.sourceRouting(), "direction ports pushed");
+            assertEquals(1, sw.directionPort(0), "+X is port 1 on a generated torus");
+            LiveHost h = (LiveHost) fabric.node("H0_0_0");
+            assertEquals(8, java.util.Arrays.stream(h.management().sourceRouteTable()).filter(r -> r != 0).count(),
+                    "a route to the host of each of the 8 other switches");
+            fabric.startTraffic(Traffic.Pattern.ROUND_ROBIN, 0, 256, 100);
+            EndToEndTest.await(() -> fabric.hosts().stream().mapToLong(x -> x.stats().join().received()).sum() == 900);
+            assertTrue(fabric.hosts().stream().allMatch(x -> x.stats().join().outOfOrder() == 0));
+
+            s = manager.setEngine("minhop").get(60, TimeUnit.SECONDS);
+            assertEquals(FabricManager.State.UP, s.state(), s.lastError());
+            assertTrue(!fabric.node("T1_1").management().tables().current().sourceRouting(), "direction ports withdrawn");
+            assertEquals(0, java.util.Arrays.stream(h.management().sourceRouteTable()).filter(r -> r != 0).count(), "routes withdrawn");
+        }
+    }
+}
