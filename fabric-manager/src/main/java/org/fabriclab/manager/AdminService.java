@@ -76,7 +76,7 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
             b.setSwitches(f.switchCount()).setHosts(f.caCount()).setLinks(f.linkCount());
         }
         if (s.outcome() != null) {
-            b.setEngine(s.outcome().tables().engine());
+            b.setEngine(s.outcome().tables().engine()).setJobNodes(s.outcome().jobNodes());
         }
         return b.build();
     }
@@ -206,6 +206,19 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
         FabricManager.Snapshot s = manager.snapshot();
         reply(out, EngineChainInfo.newBuilder().setChain(s.engineChain())
                 .setActive(s.outcome() == null ? "" : s.outcome().tables().engine()).build());
+    }
+
+    /** Routes for a job's hosts and pushes the tables before it starts. */
+    @Override
+    public void routeJob(org.fabriclab.proto.v1.RouteJobRequest request, StreamObserver<ManagerStatus> out) {
+        CompletableFuture<FabricManager.Snapshot> f;
+        try {
+            f = manager.routeJob(request.getNodes());
+        } catch (IllegalArgumentException e) {
+            out.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage() + "; nothing was changed").asRuntimeException());
+            return;
+        }
+        forward(f, out);
     }
 
     /** A new engine chain; the sweep it starts uses it. */

@@ -105,6 +105,9 @@ public final class FabricManager implements AutoCloseable {
     private EngineChain chain;
 
     /** A manager of priority 0 without an M_Key, its SM GUID kept beside {@code lidFile} (see {@link #smGuid}). */
+    /** The job's node set the sweeps balance for (empty: every host); written on the sweep thread. */
+    private volatile String jobNodes = "";
+
     public FabricManager(String seed, String engineChain, Path lidFile, MeterRegistry registry) {
         this(seed, engineChain, lidFile, registry, new Mastership.Config(smGuid(lidFile), 0, 0));
     }
@@ -180,6 +183,31 @@ public final class FabricManager implements AutoCloseable {
     public CompletableFuture<Snapshot> sweep() {
         CompletableFuture<Snapshot> done = new CompletableFuture<>();
         sweeper.execute(() -> done.complete(heavySweep()));
+        return done;
+    }
+
+    /**
+     * Routes for a job's hosts (node-set syntax; empty: every host again) and pushes the tables,
+     * as ANSU does before each job: validated against the fabric now, then a heavy sweep on the
+     * sweep thread balances the routes for the job's pairs. Later sweeps keep the job's set until
+     * it is changed.
+     *
+     * @throws IllegalArgumentException naming an unknown host or a bad range (nothing changes)
+     */
+    public CompletableFuture<Snapshot> routeJob(String nodes) {
+        String set = nodes == null ? "" : nodes.strip();
+        Snapshot s = snapshot;
+        if (!set.isEmpty()) {
+            if (s.discovered() == null) {
+                throw new IllegalArgumentException("the fabric has not been discovered yet; sweep first, then route a job");
+            }
+            org.fabriclab.routing.fabric.NodeSet.parse(s.discovered().fabric(), set);
+        }
+        CompletableFuture<Snapshot> done = new CompletableFuture<>();
+        sweeper.execute(() -> {
+            jobNodes = set;
+            done.complete(heavySweep());
+        });
         return done;
     }
 
@@ -288,7 +316,7 @@ public final class FabricManager implements AutoCloseable {
             heavySweep.claim(d.nodes(), sm.guid(), sm.priority(), mastership.nextActCount());
             mastership.claimed();
             long claimMillis = (System.nanoTime() - c0) / 1_000_000;
-            HeavySweep.Outcome o = heavySweep.run(d, chain, readLids());
+            HeavySweep.Outcome o = heavySweep.run(d, chain, readLids(), jobNodes);
             writeLids(o);
             routingTimer.record(o.routingMillis(), TimeUnit.MILLISECONDS);
             pushTimer.record(o.pushMillis() + o.activationMillis(), TimeUnit.MILLISECONDS);

@@ -34,6 +34,14 @@ class TorusEndToEndTest {
             EndToEndTest.await(() -> fabric.hosts().stream().mapToLong(x -> x.stats().join().received()).sum() == 900);
             assertTrue(fabric.hosts().stream().allMatch(x -> x.stats().join().outOfOrder() == 0));
 
+            // a job on three hosts, as ANSU routes before a job: routes among the job's switches only
+            s = manager.routeJob("H0_0_0,H1_1_0,H2_2_0").get(60, TimeUnit.SECONDS);
+            assertEquals(FabricManager.State.UP, s.state(), s.lastError());
+            assertEquals("H0_0_0,H1_1_0,H2_2_0", s.outcome().jobNodes());
+            assertEquals(2, java.util.Arrays.stream(h.management().sourceRouteTable()).filter(r -> r != 0).count(),
+                    "routes to the job's two other switches");
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> manager.routeJob("H0_0_0,H9_9_0"));
+
             s = manager.setEngine("minhop").get(60, TimeUnit.SECONDS);
             assertEquals(FabricManager.State.UP, s.state(), s.lastError());
             assertTrue(!fabric.node("T1_1").management().tables().current().sourceRouting(), "direction ports withdrawn");

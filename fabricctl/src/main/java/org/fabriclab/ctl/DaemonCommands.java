@@ -38,6 +38,7 @@ final class DaemonCommands {
         m.put("heavySweeps", s.getHeavySweeps());
         m.put("traps", s.getTraps());
         m.put("lastError", s.getLastError());
+        m.put("jobNodes", s.getJobNodes());
         return m;
     }
 
@@ -76,6 +77,33 @@ final class DaemonCommands {
         @Override
         public Integer call() {
             ManagerStatus s = daemon.call(a -> a.sweep(SweepRequest.getDefaultInstance()));
+            print(spec.commandLine().getOut(), daemon.json, status(s));
+            return s.getState().equals("UP") ? 0 : 1;
+        }
+    }
+
+    /** {@code fabricctl job route SET | job clear}. */
+    @Command(name = "job", mixinStandardHelpOptions = true,
+            description = "Route for a job's hosts before it starts ('job route H0_0_[0-3],H1_1_0'), or 'job clear' to route for every host again.")
+    static final class Job implements Callable<Integer> {
+        @Mixin
+        Daemon daemon;
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Parameters(arity = "1..2", paramLabel = "route SET | clear")
+        List<String> args = new ArrayList<>();
+
+        @Override
+        public Integer call() {
+            String nodes;
+            if (args.size() == 2 && args.get(0).equals("route")) {
+                nodes = args.get(1);
+            } else if (args.size() == 1 && args.get(0).equals("clear")) {
+                nodes = "";
+            } else {
+                throw new IllegalArgumentException("usage: fabricctl job route SET | fabricctl job clear");
+            }
+            ManagerStatus s = daemon.call(a -> a.routeJob(org.fabriclab.proto.v1.RouteJobRequest.newBuilder().setNodes(nodes).build()));
             print(spec.commandLine().getOut(), daemon.json, status(s));
             return s.getState().equals("UP") ? 0 : 1;
         }

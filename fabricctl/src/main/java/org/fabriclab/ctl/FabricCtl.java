@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "fabricctl", mixinStandardHelpOptions = true, version = "fabricctl 0.1.0",
         description = "Fabric manager admin CLI; offline routing and topology tools.",
-        subcommands = {RouteCommand.class, TopologyCommand.class, EnginesCommand.class, TorusStudyCommand.class, DaemonCommands.Status.class,
+        subcommands = {RouteCommand.class, TopologyCommand.class, EnginesCommand.class, TorusStudyCommand.class, DaemonCommands.Status.class, DaemonCommands.Job.class,
             DaemonCommands.Sweep.class, DaemonCommands.Engine.class, DaemonCommands.Tables.class, DaemonCommands.CountersVerb.class})
 public final class FabricCtl implements Runnable {
     @CommandLine.Spec

@@ -63,6 +63,16 @@ class DaemonVerbsTest {
                 FabricCtlTest.Run sweep = FabricCtlTest.run("sweep", "--server", server, "--json");
                 assertEquals(0, sweep.code(), sweep.err());
                 assertTrue(sweep.out().contains("\"heavySweeps\":3"), sweep.out());
+
+                FabricCtlTest.Run job = FabricCtlTest.run("job", "route", "A,D", "--server", server, "--json");
+                assertEquals(0, job.code(), job.err());
+                assertTrue(job.out().contains("\"jobNodes\":\"A,D\""), job.out());
+                FabricCtlTest.Run badJob = FabricCtlTest.run("job", "route", "A,nobody", "--server", server);
+                assertEquals(2, badJob.code());
+                assertTrue(badJob.err().contains("INVALID_ARGUMENT") && badJob.err().contains("nobody"), badJob.err());
+                FabricCtlTest.Run clear = FabricCtlTest.run("job", "clear", "--server", server, "--json");
+                assertEquals(0, clear.code(), clear.err());
+                assertTrue(clear.out().contains("\"jobNodes\":\"\""), clear.out());
             } finally {
                 admin.shutdownNow();
             }

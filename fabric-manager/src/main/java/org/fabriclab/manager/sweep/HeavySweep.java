@@ -138,7 +138,7 @@ public final class HeavySweep {
     /** What a sweep produced. */
     public record Outcome(Fabric fabric, LidAssignment lids, ForwardingTables tables, RouteReport report,
                           int changedBlocks, int activatedPorts, long routingMillis, long validationMillis,
-                          long pushMillis, long activationMillis) {
+                          long pushMillis, long activationMillis, String jobNodes) {
     }
 
     /**
@@ -148,12 +148,30 @@ public final class HeavySweep {
      */
     public Outcome run(Discovery.Result d, EngineChain chain, Map<Long, Integer> previousLids)
             throws SweepException, InterruptedException {
+        return run(d, chain, previousLids, "");
+    }
+
+    /**
+     * The same, balancing the routes for a job's hosts ({@code jobNodes} in node-set syntax; empty
+     * for every host): the engines count loads for the job's pairs only, as ANSU routes before a
+     * job; every LID is still routed.
+     */
+    public Outcome run(Discovery.Result d, EngineChain chain, Map<Long, Integer> previousLids, String jobNodes)
+            throws SweepException, InterruptedException {
         Fabric f = d.fabric();
         LidAssignment lids = LidAssigner.assign(f, previousLids);
         long t0 = System.nanoTime();
         EngineChain.Result routed;
         try {
-            routed = chain.route(new RoutingRequest(f, lids, RoutingOptions.DEFAULTS));
+            RoutingOptions options = RoutingOptions.DEFAULTS;
+            if (!jobNodes.isEmpty()) {
+                try {
+                    options = options.withEndpoints(org.fabriclab.routing.fabric.NodeSet.parse(f, jobNodes));
+                } catch (IllegalArgumentException e) {
+                    throw new SweepException("the job's node set no longer fits the fabric: " + e.getMessage() + "; no switch was changed");
+                }
+            }
+            routed = chain.route(new RoutingRequest(f, lids, options));
         } catch (RoutingException e) {
             throw new SweepException("no engine of the chain " + chain.names() + " could route the fabric: " + e.getMessage());
         }
@@ -171,7 +189,7 @@ public final class HeavySweep {
         int activated = activate(d, lids);
         long t3 = System.nanoTime();
         return new Outcome(f, lids, routed.tables(), report, changed, activated, routingMillis, (t1 - tv) / 1_000_000,
-                (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000);
+                (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, jobNodes);
     }
 
     private static void validate(Fabric f, EngineChain.Result routed, RouteReport r) throws SweepException {
