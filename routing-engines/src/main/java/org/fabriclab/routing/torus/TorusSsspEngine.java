@@ -2,9 +2,7 @@ package org.fabriclab.routing.torus;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * {@code torus-sssp}: Algorithms 3 and 4 of the Angara paper.
@@ -38,7 +36,6 @@ public final class TorusSsspEngine implements TorusEngine {
         int m = b.size();
         int vertices = g.vertexCount();
         long[] weight = new long[t.channelIds()];
-        int[] queue = new int[vertices];
         List<long[]> pending = new ArrayList<>(); // (turns, length, source, destination)
         // 1) unique routes
         ShortestRoutes shortest = new ShortestRoutes(g);
@@ -73,10 +70,7 @@ public final class TorusSsspEngine implements TorusEngine {
             return 0;
         });
         long baseCost = (long) m * m;
-        long[] distance = new long[vertices];
-        int[] parentEdge = new int[vertices];
-        int[] parent = new int[vertices];
-        boolean[] queued = new boolean[vertices];
+        Search search = new Search(vertices);
         boolean[] usedThisRound = new boolean[t.channelIds()];
         int from = 0;
         while (from < pending.size()) {
@@ -91,11 +85,11 @@ public final class TorusSsspEngine implements TorusEngine {
                 remaining.add((int) pending.get(k)[3]);
             }
             while (!remaining.isEmpty()) {
-                sssp(g, g.begin(b.member(i)), remaining, b, weight, baseCost, distance, parentEdge, parent, queue, queued);
+                search.run(g, g.begin(b.member(i)), remaining, b, weight, baseCost);
                 Arrays.fill(usedThisRound, false);
                 List<Integer> left = new ArrayList<>();
                 for (int j : remaining) {
-                    byte[] dirs = pathTo(g, t, g.begin(b.member(i)), g.end(b.member(j)), parentEdge, parent);
+                    byte[] dirs = pathTo(g, t, g.begin(b.member(i)), g.end(b.member(j)), search.parentEdge, search.parent);
                     if (crosses(t, b.member(i), dirs, usedThisRound)) {
                         left.add(j);
                         continue;
@@ -119,47 +113,78 @@ public final class TorusSsspEngine implements TorusEngine {
         return Math.max(0, differ - 1);
     }
 
-    /** Breadth-first search with relaxation (Algorithm 4) from source until every destination's end vertex is settled. */
-    private static void sssp(RoutingGraph g, int source, List<Integer> destinations, SourceRoutes.Builder b, long[] weight, long baseCost,
-                             long[] distance, int[] parentEdge, int[] parent, int[] queue, boolean[] queued) {
-        Arrays.fill(distance, Long.MAX_VALUE);
-        Arrays.fill(queued, false);
-        Set<Integer> targets = new HashSet<>();
-        for (int j : destinations) {
-            targets.add(g.end(b.member(j)));
+    /**
+     * Breadth-first search with relaxation (Algorithm 4), reusable: the vertices a search touched
+     * are reset by the next one (not the whole graph), and its targets are marked in an array.
+     */
+    private static final class Search {
+        final long[] distance;
+        final int[] parentEdge;
+        final int[] parent;
+        final int[] queue;
+        final boolean[] queued;
+        final boolean[] target;
+        int touched;
+
+        Search(int vertices) {
+            distance = new long[vertices];
+            Arrays.fill(distance, Long.MAX_VALUE);
+            parentEdge = new int[vertices];
+            parent = new int[vertices];
+            queue = new int[vertices];
+            queued = new boolean[vertices];
+            target = new boolean[vertices];
         }
-        distance[source] = 0;
-        parentEdge[source] = -1;
-        int head = 0;
-        int tail = 0;
-        queue[tail++] = source;
-        int reached = 0;
-        while (head < tail) {
-            int levelEnd = tail;
-            for (int i = head; i < levelEnd; i++) {
-                int u = queue[i];
-                queued[u] = false;
-                for (int e = g.firstEdge(u); e < g.firstEdge(u + 1); e++) {
-                    int v = g.edgeTarget(e);
-                    int c = g.edgeLink(e);
-                    long d = distance[u] + (c < 0 ? 0 : baseCost + weight[c]);
-                    if (d < distance[v]) {
-                        if (distance[v] == Long.MAX_VALUE && targets.contains(v)) {
-                            reached++;
-                        }
-                        distance[v] = d;
-                        parentEdge[v] = e;
-                        parent[v] = u;
-                        if (!queued[v]) {
-                            queued[v] = true;
-                            queue[tail++] = v;
+
+        /** From source until every destination's end vertex is settled (its level is done). */
+        void run(RoutingGraph g, int source, List<Integer> destinations, SourceRoutes.Builder b, long[] weight, long baseCost) {
+            for (int k = 0; k < touched; k++) {
+                distance[queue[k]] = Long.MAX_VALUE;
+            }
+            for (int j : destinations) {
+                target[g.end(b.member(j))] = true;
+            }
+            distance[source] = 0;
+            parentEdge[source] = -1;
+            int head = 0;
+            int tail = 0;
+            queue[tail++] = source;
+            int reached = 0;
+            while (head < tail) {
+                int levelEnd = tail;
+                for (int i = head; i < levelEnd; i++) {
+                    int u = queue[i];
+                    queued[u] = false;
+                    for (int e = g.firstEdge(u); e < g.firstEdge(u + 1); e++) {
+                        int v = g.edgeTarget(e);
+                        int c = g.edgeLink(e);
+                        long d = distance[u] + (c < 0 ? 0 : baseCost + weight[c]);
+                        if (d < distance[v]) {
+                            if (distance[v] == Long.MAX_VALUE) {
+                                reached += target[v] ? 1 : 0;
+                                queue[tail++] = v; // first reached: queued once (later improvements come within its level)
+                                queued[v] = true;
+                            } else if (!queued[v]) {
+                                queued[v] = true;
+                                queue[tail++] = v;
+                            }
+                            distance[v] = d;
+                            parentEdge[v] = e;
+                            parent[v] = u;
                         }
                     }
                 }
+                head = levelEnd;
+                if (reached == destinations.size()) {
+                    break;
+                }
             }
-            head = levelEnd;
-            if (reached == targets.size()) {
-                break;
+            for (int k = head; k < tail; k++) {
+                queued[queue[k]] = false;
+            }
+            touched = tail;
+            for (int j : destinations) {
+                target[g.end(b.member(j))] = false;
             }
         }
     }
