@@ -90,15 +90,10 @@ public final class EmulatorMain implements Runnable {
                 long durationNs = nanos(duration);
                 long warmupNs = warmup == null ? durationNs / 5 : nanos(warmup);
                 var lids = org.fabriclab.routing.lid.LidAssigner.assign(f);
-                boolean torus = org.fabriclab.routing.torus.TorusEngines.isTorusEngine(routing);
-                // a torus engine's source routes carry packets between switches; minhop's tables deliver the last hop
-                var routed = org.fabriclab.routing.engine.EngineChain.parse(torus ? "minhop" : routing).route(
-                        new org.fabriclab.routing.engine.RoutingRequest(f, lids, org.fabriclab.routing.engine.RoutingOptions.DEFAULTS));
+                var routed = org.fabriclab.routing.engine.EngineChain.parse(routing).route(new org.fabriclab.routing.engine.RoutingRequest(f, lids,
+                        org.fabriclab.routing.engine.RoutingOptions.DEFAULTS.withSeed(seed)));
                 config = new org.fabriclab.emulator.sim.Simulation.Config(f, routed.tables(), patternOf(pattern), load, linkGbps,
                         latencyNs, vls, buffer, payload, durationNs, warmupNs, seed, adaptive.equals("on"));
-                if (torus) {
-                    config = config.withSourceRoutes(org.fabriclab.routing.torus.TorusEngines.route(f, routing, null, seed));
-                }
             } catch (IllegalArgumentException | java.io.IOException e) {
                 System.err.println("emulator sim: " + e.getMessage());
                 return 2;
@@ -109,7 +104,7 @@ public final class EmulatorMain implements Runnable {
             var r = org.fabriclab.emulator.sim.Simulation.run(config);
             java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
             out.put("topology", topology);
-            out.put("routing", config.sourceRoutes() != null ? config.sourceRoutes().engine() : config.tables().engine());
+            out.put("routing", config.tables().engine());
             out.put("adaptive", config.adaptive() && config.tables().ar() != null);
             out.put("pattern", pattern);
             out.put("hosts", config.fabric().endpointCount());

@@ -37,7 +37,7 @@ class SourceRoutedLiveTest {
                 var b = Simulation.batch(tables, s, o.vls(), false);
                 fabric.node(f.name(f.switchNode(s))).management().tables().apply(new org.fabriclab.agent.core.TableBatch(b.fromVersion(),
                         b.toVersion(), b.blocks(), b.lftTop(), b.sl2vl(), b.arGroups(), b.arBlocks(), b.arEnabled(),
-                        Simulation.directionPorts(t, f.switchNode(s))));
+                        t.directionPorts(f.switchNode(s))));
             }
             for (int e = 0; e < f.endpointCount(); e++) {
                 var m = fabric.node(f.name(f.endpointNode(e))).management();

@@ -51,30 +51,20 @@ public final class Simulation {
      * @param adaptive     switches choose among AR groups' ports (if the engine made any); false: static routing (DR)
      * @param flows        if not empty, the traffic: these flows (each at {@code load} of the link rate, evenly
      *                     spaced), instead of every host by {@code pattern}
-     * @param sourceRoutes if not null, Angara's source routes between the torus switches: hosts write the route to
-     *                     the destination's switch into each packet, switches forward by it (the tables deliver the last
-     *                     hop) with bubble flow control on the rings
+     *
+     * <p>Tables with source routes (a torus engine's) run as Angara does: hosts write the route to
+     * the destination's switch into each packet, switches forward by it (the LFTs deliver the last
+     * hop) with bubble flow control on the rings.
      */
     public record Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps,
                          long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed,
-                         boolean adaptive, List<Flow> flows, org.fabriclab.routing.torus.SourceRoutes sourceRoutes) {
-        public Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps, long latencyNs, int vls,
-                      int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive, List<Flow> flows) {
-            this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
-                    adaptive, flows, null);
-        }
-
+                         boolean adaptive, List<Flow> flows) {
         public Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps, long latencyNs, int vls,
                       int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive) {
             this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
                     adaptive, List.of());
         }
 
-        /** The same, with source routes. */
-        public Config withSourceRoutes(org.fabriclab.routing.torus.SourceRoutes r) {
-            return new Config(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs,
-                    seed, adaptive, flows, r);
-        }
 
         /** With adaptive routing on wherever the tables have AR groups. */
         public Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps, long latencyNs, int vls,
@@ -212,9 +202,9 @@ public final class Simulation {
             if (f.isSwitch(n)) {
                 TableStore tables = new TableStore(f.portCount(n));
                 TableBatch b = batch(c.tables(), f.switchIndex(n), c.vls(), c.adaptive());
-                if (c.sourceRoutes() != null) {
+                if (c.tables().sourceRoutes() != null) {
                     b = new TableBatch(b.fromVersion(), b.toVersion(), b.blocks(), b.lftTop(), b.sl2vl(), b.arGroups(), b.arBlocks(),
-                            b.arEnabled(), directionPorts(c.sourceRoutes().torus(), n));
+                            b.arEnabled(), c.tables().sourceRoutes().torus().directionPorts(n));
                 }
                 tables.apply(b);
                 int node = n;
@@ -239,11 +229,11 @@ public final class Simulation {
             }
         }
         lidOfEndpoint = new int[endpoints];
-        if (c.sourceRoutes() != null) {
-            routeBetween = encodedRoutes(c.sourceRoutes());
+        if (c.tables().sourceRoutes() != null) {
+            routeBetween = encodedRoutes(c.tables().sourceRoutes());
             torusNodeOfEndpoint = new int[endpoints];
             for (int e = 0; e < endpoints; e++) {
-                torusNodeOfEndpoint[e] = c.sourceRoutes().torus().torusNode(f.endpointSwitch(e));
+                torusNodeOfEndpoint[e] = c.tables().sourceRoutes().torus().torusNode(f.endpointSwitch(e));
             }
         } else {
             routeBetween = null;
@@ -582,11 +572,6 @@ public final class Simulation {
         }
         return new TableBatch(0, 1, blocks, table.length - 1, List.of(new TableBatch.Sl2Vl(0, 0, sl2vl)), groups, arBlocks,
                 ar != null && adaptive);
-    }
-
-    /** The port of each direction of the torus at fabric switch {@code node} (0 where it has none). */
-    public static int[] directionPorts(org.fabriclab.routing.torus.Torus t, int node) {
-        return t.directionPorts(node);
     }
 
     /** Per pair of fabric switches (by torus node), the encoded source route between them, or 0. */

@@ -107,7 +107,9 @@ class SimulationTest {
         Simulation.Config c = new Simulation.Config(f, minhop, Simulation.Pattern.UNIFORM, 0.8, 100, 100, 1, 8, 256, 100_000, 20_000, 1);
         Simulation.Report tables = Simulation.run(c);
         assertEquals(0, tables.packetsDelivered(), "minhop's credit loops deadlock the torus at this load");
-        Simulation.Report angara = Simulation.run(c.withSourceRoutes(org.fabriclab.routing.torus.TorusEngines.route(f, "torus-sssp", null, 1)));
+        var sssp = EngineChain.parse("torus-sssp").route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables();
+        Simulation.Report angara = Simulation.run(new Simulation.Config(f, sssp, Simulation.Pattern.UNIFORM, 0.8, 100, 100, 1, 8, 256, 100_000,
+                20_000, 1));
         assertTrue(angara.throughput() > 0.5, "source routes keep moving: " + angara.throughput());
         assertEquals(0, angara.packetsDropped());
         assertEquals(0, angara.outOfOrder(), "one route per pair: in order");
