@@ -93,6 +93,10 @@ final class RouteCommand implements Callable<Integer> {
     @Option(names = "--dump-lfts", paramLabel = "FILE", description = "Write the tables in OpenSM's opensm-lfts.dump format")
     Path dumpLfts;
 
+    @Option(names = "--coordinates", paramLabel = "FILE",
+            description = "Torus engines: switch coordinates, a line 'NAME x y [z [k]]' per switch (for a net file whose names do not carry them)")
+    Path coordinates;
+
     @Override
     public Integer call() throws IOException, RoutingException {
         if (topology == null) {
@@ -104,6 +108,9 @@ final class RouteCommand implements Callable<Integer> {
         Fabric fabric = Fabrics.load(topology);
         if (org.fabriclab.routing.torus.TorusEngines.isTorusEngine(engine)) {
             return routeTorus(fabric);
+        }
+        if (coordinates != null) {
+            throw new IllegalArgumentException("--coordinates is for the torus engines (torus-bfs, torus-sssp, torus-genetic), not " + engine);
         }
         EngineChain chain = EngineChain.parse(engine);
         Map<Long, Integer> previous = Map.of();
@@ -184,15 +191,21 @@ final class RouteCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--warmup must be 0 or more, not " + warmup);
         }
         BitSet set = nodes == null ? null : NodeSet.parse(fabric, nodes);
+        Map<String, int[]> coords = Map.of();
+        if (coordinates != null) {
+            try (Reader r = Files.newBufferedReader(coordinates, StandardCharsets.UTF_8)) {
+                coords = org.fabriclab.routing.torus.CoordinatesFile.read(r, coordinates.toString());
+            }
+        }
         for (int i = 0; i < warmup; i++) {
-            org.fabriclab.routing.torus.TorusEngines.route(fabric, engine, set, seed);
+            org.fabriclab.routing.torus.TorusEngines.route(fabric, coords, engine, set, seed);
         }
         List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream()
                 .filter(p -> p.getType() == MemoryType.HEAP).toList();
         System.gc();
         heap.forEach(MemoryPoolMXBean::resetPeakUsage);
         long t0 = System.nanoTime();
-        org.fabriclab.routing.torus.SourceRoutes routes = org.fabriclab.routing.torus.TorusEngines.route(fabric, engine, set, seed);
+        org.fabriclab.routing.torus.SourceRoutes routes = org.fabriclab.routing.torus.TorusEngines.route(fabric, coords, engine, set, seed);
         long t1 = System.nanoTime();
         long peakHeap = heap.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
         org.fabriclab.routing.torus.SourceRouteAnalysis.Report r = org.fabriclab.routing.torus.SourceRouteAnalysis.analyze(routes);

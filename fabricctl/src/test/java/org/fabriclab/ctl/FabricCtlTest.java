@@ -61,6 +61,49 @@ class FabricCtlTest {
         assertTrue(notTorus.err().contains("no torus coordinates"), notTorus.err());
     }
 
+    /**
+     * A torus as a net file: routed by its switch names as gen_net.py writes them; renamed, with a
+     * coordinates file instead; a malformed coordinates file names the file, line and problem.
+     */
+    @Test
+    void torusNetFilesAreRoutedByNamesOrByACoordinatesFile(@TempDir Path dir) throws Exception {
+        Path net = dir.resolve("torus.net");
+        assertEquals(0, run("topology", "--topology", "torus:4x3x2", "--format", "net", "-o", net.toString()).code());
+        Run byNames = run("route", "--topology", "file:" + net, "--engine", "torus-sssp", "--json");
+        assertEquals(0, byNames.code(), byNames.err());
+        Run generated = run("route", "--topology", "torus:4x3x2", "--engine", "torus-sssp", "--json");
+        String efi = "\"edgeForwardingIndex\":";
+        assertEquals(generated.out().split(efi)[1].split(",")[0], byNames.out().split(efi)[1].split(",")[0], "the same torus, the same routes");
+
+        String text = Files.readString(net);
+        StringBuilder coords = new StringBuilder("# renamed switches and their places\n");
+        for (int x = 0; x < 4; x++) {
+            for (int y = 0; y < 3; y++) {
+                for (int z = 0; z < 2; z++) {
+                    String old = "T" + x + "_" + y + "_" + z;
+                    String renamed = "rack" + x + "-" + y + "-" + z;
+                    text = text.replace("\"" + old + "\"", "\"" + renamed + "\"");
+                    coords.append(renamed).append(' ').append(x).append(' ').append(y).append(' ').append(z).append('\n');
+                }
+            }
+        }
+        Path renamedNet = dir.resolve("renamed.net");
+        Files.writeString(renamedNet, text);
+        Run noCoords = run("route", "--topology", "file:" + renamedNet, "--engine", "torus-sssp");
+        assertEquals(2, noCoords.code());
+        assertTrue(noCoords.err().contains("coordinates file"), noCoords.err());
+        Path coordFile = dir.resolve("coords.txt");
+        Files.writeString(coordFile, coords.toString());
+        Run withCoords = run("route", "--topology", "file:" + renamedNet, "--engine", "torus-sssp", "--coordinates", coordFile.toString(), "--json");
+        assertEquals(0, withCoords.code(), withCoords.err());
+        assertEquals(generated.out().split(efi)[1].split(",")[0], withCoords.out().split(efi)[1].split(",")[0]);
+
+        Files.writeString(coordFile, coords + "rack0-0-0 1 x 0\n");
+        Run bad = run("route", "--topology", "file:" + renamedNet, "--engine", "torus-sssp", "--coordinates", coordFile.toString());
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("coords.txt") && bad.err().contains(":26") && bad.err().contains("'x'"), bad.err());
+    }
+
     @Test
     void warmupRunsGiveTheSameRoutes() {
         Run cold = run("route", "--topology", "torus:4x4", "--json");

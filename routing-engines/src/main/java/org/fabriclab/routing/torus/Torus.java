@@ -61,6 +61,17 @@ public final class Torus {
      * @throws IllegalArgumentException naming what makes the fabric no torus
      */
     public static Torus of(Fabric fabric) {
+        return of(fabric, java.util.Map.of());
+    }
+
+    /**
+     * The torus of {@code fabric}'s switches, with coordinates by switch name from {@code
+     * coordinates} first (a coordinates file: a net file carries none), then from the fabric,
+     * then from names of the form {@code T<x>_<y>...}.
+     *
+     * @throws IllegalArgumentException naming what makes the fabric no torus
+     */
+    public static Torus of(Fabric fabric, java.util.Map<String, int[]> coordinates) {
         int switches = fabric.switchCount();
         if (switches == 0) {
             throw new IllegalArgumentException("the fabric has no switches, so no torus");
@@ -69,10 +80,11 @@ public final class Torus {
         int n = -1;
         for (int s = 0; s < switches; s++) {
             int node = fabric.switchNode(s);
-            c[s] = fabric.coordinates(node).orElseGet(() -> parseName(fabric.name(node)));
+            int[] given = coordinates.get(fabric.name(node));
+            c[s] = given != null ? given.clone() : fabric.coordinates(node).orElseGet(() -> parseName(fabric.name(node)));
             if (c[s] == null) {
                 throw new IllegalArgumentException("switch " + fabric.name(node) + " has no torus coordinates: generated tori carry them, "
-                        + "and a net file names its switches T<x>_<y>[_<z>[_<k>]]");
+                        + "a net file names its switches T<x>_<y>[_<z>[_<k>]], or a coordinates file gives them");
             }
             if (n < 0) {
                 n = c[s].length;
@@ -254,3 +266,4 @@ public final class Torus {
         return fabric.name(switchNode[u]);
     }
 }
+

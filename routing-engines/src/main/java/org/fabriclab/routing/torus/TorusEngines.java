@@ -43,8 +43,14 @@ public final class TorusEngines {
      * @throws IllegalArgumentException if the fabric is no torus (the reason named) or the engine is unknown
      */
     public static SourceRoutes route(org.fabriclab.routing.fabric.Fabric fabric, String engine, java.util.BitSet endpoints, long seed) {
+        return route(fabric, java.util.Map.of(), engine, endpoints, seed);
+    }
+
+    /** The same, with switch coordinates from a coordinates file (by switch name) before the fabric's own. */
+    public static SourceRoutes route(org.fabriclab.routing.fabric.Fabric fabric, java.util.Map<String, int[]> coordinates, String engine,
+                                     java.util.BitSet endpoints, long seed) {
         TorusEngine e = create(engine);
-        Torus t = Torus.of(fabric);
+        Torus t = Torus.of(fabric, coordinates);
         int[] nodes;
         if (endpoints == null) {
             nodes = java.util.stream.IntStream.range(0, t.nodes()).toArray();
