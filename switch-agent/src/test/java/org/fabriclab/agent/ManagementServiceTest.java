@@ -266,8 +266,17 @@ class ManagementServiceTest {
         c.add(3, org.fabriclab.agent.mgmt.PortCounterArray.XMIT_DATA, 900);
         c.addInput(3, 1, 600);
         c.addInput(3, 2, 300);
-        c.add(1, org.fabriclab.agent.mgmt.PortCounterArray.QUEUED_PKTS, 5);
-        c.add(3, org.fabriclab.agent.mgmt.PortCounterArray.WAITING_HEADS, 2);
+        node.gauges(new ManagedNode.Gauges() {
+            @Override
+            public int queuedPackets(int port) {
+                return port == 1 ? 5 : 0;
+            }
+
+            @Override
+            public int waitingHeads(int port) {
+                return port == 3 ? 2 : 0;
+            }
+        });
         var pc = call().getPortCounters(org.fabriclab.proto.v1.GetPortCountersRequest.newBuilder().setPortNumber(3).build());
         assertEquals(900, pc.getXmitDataOctets());
         assertEquals(2, pc.getOutputWaitingHeads());

@@ -226,24 +226,23 @@ class SwitchCoreTest {
     }
 
     @Test
-    void queueDepthAndWaitingHeadsAreGaugesThatAResetLeavesAlone() {
+    void queueDepthAndWaitingHeadsAreReadFromTheCore() {
         for (int i = 0; i < 3; i++) {
             core.packetArrived(1, packet(10, i, 0), 0); // the first is sent at once; port 3 stays busy
         }
         core.packetArrived(2, packet(10, 9, 0), 0);
-        assertEquals(2, counters.get(1, PortCounterArray.QUEUED_PKTS), "two behind the one sent");
-        assertEquals(1, counters.get(2, PortCounterArray.QUEUED_PKTS));
-        assertEquals(2, counters.get(3, PortCounterArray.WAITING_HEADS), "the heads of inputs 1 and 2 wait for port 3");
+        assertEquals(2, core.queuedPackets(1), "two behind the one sent");
+        assertEquals(1, core.queuedPackets(2));
+        assertEquals(2, core.waitingHeads(3), "the heads of inputs 1 and 2 wait for port 3");
         counters.reset(0);
-        assertEquals(2, counters.get(1, PortCounterArray.QUEUED_PKTS));
         assertEquals(0, counters.inputBytes(3, 1), "the input matrix is a counter and is reset");
         for (int t = 1; t <= 3; t++) {
             core.creditReturned(3, 0, 1, t);
             core.linkFree(3, t);
         }
-        assertEquals(0, counters.get(1, PortCounterArray.QUEUED_PKTS));
-        assertEquals(0, counters.get(2, PortCounterArray.QUEUED_PKTS));
-        assertEquals(0, counters.get(3, PortCounterArray.WAITING_HEADS));
+        assertEquals(0, core.queuedPackets(1));
+        assertEquals(0, core.queuedPackets(2));
+        assertEquals(0, core.waitingHeads(3));
     }
 
     @Test

@@ -135,6 +135,23 @@ public final class SwitchCore {
         return count[(port - 1) * vls + vl];
     }
 
+    /**
+     * Packets in input {@code port}'s buffers, every lane: the queue depth of an input-queued
+     * switch. Management reads it from another thread; the value may lag by a packet.
+     */
+    public int queuedPackets(int port) {
+        int n = 0;
+        for (int v = 0; v < vls; v++) {
+            n += count[(port - 1) * vls + v];
+        }
+        return n;
+    }
+
+    /** Queue heads routed to output {@code port} and waiting for it (its contention); read as {@link #queuedPackets}. */
+    public int waitingHeads(int port) {
+        return wanting[port];
+    }
+
     /** Credits held for output {@code port}, lane {@code vl}. */
     public int credits(int port, int vl) {
         return credits[port * vls + vl];
@@ -197,7 +214,6 @@ public final class SwitchCore {
         }
         ring[q * depth + (head[q] + count[q]) % depth] = h;
         count[q]++;
-        counters.add(inPort, PortCounterArray.QUEUED_PKTS, 1);
         if (count[q] == 1) {
             routeHead(q, now);
         }
@@ -307,13 +323,11 @@ public final class SwitchCore {
         int old = target[q];
         if (old != NO_TARGET) {
             wanting[old]--;
-            counters.add(old, PortCounterArray.WAITING_HEADS, -1);
             requests[old * requestWords + (q >>> 6)] &= ~(1L << q);
         }
         target[q] = port;
         if (port != NO_TARGET) {
             wanting[port]++;
-            counters.add(port, PortCounterArray.WAITING_HEADS, 1);
             requests[port * requestWords + (q >>> 6)] |= 1L << q;
         }
     }
@@ -424,7 +438,6 @@ public final class SwitchCore {
         int h = ring[q * depth + head[q]];
         head[q] = head[q] + 1 == depth ? 0 : head[q] + 1;
         count[q]--;
-        counters.add(q / vls + 1, PortCounterArray.QUEUED_PKTS, -1);
         return h;
     }
 }

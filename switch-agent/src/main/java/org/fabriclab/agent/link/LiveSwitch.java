@@ -11,6 +11,17 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
     public LiveSwitch(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double[] rateGbps, String endpoint) {
         super(loop, mgmt, vls, bufferPackets, rateGbps, endpoint, mgmt.identity().ports() * vls * bufferPackets + 1);
         core = new SwitchCore(ports, vls, bufferPackets, mgmt.tables(), mgmt.counters(), pool, this);
+        mgmt.gauges(new ManagedNode.Gauges() {
+            @Override
+            public int queuedPackets(int port) {
+                return core.queuedPackets(port);
+            }
+
+            @Override
+            public int waitingHeads(int port) {
+                return core.waitingHeads(port);
+            }
+        });
     }
 
     /** The core's buffers, credits and links, read on the event loop (troubleshooting). */

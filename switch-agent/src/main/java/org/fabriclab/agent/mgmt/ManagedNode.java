@@ -42,6 +42,14 @@ public final class ManagedNode {
     private long mKey;
     private long eventSequence;
     private volatile FlowSource flowSource;
+    private volatile Gauges gauges;
+
+    /** A switch's queue gauges, read from its core (racily, from any thread: they may lag by a packet). */
+    public interface Gauges {
+        int queuedPackets(int port);
+
+        int waitingHeads(int port);
+    }
     /** A channel adapter's source routes by destination LID ({@code SourceRoute} encoding; 0: none), replaced whole. */
     private volatile long[] sourceRoutes = new long[0];
 
@@ -100,6 +108,16 @@ public final class ManagedNode {
     public long sourceRoute(int dlid) {
         long[] r = sourceRoutes;
         return dlid < r.length ? r[dlid] : 0;
+    }
+
+    /** Where a switch's queue gauges come from (its data plane sets it). */
+    public void gauges(Gauges g) {
+        gauges = g;
+    }
+
+    /** The queue gauges, or null (no data plane). */
+    public Gauges gauges() {
+        return gauges;
     }
 
     /** Where a channel adapter's per-flow counters come from (its data plane sets it). */

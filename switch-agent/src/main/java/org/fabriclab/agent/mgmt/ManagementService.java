@@ -250,10 +250,12 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
                 .setXmitDataOctets(c.get(p, PortCounterArray.XMIT_DATA)).setRcvDataOctets(c.get(p, PortCounterArray.RCV_DATA))
                 .setXmitPkts(c.get(p, PortCounterArray.XMIT_PKTS)).setRcvPkts(c.get(p, PortCounterArray.RCV_PKTS))
                 .setXmitWaitNs(c.get(p, PortCounterArray.XMIT_WAIT_NS))
-                .setXmitDiscards(c.get(p, PortCounterArray.XMIT_DISCARDS))
-                // gauges read while the data plane moves them: never report a transient below zero
-                .setInputQueuedPackets((int) Math.max(0, c.get(p, PortCounterArray.QUEUED_PKTS)))
-                .setOutputWaitingHeads((int) Math.max(0, c.get(p, PortCounterArray.WAITING_HEADS)));
+                .setXmitDiscards(c.get(p, PortCounterArray.XMIT_DISCARDS));
+        ManagedNode.Gauges g = node.gauges();
+        if (g != null) {
+            // read while the data plane moves them: never report a transient below zero
+            b.setInputQueuedPackets(Math.max(0, g.queuedPackets(p))).setOutputWaitingHeads(Math.max(0, g.waitingHeads(p)));
+        }
         for (int in = 1; in <= n; in++) {
             long bytes = c.inputBytes(p, in);
             if (bytes > 0) {

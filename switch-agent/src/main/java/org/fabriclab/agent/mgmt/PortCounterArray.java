@@ -6,9 +6,9 @@ package org.fabriclab.agent.mgmt;
  * packet). Writes come from the one thread that owns the node's data plane; reads from anywhere
  * may lag by a packet or two, which monitoring tolerates.
  *
- * <p>Two slots are gauges the data plane moves up and down ({@link #QUEUED_PKTS}, {@link
- * #WAITING_HEADS}); a reset leaves them alone. Beside the counters, a matrix of the bytes each
- * output port sent by the input port they came in on: what each input got of an output.
+ * <p>Beside the counters, a matrix of the bytes each output port sent by the input port they came
+ * in on: what each input got of an output. (Queue depths are the core's own state, read through
+ * {@link ManagedNode#gauges}, not kept twice.)
  */
 public final class PortCounterArray {
     public static final int XMIT_DATA = 0;
@@ -17,11 +17,7 @@ public final class PortCounterArray {
     public static final int RCV_PKTS = 3;
     public static final int XMIT_WAIT_NS = 4;
     public static final int XMIT_DISCARDS = 5;
-    /** Gauge: packets in the port's input buffers now. */
-    public static final int QUEUED_PKTS = 6;
-    /** Gauge: input-buffer heads waiting for the port as their output. */
-    public static final int WAITING_HEADS = 7;
-    public static final int COUNTERS = 8;
+    public static final int COUNTERS = 6;
 
     private final long[] values;
     private final long[] inputBytes;
@@ -55,13 +51,11 @@ public final class PortCounterArray {
         return inputBytes[out * (ports + 1) + in];
     }
 
-    /** Clears one port's counters, or every port's when {@code port} is 0; the gauges stay. */
+    /** Clears one port's counters, or every port's when {@code port} is 0. */
     public void reset(int port) {
         for (int p = port == 0 ? 0 : port; p <= (port == 0 ? ports : port); p++) {
             for (int c = 0; c < COUNTERS; c++) {
-                if (c != QUEUED_PKTS && c != WAITING_HEADS) {
-                    values[p * COUNTERS + c] = 0;
-                }
+                values[p * COUNTERS + c] = 0;
             }
             java.util.Arrays.fill(inputBytes, p * (ports + 1), (p + 1) * (ports + 1), 0);
         }
