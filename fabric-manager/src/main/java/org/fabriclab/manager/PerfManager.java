@@ -56,7 +56,7 @@ public final class PerfManager implements AutoCloseable {
     private boolean warnedFlows;
 
     /** Flows exported when no limit is given. */
-    public static final int DEFAULT_MAX_FLOWS = 1024;
+    public static final int DEFAULT_MAX_FLOWS = 4096;
 
     /** Counters of one directed link, as last polled. */
     static final class Link {
