@@ -133,4 +133,32 @@ class ArEnginesTest {
         RoutingException e = assertThrows(RoutingException.class, () -> route("ar-dfp", Topologies.generate("torus:4x4,hosts=1")));
         assertTrue(e.getMessage().contains("could deadlock") && e.getMessage().contains("->"), e.getMessage());
     }
+
+    @Test
+    void theEnginesTablesAreConsistentAndABrokenGroupIsNamed() throws Exception {
+        for (String spec : new String[] {"fat-tree:k=4,levels=3", "rlft:leaves=2,spines=1,hosts=2,parallel=2", "dragonfly-plus:p=2,leaves=2,spines=2,h=2"}) {
+            Fabric f = Topologies.generate(spec);
+            for (String engine : new String[] {"ar-lag", "ar-tree", "ar-dfp"}) {
+                ForwardingTables t;
+                try {
+                    t = route(engine, f);
+                } catch (RoutingException e) {
+                    continue; // ar-tree refuses a Dragonfly+
+                }
+                assertTrue(ArTables.problems(t, 5).isEmpty(), engine + " on " + spec + ": " + ArTables.problems(t, 5));
+            }
+        }
+        // a group that leaves out the static port: named
+        Fabric f = Topologies.generate("rlft:leaves=2,spines=1,hosts=2,parallel=2");
+        ForwardingTables t = route("ar-lag", f);
+        int leaf = f.switchIndex(f.endpointSwitch(0));
+        int remote = t.lids().endpointLid(f.endpointCount() - 1);
+        int staticPort = t.port(leaf, remote);
+        ArTables.Builder b = ArTables.builder(f.switchCount(), t.size());
+        int other = Arrays.stream(t.ar().ports(leaf, t.ar().group(leaf, remote))).filter(p -> p != staticPort).findFirst().orElseThrow();
+        b.set(leaf, remote, b.group(leaf, new int[] {other}));
+        java.util.List<String> problems = ArTables.problems(t.withAr(b.build(), "broken"), 5);
+        assertEquals(1, problems.size(), problems.toString());
+        assertTrue(problems.get(0).contains("static port " + staticPort + " outside its AR group"), problems.get(0));
+    }
 }

@@ -201,6 +201,10 @@ public final class HeavySweep {
                         + r.unreachableReasons() + ", e.g. " + r.unreachableExamples() + "); no switch was changed");
             }
         }
+        List<String> ar = org.fabriclab.routing.engine.ArTables.problems(routed.tables(), 5);
+        if (!ar.isEmpty()) {
+            throw new SweepException(routed.engine() + "'s adaptive-routing tables are inconsistent: " + ar + "; no switch was changed");
+        }
         var sr = routed.tables().sourceRoutes();
         if (sr != null) {
             var a = org.fabriclab.routing.torus.SourceRouteAnalysis.analyze(sr);

@@ -85,4 +85,46 @@ public final class ArTables {
             return new ArTables(g, groupOfLid);
         }
     }
+
+    /**
+     * What is wrong with {@code t}'s AR tables, at most {@code limit} problems (none: an empty
+     * list): an AR LFT entry naming an undefined group, a group port with no switch at its other
+     * end, or a static LFT port (the switch's fallback when AR is off or the group is unusable)
+     * that is not in the LID's group. The daemon refuses to push tables with any.
+     */
+    public static java.util.List<String> problems(ForwardingTables t, int limit) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        ArTables ar = t.ar();
+        if (ar == null) {
+            return out;
+        }
+        org.fabriclab.routing.fabric.Fabric f = t.fabric();
+        for (int s = 0; s < f.switchCount() && out.size() < limit; s++) {
+            int node = f.switchNode(s);
+            for (int g = 1; g <= ar.groupCount(s) && out.size() < limit; g++) {
+                for (int p : ar.ports(s, g)) {
+                    int peer = p >= 1 && p <= f.portCount(node) ? f.peerNode(f.globalPort(node, p)) : org.fabriclab.routing.fabric.Fabric.NONE;
+                    if (peer == org.fabriclab.routing.fabric.Fabric.NONE || !f.isSwitch(peer)) {
+                        out.add(f.name(node) + ": AR group " + g + " has port " + p + ", which leads to no switch");
+                    }
+                }
+            }
+            for (int lid = 1; lid < ar.size(s) && out.size() < limit; lid++) {
+                int g = ar.group(s, lid);
+                if (g == 0) {
+                    continue;
+                }
+                if (g > ar.groupCount(s)) {
+                    out.add(f.name(node) + ": LID " + lid + " names AR group " + g + ", which is not defined");
+                    continue;
+                }
+                int staticPort = t.port(s, lid);
+                if (java.util.Arrays.stream(ar.ports(s, g)).noneMatch(p -> p == staticPort)) {
+                    out.add(f.name(node) + ": LID " + lid + " has static port " + staticPort + " outside its AR group " + g + " "
+                            + java.util.Arrays.toString(ar.ports(s, g)));
+                }
+            }
+        }
+        return out;
+    }
 }
