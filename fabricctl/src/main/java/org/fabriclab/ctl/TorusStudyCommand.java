@@ -78,6 +78,18 @@ final class TorusStudyCommand implements Callable<Integer> {
                 groups.add(x);
             }
             m.put("groups", groups);
+            List<Object> runtimes = new ArrayList<>();
+            for (TorusStudy.Runtime x : r.runtimes()) {
+                Map<String, Object> y = new LinkedHashMap<>();
+                y.put("engine", x.engine());
+                y.put("fromNodes", x.fromNodes());
+                y.put("toNodes", x.toNodes());
+                y.put("systems", x.systems());
+                y.put("medianMillis", x.medianMillis());
+                y.put("maxMillis", x.maxMillis());
+                runtimes.add(y);
+            }
+            m.put("runtimes", runtimes);
             out.println(Json.write(m));
         } else {
             out.printf("%dD tori, %d systems%n", r.dimensions(), r.systems().size());
@@ -91,6 +103,11 @@ final class TorusStudyCommand implements Callable<Integer> {
             for (TorusStudy.Group g : r.groups()) {
                 out.printf("  %-14s %-8s %4d systems  ratio %s%n", g.engine(), g.relation(), g.systems(),
                         Double.isNaN(g.efiRatio()) ? "-" : String.format("%.3f", g.efiRatio()));
+            }
+            out.println("routing time against nodes, ms (Figure 5d-f):");
+            for (TorusStudy.Runtime x : r.runtimes()) {
+                out.printf("  %-14s %4d-%-4d nodes %4d systems  median %.0f  max %.0f%n", x.engine(), x.fromNodes(), x.toNodes(), x.systems(),
+                        x.medianMillis(), x.maxMillis());
             }
         }
         out.flush();

@@ -24,8 +24,15 @@ public final class TorusStudy {
     public record Group(String engine, String relation, int systems, double efiRatio) {
     }
 
-    public record Result(int dimensions, List<Sample> systems, List<Group> groups) {
+    /** Figure 5(d-f): an engine's routing time over the systems with {@code fromNodes..toNodes} nodes: median and maximum. */
+    public record Runtime(String engine, int fromNodes, int toNodes, int systems, double medianMillis, double maxMillis) {
     }
+
+    public record Result(int dimensions, List<Sample> systems, List<Group> groups, List<Runtime> runtimes) {
+    }
+
+    /** The node-count bands runtimes are summarised in. */
+    static final int[][] BANDS = {{1, 50}, {51, 100}, {101, 200}, {201, 300}, {301, 400}, {401, 512}, {513, 1024}, {1025, 4096}};
 
     private TorusStudy() {
     }
@@ -113,6 +120,16 @@ public final class TorusStudy {
                 groups.add(new Group(e, relation, k, bfs == 0 ? Double.NaN : (double) mine / bfs));
             }
         }
-        return new Result(n, systems, groups);
+        List<Runtime> runtimes = new ArrayList<>();
+        for (String e : engines) {
+            for (int[] band : BANDS) {
+                double[] ms = systems.stream().filter(x -> x.nodes() >= band[0] && x.nodes() <= band[1])
+                        .mapToDouble(x -> x.millis().get(e)).sorted().toArray();
+                if (ms.length > 0) {
+                    runtimes.add(new Runtime(e, band[0], band[1], ms.length, ms[ms.length / 2], ms[ms.length - 1]));
+                }
+            }
+        }
+        return new Result(n, systems, groups, runtimes);
     }
 }

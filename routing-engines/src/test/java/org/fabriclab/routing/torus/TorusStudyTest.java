@@ -27,6 +27,10 @@ class TorusStudyTest {
                 assertEquals(1.0, g.efiRatio(), 1e-12);
             }
         }
+        for (String e : engines) {
+            int counted = r.runtimes().stream().filter(x -> x.engine().equals(e)).mapToInt(TorusStudy.Runtime::systems).sum();
+            assertEquals(6, counted, e + ": every system in one runtime band");
+        }
         TorusStudy.Result again = TorusStudy.run(2, 6, 2, 8, 36, engines, 3);
         for (int i = 0; i < 6; i++) {
             assertEquals(r.systems().get(i).efi(), again.systems().get(i).efi());
