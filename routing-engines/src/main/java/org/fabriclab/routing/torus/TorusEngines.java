@@ -8,12 +8,6 @@ import java.util.function.Supplier;
 public final class TorusEngines {
     private static final Map<String, Supplier<TorusEngine>> ENGINES = Map.of(TorusBfsEngine.NAME, TorusBfsEngine::new,
             TorusSsspEngine.NAME, TorusSsspEngine::new, TorusGeneticEngine.NAME, TorusGeneticEngine::new);
-    private static final Map<String, String> DESCRIPTIONS = Map.of(TorusBfsEngine.NAME,
-            "Angara: source routes by breadth-first search of the routing graph, sources farthest-first (Algorithms 1, 2)",
-            TorusSsspEngine.NAME,
-            "Angara: unique routes first, then shortest paths by weight, pairs sorted by turns and length (Algorithms 3, 4)",
-            TorusGeneticEngine.NAME,
-            "Angara: a genetic search over each pair's shortest routes, fitness sigma(4,R), seeded (section 4.2; slow by design)");
 
     private TorusEngines() {
     }
@@ -58,9 +52,5 @@ public final class TorusEngines {
             nodes = endpoints.stream().map(x -> t.torusNode(fabric.endpointSwitch(x))).filter(u -> u >= 0).distinct().sorted().toArray();
         }
         return e.route(RoutingGraph.withDeadlockFreeTurns(t), nodes, seed);
-    }
-
-    public static String description(String name) {
-        return DESCRIPTIONS.getOrDefault(name, "");
     }
 }
