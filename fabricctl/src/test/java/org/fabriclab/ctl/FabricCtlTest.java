@@ -105,6 +105,19 @@ class FabricCtlTest {
     }
 
     @Test
+    void torusStudyReportsEverySystemTheGroupsAndTheRuntimes() {
+        Run r = run("torus-study", "--dimensions", "2", "--systems", "3", "--max-nodes", "16", "--engines", "torus-bfs,torus-sssp", "--json");
+        assertEquals(0, r.code(), r.err());
+        for (String key : List.of("\"dimensions\":2", "\"systems\":[{\"dims\":", "\"edgeForwardingIndex\":{\"torus-bfs\":",
+                "\"groups\":[{\"engine\":\"torus-sssp\",\"relation\":\"less\"", "\"runtimes\":[{\"engine\":\"torus-bfs\",\"fromNodes\":1")) {
+            assertTrue(r.out().contains(key), key + " missing in " + r.out());
+        }
+        Run bad = run("torus-study", "--dimensions", "2", "--engines", "torus-sssp");
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("torus-bfs first"), bad.err());
+    }
+
+    @Test
     void warmupRunsGiveTheSameRoutes() {
         Run cold = run("route", "--topology", "torus:4x4", "--json");
         Run warm = run("route", "--topology", "torus:4x4", "--warmup", "2", "--json");

@@ -324,6 +324,11 @@ public final class HeavySweep {
             return;
         }
         Fabric f = t.fabric();
+        // each endpoint's switch as a member of the routes' node set (-1: not in it, or no routes)
+        int[] member = new int[f.endpointCount()];
+        for (int e = 0; e < member.length; e++) {
+            member[e] = sr == null ? -1 : sr.indexOf(sr.torus().torusNode(f.endpointSwitch(e)));
+        }
         List<DiscoveredNode> adapters = new ArrayList<>();
         Map<Long, org.fabriclab.proto.v1.WriteSourceRoutesRequest> requests = new HashMap<>();
         for (int e = 0; e < f.endpointCount(); e++) {
@@ -333,9 +338,9 @@ public final class HeavySweep {
                 continue;
             }
             var w = org.fabriclab.proto.v1.WriteSourceRoutesRequest.newBuilder().setMKey(mKey);
-            int from = sr == null ? -1 : sr.indexOf(sr.torus().torusNode(f.endpointSwitch(e)));
+            int from = member[e];
             for (int e2 = 0; e2 < f.endpointCount() && from >= 0; e2++) {
-                int to = sr.indexOf(sr.torus().torusNode(f.endpointSwitch(e2)));
+                int to = member[e2];
                 if (to >= 0 && to != from && !sr.unroutable(from, to)) {
                     w.addRoutes(org.fabriclab.proto.v1.SourceRouteEntry.newBuilder().setDlid(t.lids().endpointLid(e2))
                             .setDirections(ByteString.copyFrom(sr.directions(from, to))));

@@ -108,13 +108,8 @@ final class DeadlockFreeTurns {
             int node = x / dirs;
             int dx = x % dirs;
             for (int d = 0; d < dirs; d++) {
-                int back = d < dirs / 2 ? d + dirs / 2 : d - dirs / 2;
-                int from = t.next(t.channel(node, back));
-                if (from < 0) {
-                    continue;
-                }
-                int p = t.channel(from, d);
-                if (t.next(p) != node || seen[p]) {
+                int p = t.arrivalChannel(node, d);
+                if (p < 0 || seen[p]) {
                     continue;
                 }
                 if (d <= dx || (added[p] & (1 << dx)) != 0) {

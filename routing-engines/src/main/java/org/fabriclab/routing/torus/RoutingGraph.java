@@ -94,7 +94,7 @@ public final class RoutingGraph {
                     }
                     if (extraTurns != null) {
                         // section 3.2: after a first positive step, a turn against the order the CDG allows
-                        int arrived = arrivalChannel(torus, u, fs);
+                        int arrived = torus.arrivalChannel(u, fs);
                         if (arrived >= 0 && extraTurns[arrived] != null) {
                             for (int d : extraTurns[arrived]) {
                                 if (d < fs) {
@@ -119,7 +119,7 @@ public final class RoutingGraph {
                     }
                     if (extraTurns != null) {
                         // section 3.2: a last negative step against the order, where the CDG allows the turn
-                        int arrived = arrivalChannel(torus, u, last);
+                        int arrived = torus.arrivalChannel(u, last);
                         if (arrived >= 0 && extraTurns[arrived] != null) {
                             for (int d : extraTurns[arrived]) {
                                 if (d >= n && d < last) {
@@ -149,18 +149,6 @@ public final class RoutingGraph {
             target.add(v * perNode + toLocal);
             link.add(c);
         }
-    }
-
-    /** The channel into u in direction d (from u's neighbour in direction -d), or -1. */
-    private static int arrivalChannel(Torus t, int u, int d) {
-        int n = t.dimensions();
-        int back = d < n ? d + n : d - n;
-        int from = t.next(t.channel(u, back));
-        if (from < 0) {
-            return -1;
-        }
-        int c = t.channel(from, d);
-        return t.next(c) == u ? c : -1;
     }
 
     /** The dirbit index of the single direction d. */

@@ -24,7 +24,6 @@ public final class SourceRouteAnalysis {
 
     public static Report analyze(SourceRoutes r) {
         Torus t = r.torus();
-        int dirs = t.directions();
         long[] load = new long[t.channelIds()];
         int m = r.size();
         long pairs = 0;

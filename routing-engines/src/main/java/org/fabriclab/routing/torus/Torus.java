@@ -256,6 +256,21 @@ public final class Torus {
         return out;
     }
 
+    /** The direction opposite to {@code dir} (+X and -X, ...). */
+    public int opposite(int dir) {
+        return dir < n ? dir + n : dir - n;
+    }
+
+    /** The channel that arrives at u travelling in direction {@code dir} (from u's neighbour the other way), or -1. */
+    public int arrivalChannel(int u, int dir) {
+        int from = next[channel(u, opposite(dir))];
+        if (from < 0) {
+            return -1;
+        }
+        int c = channel(from, dir);
+        return next[c] == u ? c : -1;
+    }
+
     /** The name of direction {@code dir}: +X, +Y, +Z, +K, -X, ... */
     public String directionName(int dir) {
         return (dir < n ? "+" : "-") + "XYZK".charAt(dir % n);
