@@ -6,24 +6,30 @@ import java.util.BitSet;
 /**
  * Source routes among a set of torus nodes, as Angara's routers hold them: per source, per
  * destination, the directions of the route, which the router writes into a packet's header at
- * injection (nothing is looked up on the way). Routes are stored per source as one byte array of
- * directions with offsets per destination; a pair with no route allowed by the rules is marked
- * unroutable, not left out.
+ * injection (nothing is looked up on the way). Routes are stored one after another in one byte array
+ * of directions, with a start and a length per pair; a pair with no route allowed by the rules is
+ * marked unroutable, not left out.
  */
 public final class SourceRoutes {
+    /** The longest route a pair can hold (its length is kept in a byte). */
+    static final int MAX_HOPS = 255;
+
     private final Torus torus;
     private final String engine;
     private final int[] members;
-    private final byte[][] directions;
-    private final int[][] offsets;
+    /** Every route's directions, one after another; pair {@code i * size + j} starts at {@code start[p]}. */
+    private final byte[] pool;
+    private final int[] start;
+    private final byte[] length;
     private final BitSet unroutable;
 
-    private SourceRoutes(Torus torus, String engine, int[] members, byte[][] directions, int[][] offsets, BitSet unroutable) {
+    private SourceRoutes(Torus torus, String engine, int[] members, byte[] pool, int[] start, byte[] length, BitSet unroutable) {
         this.torus = torus;
         this.engine = engine;
         this.members = members;
-        this.directions = directions;
-        this.offsets = offsets;
+        this.pool = pool;
+        this.start = start;
+        this.length = length;
         this.unroutable = unroutable;
     }
 
@@ -43,13 +49,14 @@ public final class SourceRoutes {
 
     /** The set index of torus node u, or -1 if it is not in the set. */
     public int indexOf(int u) {
-        int i = java.util.Arrays.binarySearch(members, u);
+        int i = Arrays.binarySearch(members, u);
         return i >= 0 ? i : -1;
     }
 
     /** The route from member i to member j as directions (empty for i == j or an unroutable pair). */
     public byte[] directions(int i, int j) {
-        return java.util.Arrays.copyOfRange(directions[i], offsets[i][j], offsets[i][j + 1]);
+        int p = i * members.length + j;
+        return Arrays.copyOfRange(pool, start[p], start[p] + length(i, j));
     }
 
     /** The torus node of set member i (members in ascending node order). */
@@ -69,12 +76,12 @@ public final class SourceRoutes {
 
     /** Hops of the route from member i to member j (0 for i == j or an unroutable pair). */
     public int length(int i, int j) {
-        return offsets[i][j + 1] - offsets[i][j];
+        return length[i * members.length + j] & 0xFF;
     }
 
     /** Direction of hop h of the route from member i to member j. */
     public int direction(int i, int j, int h) {
-        return directions[i][offsets[i][j] + h];
+        return pool[start[i * members.length + j] + h];
     }
 
     /** The route from member i to member j as direction names, e.g. {@code +X+X-Z}. */
@@ -89,14 +96,20 @@ public final class SourceRoutes {
         return sb.toString();
     }
 
-    /** Collects routes source by source. */
+    /**
+     * Collects routes pair by pair, in any order, into one growing array of directions (no array
+     * per pair: a 4,096-node set has 16.8 million pairs); pairs may share one route's directions.
+     * A pair routed twice keeps the last route.
+     */
     public static final class Builder {
         private final Torus torus;
         private final int[] members;
         private final int[] indexOf;
-        private final byte[][] directions;
-        private final int[][] offsets;
-        private final byte[][] pending;
+        private byte[] pool = new byte[1 << 12];
+        private int used;
+        private final int[] start;
+        private final byte[] length;
+        private final BitSet routed = new BitSet();
         private final BitSet unroutable = new BitSet();
 
         public Builder(Torus torus, int[] members) {
@@ -108,9 +121,9 @@ public final class SourceRoutes {
             for (int i = 0; i < this.members.length; i++) {
                 indexOf[this.members[i]] = i;
             }
-            directions = new byte[this.members.length][];
-            offsets = new int[this.members.length][];
-            pending = new byte[this.members.length * this.members.length][];
+            int pairs = Math.multiplyExact(this.members.length, this.members.length);
+            start = new int[pairs];
+            length = new byte[pairs];
         }
 
         /** The set index of torus node u, or -1. */
@@ -126,9 +139,38 @@ public final class SourceRoutes {
             return members[i];
         }
 
-        /** The route from member i to member j: its directions in order (kept until {@link #build}). */
+        /** The route from member i to member j: its directions in order. */
         public Builder route(int i, int j, byte[] dirs) {
-            pending[i * members.length + j] = dirs;
+            return route(i, j, dirs, 0, dirs.length);
+        }
+
+        /** The route from member i to member j: {@code len} directions of {@code dirs} from {@code from}. */
+        public Builder route(int i, int j, byte[] dirs, int from, int len) {
+            return routeAt(i, j, keep(dirs, from, len), len);
+        }
+
+        /**
+         * Keeps {@code len} directions of {@code dirs} from {@code from} once, for any number of
+         * pairs to share ({@link #routeAt}); where they start.
+         */
+        public int keep(byte[] dirs, int from, int len) {
+            if (len > MAX_HOPS) {
+                throw new IllegalArgumentException("a route of " + len + " hops is longer than the " + MAX_HOPS + " a route can hold");
+            }
+            if (used + len > pool.length) {
+                pool = Arrays.copyOf(pool, Math.max(used + len, (int) Math.min(Integer.MAX_VALUE - 8, pool.length * 2L)));
+            }
+            System.arraycopy(dirs, from, pool, used, len);
+            used += len;
+            return used - len;
+        }
+
+        /** The route from member i to member j: the {@code len} directions kept at {@code start} ({@link #keep}). */
+        public Builder routeAt(int i, int j, int start, int len) {
+            int p = i * members.length + j;
+            this.start[p] = start;
+            length[p] = (byte) len;
+            routed.set(p);
             return this;
         }
 
@@ -138,31 +180,18 @@ public final class SourceRoutes {
             return this;
         }
 
+        /** The routes; the builder is spent (its arrays become the routes'). */
         public SourceRoutes build(String engine) {
             int m = members.length;
-            for (int i = 0; i < m; i++) {
-                int total = 0;
-                offsets[i] = new int[m + 1];
-                for (int j = 0; j < m; j++) {
-                    byte[] d = pending[i * m + j];
-                    if (d == null && i != j && !unroutable.get(i * m + j)) {
-                        throw new IllegalStateException(engine + " left the pair " + torus.name(members[i]) + " -> " + torus.name(members[j])
-                                + " without a route or an unroutable mark");
-                    }
-                    offsets[i][j] = total;
-                    total += d == null ? 0 : d.length;
-                }
-                offsets[i][m] = total;
-                directions[i] = new byte[total];
-                for (int j = 0; j < m; j++) {
-                    byte[] d = pending[i * m + j];
-                    if (d != null) {
-                        System.arraycopy(d, 0, directions[i], offsets[i][j], d.length);
-                        pending[i * m + j] = null;
-                    }
+            BitSet done = (BitSet) routed.clone();
+            done.or(unroutable);
+            for (int p = done.nextClearBit(0); p < m * m; p = done.nextClearBit(p + 1)) {
+                if (p / m != p % m) {
+                    throw new IllegalStateException(engine + " left the pair " + torus.name(members[p / m]) + " -> "
+                            + torus.name(members[p % m]) + " without a route or an unroutable mark");
                 }
             }
-            return new SourceRoutes(torus, engine, members, directions, offsets, (BitSet) unroutable.clone());
+            return new SourceRoutes(torus, engine, members, Arrays.copyOf(pool, used), start, length, unroutable);
         }
     }
 }

@@ -1,25 +1,33 @@
 package org.fabriclab.routing.torus;
 
-import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 
 /**
  * {@code torus-sssp}: Algorithms 3 and 4 of the Angara paper.
  * <ol>
- *   <li><b>Unique routes.</b> A breadth-first search from every source counts the shortest routes to
- *       each destination; a pair with exactly one (distinct as a sequence of directions: the
- *       routing graph may reach one route by two vertex paths, a first step taken as FS or as a
- *       standard step) takes it, and its links' weights rise by one.
+ *   <li><b>Unique routes.</b> Every pair with exactly one shortest route the rules allow (distinct
+ *       as a sequence of directions: the routing graph may reach one route by two vertex paths, a
+ *       first step taken as FS or as a standard step) takes it, and its links' weights rise by one.
  *   <li><b>Sort and group.</b> The other pairs, in ascending order of their turns (dimensions in
  *       which source and destination differ, less one), then of their length, then by source,
- *       grouped by those three keys. For each group, a single-source shortest-path search from the
- *       source to the group's destinations (breadth-first with relaxation: every edge costs
- *       {@code |N|^2} plus its link's weight, so no detour is ever cheaper and a level's distances
- *       are final when it ends; the search stops once every destination is reached); of the
- *       paths found, those that share no link with one taken before them in this round are taken
- *       and their links' weights raised, and the search repeats for the rest.
+ *       grouped by those three keys. For each group, the cheapest route from the source to each
+ *       destination, every hop costing {@code |N|^2} plus its link's weight; of the routes found,
+ *       those that share no link with one taken before them in this round are taken and their
+ *       links' weights raised, and the round repeats for the rest.
  * </ol>
+ *
+ * <p>The paper finds both by searching the routing graph: a breadth-first search from every
+ * source, and a breadth-first search with relaxation per group and round. Ours finds the same
+ * routes without searching the whole graph where it need not: a pair's cheapest route is one of
+ * its routes as short as the torus allows whenever one exists and none weighs {@code |N|^2} or
+ * more (a longer route costs at least that much more), and those few routes are walked
+ * ({@link MinimalRoutes}) — on a whole torus without failed links once per offset for all pairs
+ * alike, so a unique route's weights are added per direction for every source at once. A pair
+ * with no such route (a failed link in every shortest way) or a heavier one is searched, as
+ * the paper does. Ties between equally light routes fall differently than in a search (the first
+ * route walked wins); the balance is the same up to them (tested against the searches).
  */
 public final class TorusSsspEngine implements TorusEngine {
     public static final String NAME = "torus-sssp";
@@ -31,77 +39,295 @@ public final class TorusSsspEngine implements TorusEngine {
 
     @Override
     public SourceRoutes route(RoutingGraph g, int[] nodes, long seed) {
+        return route(g, nodes, false);
+    }
+
+    /**
+     * The routes; with {@code searchEveryPair}, every pair is found by searching the whole routing
+     * graph, as the paper does (slower: the reference the tests hold the walks to).
+     */
+    SourceRoutes route(RoutingGraph g, int[] nodes, boolean searchEveryPair) {
         Torus t = g.torus();
         SourceRoutes.Builder b = new SourceRoutes.Builder(t, nodes);
         int m = b.size();
-        int vertices = g.vertexCount();
-        long[] weight = new long[t.channelIds()];
-        List<long[]> pending = new ArrayList<>(); // (turns, length, source, destination)
-        // 1) unique routes
-        ShortestRoutes shortest = new ShortestRoutes(g);
+        int[] weight = new int[t.channelIds()];
+        MinimalRoutes walk = new MinimalRoutes(g);
+        ShortestRoutes shortest = null;
+        // per pair: 0, or (turns, hops) + 1 while it waits for stage 2
+        short[] key = new short[m * m];
+        BitSet searched = new BitSet(); // pairs only a search of the whole graph routes
+        int pending = 0;
+        // 1) unique routes (in any order: a pair's count does not depend on the weights)
+        int[] sharedAt = null;
+        int[] sharedHops = null;
+        if (!searchEveryPair && walk.perOffset() && m == t.nodes()) {
+            // the whole torus: every source has one pair at each offset, so an offset's unique route
+            // adds one to every channel in each of its hops' directions, and its pairs share it
+            sharedAt = new int[walk.offsets()];
+            sharedHops = new int[walk.offsets()];
+            int[] perDirection = new int[t.directions()];
+            for (int o = 1; o < sharedAt.length; o++) {
+                sharedAt[o] = -1;
+                if (walk.routesAt(o) == 1) {
+                    sharedAt[o] = b.keep(walk.directions(), walk.start(0), walk.hops());
+                    sharedHops[o] = walk.hops();
+                    for (int h = 0; h < walk.hops(); h++) {
+                        perDirection[walk.directions()[walk.start(0) + h]]++;
+                    }
+                }
+            }
+            for (int c = 0; c < weight.length; c++) {
+                weight[c] = t.next(c) >= 0 ? perDirection[c % t.directions()] : 0;
+            }
+        }
         for (int i = 0; i < m; i++) {
-            int source = g.begin(b.member(i));
-            shortest.from(source);
+            int source = b.member(i);
+            boolean sourceSearched = false;
             for (int j = 0; j < m; j++) {
                 if (i == j) {
                     continue;
                 }
-                int end = g.end(b.member(j));
+                int target = b.member(j);
+                if (sharedAt != null) {
+                    int o = walk.offsetOf(source, target);
+                    if (sharedAt[o] >= 0) {
+                        b.routeAt(i, j, sharedAt[o], sharedHops[o]);
+                        continue;
+                    }
+                }
+                int routes = searchEveryPair ? MinimalRoutes.TOO_MANY : walk.routes(source, target, 2);
+                if (routes == 1) {
+                    apply(b, t, i, j, walk.directions(), walk.start(0), walk.hops(), weight);
+                    continue;
+                }
+                if (routes >= 2) {
+                    key[i * m + j] = key(turns(t, source, target), walk.hops());
+                    pending++;
+                    continue;
+                }
+                // every minimal way crosses a failed link (or the walk gave up): the whole graph
+                if (shortest == null) {
+                    shortest = new ShortestRoutes(g);
+                }
+                if (!sourceSearched) {
+                    shortest.from(g.begin(source));
+                    sourceSearched = true;
+                }
+                int end = g.end(target);
                 if (!shortest.reached(end)) {
                     b.unroutable(i, j);
                     continue;
                 }
-                List<byte[]> routes = shortest.vertexPaths(end) <= ShortestRoutes.DUPLICATES ? shortest.routes(end, 2) : null;
-                if (routes != null && routes.size() == 1) {
-                    apply(b, t, i, j, routes.get(0), weight);
+                List<byte[]> found = shortest.vertexPaths(end) <= ShortestRoutes.DUPLICATES ? shortest.routes(end, 2) : null;
+                if (found != null && found.size() == 1) {
+                    apply(b, t, i, j, found.get(0), found.get(0).length, weight);
                 } else {
-                    pending.add(new long[] {turns(t, b.member(i), b.member(j)), shortest.hops(end), i, j});
+                    key[i * m + j] = key(turns(t, source, target), shortest.hops(end));
+                    searched.set(i * m + j);
+                    pending++;
                 }
             }
         }
-        // 2) sort and group
-        pending.sort((x, y) -> {
-            for (int k = 0; k < 4; k++) {
-                int c = Long.compare(x[k], y[k]);
-                if (c != 0) {
-                    return c;
-                }
+        // 2) sort (a counting sort by turns and length keeps the pairs' source, destination order) and group
+        int[] first = new int[key(Torus.MAX_DIMENSIONS - 1, SourceRoutes.MAX_HOPS) + 2];
+        for (short k : key) {
+            first[k + 1]++;
+        }
+        for (int k = 1; k < first.length; k++) {
+            first[k] += first[k - 1];
+        }
+        int[] order = new int[pending];
+        for (int p = 0; p < key.length; p++) {
+            if (key[p] != 0) {
+                order[first[key[p]] - first[1]] = p; // key 0 (no pair waiting) is left out
+                first[key[p]]++;
             }
-            return 0;
-        });
+        }
         long baseCost = (long) m * m;
-        Search search = new Search(vertices);
-        boolean[] usedThisRound = new boolean[t.channelIds()];
+        Search search = new Search(g.vertexCount(), m);
+        int[] takenInRound = new int[t.channelIds()];
+        int round = 0;
+        Group group = new Group();
         int from = 0;
-        while (from < pending.size()) {
+        while (from < pending) {
+            int i = order[from] / m;
             int to = from;
-            long[] key = pending.get(from);
-            while (to < pending.size() && pending.get(to)[0] == key[0] && pending.get(to)[1] == key[1] && pending.get(to)[2] == key[2]) {
+            boolean searchGroup = false;
+            while (to < pending && key[order[to]] == key[order[from]] && order[to] / m == i) {
+                searchGroup |= searched.get(order[to]);
                 to++;
             }
-            int i = (int) key[2];
-            List<Integer> remaining = new ArrayList<>();
-            for (int k = from; k < to; k++) {
-                remaining.add((int) pending.get(k)[3]);
-            }
-            while (!remaining.isEmpty()) {
-                search.run(g, g.begin(b.member(i)), remaining, b, weight, baseCost);
-                Arrays.fill(usedThisRound, false);
-                List<Integer> left = new ArrayList<>();
-                for (int j : remaining) {
-                    byte[] dirs = pathTo(g, t, g.begin(b.member(i)), g.end(b.member(j)), search.parentEdge, search.parent);
-                    if (crosses(t, b.member(i), dirs, usedThisRound)) {
-                        left.add(j);
-                        continue;
-                    }
-                    mark(t, b.member(i), dirs, usedThisRound);
-                    apply(b, t, i, j, dirs, weight);
+            searchGroup |= !group.reset(order, from, to, m, searchGroup ? null : walk, t, b);
+            while (group.left > 0) {
+                round++;
+                if (searchGroup || !group.walkRound(weight, baseCost, takenInRound, round)) {
+                    searchGroup = true;
+                    round++; // the walk's marks, if it gave up half way, are void
+                    group.walked = false;
+                    group.searchRound(search, g, t, b, i, weight, baseCost, takenInRound, round);
                 }
-                remaining = left;
+                int left = 0;
+                for (int x = 0; x < group.left; x++) {
+                    int k = group.remaining[x];
+                    if (group.taken[k] && group.walked) {
+                        b.route(i, group.members[k], group.directions, group.chosen[k], group.hops[k]);
+                        for (int h = 0; h < group.hops[k]; h++) {
+                            weight[group.channels[group.chosen[k] + h]]++;
+                        }
+                    } else if (group.taken[k]) {
+                        apply(b, t, i, group.members[k], group.directions, group.chosen[k], group.hops[k], weight);
+                    } else {
+                        group.remaining[left++] = k;
+                    }
+                }
+                group.left = left;
             }
             from = to;
         }
         return b.build(NAME);
+    }
+
+    private static short key(int turns, int hops) {
+        return (short) (turns * (SourceRoutes.MAX_HOPS + 1) + hops + 1);
+    }
+
+    /**
+     * One group's destinations, each with its minimal routes (as directions and as the channels
+     * they take from the source) where walks found them, and per round the route chosen for each
+     * destination still to route (all under the weights as the round began) and whether it is
+     * taken: it is unless it shares a channel with one taken before it in the round. The weights
+     * rise after the round.
+     */
+    private static final class Group {
+        int size;
+        int[] members = new int[16];
+        int[] hops = new int[16];
+        /** Per destination: where its routes start in directions and channels, and how many. */
+        int[] routesAt = new int[16];
+        int[] routeCount = new int[16];
+        byte[] directions = new byte[256];
+        int[] channels = new int[256];
+        int used;
+        /** Destinations still to route (indices), and per destination the route chosen this round (where it starts) and whether it is taken. */
+        int[] remaining = new int[16];
+        int left;
+        int[] chosen = new int[16];
+        boolean[] taken = new boolean[16];
+        /** True if this round's routes came from the walks (their channels are known). */
+        boolean walked;
+
+        /**
+         * The group of {@code order[from..to)}, with their routes from {@code walk} (none if
+         * null); false if a walk gave up or found none (the group is then searched).
+         */
+        boolean reset(int[] order, int from, int to, int m, MinimalRoutes walk, Torus t, SourceRoutes.Builder b) {
+            size = to - from;
+            if (members.length < size) {
+                members = new int[size];
+                hops = new int[size];
+                routesAt = new int[size];
+                routeCount = new int[size];
+                remaining = new int[size];
+                chosen = new int[size];
+                taken = new boolean[size];
+            }
+            used = 0;
+            left = size;
+            boolean walked = walk != null;
+            for (int k = 0; k < size; k++) {
+                members[k] = order[from + k] % m;
+                remaining[k] = k;
+                if (!walked) {
+                    continue;
+                }
+                int source = b.member(order[from + k] / m);
+                int c = walk.routes(source, b.member(members[k]), MinimalRoutes.MAX_ROUTES);
+                walked = c > 0;
+                hops[k] = walk.hops();
+                routesAt[k] = used;
+                routeCount[k] = Math.max(c, 0);
+                ensure(used + routeCount[k] * hops[k]);
+                for (int r = 0; r < routeCount[k]; r++, used += hops[k]) {
+                    System.arraycopy(walk.directions(), walk.start(r), directions, used, hops[k]);
+                    int node = source;
+                    for (int h = 0; h < hops[k]; h++) {
+                        int channel = t.channel(node, directions[used + h]);
+                        channels[used + h] = channel;
+                        node = t.next(channel);
+                    }
+                }
+            }
+            return walked;
+        }
+
+        private void ensure(int capacity) {
+            if (capacity > directions.length) {
+                int grown = Math.max(capacity, directions.length * 2);
+                directions = Arrays.copyOf(directions, grown);
+                channels = Arrays.copyOf(channels, grown);
+            }
+        }
+
+        /**
+         * A round by the routes the walks found: for each destination still to route, the lightest
+         * (the first among equals), taken unless it crosses one taken before it. False, with the
+         * round void, if a route is heavy enough that a longer one might be
+         * cheaper in the paper's cost ({@code |N|^2} per hop): the group is then searched.
+         */
+        boolean walkRound(int[] weight, long baseCost, int[] takenInRound, int round) {
+            for (int x = 0; x < left; x++) {
+                int k = remaining[x];
+                int len = hops[k];
+                long best = Long.MAX_VALUE;
+                for (int r = 0, at = routesAt[k]; r < routeCount[k]; r++, at += len) {
+                    long cost = 0;
+                    for (int h = 0; h < len && cost < best; h++) {
+                        cost += weight[channels[at + h]];
+                    }
+                    if (cost < best) {
+                        best = cost;
+                        chosen[k] = at;
+                    }
+                }
+                if (best >= baseCost) {
+                    return false;
+                }
+                boolean crosses = false;
+                for (int h = 0; h < len && !crosses; h++) {
+                    crosses = takenInRound[channels[chosen[k] + h]] == round;
+                }
+                taken[k] = !crosses;
+                if (taken[k]) {
+                    for (int h = 0; h < len; h++) {
+                        takenInRound[channels[chosen[k] + h]] = round;
+                    }
+                }
+            }
+            walked = true;
+            return true;
+        }
+
+        /** A round by one search of the whole routing graph for the cheapest route to each destination (Algorithm 4). */
+        void searchRound(Search search, RoutingGraph g, Torus t, SourceRoutes.Builder b, int i, int[] weight, long baseCost, int[] takenInRound,
+                         int round) {
+            int source = g.begin(b.member(i));
+            for (int x = 0; x < left; x++) {
+                search.destinations[x] = members[remaining[x]];
+            }
+            search.run(g, source, search.destinations, left, b, weight, baseCost);
+            ensure(used + left * SourceRoutes.MAX_HOPS);
+            int at = used;
+            for (int x = 0; x < left; x++) {
+                int k = remaining[x];
+                chosen[k] = at;
+                hops[k] = pathTo(g, t, source, g.end(b.member(members[k])), search.parentEdge, search.parent, directions, at);
+                taken[k] = !crosses(t, b.member(i), directions, at, hops[k], takenInRound, round);
+                if (taken[k]) {
+                    mark(t, b.member(i), directions, at, hops[k], takenInRound, round);
+                }
+                at += hops[k];
+            }
+        }
     }
 
     /** Dimensions in which u and v differ, less one: the turns of a direction-order route between them. */
@@ -124,9 +350,10 @@ public final class TorusSsspEngine implements TorusEngine {
         final int[] queue;
         final boolean[] queued;
         final boolean[] target;
+        final int[] destinations;
         int touched;
 
-        Search(int vertices) {
+        Search(int vertices, int members) {
             distance = new long[vertices];
             Arrays.fill(distance, Long.MAX_VALUE);
             parentEdge = new int[vertices];
@@ -134,15 +361,16 @@ public final class TorusSsspEngine implements TorusEngine {
             queue = new int[vertices];
             queued = new boolean[vertices];
             target = new boolean[vertices];
+            destinations = new int[members];
         }
 
         /** From source until every destination's end vertex is settled (its level is done). */
-        void run(RoutingGraph g, int source, List<Integer> destinations, SourceRoutes.Builder b, long[] weight, long baseCost) {
+        void run(RoutingGraph g, int source, int[] destinations, int count, SourceRoutes.Builder b, int[] weight, long baseCost) {
             for (int k = 0; k < touched; k++) {
                 distance[queue[k]] = Long.MAX_VALUE;
             }
-            for (int j : destinations) {
-                target[g.end(b.member(j))] = true;
+            for (int k = 0; k < count; k++) {
+                target[g.end(b.member(destinations[k]))] = true;
             }
             distance[source] = 0;
             parentEdge[source] = -1;
@@ -175,7 +403,7 @@ public final class TorusSsspEngine implements TorusEngine {
                     }
                 }
                 head = levelEnd;
-                if (reached == destinations.size()) {
+                if (reached == count) {
                     break;
                 }
             }
@@ -183,57 +411,62 @@ public final class TorusSsspEngine implements TorusEngine {
                 queued[queue[k]] = false;
             }
             touched = tail;
-            for (int j : destinations) {
-                target[g.end(b.member(j))] = false;
+            for (int k = 0; k < count; k++) {
+                target[g.end(b.member(destinations[k]))] = false;
             }
         }
     }
 
-    /** The route to {@code end} in the search tree, as directions from the source. */
-    private static byte[] pathTo(RoutingGraph g, Torus t, int source, int end, int[] parentEdge, int[] parent) {
+    /** Writes the route to {@code end} in the search tree, as directions from the source, into {@code out} from {@code at}; its hops. */
+    private static int pathTo(RoutingGraph g, Torus t, int source, int end, int[] parentEdge, int[] parent, byte[] out, int at) {
         int len = 0;
         for (int v = end; v != source; v = parent[v]) {
             len += g.edgeLink(parentEdge[v]) >= 0 ? 1 : 0;
         }
-        byte[] out = new byte[len];
+        int h = len;
         for (int v = end; v != source; v = parent[v]) {
             int c = g.edgeLink(parentEdge[v]);
             if (c >= 0) {
-                out[--len] = (byte) (c % t.directions());
+                out[at + --h] = (byte) (c % t.directions());
             }
         }
-        return out;
+        return len;
     }
 
-    private static boolean crosses(Torus t, int u, byte[] dirs, boolean[] used) {
-        int at = u;
-        for (byte d : dirs) {
-            int c = t.channel(at, d);
-            if (used[c]) {
+    /** True if the route ({@code len} directions of {@code dirs} from {@code at}) from u uses a channel taken this round. */
+    private static boolean crosses(Torus t, int u, byte[] dirs, int at, int len, int[] taken, int round) {
+        int node = u;
+        for (int h = 0; h < len; h++) {
+            int c = t.channel(node, dirs[at + h]);
+            if (taken[c] == round) {
                 return true;
             }
-            at = t.next(c);
+            node = t.next(c);
         }
         return false;
     }
 
-    private static void mark(Torus t, int u, byte[] dirs, boolean[] used) {
-        int at = u;
-        for (byte d : dirs) {
-            int c = t.channel(at, d);
-            used[c] = true;
-            at = t.next(c);
+    private static void mark(Torus t, int u, byte[] dirs, int at, int len, int[] taken, int round) {
+        int node = u;
+        for (int h = 0; h < len; h++) {
+            int c = t.channel(node, dirs[at + h]);
+            taken[c] = round;
+            node = t.next(c);
         }
     }
 
     /** Takes the route for pair (i, j) and raises its links' weights. */
-    private static void apply(SourceRoutes.Builder b, Torus t, int i, int j, byte[] dirs, long[] weight) {
-        b.route(i, j, dirs);
-        int at = b.member(i);
-        for (byte d : dirs) {
-            int c = t.channel(at, d);
+    private static void apply(SourceRoutes.Builder b, Torus t, int i, int j, byte[] dirs, int len, int[] weight) {
+        apply(b, t, i, j, dirs, 0, len, weight);
+    }
+
+    private static void apply(SourceRoutes.Builder b, Torus t, int i, int j, byte[] dirs, int at, int len, int[] weight) {
+        b.route(i, j, dirs, at, len);
+        int node = b.member(i);
+        for (int h = 0; h < len; h++) {
+            int c = t.channel(node, dirs[at + h]);
             weight[c]++;
-            at = t.next(c);
+            node = t.next(c);
         }
     }
 }
