@@ -53,12 +53,13 @@ final class MinimalRoutes {
      * per offset and kept, and a pair costs a look-up.
      */
     private final boolean uniform;
-    /** The torus node at each coordinate index (dimension 0 fastest), when uniform. */
+    /** The torus node at each coordinate index (the last dimension fastest), when uniform. */
     private final int[] nodeAt;
     /** Per offset (a coordinate index): where its routes start in {@link #routes}, -1 until walked; how many (beyond {@link #MAX_ROUTES}: too many). */
     private final int[] offsetStart;
     private final int[] offsetRoutes;
     private final int[] offsetHops;
+    private final boolean nodesInOrder;
     private final int[] coordinates;
     private final int[] sizes;
     private int lastFrom = -1;
@@ -166,12 +167,53 @@ final class MinimalRoutes {
         offsetRoutes = new int[nodeAt.length];
         offsetHops = new int[nodeAt.length];
         java.util.Arrays.fill(offsetStart, -1);
+        boolean inOrder = uniform;
+        for (int cell = 0; cell < nodeAt.length && inOrder; cell++) {
+            inOrder = nodeAt[cell] == cell;
+        }
+        nodesInOrder = inOrder;
     }
 
-    /** Node u's coordinates as one index, dimension 0 fastest. */
+    /**
+     * True if routes are kept per offset and the torus numbers its nodes in coordinate order (the
+     * last dimension fastest, as generated tori do): {@link #offsetsFrom} then works.
+     */
+    boolean nodesInOrder() {
+        return nodesInOrder;
+    }
+
+    /**
+     * The offset from u to every node, in node order, into {@code out} (where {@link
+     * #nodesInOrder}): an odometer over the coordinates, one addition per node.
+     */
+    void offsetsFrom(int u, int[] out) {
+        int[][] rotated = new int[Torus.MAX_DIMENSIONS][];
+        int stride = 1;
+        for (int k = Torus.MAX_DIMENSIONS - 1; k >= 0; k--) {
+            int s = k < n ? sizes[k] : 1;
+            rotated[k] = new int[s];
+            for (int x = 0; x < s; x++) {
+                int d = k < n ? x - coordinates[u * n + k] : 0;
+                rotated[k][x] = (d < 0 ? d + s : d) * stride;
+            }
+            stride *= s;
+        }
+        int v = 0;
+        for (int o0 : rotated[0]) {
+            for (int o1 : rotated[1]) {
+                for (int o2 : rotated[2]) {
+                    for (int o3 : rotated[3]) {
+                        out[v++] = o0 + o1 + o2 + o3;
+                    }
+                }
+            }
+        }
+    }
+
+    /** Node u's coordinates as one index, the last dimension fastest (the order tori are generated in). */
     private int coordinateIndex(int u) {
         int index = 0;
-        for (int k = n - 1; k >= 0; k--) {
+        for (int k = 0; k < n; k++) {
             index = index * t.size(k) + t.coordinate(u, k);
         }
         return index;
@@ -183,7 +225,7 @@ final class MinimalRoutes {
             return lastOffset;
         }
         int index = 0;
-        for (int k = n - 1; k >= 0; k--) {
+        for (int k = 0; k < n; k++) {
             int d = coordinates[v * n + k] - coordinates[u * n + k];
             index = index * sizes[k] + (d < 0 ? d + sizes[k] : d);
         }
@@ -191,6 +233,17 @@ final class MinimalRoutes {
         lastTo = v;
         lastOffset = index;
         return index;
+    }
+
+    /** The channels route r (of those last found) takes from u, into {@code out} from {@code at}. */
+    void channels(int u, int r, int[] out, int at) {
+        int first = start(r);
+        int node = u;
+        for (int h = 0; h < hops; h++) {
+            int channel = node * dirs + routes[first + h];
+            out[at + h] = channel;
+            node = next[channel];
+        }
     }
 
     /** The routes of offset o, walked from the origin the first time they are asked for; how many. */

@@ -109,7 +109,6 @@ public final class SourceRoutes {
         private int used;
         private final int[] start;
         private final byte[] length;
-        private final BitSet routed = new BitSet();
         private final BitSet unroutable = new BitSet();
 
         public Builder(Torus torus, int[] members) {
@@ -170,7 +169,6 @@ public final class SourceRoutes {
             int p = i * members.length + j;
             this.start[p] = start;
             length[p] = (byte) len;
-            routed.set(p);
             return this;
         }
 
@@ -183,12 +181,12 @@ public final class SourceRoutes {
         /** The routes; the builder is spent (its arrays become the routes'). */
         public SourceRoutes build(String engine) {
             int m = members.length;
-            BitSet done = (BitSet) routed.clone();
-            done.or(unroutable);
-            for (int p = done.nextClearBit(0); p < m * m; p = done.nextClearBit(p + 1)) {
-                if (p / m != p % m) {
-                    throw new IllegalStateException(engine + " left the pair " + torus.name(members[p / m]) + " -> "
-                            + torus.name(members[p % m]) + " without a route or an unroutable mark");
+            for (int i = 0, p = 0; i < m; i++) {
+                for (int j = 0; j < m; j++, p++) {
+                    if (length[p] == 0 && i != j && !unroutable.get(p)) { // a route between two nodes has a hop
+                        throw new IllegalStateException(engine + " left the pair " + torus.name(members[i]) + " -> " + torus.name(members[j])
+                                + " without a route or an unroutable mark");
+                    }
                 }
             }
             return new SourceRoutes(torus, engine, members, Arrays.copyOf(pool, used), start, length, unroutable);

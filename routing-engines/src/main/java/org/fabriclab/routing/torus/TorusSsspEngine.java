@@ -80,16 +80,20 @@ public final class TorusSsspEngine implements TorusEngine {
                 weight[c] = t.next(c) >= 0 ? perDirection[c % t.directions()] : 0;
             }
         }
+        int[] row = sharedAt != null && walk.nodesInOrder() ? new int[m] : null; // offsets from the source, node by node
         for (int i = 0; i < m; i++) {
             int source = b.member(i);
             boolean sourceSearched = false;
+            if (row != null) {
+                walk.offsetsFrom(source, row);
+            }
             for (int j = 0; j < m; j++) {
                 if (i == j) {
                     continue;
                 }
                 int target = b.member(j);
                 if (sharedAt != null) {
-                    int o = walk.offsetOf(source, target);
+                    int o = row != null ? row[j] : walk.offsetOf(source, target);
                     if (sharedAt[o] >= 0) {
                         b.routeAt(i, j, sharedAt[o], sharedHops[o]);
                         continue;
@@ -153,11 +157,12 @@ public final class TorusSsspEngine implements TorusEngine {
             int i = order[from] / m;
             int to = from;
             boolean searchGroup = false;
-            while (to < pending && key[order[to]] == key[order[from]] && order[to] / m == i) {
+            int sourceEnd = (i + 1) * m; // pairs from source i are i * m to sourceEnd - 1, and come in order
+            while (to < pending && key[order[to]] == key[order[from]] && order[to] < sourceEnd) {
                 searchGroup |= searched.get(order[to]);
                 to++;
             }
-            searchGroup |= !group.reset(order, from, to, m, searchGroup ? null : walk, t, b);
+            searchGroup |= !group.reset(order, from, to, i, m, searchGroup ? null : walk, t, b);
             while (group.left > 0) {
                 round++;
                 if (searchGroup || !group.walkRound(weight, baseCost, takenInRound, round)) {
@@ -220,7 +225,7 @@ public final class TorusSsspEngine implements TorusEngine {
          * The group of {@code order[from..to)}, with their routes from {@code walk} (none if
          * null); false if a walk gave up or found none (the group is then searched).
          */
-        boolean reset(int[] order, int from, int to, int m, MinimalRoutes walk, Torus t, SourceRoutes.Builder b) {
+        boolean reset(int[] order, int from, int to, int i, int m, MinimalRoutes walk, Torus t, SourceRoutes.Builder b) {
             size = to - from;
             if (members.length < size) {
                 members = new int[size];
@@ -235,12 +240,12 @@ public final class TorusSsspEngine implements TorusEngine {
             left = size;
             boolean walked = walk != null;
             for (int k = 0; k < size; k++) {
-                members[k] = order[from + k] % m;
+                members[k] = order[from + k] - i * m;
                 remaining[k] = k;
                 if (!walked) {
                     continue;
                 }
-                int source = b.member(order[from + k] / m);
+                int source = b.member(i);
                 int c = walk.routes(source, b.member(members[k]), MinimalRoutes.MAX_ROUTES);
                 walked = c > 0;
                 hops[k] = walk.hops();
@@ -249,12 +254,7 @@ public final class TorusSsspEngine implements TorusEngine {
                 ensure(used + routeCount[k] * hops[k]);
                 for (int r = 0; r < routeCount[k]; r++, used += hops[k]) {
                     System.arraycopy(walk.directions(), walk.start(r), directions, used, hops[k]);
-                    int node = source;
-                    for (int h = 0; h < hops[k]; h++) {
-                        int channel = t.channel(node, directions[used + h]);
-                        channels[used + h] = channel;
-                        node = t.next(channel);
-                    }
+                    walk.channels(source, r, channels, used);
                 }
             }
             return walked;
