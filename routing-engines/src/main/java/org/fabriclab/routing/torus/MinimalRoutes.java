@@ -238,8 +238,10 @@ final class MinimalRoutes {
     /** The channels route r (of those last found) takes from u, into {@code out} from {@code at}. */
     void channels(int u, int r, int[] out, int at) {
         int first = start(r);
+        int[] next = this.next;
+        byte[] routes = this.routes;
         int node = u;
-        for (int h = 0; h < hops; h++) {
+        for (int h = 0, len = hops; h < len; h++) {
             int channel = node * dirs + routes[first + h];
             out[at + h] = channel;
             node = next[channel];

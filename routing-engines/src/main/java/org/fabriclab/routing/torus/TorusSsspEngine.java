@@ -175,9 +175,12 @@ public final class TorusSsspEngine implements TorusEngine {
                 for (int x = 0; x < group.left; x++) {
                     int k = group.remaining[x];
                     if (group.taken[k] && group.walked) {
-                        b.route(i, group.members[k], group.directions, group.chosen[k], group.hops[k]);
-                        for (int h = 0; h < group.hops[k]; h++) {
-                            weight[group.channels[group.chosen[k] + h]]++;
+                        int at = group.chosen[k];
+                        int end = at + group.hops[k];
+                        b.route(i, group.members[k], group.directions, at, end - at);
+                        int[] channels = group.channels;
+                        for (int h = at; h < end; h++) {
+                            weight[channels[h]]++;
                         }
                     } else if (group.taken[k]) {
                         apply(b, t, i, group.members[k], group.directions, group.chosen[k], group.hops[k], weight);
@@ -275,31 +278,35 @@ public final class TorusSsspEngine implements TorusEngine {
          * cheaper in the paper's cost ({@code |N|^2} per hop): the group is then searched.
          */
         boolean walkRound(int[] weight, long baseCost, int[] takenInRound, int round) {
+            int[] channels = this.channels; // locals: stores into int arrays would make the JIT reload fields that might alias them
             for (int x = 0; x < left; x++) {
                 int k = remaining[x];
                 int len = hops[k];
+                int count = routeCount[k];
                 long best = Long.MAX_VALUE;
-                for (int r = 0, at = routesAt[k]; r < routeCount[k]; r++, at += len) {
+                int bestAt = -1;
+                for (int r = 0, at = routesAt[k]; r < count; r++, at += len) {
                     long cost = 0;
-                    for (int h = 0; h < len && cost < best; h++) {
-                        cost += weight[channels[at + h]];
+                    for (int h = at; h < at + len && cost < best; h++) {
+                        cost += weight[channels[h]];
                     }
                     if (cost < best) {
                         best = cost;
-                        chosen[k] = at;
+                        bestAt = at;
                     }
                 }
                 if (best >= baseCost) {
                     return false;
                 }
+                chosen[k] = bestAt;
                 boolean crosses = false;
-                for (int h = 0; h < len && !crosses; h++) {
-                    crosses = takenInRound[channels[chosen[k] + h]] == round;
+                for (int h = bestAt; h < bestAt + len && !crosses; h++) {
+                    crosses = takenInRound[channels[h]] == round;
                 }
                 taken[k] = !crosses;
-                if (taken[k]) {
-                    for (int h = 0; h < len; h++) {
-                        takenInRound[channels[chosen[k] + h]] = round;
+                if (!crosses) {
+                    for (int h = bestAt; h < bestAt + len; h++) {
+                        takenInRound[channels[h]] = round;
                     }
                 }
             }
@@ -463,8 +470,8 @@ public final class TorusSsspEngine implements TorusEngine {
     private static void apply(SourceRoutes.Builder b, Torus t, int i, int j, byte[] dirs, int at, int len, int[] weight) {
         b.route(i, j, dirs, at, len);
         int node = b.member(i);
-        for (int h = 0; h < len; h++) {
-            int c = t.channel(node, dirs[at + h]);
+        for (int h = at; h < at + len; h++) {
+            int c = t.channel(node, dirs[h]);
             weight[c]++;
             node = t.next(c);
         }
