@@ -84,6 +84,10 @@ final class RouteCommand implements Callable<Integer> {
             description = "Route N times untimed first, so routingMillis is a warm JVM's time (as in the daemon)")
     int warmup;
 
+    @Option(names = "--runs", defaultValue = "1", paramLabel = "N",
+            description = "Time N runs after the warm-up: routingMillis is their median, routingMillisMin the fastest (default: 1)")
+    int runs;
+
     @Option(names = "--json", description = "Print the report as one JSON object")
     boolean json;
 
@@ -136,20 +140,9 @@ final class RouteCommand implements Callable<Integer> {
         }
         RoutingRequest request = new RoutingRequest(fabric, lids, options);
 
-        if (warmup < 0) {
-            throw new IllegalArgumentException("--warmup must be 0 or more, not " + warmup);
-        }
-        for (int i = 0; i < warmup; i++) {
-            chain.route(request);
-        }
-        List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream()
-                .filter(p -> p.getType() == MemoryType.HEAP).toList();
-        System.gc();
-        heap.forEach(MemoryPoolMXBean::resetPeakUsage);
-        long t0 = System.nanoTime();
-        EngineChain.Result result = chain.route(request);
+        Timed<EngineChain.Result> timed = timed(() -> chain.route(request));
+        EngineChain.Result result = timed.result();
         long t1 = System.nanoTime();
-        long peakHeap = heap.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
         RouteReport report = RouteAnalyzer.analyze(result.tables(), set);
         long t2 = System.nanoTime();
 
@@ -166,7 +159,7 @@ final class RouteCommand implements Callable<Integer> {
         if (dumpPaths != null) {
             writePaths(result, set);
         }
-        Map<String, Object> m = reportMap(report, result, fabric, (t1 - t0) / 1e6, (t2 - t1) / 1e6, peakHeap, warmup);
+        Map<String, Object> m = reportMap(report, result, fabric, timed, (t2 - t1) / 1e6);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.write(m));
@@ -182,13 +175,10 @@ final class RouteCommand implements Callable<Integer> {
      * switches without --nodes), reported with the paper's measures: channel loads over the
      * channels in use, sigma(4,R), max D, and whether any cycle of channel dependencies has a turn.
      */
-    private int routeTorus(Fabric fabric) throws IOException {
+    private int routeTorus(Fabric fabric) throws IOException, RoutingException {
         if (dumpLfts != null || lfts != null || !roots.isEmpty()) {
             throw new IllegalArgumentException(engine + " makes source routes (Angara writes the route into each packet's header), "
                     + "not LFTs: --dump-lfts, --lfts and --roots do not apply; --dump-paths writes the routes");
-        }
-        if (warmup < 0) {
-            throw new IllegalArgumentException("--warmup must be 0 or more, not " + warmup);
         }
         BitSet set = nodes == null ? null : NodeSet.parse(fabric, nodes);
         Map<String, int[]> coords = Map.of();
@@ -197,17 +187,11 @@ final class RouteCommand implements Callable<Integer> {
                 coords = org.fabriclab.routing.torus.CoordinatesFile.read(r, coordinates.toString());
             }
         }
-        for (int i = 0; i < warmup; i++) {
-            org.fabriclab.routing.torus.TorusEngines.route(fabric, coords, engine, set, seed);
-        }
-        List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream()
-                .filter(p -> p.getType() == MemoryType.HEAP).toList();
-        System.gc();
-        heap.forEach(MemoryPoolMXBean::resetPeakUsage);
-        long t0 = System.nanoTime();
-        org.fabriclab.routing.torus.SourceRoutes routes = org.fabriclab.routing.torus.TorusEngines.route(fabric, coords, engine, set, seed);
+        Map<String, int[]> byName = coords;
+        Timed<org.fabriclab.routing.torus.SourceRoutes> timed = timed(
+                () -> org.fabriclab.routing.torus.TorusEngines.route(fabric, byName, engine, set, seed));
+        org.fabriclab.routing.torus.SourceRoutes routes = timed.result();
         long t1 = System.nanoTime();
-        long peakHeap = heap.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
         org.fabriclab.routing.torus.SourceRouteAnalysis.Report r = org.fabriclab.routing.torus.SourceRouteAnalysis.analyze(routes);
         long t2 = System.nanoTime();
         if (dumpPaths != null) {
@@ -218,7 +202,7 @@ final class RouteCommand implements Callable<Integer> {
         m.put("sourceRouted", true);
         m.put("torusNodes", r.nodes());
         m.put("pairs", r.pairs());
-        m.put("routingMillis", round((t1 - t0) / 1e6));
+        m.put("routingMillis", round(timed.medianMillis()));
         m.put("edgeForwardingIndex", r.maxLoad());
         m.put("minChannelLoad", r.minLoad());
         m.put("meanChannelLoad", round(r.meanLoad()));
@@ -230,9 +214,8 @@ final class RouteCommand implements Callable<Integer> {
         m.put("cdgCycle", r.cycle());
         m.put("topology", fabric.kind());
         m.put("channels", r.channelsUsed());
-        m.put("warmupRuns", warmup);
+        timed.report(m);
         m.put("analysisMillis", round((t2 - t1) / 1e6));
-        m.put("routingPeakHeapMb", round(peakHeap / (1024.0 * 1024.0)));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.write(m));
@@ -277,6 +260,56 @@ final class RouteCommand implements Callable<Integer> {
         }
     }
 
+    /** Routing that may fail as an engine does. */
+    private interface Routing<T> {
+        T route() throws RoutingException, IOException;
+    }
+
+    /** The engine's result, its timed runs' median and fastest, the warm-ups before them, and the heap's peak in the first. */
+    private record Timed<T>(T result, double medianMillis, double minMillis, int warmup, int runs, long peakHeap) {
+        void report(Map<String, Object> m) {
+            m.put("warmupRuns", warmup);
+            m.put("timedRuns", runs);
+            m.put("routingMillisMin", round(minMillis));
+            m.put("routingPeakHeapMb", round(peakHeap / (1024.0 * 1024.0)));
+        }
+    }
+
+    /**
+     * Routes {@code --warmup} times untimed, then {@code --runs} times timed, the first after a
+     * garbage collection (whose heap peak is reported); the others run on as a daemon would.
+     */
+    private <T> Timed<T> timed(Routing<T> routing) throws RoutingException, IOException {
+        if (warmup < 0) {
+            throw new IllegalArgumentException("--warmup must be 0 or more, not " + warmup);
+        }
+        if (runs < 1) {
+            throw new IllegalArgumentException("--runs must be 1 or more, not " + runs);
+        }
+        for (int i = 0; i < warmup; i++) {
+            routing.route();
+        }
+        List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(p -> p.getType() == MemoryType.HEAP).toList();
+        double[] millis = new double[runs];
+        T result = null;
+        long peakHeap = 0;
+        System.gc(); // garbage of the warm-up out of the first run's peak
+        heap.forEach(MemoryPoolMXBean::resetPeakUsage);
+        for (int i = 0; i < runs; i++) {
+            long t0 = System.nanoTime();
+            result = routing.route();
+            millis[i] = (System.nanoTime() - t0) / 1e6;
+            if (i == 0) {
+                peakHeap = heap.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+            }
+        }
+        double[] sorted = millis.clone();
+        java.util.Arrays.sort(sorted);
+        double median = runs % 2 == 1 ? sorted[runs / 2] : (sorted[runs / 2 - 1] + sorted[runs / 2]) / 2;
+        return new Timed<>(result, median, sorted[0], warmup, runs, peakHeap);
+    }
+
     /** Daemon mode: the route between two hosts as the switches' own tables give it. */
     private int trace() {
         if (hosts.size() != 2) {
@@ -306,14 +339,14 @@ final class RouteCommand implements Callable<Integer> {
         return m;
     }
 
-    private static Map<String, Object> reportMap(RouteReport r, EngineChain.Result result, Fabric fabric,
-                                                 double routingMillis, double analysisMillis, long peakHeap, int warmup) {
+    private static Map<String, Object> reportMap(RouteReport r, EngineChain.Result result, Fabric fabric, Timed<?> timed,
+                                                 double analysisMillis) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("engine", r.engine());
         m.put("switches", r.switches());
         m.put("hosts", r.hosts());
         m.put("pairs", r.pairs());
-        m.put("routingMillis", round(routingMillis));
+        m.put("routingMillis", round(timed.medianMillis()));
         m.put("edgeForwardingIndex", r.edgeForwardingIndex());
         m.put("minChannelLoad", r.minChannelLoad());
         m.put("meanChannelLoad", round(r.meanChannelLoad()));
@@ -332,9 +365,8 @@ final class RouteCommand implements Callable<Integer> {
         m.put("unreachableExamples", r.unreachableExamples());
         m.put("cdgCycle", r.cdgCycle());
         m.put("fallbacks", result.failures().stream().map(Throwable::getMessage).toList());
-        m.put("warmupRuns", warmup);
+        timed.report(m);
         m.put("analysisMillis", round(analysisMillis));
-        m.put("routingPeakHeapMb", round(peakHeap / (1024.0 * 1024.0)));
         return m;
     }
 

@@ -335,6 +335,16 @@ final class MinimalRoutes {
         return nodeAt.length;
     }
 
+    /** The node at the origin (all coordinates 0), when routes are kept per offset. */
+    int origin() {
+        return nodeAt[0];
+    }
+
+    /** The node at offset o from the origin, when routes are kept per offset. */
+    int nodeAtOffset(int o) {
+        return nodeAt[o];
+    }
+
     /** The offset from u to v, when routes are kept per offset. */
     int offsetOf(int u, int v) {
         return offset(u, v);

@@ -60,15 +60,21 @@ public final class TorusSsspEngine implements TorusEngine {
         // 1) unique routes (in any order: a pair's count does not depend on the weights)
         int[] sharedAt = null;
         int[] sharedHops = null;
+        short[] offsetKey = null; // per offset with two routes or more: the key its pairs wait under
         if (!searchEveryPair && walk.perOffset() && m == t.nodes()) {
             // the whole torus: every source has one pair at each offset, so an offset's unique route
             // adds one to every channel in each of its hops' directions, and its pairs share it
             sharedAt = new int[walk.offsets()];
             sharedHops = new int[walk.offsets()];
+            offsetKey = new short[walk.offsets()];
             int[] perDirection = new int[t.directions()];
             for (int o = 1; o < sharedAt.length; o++) {
                 sharedAt[o] = -1;
-                if (walk.routesAt(o) == 1) {
+                int routes = walk.routesAt(o);
+                if (routes >= 2) {
+                    offsetKey[o] = key(turns(t, walk.origin(), walk.nodeAtOffset(o)), walk.hops());
+                }
+                if (routes == 1) {
                     sharedAt[o] = b.keep(walk.directions(), walk.start(0), walk.hops());
                     sharedHops[o] = walk.hops();
                     for (int h = 0; h < walk.hops(); h++) {
@@ -96,6 +102,11 @@ public final class TorusSsspEngine implements TorusEngine {
                     int o = row != null ? row[j] : walk.offsetOf(source, target);
                     if (sharedAt[o] >= 0) {
                         b.routeAt(i, j, sharedAt[o], sharedHops[o]);
+                        continue;
+                    }
+                    if (offsetKey[o] != 0) {
+                        key[i * m + j] = offsetKey[o];
+                        pending++;
                         continue;
                     }
                 }
