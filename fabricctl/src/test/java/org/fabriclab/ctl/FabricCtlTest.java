@@ -129,6 +129,21 @@ class FabricCtlTest {
     }
 
     @Test
+    void timedRunsReportTheirMedianAndFastest() {
+        for (String engine : new String[] {"minhop", "torus-sssp"}) {
+            Run r = run("route", "--topology", "torus:4x4", "--engine", engine, "--runs", "3", "--json");
+            assertEquals(0, r.code(), r.err());
+            assertTrue(r.out().contains("\"timedRuns\":3"), r.out());
+            double median = Double.parseDouble(r.out().split("\"routingMillis\":")[1].split(",")[0]);
+            double fastest = Double.parseDouble(r.out().split("\"routingMillisMin\":")[1].split(",")[0]);
+            assertTrue(fastest <= median, r.out());
+        }
+        Run bad = run("route", "--topology", "torus:4x4", "--runs", "0");
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("--runs must be 1 or more"), bad.err());
+    }
+
+    @Test
     void fallbackEngineIsReportedNotHidden() {
         Run r = run("route", "--topology", "torus:3x3", "--engine", "file", "--json");
         assertEquals(0, r.code(), r.err());

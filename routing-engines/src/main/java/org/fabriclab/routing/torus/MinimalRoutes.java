@@ -22,7 +22,6 @@ final class MinimalRoutes {
     /** The answer for a pair whose walk ran out of steps. */
     static final int TOO_MANY = -1;
 
-    private final RoutingGraph g;
     private final Torus t;
     private final int n;
     private final int dirs;
@@ -77,7 +76,6 @@ final class MinimalRoutes {
     private int limit;
 
     MinimalRoutes(RoutingGraph g) {
-        this.g = g;
         this.t = g.torus();
         this.n = t.dimensions();
         this.dirs = t.directions();
