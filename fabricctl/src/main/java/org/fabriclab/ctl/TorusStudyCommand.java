@@ -60,7 +60,7 @@ final class TorusStudyCommand implements Callable<Integer> {
             List<Object> rows = new ArrayList<>();
             for (TorusStudy.Sample s : r.systems()) {
                 Map<String, Object> x = new LinkedHashMap<>();
-                x.put("dims", s.dims());
+                x.put("dims", s.size());
                 x.put("nodes", s.nodes());
                 x.put("edgeForwardingIndex", s.efi());
                 x.put("sigma4", s.sigma4());
@@ -94,8 +94,7 @@ final class TorusStudyCommand implements Callable<Integer> {
         } else {
             out.printf("%dD tori, %d systems%n", r.dimensions(), r.systems().size());
             for (TorusStudy.Sample s : r.systems()) {
-                StringBuilder sb = new StringBuilder(String.format("%-12s %5d nodes", java.util.Arrays.toString(s.dims()).replace(", ", "x")
-                        .replace("[", "").replace("]", ""), s.nodes()));
+                StringBuilder sb = new StringBuilder(String.format("%-12s %5d nodes", s.size(), s.nodes()));
                 s.efi().forEach((e, v) -> sb.append(String.format("  %s %d (%.0f ms)", e, v, s.millis().get(e))));
                 out.println(sb);
             }

@@ -112,6 +112,7 @@ class FabricCtlTest {
                 "\"groups\":[{\"engine\":\"torus-sssp\",\"relation\":\"less\"", "\"runtimes\":[{\"engine\":\"torus-bfs\",\"fromNodes\":1")) {
             assertTrue(r.out().contains(key), key + " missing in " + r.out());
         }
+        assertTrue(r.out().matches("(?s).*\"dims\":\"\\d+x\\d+\".*"), "a torus's sizes as 4x2: " + r.out());
         Run bad = run("torus-study", "--dimensions", "2", "--engines", "torus-sssp");
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("torus-bfs first"), bad.err());

@@ -18,6 +18,10 @@ import org.fabriclab.routing.topology.Topologies;
 public final class TorusStudy {
     /** One system's results: its dimensions and, per engine, the edge-forwarding index, sigma(4,R) and routing milliseconds. */
     public record Sample(int[] dims, int nodes, Map<String, Long> efi, Map<String, Double> sigma4, Map<String, Double> millis) {
+        /** The torus's sizes as a topology spec writes them: {@code 4x2x2}. */
+        public String size() {
+            return java.util.Arrays.stream(dims).mapToObj(Integer::toString).collect(java.util.stream.Collectors.joining("x"));
+        }
     }
 
     /** One group of Figure 5(a-c): the systems where {@code engine}'s index is {@code relation} ("less", "equal", "greater") BFS's. */
