@@ -404,6 +404,10 @@ public final class EmulatedFabric implements AutoCloseable {
         if (tcpServer != null) {
             tcpServer.shutdownNow();
         }
+        links.closeChannels();
+        for (LiveNode n : nodes) {
+            n.releaseFrames(); // packets still queued (a host whose link went down keeps its own) would leak their buffers
+        }
         links.close();
         for (Process p : processes) {
             p.destroy();

@@ -140,9 +140,14 @@ public final class DataLinks implements AutoCloseable {
         ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, Frames.LENGTH_FIELD, 0, 0), handler);
     }
 
+    /** Closes every data link (the event loops keep running, for the nodes to release what they hold). */
+    public void closeChannels() {
+        all.close().awaitUninterruptibly(5, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
     @Override
     public void close() {
-        all.close().awaitUninterruptibly(5, java.util.concurrent.TimeUnit.SECONDS);
+        closeChannels();
         synchronized (servers) {
             servers.forEach(Channel::close);
         }

@@ -141,6 +141,31 @@ public abstract class LiveNode {
         return mgmt.counters();
     }
 
+    /**
+     * Releases every frame the node still holds (packets queued in its core, frames on its links'
+     * delay lines), as the node stops: their buffers are Netty's, and a frame never sent would
+     * otherwise never be released. Runs on the node's loop and waits for it; call it once the
+     * node's channels are closed (nothing arrives any more).
+     */
+    public void releaseFrames() {
+        if (loop.isShuttingDown()) {
+            return;
+        }
+        loop.submit(() -> {
+            for (Wire w : wires) {
+                if (w != null) {
+                    w.lose();
+                }
+            }
+            for (int h = 0; h < pool.payload.length; h++) {
+                if (pool.payload[h] instanceof ByteBuf f) {
+                    pool.payload[h] = null;
+                    f.release();
+                }
+            }
+        }).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+
     /** Runs {@code task} on the node's event loop; a task for a node whose loop has shut down is dropped. */
     public void execute(Runnable task) {
         if (loop.isShuttingDown()) {
