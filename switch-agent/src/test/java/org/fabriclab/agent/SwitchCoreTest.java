@@ -1,5 +1,6 @@
 package org.fabriclab.agent;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -82,6 +83,39 @@ class SwitchCoreTest {
         core.portActive(3, 4, 1_000_000_000); // a second later the link is back
         core.packetArrived(1, packet(10, 9, 0), 1_000_000_100);
         assertEquals(3_000, counters.get(3, PortCounterArray.XMIT_WAIT_NS));
+    }
+
+    /**
+     * A packet waiting for an output (no credit) when new tables send its LID elsewhere goes by
+     * the new tables: a head routed by the old ones must not wait forever (between two switches
+     * whose tables changed at different times, packets could bounce to and fro and fill both
+     * buffers for good).
+     */
+    @Test
+    void newTablesRouteTheWaitingHeadsAgain() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            core.packetArrived(1, packet(10, i, 0), 0); // four credits on port 3: the fifth waits
+            core.linkFree(3, 0);
+        }
+        assertEquals(4, ports().length);
+        assertEquals(1, core.waitingHeads(3));
+        byte[] block = tables.current().block(0);
+        block[10] = 4;
+        tables.apply(new TableBatch(1, 2, List.of(new TableBatch.Block(0, block)), 0, List.of()));
+        core.tablesChanged(10);
+        assertEquals(0, core.waitingHeads(3));
+        assertArrayEquals(new int[] {3, 3, 3, 3, 4}, ports(), "the fifth packet left by port 4, where the new tables send LID 10");
+    }
+
+    /** A table write tells whoever listens (the live switch re-routes its waiting packets on its loop). */
+    @Test
+    void aTableWriteIsAnnounced() throws Exception {
+        int[] calls = {0};
+        tables.onChange(() -> calls[0]++);
+        tables.apply(new TableBatch(1, 2, List.of(), 0, List.of()));
+        assertEquals(1, calls[0]);
+        assertThrows(org.fabriclab.agent.core.TableWriteException.class, () -> tables.apply(new TableBatch(1, 3, List.of(), 0, List.of())));
+        assertEquals(1, calls[0], "a refused write changes nothing and announces nothing");
     }
 
     /** AR group 1 = ports 3 and 4 for LID 10 (static port 3); LID 13 statically on port 3, no group. */

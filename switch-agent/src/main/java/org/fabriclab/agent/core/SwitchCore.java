@@ -225,6 +225,21 @@ public final class SwitchCore {
         arbitrate(port, now);
     }
 
+    /**
+     * The tables changed: every head still waiting for an output is routed again by the new ones.
+     * A head routed by old tables could otherwise wait forever: between a neighbour already on new
+     * tables and this switch still on old ones, packets can bounce to and fro until both buffers
+     * are full (a transient routing loop, then a credit loop that outlives it).
+     */
+    public void tablesChanged(long now) {
+        for (int q = 0; q < ports * vls; q++) {
+            if (count[q] > 0 && target[q] != NO_TARGET) {
+                setTarget(q, NO_TARGET);
+                routeHead(q, now);
+            }
+        }
+    }
+
     /** The link of output {@code port} finished sending and may take the next packet. */
     public void linkFree(int port, long now) {
         busy[port] = false;

@@ -20,6 +20,14 @@ public final class TableStore {
         current = SwitchTables.empty(ports);
     }
 
+    /** Called after every write that installs new tables (on the writer's thread: it should only hand the news on). */
+    private volatile Runnable onChange = () -> { };
+
+    /** Sets what to call after a write installs new tables (the data plane re-routes its waiting packets). */
+    public void onChange(Runnable r) {
+        onChange = r;
+    }
+
     /** The installed tables; one volatile read. */
     public SwitchTables current() {
         return current;
@@ -91,6 +99,7 @@ public final class TableStore {
         boolean ar = batch.arEnabled() != null ? batch.arEnabled() : old.arEnabled();
         int[] directions = batch.directionPorts() != null ? batch.directionPorts() : old.directionPorts();
         current = new SwitchTables(batch.toVersion(), lft, top, ports, sl2vl, arLft, groups, ar, directions);
+        onChange.run();
         return changed;
     }
 

@@ -11,6 +11,12 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
     public LiveSwitch(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double[] rateGbps, String endpoint) {
         super(loop, mgmt, vls, bufferPackets, rateGbps, endpoint, mgmt.identity().ports() * vls * bufferPackets + 1);
         core = new SwitchCore(ports, vls, bufferPackets, mgmt.tables(), mgmt.counters(), pool, this);
+        // new tables: packets waiting for an output are routed again by them, on the event loop
+        mgmt.tables().onChange(() -> execute(() -> {
+            long now = System.nanoTime();
+            core.tablesChanged(now);
+            drain(now);
+        }));
         mgmt.gauges(new ManagedNode.Gauges() {
             @Override
             public int queuedPackets(int port) {
