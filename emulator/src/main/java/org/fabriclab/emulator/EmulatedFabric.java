@@ -406,7 +406,9 @@ public final class EmulatedFabric implements AutoCloseable {
         }
         links.closeChannels();
         for (LiveNode n : nodes) {
-            n.releaseFrames(); // packets still queued (a host whose link went down keeps its own) would leak their buffers
+            if (n != null) { // null: a node run as a process of its own
+                n.releaseFrames(); // packets still queued (a host whose link went down keeps its own) would leak their buffers
+            }
         }
         links.close();
         for (Process p : processes) {
