@@ -48,4 +48,23 @@ class TorusEndToEndTest {
             assertEquals(0, java.util.Arrays.stream(h.management().sourceRouteTable()).filter(r -> r != 0).count(), "routes withdrawn");
         }
     }
+
+    @Test
+    void aSwitchCutOffIsAFailedNodeTheRoutesGoAround() throws Exception {
+        try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate("torus:4x3"), EmulatedFabric.Options.DEFAULTS);
+             FabricManager manager = new FabricManager(fabric.endpoint("H0_0_0"), "torus-sssp", null, new SimpleMeterRegistry())) {
+            assertEquals(FabricManager.State.UP, manager.sweep().get(60, TimeUnit.SECONDS).state());
+            for (int port = 1; port <= 4; port++) {
+                fabric.linkDown("T1_1", port); // T1_1 and its host drop out of the fabric
+            }
+            EndToEndTest.await(() -> manager.snapshot().state() == FabricManager.State.UP
+                    && manager.snapshot().discovered().fabric().switchCount() == 11 && manager.snapshot().tableVersion() >= 2);
+            FabricManager.Snapshot s = manager.snapshot();
+            assertEquals("torus-sssp", s.outcome().tables().engine(), "routed as a torus with a failed node, not refused");
+            assertEquals(0, s.outcome().report().unreachablePairs());
+            LiveHost h = (LiveHost) fabric.node("H0_1_0");
+            assertEquals(10, java.util.Arrays.stream(h.management().sourceRouteTable()).filter(r -> r != 0).count(),
+                    "a route to the host of each of the 10 other switches left");
+        }
+    }
 }

@@ -47,16 +47,29 @@ public final class FabricBuilder {
 
     /** A builder holding everything {@code f} holds, to derive a changed fabric from it. */
     public static FabricBuilder copyOf(Fabric f) {
+        return copyWithout(f, n -> false);
+    }
+
+    /**
+     * A builder holding everything {@code f} holds but the nodes {@code drop} names and their links:
+     * a fabric with failed nodes. The kept nodes keep their names, GUIDs and order.
+     */
+    public static FabricBuilder copyWithout(Fabric f, java.util.function.IntPredicate drop) {
         FabricBuilder b = new FabricBuilder(f.kind());
+        int[] kept = new int[f.nodeCount()];
         for (int n = 0; n < f.nodeCount(); n++) {
-            b.addNode(f.type(n), f.name(n), f.portCount(n), f.nodeGuid(n));
-            b.description(n, f.description(n));
-            b.level(n, f.level(n));
-            b.group(n, f.group(n));
+            if (drop.test(n)) {
+                kept[n] = -1;
+                continue;
+            }
+            kept[n] = b.addNode(f.type(n), f.name(n), f.portCount(n), f.nodeGuid(n));
+            b.description(kept[n], f.description(n));
+            b.level(kept[n], f.level(n));
+            b.group(kept[n], f.group(n));
             f.coordinates(n).ifPresent(c -> b.coords.set(b.nodeCount() - 1, c));
-            b.preferredLid(n, f.preferredLid(n));
+            b.preferredLid(kept[n], f.preferredLid(n));
             for (int p = 1; p <= f.portCount(n); p++) {
-                b.portGuids.put(Fabric.portKey(n, p), f.portGuid(n, p));
+                b.portGuids.put(Fabric.portKey(kept[n], p), f.portGuid(n, p));
             }
         }
         for (int g = 0; g < f.globalPortCount(); g++) {
@@ -64,7 +77,9 @@ public final class FabricBuilder {
             if (peer > g) {
                 int a = f.nodeOfGlobalPort(g);
                 int z = f.nodeOfGlobalPort(peer);
-                b.link(a, g - f.portBase(a) + 1, z, peer - f.portBase(z) + 1);
+                if (kept[a] >= 0 && kept[z] >= 0) {
+                    b.link(kept[a], g - f.portBase(a) + 1, kept[z], peer - f.portBase(z) + 1);
+                }
             }
         }
         return b;

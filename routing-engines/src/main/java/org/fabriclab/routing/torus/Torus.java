@@ -17,7 +17,9 @@ import org.fabriclab.routing.fabric.Fabric;
  * <p>Coordinates come from the fabric (generated tori carry them) or from switch names of the
  * form {@code T<x>_<y>[_<z>[_<k>]]}, as {@code shared/peers/opensm/gen_net.py torus} writes them.
  * A fabric that is not such a torus (a switch without coordinates, two switches on one
- * coordinate, a link between switches that are not torus neighbours) is refused with the reason.
+ * coordinate, a link between switches that are not torus neighbours, more than half the places
+ * without a switch) is refused with the reason. A place without a switch is a failed node: its
+ * links are missing channels, and the engines route around it.
  */
 public final class Torus {
     /** The most dimensions Angara routes (its routers have eight links). */
@@ -48,7 +50,9 @@ public final class Torus {
         torusNode = new int[fabric.nodeCount()];
         Arrays.fill(torusNode, -1);
         for (int u = 0; u < nodes; u++) {
-            torusNode[switchNode[u]] = u;
+            if (switchNode[u] >= 0) {
+                torusNode[switchNode[u]] = u;
+            }
         }
         next = new int[nodes * 2 * n];
         port = new int[nodes * 2 * n];
@@ -105,21 +109,27 @@ public final class Torus {
         for (int d : size) {
             cells *= d;
         }
-        if (cells != switches) {
+        if (switches * 2 < cells) {
             throw new IllegalArgumentException("the switches' coordinates span " + Arrays.toString(size).replace(", ", "x") + " = " + cells
-                    + " places but there are " + switches + " switches: not a full torus");
+                    + " places but there are only " + switches + " switches: more than half the torus missing is not routed as a torus");
         }
-        int[] switchNode = new int[switches];
-        int[] coord = new int[switches * n];
-        boolean[] taken = new boolean[switches];
+        // a place without a switch is a failed node: its links are missing channels, routed around
+        int[] switchNode = new int[(int) cells];
+        Arrays.fill(switchNode, -1);
+        int[] coord = new int[(int) cells * n];
+        for (int u = 0, rest; u < cells; u++) {
+            rest = u;
+            for (int k = n - 1; k >= 0; k--) {
+                coord[u * n + k] = rest % size[k];
+                rest /= size[k];
+            }
+        }
         for (int s = 0; s < switches; s++) {
             int u = index(c[s], size);
-            if (taken[u]) {
+            if (switchNode[u] >= 0) {
                 throw new IllegalArgumentException("two switches sit at " + Arrays.toString(c[s]) + ", one of them " + fabric.name(fabric.switchNode(s)));
             }
-            taken[u] = true;
             switchNode[u] = fabric.switchNode(s);
-            System.arraycopy(c[s], 0, coord, u * n, n);
         }
         Torus t = new Torus(fabric, n, size, switchNode, coord);
         t.cable();
@@ -147,6 +157,9 @@ public final class Torus {
     private void cable() {
         for (int u = 0; u < nodes; u++) {
             int sw = switchNode[u];
+            if (sw < 0) {
+                continue; // a failed node: no channel leaves or enters it
+            }
             for (int p = 1; p <= fabric.portCount(sw); p++) {
                 int peer = fabric.peerNode(fabric.globalPort(sw, p));
                 if (peer == Fabric.NONE || !fabric.isSwitch(peer)) {
@@ -206,9 +219,14 @@ public final class Torus {
         return size[k];
     }
 
-    /** Number of torus nodes (switches). */
+    /** Number of torus nodes: the places of the torus, failed ones included. */
     public int nodes() {
         return nodes;
+    }
+
+    /** True if torus node u has its switch (not a failed node). */
+    public boolean present(int u) {
+        return switchNode[u] >= 0;
     }
 
     /** Coordinate k of node u. */
@@ -216,7 +234,7 @@ public final class Torus {
         return coord[u * n + k];
     }
 
-    /** The fabric switch node of torus node u. */
+    /** The fabric switch node of torus node u, or -1 for a failed node (a place without a switch). */
     public int switchNode(int u) {
         return switchNode[u];
     }
@@ -278,6 +296,13 @@ public final class Torus {
 
     /** A node's name in the fabric. */
     public String name(int u) {
+        if (switchNode[u] < 0) {
+            StringBuilder sb = new StringBuilder("T");
+            for (int k = 0; k < n; k++) {
+                sb.append(k == 0 ? "" : "_").append(coord[u * n + k]);
+            }
+            return sb.append(" (failed: no switch)").toString();
+        }
         return fabric.name(switchNode[u]);
     }
 }

@@ -47,7 +47,7 @@ public final class TorusEngines {
         Torus t = Torus.of(fabric, coordinates);
         int[] nodes;
         if (endpoints == null) {
-            nodes = java.util.stream.IntStream.range(0, t.nodes()).toArray();
+            nodes = java.util.stream.IntStream.range(0, t.nodes()).filter(t::present).toArray(); // not the failed nodes
         } else {
             nodes = endpoints.stream().map(x -> t.torusNode(fabric.endpointSwitch(x))).filter(u -> u >= 0).distinct().sorted().toArray();
         }

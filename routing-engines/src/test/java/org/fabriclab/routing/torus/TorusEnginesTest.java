@@ -180,6 +180,37 @@ class TorusEnginesTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource({"torus-bfs", "torus-sssp", "torus-genetic"})
+    void routesAroundAFailedNode(String engine) {
+        // T1_1 of a 5x5 torus is gone, its hosts with it: the others are routed around the hole
+        Fabric full = Topologies.generate("torus:5x5,hosts=1");
+        int gone = full.nodeByName("T1_1").orElseThrow();
+        Fabric f = FabricBuilder.copyWithout(full, n -> n == gone || !full.isSwitch(n) && full.peerNode(full.globalPort(n, 1)) == gone).build();
+        SourceRoutes r = TorusEngines.route(f, engine, null, 1);
+        Torus t = r.torus();
+        assertEquals(25, t.nodes(), "the torus keeps its places");
+        assertFalse(t.present(6));
+        assertEquals("T1_1 (failed: no switch)", t.name(6));
+        assertEquals(24, r.size(), "the present switches are routed");
+        SourceRouteAnalysis.Report a = SourceRouteAnalysis.analyze(r);
+        assertEquals(0, a.unroutablePairs(), "FS/LS steps reach around one failed node on a 5x5 torus");
+        assertTrue(a.deadlockFree(), a.cycle().toString());
+        // T0_1 to T2_1 had one shortest route, +X+X through T1_1: now the long way round the ring
+        int from = r.indexOf(1);
+        int to = r.indexOf(11);
+        assertEquals("-X-X-X", r.describe(from, to));
+    }
+
+    @Test
+    void aTorusMostlyMissingIsRefusedWithTheReason() {
+        Fabric full = Topologies.generate("torus:3x3,hosts=0");
+        // T0_0, T1_1 and T2_2 span the 3x3 places: 6 of 9 missing
+        Fabric f = FabricBuilder.copyWithout(full, n -> !java.util.Set.of("T0_0", "T1_1", "T2_2").contains(full.name(n))).build();
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Torus.of(f));
+        assertTrue(e.getMessage().contains("more than half the torus missing"), e.getMessage());
+    }
+
     @Test
     void pairsTheRulesCannotRouteAreReportedNotHidden() {
         // cut T0 off on a 1D ring except towards +X: -X from T1 back to T0 is the only way in... cut that too
