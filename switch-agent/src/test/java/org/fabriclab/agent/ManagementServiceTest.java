@@ -106,12 +106,15 @@ class ManagementServiceTest {
             ar.addGroups(i == 5 ? 2 : 0);
         }
         call().writeTables(write(0, 1).addLftBlocks(block(0, 3))
-                .addArGroups(org.fabriclab.proto.v1.ArGroup.newBuilder().setGroup(2).addPorts(3).addPorts(4))
+                .addArGroups(org.fabriclab.proto.v1.ArGroup.newBuilder().setGroup(2).addPorts(3).addPorts(4).addDetourPorts(4))
+                .setArStaticInputPorts(org.fabriclab.proto.v1.PortSet.newBuilder().addPorts(2))
                 .addArLftBlocks(ar).setArEnabled(true).build());
         var read = call().getArTables(org.fabriclab.proto.v1.GetArTablesRequest.newBuilder().setBlock(0).build());
         assertTrue(read.getArEnabled());
         assertEquals(1, read.getGroupsCount());
         assertEquals(java.util.List.of(3, 4), read.getGroups(0).getPortsList());
+        assertEquals(java.util.List.of(4), read.getGroups(0).getDetourPortsList());
+        assertEquals(java.util.List.of(2), read.getStaticInputPortsList());
         assertEquals(2, read.getBlock().getGroups(5));
         assertEquals(0, read.getBlock().getGroups(6));
         assertTrue(call().getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()).getArEnabled());

@@ -221,6 +221,70 @@ class SwitchCoreTest {
         assertEquals(0, core.adaptiveDecisions());
     }
 
+    /** AR group 1 = port 3 (minimal) and port 4 (a detour) for LID 10; arrivals on port 2 keep to the static port. */
+    private void detourTables() throws Exception {
+        byte[] block = tables.current().block(0);
+        block[13] = 3;
+        short[] ar = new short[64];
+        ar[10] = 1;
+        tables.apply(new TableBatch(1, 2, List.of(new TableBatch.Block(0, block)), 0, List.of(),
+                List.of(new TableBatch.ArGroup(1, new int[] {3, 4}, new int[] {4})), List.of(new TableBatch.ArBlock(0, ar)), true, null,
+                new int[] {2}));
+    }
+
+    @Test
+    void aDetourIsTakenOnlyWhileTheMinimalPortIsLoaded() throws Exception {
+        detourTables();
+        for (int i = 0; i < 4; i++) {
+            core.packetArrived(1, packet(10, i, 0), i * 10);
+            core.linkFree(3, i * 10 + 5);
+            core.creditReturned(3, 0, 1, i * 10 + 5);
+        }
+        assertArrayEquals(new int[] {3, 3, 3, 3}, ports(), "an idle group: the minimal port, never round-robin onto the detour");
+        assertEquals(0, core.detourDecisions());
+        // port 3 loses its credits to LID 13's packets: the detour carries LID 10 now
+        for (int i = 0; i < 4; i++) {
+            core.packetArrived(2, packet(13, 100 + i, 0), 100 + i);
+            core.linkFree(3, 100 + i);
+        }
+        sent.clear();
+        core.packetArrived(1, packet(10, 50, 0), 200);
+        assertArrayEquals(new int[] {4}, ports());
+        assertEquals(1, core.detourDecisions());
+    }
+
+    @Test
+    void packetsArrivingOnAStaticInputPortFollowTheStaticLft() throws Exception {
+        detourTables();
+        for (int i = 0; i < 4; i++) {
+            core.packetArrived(2, packet(13, 100 + i, 0), i); // port 3's credits go
+            core.linkFree(3, i);
+        }
+        sent.clear();
+        core.packetArrived(2, packet(10, 1, 0), 10); // from the static input: waits for port 3, no detour
+        core.packetArrived(1, packet(10, 2, 0), 11); // from another input: the detour
+        assertArrayEquals(new int[] {4}, ports());
+        core.creditReturned(3, 0, 1, 20);
+        assertArrayEquals(new int[] {4, 3}, ports());
+        assertArrayEquals(new int[] {2}, tables.current().arStaticInputs());
+        assertArrayEquals(new int[] {4}, tables.current().arDetours(1));
+    }
+
+    @Test
+    void badDetoursAndStaticInputsAreRefusedAndChangeNothing() throws Exception {
+        var before = tables.current();
+        var e = assertThrows(TableWriteException.class, () -> tables.apply(new TableBatch(1, 2, List.of(), 0, List.of(),
+                List.of(new TableBatch.ArGroup(1, new int[] {3, 4}, new int[] {2})), List.of(), true)));
+        assertTrue(e.getMessage().contains("detour port 2 is not one of the group's ports [3, 4]"), e.getMessage());
+        e = assertThrows(TableWriteException.class, () -> tables.apply(new TableBatch(1, 2, List.of(), 0, List.of(),
+                List.of(new TableBatch.ArGroup(1, new int[] {3, 4}, new int[] {3, 4})), List.of(), true)));
+        assertTrue(e.getMessage().contains("needs at least one minimal port"), e.getMessage());
+        e = assertThrows(TableWriteException.class, () -> tables.apply(new TableBatch(1, 2, List.of(), 0, List.of(), List.of(), List.of(),
+                true, null, new int[] {5})));
+        assertTrue(e.getMessage().contains("ar_static_input_ports[0]: port 5 is not one of the switch's ports 1..4"), e.getMessage());
+        assertTrue(before == tables.current(), "the tables were left as they were");
+    }
+
     @Test
     void badAdaptiveTablesAreRefusedAndChangeNothing() throws Exception {
         var before = tables.current();

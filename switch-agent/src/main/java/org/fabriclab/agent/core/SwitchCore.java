@@ -66,6 +66,7 @@ public final class SwitchCore {
     /** Per AR group: the index in its port list after the last choice (round-robin among equals). */
     private int[] arNext = new int[16];
     private long arDecisions;
+    private long detours;
     /** Per output port: how many queue heads are routed to it. */
     private final int[] wanting;
     /** Per output port, {@link #requestWords} words: bit q set when queue q's head is routed to it. */
@@ -260,7 +261,7 @@ public final class SwitchCore {
             } else {
                 port = t.port(dlid);
             }
-            if (route == 0 && t.arEnabled()) {
+            if (route == 0 && t.arEnabled() && !t.arStaticInput(q / vls + 1)) {
                 int group = t.arGroup(dlid);
                 if (group != 0) {
                     port = adaptivePort(t, group, port, q / vls + 1, pool.sl(h));
@@ -290,8 +291,11 @@ public final class SwitchCore {
      * the one with the least load (heads already waiting for it, plus one if it is sending, plus a
      * penalty if it has no credit on the lane the packet would take); among equally loaded ports,
      * round-robin from the one after the group's last choice, which spreads packets over the
-     * group even when nothing is congested, as the hardware does. With no active port in the
-     * group, the static port stands.
+     * group even when nothing is congested, as the hardware does. A group's detour ports (on
+     * non-minimal paths) are taken only when the least loaded minimal port carries more than
+     * twice the least loaded detour's load plus {@link #DETOUR_THRESHOLD}, as UGAL weighs a longer
+     * path (so a lightly loaded fabric routes minimally). With no active port in the group, the
+     * static port stands.
      */
     private int adaptivePort(SwitchTables t, int group, int staticPort, int inPort, int sl) {
         int[] members = t.arPorts(group);
@@ -301,11 +305,15 @@ public final class SwitchCore {
         if (group >= arNext.length) {
             arNext = java.util.Arrays.copyOf(arNext, Math.max(group + 1, arNext.length * 2));
         }
+        boolean[] detour = t.arDetourFlags(group);
         int n = members.length;
         int start = arNext[group] % n;
         int best = -1;
         int bestIndex = -1;
         int bestLoad = Integer.MAX_VALUE;
+        int bestDetour = -1;
+        int bestDetourIndex = -1;
+        int bestDetourLoad = Integer.MAX_VALUE;
         for (int k = 0; k < n; k++) {
             int i = start + k < n ? start + k : start + k - n;
             int p = members[i];
@@ -314,11 +322,22 @@ public final class SwitchCore {
             }
             int vl = t.vl(inPort, p, sl);
             int load = wanting[p] + (busy[p] ? 1 : 0) + (vl < vls && credits[p * vls + vl] == 0 ? BLOCKED : 0);
-            if (load < bestLoad) {
+            if (detour != null && detour[i]) {
+                if (load < bestDetourLoad) {
+                    bestDetour = p;
+                    bestDetourIndex = i;
+                    bestDetourLoad = load;
+                }
+            } else if (load < bestLoad) {
                 best = p;
                 bestIndex = i;
                 bestLoad = load;
             }
+        }
+        if (bestDetour >= 0 && (best < 0 || bestLoad > 2 * bestDetourLoad + DETOUR_THRESHOLD)) {
+            best = bestDetour;
+            bestIndex = bestDetourIndex;
+            detours++;
         }
         if (best < 0) {
             return staticPort;
@@ -326,6 +345,14 @@ public final class SwitchCore {
         arNext[group] = bestIndex + 1;
         arDecisions++;
         return best;
+    }
+
+    /** Load a minimal port carries beyond twice a detour's before the detour is taken (in waiting heads). */
+    static final int DETOUR_THRESHOLD = 2;
+
+    /** Adaptive choices that took a detour port (for tests and troubleshooting). */
+    public long detourDecisions() {
+        return detours;
     }
 
     /** Adaptive choices made so far (for tests and troubleshooting). */

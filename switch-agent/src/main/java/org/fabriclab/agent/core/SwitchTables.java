@@ -32,7 +32,15 @@ public final class SwitchTables {
     private final short[] arLft;
     /** Per AR group number, its ports, or null where none is defined. */
     private final int[][] arGroups;
+    /** Per AR group number, its detour ports (a subset of its ports), or null where it has none. */
+    private final int[][] arDetours;
+    /** Per AR group number, per index into its ports, true for a detour port; null where it has none. */
+    private final boolean[][] arDetourAt;
     private final boolean arEnabled;
+    /** The ports whose arrivals follow the static LFT even with AR on, ascending. */
+    private final int[] arStaticInputs;
+    /** Per port, true if it is one of {@link #arStaticInputs}. */
+    private final boolean[] arStaticInput;
     /** Source routing on a torus: the port of each direction (0: none), or an empty array when off. */
     private final int[] directionPorts;
     /** Per port, the direction it leads in, or -1. */
@@ -40,11 +48,11 @@ public final class SwitchTables {
     private static final int[] NO_DIRECTIONS = new int[0];
 
     SwitchTables(long version, byte[] lft, int lftTop, int ports, byte[] sl2vl) {
-        this(version, lft, lftTop, ports, sl2vl, new short[lft.length], NO_GROUPS, false, NO_DIRECTIONS);
+        this(version, lft, lftTop, ports, sl2vl, new short[lft.length], NO_GROUPS, NO_GROUPS, false, NO_DIRECTIONS, NO_DIRECTIONS);
     }
 
-    SwitchTables(long version, byte[] lft, int lftTop, int ports, byte[] sl2vl, short[] arLft, int[][] arGroups, boolean arEnabled,
-                 int[] directionPorts) {
+    SwitchTables(long version, byte[] lft, int lftTop, int ports, byte[] sl2vl, short[] arLft, int[][] arGroups, int[][] arDetours,
+                 boolean arEnabled, int[] directionPorts, int[] arStaticInputs) {
         this.version = version;
         this.lft = lft;
         this.lftTop = lftTop;
@@ -53,7 +61,25 @@ public final class SwitchTables {
         this.uniformSl2vl = uniform(sl2vl);
         this.arLft = arLft;
         this.arGroups = arGroups;
+        this.arDetours = arDetours;
+        this.arDetourAt = new boolean[arGroups.length][];
+        for (int g = 0; g < arGroups.length && g < arDetours.length; g++) {
+            if (arGroups[g] != null && arDetours[g] != null) {
+                arDetourAt[g] = new boolean[arGroups[g].length];
+                for (int i = 0; i < arGroups[g].length; i++) {
+                    for (int d : arDetours[g]) {
+                        arDetourAt[g][i] |= arGroups[g][i] == d;
+                    }
+                }
+            }
+        }
         this.arEnabled = arEnabled;
+        this.arStaticInputs = arStaticInputs.clone();
+        Arrays.sort(this.arStaticInputs);
+        this.arStaticInput = new boolean[ports + 1];
+        for (int p : arStaticInputs) {
+            arStaticInput[p] = true;
+        }
         this.directionPorts = directionPorts;
         this.directionOfPort = new int[ports + 1];
         Arrays.fill(directionOfPort, -1);
@@ -145,6 +171,35 @@ public final class SwitchTables {
         return group > 0 && group < arGroups.length ? arGroups[group] : null;
     }
 
+    /**
+     * Per member of AR group {@code group} (in {@link #arPorts} order), true for a detour port; null
+     * if the group has none (do not modify). Hot path.
+     */
+    public boolean[] arDetourFlags(int group) {
+        return group > 0 && group < arDetourAt.length ? arDetourAt[group] : null;
+    }
+
+    /** The detour ports of AR group {@code group}, ascending (a copy; empty if none). */
+    public int[] arDetours(int group) {
+        int[] d = group > 0 && group < arDetours.length ? arDetours[group] : null;
+        if (d == null) {
+            return new int[0];
+        }
+        int[] out = d.clone();
+        Arrays.sort(out);
+        return out;
+    }
+
+    /** True if packets arriving on {@code port} follow the static LFT even with AR on. Hot path. */
+    public boolean arStaticInput(int port) {
+        return port >= 0 && port < arStaticInput.length && arStaticInput[port];
+    }
+
+    /** The input ports that follow the static LFT even with AR on, ascending (a copy). */
+    public int[] arStaticInputs() {
+        return arStaticInputs.clone();
+    }
+
     /** The highest AR group number defined, 0 if none. */
     public int arGroupTop() {
         for (int g = arGroups.length - 1; g > 0; g--) {
@@ -171,6 +226,10 @@ public final class SwitchTables {
 
     int[][] arGroupsArray() {
         return arGroups;
+    }
+
+    int[][] arDetoursArray() {
+        return arDetours;
     }
 
     /** A copy of block {@code n}'s 64 entries. */

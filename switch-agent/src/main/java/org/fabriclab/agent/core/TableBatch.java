@@ -9,23 +9,38 @@ import java.util.List;
  * a packet may take) to define or delete, AR LFT blocks (per LID, the group to choose from; 0 for
  * none, the LFT's static port then), and whether AR is enabled (null keeps the setting); and for
  * source routing on a torus, the port of each direction (+X +Y +Z +K -X -Y -Z -K; 0 where the
- * switch has none; an empty array turns source routing off, null keeps the setting).
+ * switch has none; an empty array turns source routing off, null keeps the setting); and the input
+ * ports whose packets follow the static LFT even with AR on (null keeps the setting).
  */
 public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl,
-                         List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled, int[] directionPorts) {
+                         List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled, int[] directionPorts,
+                         int[] arStaticInputs) {
     /** Without adaptive-routing changes. */
     public TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl) {
-        this(fromVersion, toVersion, blocks, lftTop, sl2vl, List.of(), List.of(), null, null);
+        this(fromVersion, toVersion, blocks, lftTop, sl2vl, List.of(), List.of(), null, null, null);
+    }
+
+    /** Without a change of the static input ports. */
+    public TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl,
+                      List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled, int[] directionPorts) {
+        this(fromVersion, toVersion, blocks, lftTop, sl2vl, arGroups, arBlocks, arEnabled, directionPorts, null);
     }
 
     /** Without a change of the direction ports. */
     public TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl,
                       List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled) {
-        this(fromVersion, toVersion, blocks, lftTop, sl2vl, arGroups, arBlocks, arEnabled, null);
+        this(fromVersion, toVersion, blocks, lftTop, sl2vl, arGroups, arBlocks, arEnabled, null, null);
     }
 
-    /** AR group {@code group} (1..{@link SwitchTables#MAX_AR_GROUPS}): its ports; no ports deletes it. */
-    public record ArGroup(int group, int[] ports) {
+    /**
+     * AR group {@code group} (1..{@link SwitchTables#MAX_AR_GROUPS}): its ports (no ports deletes
+     * it), and those of them on non-minimal paths, taken only while the minimal ones are more loaded.
+     */
+    public record ArGroup(int group, int[] ports, int[] detours) {
+        /** A group of minimal ports only. */
+        public ArGroup(int group, int[] ports) {
+            this(group, ports, new int[0]);
+        }
     }
 
     /** 64 AR LFT entries of block {@code block}: the AR group of each LID, 0 for none. */
@@ -46,5 +61,6 @@ public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, i
         arGroups = List.copyOf(arGroups);
         arBlocks = List.copyOf(arBlocks);
         directionPorts = directionPorts == null ? null : directionPorts.clone();
+        arStaticInputs = arStaticInputs == null ? null : arStaticInputs.clone();
     }
 }

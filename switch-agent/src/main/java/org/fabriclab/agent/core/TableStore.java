@@ -71,14 +71,17 @@ public final class TableStore {
         int top = batch.lftTop() != 0 ? batch.lftTop() : old.lftTop();
         // adaptive routing: groups first, then the AR LFT, then every AR entry must name a group
         int[][] groups = old.arGroupsArray();
+        int[][] detours = old.arDetoursArray();
         if (!batch.arGroups().isEmpty()) {
             int size = groups.length;
             for (TableBatch.ArGroup g : batch.arGroups()) {
                 size = Math.max(size, g.group() + 1);
             }
             groups = Arrays.copyOf(groups, size);
+            detours = Arrays.copyOf(detours, size);
             for (TableBatch.ArGroup g : batch.arGroups()) {
                 groups[g.group()] = g.ports().length == 0 ? null : g.ports().clone();
+                detours[g.group()] = g.ports().length == 0 || g.detours().length == 0 ? null : g.detours().clone();
             }
         }
         short[] arLft = Arrays.copyOf(old.arLftArray(), lft.length);
@@ -98,7 +101,8 @@ public final class TableStore {
         }
         boolean ar = batch.arEnabled() != null ? batch.arEnabled() : old.arEnabled();
         int[] directions = batch.directionPorts() != null ? batch.directionPorts() : old.directionPorts();
-        current = new SwitchTables(batch.toVersion(), lft, top, ports, sl2vl, arLft, groups, ar, directions);
+        int[] staticInputs = batch.arStaticInputs() != null ? batch.arStaticInputs() : old.arStaticInputs();
+        current = new SwitchTables(batch.toVersion(), lft, top, ports, sl2vl, arLft, groups, detours, ar, directions, staticInputs);
         onChange.run();
         return changed;
     }
@@ -179,6 +183,30 @@ public final class TableStore {
                 }
                 if (!members.add(p)) {
                     throw invalid(where + ": port " + p + " appears twice in the group");
+                }
+            }
+            Set<Integer> detourSeen = new HashSet<>();
+            for (int p : g.detours()) {
+                if (!members.contains(p)) {
+                    throw invalid(where + ": detour port " + p + " is not one of the group's ports " + Arrays.toString(g.ports()));
+                }
+                if (!detourSeen.add(p)) {
+                    throw invalid(where + ": detour port " + p + " appears twice");
+                }
+            }
+            if (g.detours().length > 0 && g.detours().length == g.ports().length) {
+                throw invalid(where + ": every port is a detour; a group needs at least one minimal port");
+            }
+        }
+        int[] staticInputs = batch.arStaticInputs();
+        if (staticInputs != null) {
+            Set<Integer> seenInputs = new HashSet<>();
+            for (int k = 0; k < staticInputs.length; k++) {
+                if (staticInputs[k] < 1 || staticInputs[k] > ports) {
+                    throw invalid("ar_static_input_ports[" + k + "]: port " + staticInputs[k] + " is not one of the switch's ports 1.." + ports);
+                }
+                if (!seenInputs.add(staticInputs[k])) {
+                    throw invalid("ar_static_input_ports[" + k + "]: port " + staticInputs[k] + " appears twice");
                 }
             }
         }

@@ -173,8 +173,14 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
                 for (int p : ports) {
                     gb.addPorts(p);
                 }
+                for (int p : t.arDetours(g)) {
+                    gb.addDetourPorts(p);
+                }
                 b.addGroups(gb);
             }
+        }
+        for (int p : t.arStaticInputs()) {
+            b.addStaticInputPorts(p);
         }
         org.fabriclab.proto.v1.ArLftBlock.Builder block = org.fabriclab.proto.v1.ArLftBlock.newBuilder().setBlock(request.getBlock());
         for (short g : t.arBlock(request.getBlock())) {
@@ -213,7 +219,8 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         }
         List<TableBatch.ArGroup> groups = new ArrayList<>(request.getArGroupsCount());
         for (org.fabriclab.proto.v1.ArGroup g : request.getArGroupsList()) {
-            groups.add(new TableBatch.ArGroup(g.getGroup(), g.getPortsList().stream().mapToInt(Integer::intValue).toArray()));
+            groups.add(new TableBatch.ArGroup(g.getGroup(), g.getPortsList().stream().mapToInt(Integer::intValue).toArray(),
+                    g.getDetourPortsList().stream().mapToInt(Integer::intValue).toArray()));
         }
         List<TableBatch.ArBlock> arBlocks = new ArrayList<>(request.getArLftBlocksCount());
         for (org.fabriclab.proto.v1.ArLftBlock b : request.getArLftBlocksList()) {
@@ -229,7 +236,9 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             int[] directions = request.hasDirectionPorts()
                     ? request.getDirectionPorts().getPortsList().stream().mapToInt(Integer::intValue).toArray() : null;
             int changed = node.tables().apply(new TableBatch(request.getFromVersion(), request.getToVersion(), blocks,
-                    request.getLftTop(), sl2vl, groups, arBlocks, request.hasArEnabled() ? request.getArEnabled() : null, directions));
+                    request.getLftTop(), sl2vl, groups, arBlocks, request.hasArEnabled() ? request.getArEnabled() : null, directions,
+                    request.hasArStaticInputPorts() ? request.getArStaticInputPorts().getPortsList().stream().mapToInt(Integer::intValue).toArray()
+                            : null));
             reply(out, WriteTablesResponse.newBuilder().setVersion(request.getToVersion()).setChangedBlocks(changed).build());
         } catch (TableWriteException e) {
             Status s = e.reason() == TableWriteException.Reason.STALE_VERSION ? Status.FAILED_PRECONDITION : Status.INVALID_ARGUMENT;
