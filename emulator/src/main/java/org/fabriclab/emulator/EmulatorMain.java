@@ -41,7 +41,8 @@ public final class EmulatorMain implements Runnable {
         @Option(names = "--routing", defaultValue = "minhop", paramLabel = "CHAIN", description = "Routing-engine chain. Default: ${DEFAULT-VALUE}")
         String routing;
 
-        @Option(names = "--pattern", defaultValue = "uniform", description = "uniform, permutation or all-to-all. Default: ${DEFAULT-VALUE}")
+        @Option(names = "--pattern", defaultValue = "uniform", description = "uniform, permutation, all-to-all or group-shift "
+                + "(every host to a random host of the next group: Dragonfly's adversarial traffic). Default: ${DEFAULT-VALUE}")
         String pattern;
 
         @Option(names = "--load", defaultValue = "0.5", description = "Offered load per host, a fraction of the link rate. Default: ${DEFAULT-VALUE}")
@@ -142,7 +143,8 @@ public final class EmulatorMain implements Runnable {
                 case "uniform" -> org.fabriclab.emulator.sim.Simulation.Pattern.UNIFORM;
                 case "permutation" -> org.fabriclab.emulator.sim.Simulation.Pattern.PERMUTATION;
                 case "all-to-all" -> org.fabriclab.emulator.sim.Simulation.Pattern.ALL_TO_ALL;
-                default -> throw new IllegalArgumentException("unknown pattern '" + name + "'; use uniform, permutation or all-to-all");
+                case "group-shift" -> org.fabriclab.emulator.sim.Simulation.Pattern.GROUP_SHIFT;
+                default -> throw new IllegalArgumentException("unknown pattern '" + name + "'; use uniform, permutation, all-to-all or group-shift");
             };
         }
 

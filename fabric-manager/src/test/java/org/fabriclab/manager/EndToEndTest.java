@@ -1,5 +1,6 @@
 package org.fabriclab.manager;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -141,6 +142,43 @@ class EndToEndTest {
             var after = fabric.node("L0").management().tables().current();
             assertFalse(after.arEnabled(), "a deterministic engine turns AR off");
             assertEquals(0, after.arGroup(remote));
+        }
+    }
+
+    /**
+     * ar-dfp on a live Dragonfly+: the spines get their detour ports, static input ports and
+     * lane turns in the write, traffic between every pair of hosts arrives whole, and minhop
+     * after it takes all of them back (every SL on lane 0 again).
+     */
+    @Test
+    void dragonflyPlusDetoursArePushedWithTheirLaneTurnsAndWithdrawn(@TempDir Path dir) throws Exception {
+        Fabric topology = Topologies.generate("dragonfly-plus:p=1,leaves=2,spines=2,h=2");
+        try (EmulatedFabric fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS);
+             FabricManager manager = new FabricManager(fabric.endpoint(fabric.hosts().get(0).name()), "ar-dfp",
+                     dir.resolve("guid2lid"), new SimpleMeterRegistry())) {
+            FabricManager.Snapshot s = manager.sweep().get(60, TimeUnit.SECONDS);
+            assertEquals(FabricManager.State.UP, s.state(), s.lastError());
+            // G0_S0: ports 1-2 down to the leaves, 3 to G1, 4 to G2 (which is linked to G1 too)
+            var spine = fabric.node("G0_S0").management().tables().current();
+            int toG1 = s.outcome().lids().endpointLid(s.outcome().fabric().endpointOfPort(
+                    s.outcome().fabric().globalPort(s.outcome().fabric().nodeByName("G1_L0_H0").orElseThrow(), 1)));
+            int group = spine.arGroup(toG1);
+            assertTrue(group > 0);
+            assertArrayEquals(new int[] {4}, spine.arDetours(group), "the detour through G2");
+            assertArrayEquals(new int[] {3, 4}, spine.arStaticInputs(), "global links keep to the static LFT");
+            assertEquals(1, spine.vl(3, 4, 0), "global in to global out moves to lane 1");
+            assertEquals(0, spine.vl(1, 3, 0));
+
+            fabric.startTraffic(Traffic.Pattern.ROUND_ROBIN, 0, 512, PACKETS);
+            List<LiveHost> hosts = fabric.hosts();
+            await(() -> hosts.stream().mapToLong(h -> h.stats().join().received()).sum() == (long) PACKETS * hosts.size());
+
+            FabricManager.Snapshot minhop = manager.setEngine("minhop").get(60, TimeUnit.SECONDS);
+            assertEquals(FabricManager.State.UP, minhop.state(), minhop.lastError());
+            var after = fabric.node("G0_S0").management().tables().current();
+            assertFalse(after.arEnabled());
+            assertEquals(0, after.arStaticInputs().length);
+            assertEquals(0, after.vl(3, 4, 0), "the lane turn is taken back");
         }
     }
 

@@ -38,7 +38,13 @@ public final class Simulation {
         /** Each host to one other, a random permutation without fixed points (seeded). */
         PERMUTATION,
         /** Every other host in turn (all-to-all). */
-        ALL_TO_ALL
+        ALL_TO_ALL,
+        /**
+         * Uniformly at random among the hosts of the next group (group i to group i+1, the last to
+         * the first): Dragonfly's adversarial pattern, which minimal routing squeezes onto the few
+         * global links between two groups.
+         */
+        GROUP_SHIFT
     }
 
     /**
@@ -97,6 +103,11 @@ public final class Simulation {
             }
             if (fabric.endpointCount() < 2) {
                 throw new IllegalArgumentException("a simulation needs at least two hosts");
+            }
+            if (tables.ar() != null && adaptive && tables.ar().laneCount() > vls) {
+                throw new IllegalArgumentException(tables.engine() + "'s tables move packets to lane " + (tables.ar().laneCount() - 1)
+                        + " (its detours' deadlock freedom needs " + tables.ar().laneCount() + " lanes), but the switches have " + vls
+                        + "; run with at least " + tables.ar().laneCount() + " lanes (--vls)");
             }
         }
     }
@@ -169,6 +180,8 @@ public final class Simulation {
     private final int[] backlogCount;
     private final int[][] nextSeq;
     private final int[] permutation;
+    private final int[] groupOfEndpoint;
+    private final int[][] hostsOfGroup;
     private final int[] nextInTurn;
     private final FlowSink[] sinks;
     private final LatencyHistogram latency = new LatencyHistogram();
@@ -204,7 +217,7 @@ public final class Simulation {
                 TableBatch b = batch(c.tables(), f.switchIndex(n), c.vls(), c.adaptive());
                 if (c.tables().sourceRoutes() != null) {
                     b = new TableBatch(b.fromVersion(), b.toVersion(), b.blocks(), b.lftTop(), b.sl2vl(), b.arGroups(), b.arBlocks(),
-                            b.arEnabled(), c.tables().sourceRoutes().torus().directionPorts(n));
+                            b.arEnabled(), c.tables().sourceRoutes().torus().directionPorts(n), b.arStaticInputs());
                 }
                 tables.apply(b);
                 int node = n;
@@ -280,6 +293,8 @@ public final class Simulation {
             });
         }
         permutation = derangement(endpoints, new SplittableRandom(c.seed() ^ 0x5DEECE66DL));
+        groupOfEndpoint = new int[endpoints];
+        hostsOfGroup = c.pattern() == Pattern.GROUP_SHIFT && c.flows().isEmpty() ? hostsOfGroups(f, groupOfEndpoint) : new int[0][];
         java.util.TreeSet<Long> bounds = new java.util.TreeSet<>(List.of(0L, c.durationNs()));
         for (Flow fl : c.flows()) {
             bounds.add(Math.min(fl.startNs(), c.durationNs()));
@@ -460,7 +475,33 @@ public final class Simulation {
                 int d = nextInTurn[e]++ % (n - 1);
                 yield d >= e ? d + 1 : d;
             }
+            case GROUP_SHIFT -> {
+                int[] next = hostsOfGroup[(groupOfEndpoint[e] + 1) % hostsOfGroup.length];
+                yield next[random[e].nextInt(next.length)];
+            }
         };
+    }
+
+    /** The hosts of each group, numbered 0.. in order of the groups' numbers (group-shift traffic); empty otherwise. */
+    private static int[][] hostsOfGroups(Fabric f, int[] groupOfEndpoint) {
+        java.util.TreeMap<Integer, List<Integer>> byGroup = new java.util.TreeMap<>();
+        for (int e = 0; e < f.endpointCount(); e++) {
+            byGroup.computeIfAbsent(f.group(f.endpointNode(e)), k -> new ArrayList<>()).add(e);
+        }
+        if (byGroup.size() < 2 || byGroup.containsKey(-1)) {
+            throw new IllegalArgumentException("group-shift traffic needs hosts in two or more groups (a dragonfly or dragonfly-plus "
+                    + "topology), but this fabric's hosts are in " + (byGroup.containsKey(-1) ? "no group" : "one group"));
+        }
+        int[][] out = new int[byGroup.size()][];
+        int i = 0;
+        for (List<Integer> hosts : byGroup.values()) {
+            out[i] = hosts.stream().mapToInt(Integer::intValue).toArray();
+            for (int e : out[i]) {
+                groupOfEndpoint[e] = i;
+            }
+            i++;
+        }
+        return out;
     }
 
     private void deliver(int e, int h, long t) {
@@ -536,7 +577,8 @@ public final class Simulation {
 
     /**
      * The switch's tables as one batch: every LFT block, SL i on VL i (mod the lanes), and the AR
-     * groups and AR LFT if the engine made them (enabled when {@code adaptive}).
+     * groups, AR LFT, static input ports and lane turns if the engine made them (AR enabled when
+     * {@code adaptive}).
      */
     public static TableBatch batch(ForwardingTables t, int s, int vls, boolean adaptive) {
         byte[] table = t.table(s);
@@ -551,12 +593,18 @@ public final class Simulation {
         for (int sl = 0; sl < 16; sl++) {
             sl2vl[sl] = (byte) (sl % vls);
         }
+        List<TableBatch.Sl2Vl> maps = new ArrayList<>(List.of(new TableBatch.Sl2Vl(0, 0, sl2vl)));
         List<TableBatch.ArGroup> groups = new ArrayList<>();
         List<TableBatch.ArBlock> arBlocks = new ArrayList<>();
         var ar = t.ar();
         if (ar != null) {
             for (int g = 1; g <= ar.groupCount(s); g++) {
-                groups.add(new TableBatch.ArGroup(g, ar.ports(s, g)));
+                groups.add(new TableBatch.ArGroup(g, ar.ports(s, g), ar.detours(s, g)));
+            }
+            for (int[] turn : ar.laneTurns(s)) {
+                byte[] vl = new byte[16];
+                Arrays.fill(vl, (byte) turn[2]);
+                maps.add(new TableBatch.Sl2Vl(turn[0], turn[1], vl));
             }
             for (int b = 0; b < blocks.size(); b++) {
                 short[] entries = new short[64];
@@ -570,8 +618,8 @@ public final class Simulation {
                 }
             }
         }
-        return new TableBatch(0, 1, blocks, table.length - 1, List.of(new TableBatch.Sl2Vl(0, 0, sl2vl)), groups, arBlocks,
-                ar != null && adaptive);
+        return new TableBatch(0, 1, blocks, table.length - 1, maps, groups, arBlocks, ar != null && adaptive, null,
+                ar == null ? null : ar.staticInputs(s));
     }
 
     /** Per pair of fabric switches (by torus node), the encoded source route between them, or 0. */

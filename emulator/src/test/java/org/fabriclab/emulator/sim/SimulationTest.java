@@ -37,7 +37,8 @@ class SimulationTest {
     @Test
     void belowSaturationWhatIsOfferedIsCarriedWithoutLossOrReordering() throws Exception {
         for (Simulation.Pattern p : Simulation.Pattern.values()) {
-            Simulation.Report r = Simulation.run(config("fat-tree:k=4,levels=3", p, 0.2, 1));
+            Simulation.Report r = Simulation.run(config(p == Simulation.Pattern.GROUP_SHIFT ? "dragonfly-plus:p=2,leaves=2,spines=2,h=2"
+                    : "fat-tree:k=4,levels=3", p, 0.2, 1));
             String where = p.toString();
             assertEquals(0, r.packetsDropped(), where);
             assertEquals(0, r.packetsRefused(), where);
@@ -81,6 +82,38 @@ class SimulationTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> config("fat-tree:k=4,levels=3", Simulation.Pattern.UNIFORM, 1.5, 1));
         assertTrue(e.getMessage().contains("fraction of the link rate"), e.getMessage());
+    }
+
+    /**
+     * DFP's detours on a Dragonfly+ (5 groups, one global link between each pair): under
+     * group-shift traffic, where minimal routing has one global link per pair of groups, the
+     * detours through intermediate groups carry clearly more, deadlock-free on two lanes; under
+     * uniform traffic the switches keep to the minimal ports and carry as much as without
+     * detours. One lane is refused: the detours' deadlock freedom needs the second.
+     */
+    @Test
+    void dragonflyPlusDetoursCarryAdversarialTrafficMinimalRoutingCannot() throws Exception {
+        Fabric f = Topologies.generate("dragonfly-plus:p=2,leaves=2,spines=2,h=2");
+        var lids = LidAssigner.assign(f);
+        var detours = EngineChain.parse("ar-dfp").route(new RoutingRequest(f, lids, RoutingOptions.DEFAULTS)).tables();
+        var minimal = EngineChain.parse("ar-dfp-minimal").route(new RoutingRequest(f, lids, RoutingOptions.DEFAULTS)).tables();
+        java.util.function.BiFunction<org.fabriclab.routing.engine.ForwardingTables, Simulation.Pattern, Simulation.Report> run =
+                (t, p) -> Simulation.run(new Simulation.Config(f, t, p, 0.8, 100, 100, 2, 8, 256, 60_000, 10_000, 1));
+        Simulation.Report shiftDetours = run.apply(detours, Simulation.Pattern.GROUP_SHIFT);
+        Simulation.Report shiftMinimal = run.apply(minimal, Simulation.Pattern.GROUP_SHIFT);
+        assertTrue(shiftDetours.throughput() > 1.5 * shiftMinimal.throughput(),
+                "group-shift: detours " + shiftDetours.throughput() + " against minimal " + shiftMinimal.throughput());
+        assertTrue(shiftDetours.meanHops() > shiftMinimal.meanHops(), "detours are longer");
+        assertEquals(0, shiftDetours.packetsDropped());
+        Simulation.Report uniformDetours = run.apply(detours, Simulation.Pattern.UNIFORM);
+        Simulation.Report uniformMinimal = run.apply(minimal, Simulation.Pattern.UNIFORM);
+        assertTrue(uniformDetours.throughput() > 0.95 * uniformMinimal.throughput(),
+                "uniform: detours " + uniformDetours.throughput() + " against minimal " + uniformMinimal.throughput());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new Simulation.Config(f, detours, Simulation.Pattern.UNIFORM, 0.8, 100, 100, 1, 8, 256, 60_000, 10_000, 1));
+        assertTrue(e.getMessage().contains("needs 2 lanes"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Simulation.run(config("fat-tree:k=4,levels=3", Simulation.Pattern.GROUP_SHIFT, 0.5, 1)));
+        assertTrue(e.getMessage().contains("group-shift traffic needs hosts in two or more groups"), e.getMessage());
     }
 
     @Test

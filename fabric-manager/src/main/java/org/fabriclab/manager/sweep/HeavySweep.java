@@ -57,25 +57,29 @@ public final class HeavySweep {
     private volatile boolean sourceRoutesPushed;
 
     /**
-     * A switch's adaptive-routing tables as an engine made them: its groups (numbered from 1) and
-     * one AR LFT entry per LID of the pushed blocks; none (AR off) for engines without AR.
+     * A switch's adaptive-routing tables as an engine made them: its groups (numbered from 1) with
+     * their detour ports, one AR LFT entry per LID of the pushed blocks, the input ports that keep
+     * to the static LFT, and the lane turns ({@code {in, out, vl}}); none (AR off) for engines
+     * without AR.
      */
-    record ArState(int[][] groups, short[] lft) {
-        static final ArState NONE = new ArState(new int[0][], new short[0]);
+    record ArState(int[][] groups, int[][] detours, short[] lft, int[] staticInputs, int[][] laneTurns) {
+        static final ArState NONE = new ArState(new int[0][], new int[0][], new short[0], new int[0], new int[0][]);
 
         static ArState of(org.fabriclab.routing.engine.ArTables ar, int s, int blocks) {
             if (ar == null) {
                 return NONE;
             }
             int[][] groups = new int[ar.groupCount(s)][];
+            int[][] detours = new int[groups.length][];
             for (int g = 1; g <= groups.length; g++) {
                 groups[g - 1] = ar.ports(s, g);
+                detours[g - 1] = ar.detours(s, g);
             }
             short[] lft = new short[blocks * BLOCK];
             for (int lid = 0; lid < lft.length && lid < ar.size(s); lid++) {
                 lft[lid] = (short) ar.group(s, lid);
             }
-            return new ArState(groups, lft);
+            return new ArState(groups, detours, lft, ar.staticInputs(s), ar.laneTurns(s));
         }
 
         boolean enabled() {
@@ -83,13 +87,15 @@ public final class HeavySweep {
         }
 
         boolean sameAs(ArState o) {
-            return Arrays.deepEquals(groups, o.groups) && Arrays.equals(lft, o.lft);
+            return Arrays.deepEquals(groups, o.groups) && Arrays.deepEquals(detours, o.detours) && Arrays.equals(lft, o.lft)
+                    && Arrays.equals(staticInputs, o.staticInputs) && Arrays.deepEquals(laneTurns, o.laneTurns);
         }
 
         /**
          * Adds the whole AR state to a write: every group (and deletes for the higher numbers
-         * {@code before} had), every AR LFT block (zeros clear what a previous engine set), and
-         * whether AR is on.
+         * {@code before} had), every AR LFT block (zeros clear what a previous engine set), whether
+         * AR is on, the static input ports, and the SL-to-VL map: every SL on lane 0, then the lane
+         * turns (what a previous engine turned goes back to lane 0).
          */
         void addTo(WriteTablesRequest.Builder w, int blocks, int groupsBefore) {
             for (int g = 1; g <= Math.max(groups.length, groupsBefore); g++) {
@@ -97,6 +103,9 @@ public final class HeavySweep {
                 if (g <= groups.length) {
                     for (int p : groups[g - 1]) {
                         b.addPorts(p);
+                    }
+                    for (int p : detours[g - 1]) {
+                        b.addDetourPorts(p);
                     }
                 }
                 w.addArGroups(b);
@@ -110,6 +119,14 @@ public final class HeavySweep {
                 w.addArLftBlocks(b);
             }
             w.setArEnabled(enabled());
+            w.setArStaticInputPorts(org.fabriclab.proto.v1.PortSet.newBuilder().addAllPorts(Arrays.stream(staticInputs).boxed().toList()));
+            w.addSl2Vl(org.fabriclab.proto.v1.Sl2VlTable.newBuilder().setVl(ByteString.copyFrom(new byte[16])));
+            for (int[] turn : laneTurns) {
+                byte[] vl = new byte[16];
+                Arrays.fill(vl, (byte) turn[2]);
+                w.addSl2Vl(org.fabriclab.proto.v1.Sl2VlTable.newBuilder().setInputPort(turn[0]).setOutputPort(turn[1])
+                        .setVl(ByteString.copyFrom(vl)));
+            }
         }
     }
 

@@ -27,8 +27,11 @@ public final class RoutingEngines {
                     () -> new org.fabriclab.routing.torus.TorusRoutingEngine(org.fabriclab.routing.torus.TorusSsspEngine.NAME)),
             new Info(org.fabriclab.routing.torus.TorusGeneticEngine.NAME, "Angara source routes (torus): genetic search, seeded (slow)",
                     () -> new org.fabriclab.routing.torus.TorusRoutingEngine(org.fabriclab.routing.torus.TorusGeneticEngine.NAME)),
-            new Info(AdaptiveEngines.DragonflyPlus.NAME, "minhop LFT + adaptive-routing groups of all minimal ports on Dragonfly+, "
-                    + "deadlock freedom proven on their channel dependencies (AR DFP, minimal)", AdaptiveEngines.DragonflyPlus::new));
+            new Info(AdaptiveEngines.DragonflyPlus.NAME, "minhop LFT + adaptive-routing groups on Dragonfly+: minimal ports and detours "
+                    + "through an intermediate group (on lane 1), deadlock freedom proven on their channel dependencies (AR DFP)",
+                    AdaptiveEngines.DragonflyPlus::new),
+            new Info(AdaptiveEngines.DragonflyPlus.MINIMAL, "ar-dfp without the detours: the minimal ports only, to compare",
+                    () -> new AdaptiveEngines.DragonflyPlus(false)));
 
     private RoutingEngines() {
     }

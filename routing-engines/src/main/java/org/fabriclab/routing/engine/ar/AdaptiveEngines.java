@@ -23,13 +23,13 @@ import org.fabriclab.routing.fabric.Fabric;
  *       path towards the destination's switch is in the LID's group (up ports on the way up,
  *       parallel links on the way down);
  *   <li>{@code ar-dfp}: on Dragonfly+ (groups of leaves and spines, global links between spines),
- *       every port on a minimal path: the spines with a global link to the destination's group,
- *       the global links to it, the spines towards a leaf of the own group, parallel links. The
- *       minimal groups only: the DFP mode's non-minimal detours through an intermediate group need
- *       a lane change our switches' SL-to-VL map cannot make (it maps the SL, not the lane a
- *       packet came in on). Deadlock freedom is proven, not assumed: the engine builds the
- *       channel dependency graph of every path the groups allow and refuses a fabric where it
- *       has a cycle, naming the cycle.
+ *       every port on a minimal path (the spines with a global link to the destination's group,
+ *       the global links to it, the spines towards a leaf of the own group, parallel links) and
+ *       the detours through an intermediate group, marked as such so that switches take them only
+ *       while the minimal ports are more loaded ({@link DragonflyPlusGroups}: the detour, its lane
+ *       turn, the spines' static input ports). Deadlock freedom is proven, not assumed: the engine
+ *       builds the channel dependency graph, lane by lane, of every path the groups allow and
+ *       refuses a fabric where it has a cycle, naming the cycle.
  * </ul>
  */
 public final class AdaptiveEngines {
@@ -100,11 +100,28 @@ public final class AdaptiveEngines {
          */
         static ArTables leastHopGroups(RoutingRequest request, SwitchGraph g, int lidSpace) {
             ArTables.Builder ar = ArTables.builder(g.switchCount(), lidSpace);
+            addGroups(request, g, ar, null);
+            return ar.build();
+        }
+
+        /** Where a hop that is not least-hop still leads to the destination switch: a detour. */
+        interface DetourRule {
+            /** True if the hop from switch {@code s} to its neighbour {@code t} is a detour towards switch {@code d}. */
+            boolean detour(int s, int t, int d);
+        }
+
+        /**
+         * Adds to {@code ar}, per switch and destination LID, the group of every port on a
+         * least-hop path to the LID's switch and every port {@code detours} names (null: none),
+         * marked as detours, where there are two or more ports.
+         */
+        static void addGroups(RoutingRequest request, SwitchGraph g, ArTables.Builder ar, DetourRule detours) {
             int n = g.switchCount();
             int[] dist = new int[n];
             int[] queue = new int[n];
             int[][] lidsAt = endpointLids(request, g);
-            int[] candidate = new int[64];
+            int[] minimal = new int[64];
+            int[] detour = new int[64];
             for (int d = 0; d < n; d++) {
                 if (lidsAt[d].length == 0) {
                     continue;
@@ -114,25 +131,32 @@ public final class AdaptiveEngines {
                     if (s == d || dist[s] == SwitchGraph.UNREACHABLE) {
                         continue;
                     }
+                    int degree = g.offset(s + 1) - g.offset(s);
+                    if (minimal.length < degree) {
+                        minimal = new int[degree];
+                        detour = new int[degree];
+                    }
+                    int m = 0;
                     int k = 0;
                     for (int i = g.offset(s); i < g.offset(s + 1); i++) {
-                        if (dist[g.neighbour(i)] == dist[s] - 1) {
-                            if (k == candidate.length) {
-                                candidate = Arrays.copyOf(candidate, k * 2);
-                            }
-                            candidate[k++] = g.portNumber(s, i);
+                        int t = g.neighbour(i);
+                        if (dist[t] == dist[s] - 1) {
+                            minimal[m++] = g.portNumber(s, i);
+                        } else if (detours != null && detours.detour(s, t, d)) {
+                            detour[k++] = g.portNumber(s, i);
                         }
                     }
-                    if (k < 2) {
+                    if (m + k < 2) {
                         continue;
                     }
-                    int group = ar.group(s, Arrays.copyOf(candidate, k));
+                    int[] ports = Arrays.copyOf(minimal, m + k);
+                    System.arraycopy(detour, 0, ports, m, k);
+                    int group = ar.group(s, ports, Arrays.copyOf(detour, k));
                     for (int lid : lidsAt[d]) {
                         ar.set(s, lid, group);
                     }
                 }
             }
-            return ar.build();
         }
 
         /** The LIDs of the endpoints on each switch. */
@@ -177,13 +201,28 @@ public final class AdaptiveEngines {
         }
     }
 
-    /** {@code ar-dfp}: every minimal port on a Dragonfly+, deadlock freedom proven on the groups' channel dependencies. */
+    /**
+     * {@code ar-dfp}: minimal ports and detours on a Dragonfly+, deadlock freedom proven on the
+     * groups' channel dependencies; {@code ar-dfp-minimal}: the minimal ports only, to compare.
+     */
     public static final class DragonflyPlus implements RoutingEngine {
         public static final String NAME = "ar-dfp";
+        public static final String MINIMAL = "ar-dfp-minimal";
+        private final boolean detours;
+
+        /** With detours. */
+        public DragonflyPlus() {
+            this(true);
+        }
+
+        /** With detours or ({@code false}) the minimal ports only. */
+        public DragonflyPlus(boolean detours) {
+            this.detours = detours;
+        }
 
         @Override
         public String name() {
-            return NAME;
+            return detours ? NAME : MINIMAL;
         }
 
         @Override
@@ -191,17 +230,19 @@ public final class AdaptiveEngines {
             Fabric f = request.fabric();
             SwitchGraph g = new SwitchGraph(f);
             ForwardingTables lft = new MinHopEngine().route(request);
-            ArTables ar = Tree.leastHopGroups(request, g, lft.size());
-            requireDeadlockFree(request, g, lft, ar, NAME);
-            return lft.withAr(ar, NAME);
+            ArTables ar = DragonflyPlusGroups.build(request, g, lft.size(), detours);
+            requireDeadlockFree(request, g, lft, ar, name());
+            return lft.withAr(ar, name());
         }
     }
 
     /**
-     * Proves that adaptive routing by {@code ar} cannot deadlock on one lane: for each destination
-     * switch, the channels a packet may take (from every switch with endpoints, following the
-     * static port and every port of the LID's group) and the dependencies between consecutive
-     * ones; all destinations' dependencies in one graph, which must have no cycle.
+     * Proves that adaptive routing by {@code ar} cannot deadlock: for each destination switch, the
+     * channels a packet may take, each on the lane it travels (from every switch with endpoints,
+     * following the static port and every port of the LID's group, or the static port alone after
+     * a static input port; the lane from the AR tables' lane turns, else 0), and the dependencies
+     * between consecutive ones; all destinations' dependencies in one graph of (channel, lane)
+     * buffers, which must have no cycle.
      *
      * @throws RoutingException naming a cycle of channels
      */
@@ -209,76 +250,96 @@ public final class AdaptiveEngines {
             throws RoutingException {
         Fabric f = request.fabric();
         int n = g.switchCount();
+        int lanes = ar.laneCount();
         int[][] lidsAt = Tree.endpointLids(request, g);
-        // one bit per (channel, port of the channel's far end): channel c then leaving by that port
-        long[] base = new long[f.globalPortCount() + 1];
-        for (int c = 0; c < f.globalPortCount(); c++) {
-            int peer = f.peerNode(c);
-            base[c + 1] = base[c] + (peer == Fabric.NONE ? 0 : f.portCount(peer));
-        }
-        long[] dependency = new long[(int) ((base[f.globalPortCount()] + 63) >>> 6)];
-        boolean[] seen = new boolean[n];
-        int[] queue = new int[n];
-        int[][] allowed = new int[n][];
+        int vertices = f.globalPortCount() * lanes;
+        org.fabriclab.routing.analysis.ChannelDependencyGraph.Builder cdg =
+                org.fabriclab.routing.analysis.ChannelDependencyGraph.builder(vertices);
+        // per (channel, lane): the destination switch that last reached it (a seen mark without clearing)
+        int[] seenFor = new int[vertices];
+        Arrays.fill(seenFor, -1);
+        int[] queue = new int[vertices];
         for (int d = 0; d < n; d++) {
             if (lidsAt[d].length == 0) {
                 continue;
             }
             int lid = lidsAt[d][0]; // the LIDs of one switch's endpoints share the groups
-            Arrays.fill(seen, false);
             int tail = 0;
             for (int s = 0; s < n; s++) {
-                allowed[s] = s == d ? new int[0] : ports(lft, ar, s, lid);
-                if (lidsAt[s].length > 0 && s != d) {
-                    seen[s] = true;
-                    queue[tail++] = s;
+                int hostPort = s == d ? 0 : hostPort(f, f.switchNode(s));
+                if (hostPort == 0) {
+                    continue;
+                }
+                int node = f.switchNode(s);
+                for (int out : ports(lft, ar, s, lid, hostPort)) {
+                    int channel = f.globalPort(node, out);
+                    if (f.peerNode(channel) != Fabric.NONE && f.isSwitch(f.peerNode(channel))) {
+                        int v = channel * lanes + ar.lane(s, hostPort, out);
+                        if (seenFor[v] != d) {
+                            seenFor[v] = d;
+                            queue[tail++] = v;
+                        }
+                    }
                 }
             }
             for (int head = 0; head < tail; head++) {
-                int s = queue[head];
-                int node = f.switchNode(s);
-                for (int out : allowed[s]) {
-                    int channel = f.globalPort(node, out);
-                    int next = f.peerNode(channel);
-                    if (next == Fabric.NONE || !f.isSwitch(next)) {
+                int v = queue[head];
+                int channel = v / lanes;
+                int next = f.peerNode(channel);
+                int t = f.switchIndex(next);
+                if (t == d) {
+                    continue; // delivered to the destination's hosts
+                }
+                int inPort = f.peerPort(channel);
+                for (int onward : ports(lft, ar, t, lid, inPort)) {
+                    int to = f.globalPort(next, onward);
+                    if (f.peerNode(to) == Fabric.NONE || !f.isSwitch(f.peerNode(to))) {
                         continue;
                     }
-                    int t = f.switchIndex(next);
-                    for (int onward : allowed[t]) {
-                        int to = f.globalPort(next, onward);
-                        if (f.peerNode(to) != Fabric.NONE && f.isSwitch(f.peerNode(to))) {
-                            long bit = base[channel] + onward - 1;
-                            dependency[(int) (bit >>> 6)] |= 1L << bit;
-                        }
+                    int w = to * lanes + ar.lane(t, inPort, onward);
+                    cdg.add(v, w);
+                    if (seenFor[w] != d) {
+                        seenFor[w] = d;
+                        queue[tail++] = w;
                     }
-                    if (!seen[t]) {
-                        seen[t] = true;
-                        queue[tail++] = t;
-                    }
-                }
-            }
-        }
-        org.fabriclab.routing.analysis.ChannelDependencyGraph.Builder cdg =
-                org.fabriclab.routing.analysis.ChannelDependencyGraph.builder(f.globalPortCount());
-        for (int c = 0; c < f.globalPortCount(); c++) {
-            int peer = f.peerNode(c);
-            for (long bit = base[c]; bit < base[c + 1]; bit++) {
-                if ((dependency[(int) (bit >>> 6)] & (1L << bit)) != 0) {
-                    cdg.add(c, f.globalPort(peer, (int) (bit - base[c]) + 1));
                 }
             }
         }
         java.util.Optional<int[]> cycle = cdg.build().findCycle();
         if (cycle.isPresent()) {
             List<String> names = new ArrayList<>();
-            for (int c : cycle.get()) {
+            for (int v : cycle.get()) {
+                int c = v / lanes;
                 int node = f.nodeOfGlobalPort(c);
-                names.add(f.name(node) + "[" + (c - f.portBase(node) + 1) + "]->" + f.name(f.peerNode(c)));
+                names.add(f.name(node) + "[" + (c - f.portBase(node) + 1) + "]->" + f.name(f.peerNode(c)) + (lanes > 1 ? " (VL" + v % lanes + ")" : ""));
             }
-            throw new RoutingException(engine, "adaptive routing by these groups could deadlock on one lane: the channels they allow "
-                    + "depend on each other in a cycle " + String.join(" ", names) + " (on a Dragonfly+ whose groups are not all linked "
-                    + "to each other, minimal routes take two global hops); use updn, or a fabric whose groups are all linked");
+            throw new RoutingException(engine, "adaptive routing by these groups could deadlock: the channels they allow "
+                    + "depend on each other in a cycle " + String.join(" ", names) + " (on a fabric that is not a Dragonfly+, or whose "
+                    + "spines are linked inside a group); use updn, or a Dragonfly+ (leaves with hosts, spines without, global links between groups)");
         }
+    }
+
+    /** A port of switch node {@code node} with a channel adapter on it, 0 if none. */
+    private static int hostPort(Fabric f, int node) {
+        for (int p = 1; p <= f.portCount(node); p++) {
+            int peer = f.peerNode(f.globalPort(node, p));
+            if (peer != Fabric.NONE && !f.isSwitch(peer)) {
+                return p;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * The ports a packet to {@code lid} that came in on {@code inPort} may leave switch {@code s}
+     * by: the static port alone after a static input port, else the static port and the LID's AR group.
+     */
+    private static int[] ports(ForwardingTables lft, ArTables ar, int s, int lid, int inPort) {
+        if (ar.staticInput(s, inPort)) {
+            int p = lft.port(s, lid);
+            return p > 0 ? new int[] {p} : new int[0];
+        }
+        return ports(lft, ar, s, lid);
     }
 
     /** The ports a packet to {@code lid} may leave switch {@code s} by: the static port and the LID's AR group. */
