@@ -77,12 +77,8 @@ final class DragonflyPlusGroups {
                 }
             }
         }
-        if (dfPlus) {
-            AdaptiveEngines.Tree.addGroups(request, g, ar,
-                    (s, t, d) -> groupOf[s] != groupOf[d] && detourVia(s, t, groupOf[d], spine, groupOf, reaches, g));
-        } else {
-            AdaptiveEngines.Tree.addGroups(request, g, ar, null);
-        }
+        AdaptiveEngines.Tree.addGroups(request, g, ar, !dfPlus ? null
+                : (s, t, d) -> groupOf[s] != groupOf[d] && detourVia(s, t, groupOf[d], spine, groupOf, reaches, g));
         return ar.build();
     }
 
