@@ -182,6 +182,21 @@ class EndToEndTest {
         }
     }
 
+    @Test
+    void detoursOnSwitchesWithOneLaneAreRefusedBeforeAnythingIsWritten(@TempDir Path dir) throws Exception {
+        Fabric topology = Topologies.generate("dragonfly-plus:p=1,leaves=2,spines=2,h=2");
+        EmulatedFabric.Options oneLane = new EmulatedFabric.Options(2, 1, 8, 100, 0, 0, false);
+        try (EmulatedFabric fabric = EmulatedFabric.start(topology, oneLane);
+             FabricManager manager = new FabricManager(fabric.endpoint(fabric.hosts().get(0).name()), "ar-dfp",
+                     dir.resolve("guid2lid"), new SimpleMeterRegistry())) {
+            FabricManager.Snapshot s = manager.sweep().get(60, TimeUnit.SECONDS);
+            assertTrue(s.state() != FabricManager.State.UP);
+            assertTrue(s.lastError().contains("needs 2 data VLs") && s.lastError().contains("has 1")
+                    && s.lastError().contains("no switch was changed"), s.lastError());
+            assertEquals(0, fabric.node("G0_S0").management().tables().current().version(), "nothing was written");
+        }
+    }
+
     static void await(BooleanSupplier c) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!c.getAsBoolean()) {

@@ -240,6 +240,18 @@ public final class HeavySweep {
     private int pushTables(Discovery.Result d, ForwardingTables t) throws SweepException, InterruptedException {
         Fabric f = t.fabric();
         int blocks = (t.lids().maxLid() + BLOCK) / BLOCK;
+        if (t.ar() != null && t.ar().laneCount() > 1) {
+            // an engine's lane turns need the lanes on every switch: check them all before writing any
+            for (int s = 0; s < f.switchCount(); s++) {
+                DiscoveredNode node = d.byGuid().get(f.nodeGuid(f.switchNode(s)));
+                int vls = node.switchInfo() == null ? 0 : node.switchInfo().getDataVls();
+                if (vls != 0 && vls < t.ar().laneCount()) {
+                    throw new SweepException(t.engine() + " moves packets to lane " + (t.ar().laneCount() - 1) + " (its detours' deadlock "
+                            + "freedom needs " + t.ar().laneCount() + " data VLs), but switch " + f.name(f.switchNode(s)) + " has " + vls
+                            + "; run the switches with more lanes, or an engine without lane turns (ar-dfp-minimal); no switch was changed");
+                }
+            }
+        }
         List<Future<Integer>> futures = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (int s = 0; s < f.switchCount(); s++) {

@@ -11,6 +11,7 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
     public LiveSwitch(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double[] rateGbps, String endpoint) {
         super(loop, mgmt, vls, bufferPackets, rateGbps, endpoint, mgmt.identity().ports() * vls * bufferPackets + 1);
         core = new SwitchCore(ports, vls, bufferPackets, mgmt.tables(), mgmt.counters(), pool, this);
+        mgmt.dataVls(vls);
         // new tables: packets waiting for an output are routed again by them, on the event loop
         mgmt.tables().onChange(() -> execute(() -> {
             long now = System.nanoTime();

@@ -77,6 +77,17 @@ public final class ManagedNode {
         return identity;
     }
 
+    private volatile int dataVls;
+
+    /** The data lanes the node's data plane has (its forwarding core sets it), 0 until known. */
+    public int dataVls() {
+        return dataVls;
+    }
+
+    public void dataVls(int vls) {
+        dataVls = vls;
+    }
+
     public boolean isSwitch() {
         return tables != null;
     }

@@ -151,7 +151,8 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         SwitchTables t = node.tables().current();
         return SwitchInfo.newBuilder().setLftCapacity(SwitchTables.CAPACITY).setLftTop(t.lftTop())
                 .setTableVersion(t.version()).setPortCount(node.identity().ports()).setLid(node.port(1).lid())
-                .setArEnabled(t.arEnabled()).addAllDirectionPorts(java.util.Arrays.stream(t.directionPorts()).boxed().toList()).build();
+                .setArEnabled(t.arEnabled()).addAllDirectionPorts(java.util.Arrays.stream(t.directionPorts()).boxed().toList())
+                .setDataVls(node.dataVls()).build();
     }
 
     @Override
