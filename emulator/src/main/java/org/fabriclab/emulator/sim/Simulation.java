@@ -104,7 +104,7 @@ public final class Simulation {
             if (fabric.endpointCount() < 2) {
                 throw new IllegalArgumentException("a simulation needs at least two hosts");
             }
-            if (tables.ar() != null && adaptive && tables.ar().laneCount() > vls) {
+            if (tables.ar() != null && tables.ar().laneCount() > vls) { // the lane turns are written with AR off too
                 throw new IllegalArgumentException(tables.engine() + "'s tables move packets to lane " + (tables.ar().laneCount() - 1)
                         + " (its detours' deadlock freedom needs " + tables.ar().laneCount() + " lanes), but the switches have " + vls
                         + "; run with at least " + tables.ar().laneCount() + " lanes (--vls)");
