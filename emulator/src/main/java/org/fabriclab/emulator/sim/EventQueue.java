@@ -4,16 +4,21 @@ import java.util.Arrays;
 
 /**
  * The simulator's pending events, earliest first, ties in the order they were scheduled (so a run
- * is deterministic). An event is a slot of four ints in one array (type, node, port, argument).
+ * is deterministic). An event is one {@code long}: its type, node, port and argument packed
+ * together ({@link #event}), read back with {@link #type}, {@link #node}, {@link #port} and
+ * {@link #arg}.
  *
  * <p>A calendar queue: most delays are short (a frame's time on the wire, a link's delay, the gap
  * between a host's packets), so events within {@link #WHEEL} ns of the current time go into one
- * FIFO bucket per nanosecond, O(1) to add and to take; later ones wait in a 4-ary heap of keys
- * (time and scheduling counter packed in one {@code long}) and move into their bucket the moment
- * the current time comes within {@link #WHEEL} ns of theirs, before anything else can be
- * scheduled for that nanosecond, so every bucket stays in scheduling order. Nothing is allocated
- * per event once the arrays have grown to the largest number of events pending at once. Times
- * must stay below {@link #MAX_TIME} ns (about 9 minutes).
+ * bucket per nanosecond, an array filled at its end and emptied from its start, O(1) to add and to
+ * take; later ones wait in a 4-ary heap of keys (time and scheduling counter packed in one
+ * {@code long}) and move into their bucket the moment the current time comes within {@link #WHEEL}
+ * ns of theirs, before anything else can be scheduled for that nanosecond, so every bucket stays in
+ * scheduling order. A bucket is read front to back, so taking events streams through memory
+ * instead of chasing one cache line per event; the events of the current nanosecond are the bucket
+ * being read, so an event's time is the cursor's and is not stored. Nothing is allocated per
+ * event once the arrays have grown to the most events pending at once. Times must stay below
+ * {@link #MAX_TIME} ns (about 9 minutes).
  */
 final class EventQueue {
     /** Bits of the scheduling counter in a heap key. */
@@ -22,43 +27,51 @@ final class EventQueue {
     static final long MAX_TIME = (1L << (63 - ORDER_BITS)) - 1;
     /** Nanoseconds covered by the buckets (a power of two). */
     static final int WHEEL = 4096;
+    /** Nodes an event can name: node numbers are 20 bits of the packed event. */
+    static final int MAX_NODES = 1 << 20;
+    /** Ports an event can name (port numbers are 8 bits, as an LFT's). */
+    static final int MAX_PORTS = 1 << 8;
     private static final int MASK = WHEEL - 1;
-    private static final int STRIDE = 4;
-    private static final int NONE = -1;
+    private static final int FIRST_BUCKET = 16;
 
-    /** Per slot: type, node, port, argument. */
-    private int[] slots;
-    /** Per slot: its time, and the next slot in its bucket. */
-    private long[] times;
-    private int[] next;
-    private final int[] bucketHead = new int[WHEEL];
-    private final int[] bucketTail = new int[WHEEL];
+    /** Per nanosecond of the wheel: its events in scheduling order, the next to take, and how many were put. */
+    private final long[][] bucket = new long[WHEEL][];
+    private final int[] bucketNext = new int[WHEEL];
+    private final int[] bucketSize = new int[WHEEL];
     /** Events in buckets, in [cursor, cursor + WHEEL). */
     private int inWheel;
     private long cursor;
-    // the heap of later events: keys and slots side by side
+    // the heap of later events: keys and events side by side
     private long[] keys;
-    private int[] heap;
+    private long[] heap;
     private int heapSize;
-    private int[] free;
-    private int freeCount;
     private long scheduled;
-    private long poppedTime;
 
-    EventQueue(int capacity) {
-        capacity = Math.max(16, capacity);
-        slots = new int[capacity * STRIDE];
-        times = new long[capacity];
-        next = new int[capacity];
-        keys = new long[capacity];
-        heap = new int[capacity];
-        free = new int[capacity];
-        for (int i = 0; i < capacity; i++) {
-            free[i] = capacity - 1 - i;
-        }
-        freeCount = capacity;
-        Arrays.fill(bucketHead, NONE);
-        Arrays.fill(bucketTail, NONE);
+    EventQueue(int heapCapacity) {
+        keys = new long[Math.max(16, heapCapacity)];
+        heap = new long[keys.length];
+    }
+
+    /** An event: {@code kind} (0 to 15), {@code node} (below {@link #MAX_NODES}), {@code port} (below {@link #MAX_PORTS}), any {@code arg}. */
+    static long event(int kind, int node, int port, int arg) {
+        assert kind >= 0 && kind < 16 && node >= 0 && node < MAX_NODES && port >= 0 && port < MAX_PORTS;
+        return ((long) kind << 60) | ((long) port << 52) | ((long) node << 32) | (arg & 0xFFFFFFFFL);
+    }
+
+    static int type(long ev) {
+        return (int) (ev >>> 60);
+    }
+
+    static int node(long ev) {
+        return (int) (ev >>> 32) & (MAX_NODES - 1);
+    }
+
+    static int port(long ev) {
+        return (int) (ev >>> 52) & (MAX_PORTS - 1);
+    }
+
+    static int arg(long ev) {
+        return (int) ev;
     }
 
     boolean isEmpty() {
@@ -71,75 +84,43 @@ final class EventQueue {
         return cursor;
     }
 
-    /** Schedules an event at {@code at}, which must not be before the time of the event last popped. */
-    void push(long at, int kind, int n, int p, int a) {
-        assert at >= poppedTime && at <= MAX_TIME : "time " + at + " (now " + poppedTime + ")";
-        if (freeCount == 0) {
-            grow();
-        }
-        int e = free[--freeCount];
-        int b = e * STRIDE;
-        slots[b] = kind;
-        slots[b + 1] = n;
-        slots[b + 2] = p;
-        slots[b + 3] = a;
-        times[e] = at;
+    /** Schedules {@code ev} ({@link #event}) at {@code at}, which must not be before the time of the event last taken. */
+    void push(long at, long ev) {
+        assert at >= cursor && at <= MAX_TIME : "time " + at + " (now " + cursor + ")";
         long seq = scheduled++;
         if (at - cursor < WHEEL) {
-            append(e, at);
+            append((int) (at & MASK), ev);
         } else {
-            heapPush((at << ORDER_BITS) | (seq & ((1L << ORDER_BITS) - 1)), e);
+            heapPush((at << ORDER_BITS) | (seq & ((1L << ORDER_BITS) - 1)), ev);
         }
     }
 
-    /** Removes the earliest event and returns its slot; read it with the getters, then {@link #release}. */
-    int pop() {
+    /** Removes the earliest event and returns it; its time is {@link #poppedTime}. */
+    long pop() {
         advance();
         int i = (int) (cursor & MASK);
-        int e = bucketHead[i];
-        bucketHead[i] = next[e];
-        if (next[e] == NONE) {
-            bucketTail[i] = NONE;
+        long ev = bucket[i][bucketNext[i]++];
+        if (bucketNext[i] == bucketSize[i]) {
+            bucketNext[i] = 0;
+            bucketSize[i] = 0;
         }
         inWheel--;
-        poppedTime = times[e];
-        return e;
-    }
-
-    void release(int e) {
-        free[freeCount++] = e;
+        return ev;
     }
 
     /** Time of the event {@link #pop} returned last. */
     long poppedTime() {
-        return poppedTime;
+        return cursor;
     }
 
-    int type(int e) {
-        return slots[e * STRIDE];
-    }
-
-    int node(int e) {
-        return slots[e * STRIDE + 1];
-    }
-
-    int port(int e) {
-        return slots[e * STRIDE + 2];
-    }
-
-    int arg(int e) {
-        return slots[e * STRIDE + 3];
-    }
-
-    private void append(int e, long at) {
-        int i = (int) (at & MASK);
-        next[e] = NONE;
-        if (bucketTail[i] == NONE) {
-            bucketHead[i] = e;
-        } else {
-            next[bucketTail[i]] = e;
+    private void append(int i, long ev) {
+        long[] b = bucket[i];
+        int n = bucketSize[i];
+        if (b == null || n == b.length) {
+            b = bucket[i] = b == null ? new long[FIRST_BUCKET] : Arrays.copyOf(b, n * 2);
         }
-        bucketTail[i] = e;
+        b[n] = ev;
+        bucketSize[i] = n + 1;
         inWheel++;
     }
 
@@ -150,7 +131,7 @@ final class EventQueue {
             cursor = Math.max(cursor, keys[0] >>> ORDER_BITS);
             admit();
         }
-        while (bucketHead[(int) (cursor & MASK)] == NONE) {
+        while (bucketSize[(int) (cursor & MASK)] == 0) {
             cursor++;
             admit();
         }
@@ -159,13 +140,18 @@ final class EventQueue {
     /** Heap events now within the wheel's reach go to their buckets, earliest (then first scheduled) first. */
     private void admit() {
         while (heapSize > 0 && (keys[0] >>> ORDER_BITS) - cursor < WHEEL) {
-            int e = heap[0];
+            long at = keys[0] >>> ORDER_BITS;
+            long ev = heap[0];
             heapPop();
-            append(e, times[e]);
+            append((int) (at & MASK), ev);
         }
     }
 
-    private void heapPush(long key, int e) {
+    private void heapPush(long key, long ev) {
+        if (heapSize == keys.length) {
+            keys = Arrays.copyOf(keys, heapSize * 2);
+            heap = Arrays.copyOf(heap, heapSize * 2);
+        }
         int i = heapSize++;
         while (i > 0) {
             int parent = (i - 1) >>> 2;
@@ -177,7 +163,7 @@ final class EventQueue {
             i = parent;
         }
         keys[i] = key;
-        heap[i] = e;
+        heap[i] = ev;
     }
 
     private void heapPop() {
@@ -186,7 +172,7 @@ final class EventQueue {
             return;
         }
         long key = keys[n];
-        int slot = heap[n];
+        long ev = heap[n];
         int i = 0;
         while (true) {
             int c = 4 * i + 1;
@@ -210,20 +196,6 @@ final class EventQueue {
             i = best;
         }
         keys[i] = key;
-        heap[i] = slot;
-    }
-
-    private void grow() {
-        int old = times.length;
-        int n = old * 2;
-        slots = Arrays.copyOf(slots, n * STRIDE);
-        times = Arrays.copyOf(times, n);
-        next = Arrays.copyOf(next, n);
-        keys = Arrays.copyOf(keys, n);
-        heap = Arrays.copyOf(heap, n);
-        free = Arrays.copyOf(free, n);
-        for (int i = old; i < n; i++) {
-            free[freeCount++] = n - 1 - (i - old);
-        }
+        heap[i] = ev;
     }
 }

@@ -104,6 +104,16 @@ public final class Simulation {
             if (fabric.endpointCount() < 2) {
                 throw new IllegalArgumentException("a simulation needs at least two hosts");
             }
+            if (fabric.nodeCount() >= EventQueue.MAX_NODES) {
+                throw new IllegalArgumentException("the fabric has " + fabric.nodeCount() + " nodes; the simulator takes at most "
+                        + (EventQueue.MAX_NODES - 1));
+            }
+            for (int n = 0; n < fabric.nodeCount(); n++) {
+                if (fabric.portCount(n) >= EventQueue.MAX_PORTS) {
+                    throw new IllegalArgumentException("node " + fabric.name(n) + " has " + fabric.portCount(n)
+                            + " ports; the simulator takes at most " + (EventQueue.MAX_PORTS - 1) + " per node, as an LFT can name");
+                }
+            }
             if (tables.ar() != null && tables.ar().laneCount() > vls) { // the lane turns are written with AR off too
                 throw new IllegalArgumentException(tables.engine() + "'s tables move packets to lane " + (tables.ar().laneCount() - 1)
                         + " (its detours' deadlock freedom needs " + tables.ar().laneCount() + " lanes), but the switches have " + vls
@@ -206,7 +216,7 @@ public final class Simulation {
             slots += f.peerNode(g) == Fabric.NONE ? 0 : (long) c.vls() * c.bufferPackets();
         }
         pool = new PacketPool(Math.toIntExact(slots));
-        queue = new EventQueue((int) Math.min(slots * 2 + endpoints, 1 << 22));
+        queue = new EventQueue(endpoints);
         switchCore = new SwitchCore[f.nodeCount()];
         hostCore = new HostCore[endpoints];
         counters = new PortCounterArray[f.nodeCount()];
@@ -335,41 +345,40 @@ public final class Simulation {
         }
         if (c.flows().isEmpty()) {
             for (int e = 0; e < hostCore.length; e++) {
-                queue.push(gap(e), INJECT, e, 0, 0);
+                queue.push(gap(e), EventQueue.event(INJECT, e, 0, 0));
             }
         } else {
             for (int i = 0; i < c.flows().size(); i++) {
-                queue.push(c.flows().get(i).startNs(), INJECT_FLOW, i, 0, 0);
+                queue.push(c.flows().get(i).startNs(), EventQueue.event(INJECT_FLOW, 0, 0, i));
             }
             for (int p = 0; p + 1 < phaseBounds.length; p++) {
-                queue.push(windowStart(p), SNAPSHOT, 2 * p, 0, 0);
-                queue.push(phaseBounds[p + 1], SNAPSHOT, 2 * p + 1, 0, 0);
+                queue.push(windowStart(p), EventQueue.event(SNAPSHOT, 0, 0, 2 * p));
+                queue.push(phaseBounds[p + 1], EventQueue.event(SNAPSHOT, 0, 0, 2 * p + 1));
             }
         }
         long events = 0;
         while (!queue.isEmpty() && queue.peekTime() <= c.durationNs()) {
-            int ev = queue.pop();
+            long ev = queue.pop();
             now = queue.poppedTime();
-            int kind = queue.type(ev);
-            int node = queue.node(ev);
-            int port = queue.port(ev);
-            int arg = queue.arg(ev);
-            queue.release(ev);
+            int kind = EventQueue.type(ev);
+            int node = EventQueue.node(ev);
+            int port = EventQueue.port(ev);
+            int arg = EventQueue.arg(ev);
             events++;
             if (kind == INJECT) {
                 inject(node, -1);
-                queue.push(now + gap(node), INJECT, node, 0, 0);
+                queue.push(now + gap(node), EventQueue.event(INJECT, node, 0, 0));
                 continue;
             }
             if (kind == SNAPSHOT) {
-                snapshots[node] = PortShares.snapshot(f, counters);
+                snapshots[arg] = PortShares.snapshot(f, counters);
                 continue;
             }
             if (kind == INJECT_FLOW) {
-                Flow fl = c.flows().get(node);
+                Flow fl = c.flows().get(arg);
                 if (now < fl.stopNs()) {
-                    inject(fl.src(), node);
-                    queue.push(now + flowGapNs, INJECT_FLOW, node, 0, 0);
+                    inject(fl.src(), arg);
+                    queue.push(now + flowGapNs, EventQueue.event(INJECT_FLOW, 0, 0, arg));
                 }
                 continue;
             }
@@ -401,19 +410,19 @@ public final class Simulation {
         int g = f.globalPort(node, port);
         int peerNode = f.peerNode(g);
         long done = t + (long) Math.ceil(pool.bytes(h) * nsPerByte);
-        queue.push(done, FREE, node, port, 0);
+        queue.push(done, EventQueue.event(FREE, node, port, 0));
         if (peerNode == Fabric.NONE) {
             pool.release(h);
             return;
         }
-        queue.push(done + c.latencyNs(), ARRIVE, peerNode, f.peerPort(g), h);
+        queue.push(done + c.latencyNs(), EventQueue.event(ARRIVE, peerNode, f.peerPort(g), h));
     }
 
     private void credit(int node, int port, int vl, long t) {
         int g = f.globalPort(node, port);
         int peerNode = f.peerNode(g);
         if (peerNode != Fabric.NONE) {
-            queue.push(t + c.latencyNs(), CREDIT, peerNode, f.peerPort(g), vl);
+            queue.push(t + c.latencyNs(), EventQueue.event(CREDIT, peerNode, f.peerPort(g), vl));
         }
     }
 

@@ -1,0 +1,81 @@
+package org.fabriclab.emulator.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The calendar queue against the obvious one: a priority queue ordered by time, then by when an event was scheduled. */
+class EventQueueTest {
+    /** An event as the reference queue keeps it. */
+    private record Pending(long at, long order, long ev) {
+    }
+
+    @Test
+    void eventsComeOutByTimeThenInTheOrderTheyWereScheduled() {
+        for (long seed = 1; seed <= 20; seed++) {
+            SplittableRandom r = new SplittableRandom(seed);
+            EventQueue q = new EventQueue(4);
+            PriorityQueue<Pending> ref = new PriorityQueue<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.order, b.order));
+            long now = 0;
+            long order = 0;
+            int taken = 0;
+            for (int step = 0; step < 20_000; step++) {
+                // a mix of what the simulator schedules: now (a credit's cascade), short delays
+                // (the wheel), delays beyond the wheel (the heap), and several at one instant
+                int pushes = r.nextInt(3);
+                for (int i = 0; i < pushes; i++) {
+                    long delay = switch (r.nextInt(4)) {
+                        case 0 -> 0;
+                        case 1 -> r.nextInt(200);
+                        case 2 -> EventQueue.WHEEL - 2 + r.nextInt(4);
+                        default -> r.nextLong(5L * EventQueue.WHEEL);
+                    };
+                    long ev = EventQueue.event(r.nextInt(6), r.nextInt(EventQueue.MAX_NODES), r.nextInt(EventQueue.MAX_PORTS), r.nextInt());
+                    q.push(now + delay, ev);
+                    ref.add(new Pending(now + delay, order++, ev));
+                }
+                if (!ref.isEmpty() && r.nextInt(5) < 3) {
+                    Pending expected = ref.poll();
+                    assertEquals(expected.at, q.peekTime(), "time of the earliest event, seed " + seed + " step " + step);
+                    assertEquals(expected.ev, q.pop(), "seed " + seed + " step " + step);
+                    assertEquals(expected.at, q.poppedTime());
+                    now = expected.at;
+                    taken++;
+                }
+            }
+            while (!ref.isEmpty()) {
+                Pending expected = ref.poll();
+                assertEquals(expected.ev, q.pop());
+                assertEquals(expected.at, q.poppedTime());
+            }
+            assertTrue(q.isEmpty());
+            assertTrue(taken > 1000);
+        }
+    }
+
+    @Test
+    void anEventKeepsItsFields() {
+        long ev = EventQueue.event(5, EventQueue.MAX_NODES - 1, EventQueue.MAX_PORTS - 1, -7);
+        assertEquals(5, EventQueue.type(ev));
+        assertEquals(EventQueue.MAX_NODES - 1, EventQueue.node(ev));
+        assertEquals(EventQueue.MAX_PORTS - 1, EventQueue.port(ev));
+        assertEquals(-7, EventQueue.arg(ev));
+        long zero = EventQueue.event(0, 0, 0, 0);
+        assertEquals(0, EventQueue.type(zero) + EventQueue.node(zero) + EventQueue.port(zero) + EventQueue.arg(zero));
+    }
+
+    @Test
+    void aLongQuietGapJumpsStraightToTheNextEvent() {
+        EventQueue q = new EventQueue(4);
+        q.push(EventQueue.MAX_TIME - 1, EventQueue.event(1, 2, 3, 4));
+        q.push(10, EventQueue.event(0, 0, 0, 0));
+        assertEquals(10, q.peekTime());
+        q.pop();
+        assertEquals(EventQueue.MAX_TIME - 1, q.peekTime());
+        assertEquals(EventQueue.event(1, 2, 3, 4), q.pop());
+        assertTrue(q.isEmpty());
+    }
+}
