@@ -324,6 +324,17 @@ class SwitchCoreTest {
     }
 
     @Test
+    void countersMadeWithoutTheInputMatrixCountTheRestAndReportNoShares() {
+        PortCounterArray lean = new PortCounterArray(PORTS, false);
+        lean.add(3, PortCounterArray.XMIT_DATA, 100);
+        lean.addInput(3, 1, 100);
+        assertEquals(100, lean.get(3, PortCounterArray.XMIT_DATA));
+        assertEquals(0, lean.inputBytes(3, 1), "no matrix: no shares, and no cost per packet");
+        lean.reset(0);
+        assertEquals(0, lean.get(3, PortCounterArray.XMIT_DATA));
+    }
+
+    @Test
     void queueDepthAndWaitingHeadsAreReadFromTheCore() {
         for (int i = 0; i < 3; i++) {
             core.packetArrived(1, packet(10, i, 0), 0); // the first is sent at once; port 3 stays busy

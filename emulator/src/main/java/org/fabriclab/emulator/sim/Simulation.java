@@ -221,7 +221,7 @@ public final class Simulation {
         hostCore = new HostCore[endpoints];
         counters = new PortCounterArray[f.nodeCount()];
         for (int n = 0; n < f.nodeCount(); n++) {
-            counters[n] = new PortCounterArray(f.portCount(n));
+            counters[n] = new PortCounterArray(f.portCount(n), !c.flows().isEmpty()); // port shares are reported for flows only
             if (f.isSwitch(n)) {
                 TableStore tables = new TableStore(f.portCount(n));
                 TableBatch b = batch(c.tables(), f.switchIndex(n), c.vls(), c.adaptive());

@@ -7,7 +7,8 @@ package org.fabriclab.agent.mgmt;
  * may lag by a packet or two, which monitoring tolerates.
  *
  * <p>Beside the counters, a matrix of the bytes each output port sent by the input port they came
- * in on: what each input got of an output. (Queue depths are the core's own state, read through
+ * in on: what each input got of an output, unless made without it ({@link #PortCounterArray(int, boolean)}:
+ * a simulation that reports no port shares saves a cache miss per packet). (Queue depths are the core's own state, read through
  * {@link ManagedNode#gauges}, not kept twice.)
  */
 public final class PortCounterArray {
@@ -20,13 +21,20 @@ public final class PortCounterArray {
     public static final int COUNTERS = 6;
 
     private final long[] values;
+    /** Per output, per input: bytes; null if not kept. */
     private final long[] inputBytes;
     private final int ports;
 
+    /** Counters of {@code ports} ports and the bytes each output sent by input port. */
     public PortCounterArray(int ports) {
+        this(ports, true);
+    }
+
+    /** Counters of {@code ports} ports, and the bytes each output sent by input port if {@code perInputBytes}. */
+    public PortCounterArray(int ports, boolean perInputBytes) {
         this.ports = ports;
         values = new long[(ports + 1) * COUNTERS];
-        inputBytes = new long[(ports + 1) * (ports + 1)];
+        inputBytes = perInputBytes ? new long[(ports + 1) * (ports + 1)] : null;
     }
 
     public int ports() {
@@ -43,12 +51,14 @@ public final class PortCounterArray {
 
     /** Output {@code out} sent {@code bytes} that arrived on input {@code in}. */
     public void addInput(int out, int in, long bytes) {
-        inputBytes[out * (ports + 1) + in] += bytes;
+        if (inputBytes != null) {
+            inputBytes[out * (ports + 1) + in] += bytes;
+        }
     }
 
-    /** Bytes output {@code out} has sent that arrived on input {@code in}. */
+    /** Bytes output {@code out} has sent that arrived on input {@code in} (0 if they are not kept). */
     public long inputBytes(int out, int in) {
-        return inputBytes[out * (ports + 1) + in];
+        return inputBytes == null ? 0 : inputBytes[out * (ports + 1) + in];
     }
 
     /** Clears one port's counters, or every port's when {@code port} is 0. */
@@ -57,7 +67,9 @@ public final class PortCounterArray {
             for (int c = 0; c < COUNTERS; c++) {
                 values[p * COUNTERS + c] = 0;
             }
-            java.util.Arrays.fill(inputBytes, p * (ports + 1), (p + 1) * (ports + 1), 0);
+            if (inputBytes != null) {
+                java.util.Arrays.fill(inputBytes, p * (ports + 1), (p + 1) * (ports + 1), 0);
+            }
         }
     }
 }
