@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.fabriclab.agent.core.FlowSink;
 import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.PacketPool;
 import org.fabriclab.agent.core.SwitchCore;
@@ -104,6 +103,10 @@ public final class Simulation {
             if (fabric.endpointCount() < 2) {
                 throw new IllegalArgumentException("a simulation needs at least two hosts");
             }
+            if (fabric.endpointCount() > MAX_HOSTS) {
+                throw new IllegalArgumentException("the fabric has " + fabric.endpointCount() + " hosts; the simulator takes at most "
+                        + MAX_HOSTS + " (it keeps 4 bytes of reordering state per pair of hosts)");
+            }
             if (fabric.nodeCount() >= EventQueue.MAX_NODES) {
                 throw new IllegalArgumentException("the fabric has " + fabric.nodeCount() + " nodes; the simulator takes at most "
                         + (EventQueue.MAX_NODES - 1));
@@ -121,6 +124,9 @@ public final class Simulation {
             }
         }
     }
+
+    /** Hosts a simulation may have: its reordering state is 4 bytes per pair (4 GiB at this size). */
+    public static final int MAX_HOSTS = 32_768;
 
     /** A flow of packets from endpoint {@code src} to {@code dst} while {@code startNs <= t < stopNs}. */
     public record Flow(int src, int dst, long startNs, long stopNs) {
@@ -188,12 +194,22 @@ public final class Simulation {
     private final long flowGapNs;
     private final int[] backlogHead;
     private final int[] backlogCount;
-    private final int[][] nextSeq;
+    /**
+     * Per host, the sequence number of its next packet: one counter over all its destinations, so
+     * that the packets of each pair carry increasing numbers without a counter per pair (which a
+     * thousand hosts would fetch from memory for every packet).
+     */
+    private final int[] nextSeq;
+    /**
+     * Per destination host, per source host: one more than the highest sequence number delivered
+     * (0: none yet). A packet numbered below it was overtaken by a later one of its pair.
+     */
+    private final int[] expected;
+    private long outOfOrder;
     private final int[] permutation;
     private final int[] groupOfEndpoint;
     private final int[][] hostsOfGroup;
     private final int[] nextInTurn;
-    private final FlowSink[] sinks;
     private final LatencyHistogram latency = new LatencyHistogram();
     private long now;
     private long generatedBytes;
@@ -269,9 +285,9 @@ public final class Simulation {
         backlogFlow = new int[endpoints][];
         backlogHead = new int[endpoints];
         backlogCount = new int[endpoints];
-        nextSeq = new int[endpoints][];
+        nextSeq = new int[endpoints];
+        expected = new int[Math.multiplyExact(endpoints, endpoints)];
         nextInTurn = new int[endpoints];
-        sinks = new FlowSink[endpoints];
         SplittableRandom seeds = new SplittableRandom(c.seed());
         for (int e = 0; e < endpoints; e++) {
             int lid = c.tables().lids().endpointLid(e);
@@ -280,8 +296,6 @@ public final class Simulation {
             random[e] = seeds.split();
             backlog[e] = new long[SOURCE_QUEUE];
             backlogFlow[e] = new int[SOURCE_QUEUE];
-            nextSeq[e] = new int[endpoints];
-            sinks[e] = FlowSink.totalsOnly(); // flows are measured by the simulator itself (flowBytes)
             int endpoint = e;
             int node = f.endpointNode(e);
             int port = f.endpointPort(e) - f.portBase(node) + 1;
@@ -456,7 +470,7 @@ public final class Simulation {
             pool.dlid(h, dlid);
             pool.slid(h, lidOfEndpoint[e]);
             pool.flow(h, flow < 0 ? (e << 16) ^ d : flow);
-            pool.seq(h, nextSeq[e][d]++);
+            pool.seq(h, nextSeq[e]++);
             int lane = c.tables().lanes().lane(e, dlid);
             pool.sl(h, (byte) lane);
             pool.vl(h, (byte) (lane % c.vls()));
@@ -515,7 +529,13 @@ public final class Simulation {
 
     private void deliver(int e, int h, long t) {
         int src = endpointOfLid[pool.slid(h)];
-        sinks[e].record(src, pool.seq(h), pool.bytes(h), t - pool.timestamp(h));
+        int k = e * hostCore.length + src;
+        int next = pool.seq(h) + 1;
+        if (expected[k] != 0 && next - expected[k] < 0) { // (wrap-safe: numbers may run past 2^31)
+            outOfOrder++;
+        } else {
+            expected[k] = next;
+        }
         if (t >= c.warmupNs()) {
             deliveredBytes += pool.bytes(h);
         }
@@ -550,14 +570,10 @@ public final class Simulation {
         long window = c.durationNs() - c.warmupNs();
         double capacity = hostCore.length * (window / nsPerByte);
         long dropped = 0;
-        long outOfOrder = 0;
         for (int n = 0; n < f.nodeCount(); n++) {
             for (int p = 1; p <= f.portCount(n); p++) {
                 dropped += counters[n].get(p, PortCounterArray.XMIT_DISCARDS);
             }
-        }
-        for (FlowSink s : sinks) {
-            outOfOrder += s.totals().outOfOrder();
         }
         double seconds = wallNanos / 1e9;
         List<Phase> phases = new ArrayList<>();

@@ -6,9 +6,9 @@ import java.util.Arrays;
  * What a host's sink has seen from every source LID: packets, bytes, packets out of order,
  * sequence numbers skipped and the sum of latencies. Each source sends to a destination with
  * consecutive sequence numbers, so a packet older than one already seen was reordered, and a gap
- * is a loss (or a reordering still to arrive). Shared by the live host and the simulator's; the
- * per-source arrays grow when a higher LID shows up, never per packet in steady state. Confined
- * to the thread driving the host.
+ * is a loss (or a reordering still to arrive). The live host's sink (the simulator counts
+ * reordering itself, with one sequence counter per host). The per-source arrays grow when a
+ * higher LID shows up, never per packet in steady state. Confined to the thread driving the host.
  */
 public final class FlowSink {
     private static final int INITIAL_LIDS = 64;
@@ -21,31 +21,9 @@ public final class FlowSink {
     private static final int LATENCY = 5;
     private static final int STRIDE = 6;
     private long[] perSource;
-    /** Totals only: the next sequence number expected from each source, and the sums over all sources. */
-    private int[] expected;
-    private long packets;
-    private long bytes;
-    private long outOfOrder;
-    private long missing;
-    private long latencyNs;
 
-    /** A sink that keeps every source's counters (a live host: {@link #flows} and {@link #from} answer per source). */
     public FlowSink() {
         perSource = new long[INITIAL_LIDS * STRIDE];
-    }
-
-    private FlowSink(boolean totalsOnly) {
-        expected = new int[INITIAL_LIDS];
-    }
-
-    /**
-     * A sink that keeps only the totals, and per source only the next sequence number it expects
-     * (4 bytes per source, not 48): a simulator's thousand hosts each hearing from a thousand
-     * sources keep their reordering state in the caches. {@link #flows} and {@link #from} are
-     * not available.
-     */
-    public static FlowSink totalsOnly() {
-        return new FlowSink(true);
     }
 
     /** Totals over every source; {@code missing} is the gaps less the packets that arrived late. */
@@ -54,10 +32,6 @@ public final class FlowSink {
 
     /** Records packet {@code seq} of {@code bytes} from source {@code slid}, {@code latencyNs} after it was sent. */
     public void record(int slid, int seq, int frameBytes, long latency) {
-        if (perSource == null) {
-            recordTotal(slid, seq, frameBytes, latency);
-            return;
-        }
         int b = slid * STRIDE;
         if (b >= perSource.length) {
             perSource = Arrays.copyOf(perSource, Math.max(b + STRIDE, perSource.length * 2));
@@ -74,25 +48,7 @@ public final class FlowSink {
         x[b + LATENCY] += latency;
     }
 
-    private void recordTotal(int slid, int seq, int frameBytes, long latency) {
-        if (slid >= expected.length) {
-            expected = Arrays.copyOf(expected, Math.max(slid + 1, expected.length * 2));
-        }
-        if (seq < expected[slid]) {
-            outOfOrder++;
-        } else {
-            missing += seq - expected[slid];
-            expected[slid] = seq + 1;
-        }
-        packets++;
-        bytes += frameBytes;
-        latencyNs += latency;
-    }
-
     public Totals totals() {
-        if (perSource == null) {
-            return new Totals(packets, bytes, outOfOrder, Math.max(0, missing - outOfOrder), latencyNs);
-        }
         long r = 0;
         long by = 0;
         long o = 0;
@@ -114,7 +70,6 @@ public final class FlowSink {
 
     /** Every source that has sent something, in LID order. */
     public java.util.List<Flow> flows() {
-        requirePerSource();
         java.util.List<Flow> out = new java.util.ArrayList<>();
         for (int b = 0; b < perSource.length; b += STRIDE) {
             if (perSource[b + PACKETS] > 0) {
@@ -127,14 +82,7 @@ public final class FlowSink {
 
     /** From source {@code slid}: packets, bytes, packets out of order. */
     public long[] from(int slid) {
-        requirePerSource();
         int b = slid * STRIDE;
         return b < perSource.length ? new long[] {perSource[b + PACKETS], perSource[b + BYTES], perSource[b + OUT_OF_ORDER]} : new long[3];
-    }
-
-    private void requirePerSource() {
-        if (perSource == null) {
-            throw new IllegalStateException("this sink keeps totals only (FlowSink.totalsOnly()); it has no per-source counters");
-        }
     }
 }
