@@ -323,6 +323,42 @@ class SwitchCoreTest {
         assertEquals(0, counters.inputBytes(3, 3));
     }
 
+    /** Every (input port, lane) queue returns its credits to that port and lane, whatever the number of lanes. */
+    @Test
+    void creditsGoBackToTheInputAndLaneThePacketCameIn() throws Exception {
+        for (int vls = 1; vls <= 15; vls++) {
+            List<int[]> credits = new ArrayList<>();
+            SwitchCore c = new SwitchCore(PORTS, vls, 2, tables, new PortCounterArray(PORTS), pool, new SwitchCore.Output() {
+                @Override
+                public void transmit(int port, int vl, int h, long now) {
+                    pool.release(h);
+                }
+
+                @Override
+                public void returnCredit(int port, int vl, long now) {
+                    credits.add(new int[] {port, vl});
+                }
+
+                @Override
+                public void discarded(int h, int inPort, long now) {
+                    pool.release(h);
+                }
+            });
+            for (int p = 1; p <= PORTS; p++) {
+                c.portActive(p, 1000, 0);
+            }
+            for (int p = 1; p <= PORTS; p++) {
+                for (int v = 0; v < vls; v++) {
+                    c.packetArrived(p, packet(10, p * 100 + v, v), 0);
+                    c.linkFree(3, 0);
+                    int[] last = credits.get(credits.size() - 1);
+                    assertEquals(p + "/" + v, last[0] + "/" + last[1], vls + " lanes");
+                }
+            }
+            assertEquals(PORTS * vls, credits.size());
+        }
+    }
+
     @Test
     void countersMadeWithoutTheInputMatrixCountTheRestAndReportNoShares() {
         PortCounterArray lean = new PortCounterArray(PORTS, false);

@@ -64,7 +64,8 @@ public final class HostCore {
         if (count[vl] == depth) {
             return false;
         }
-        ring[vl * depth + (head[vl] + count[vl]) % depth] = h;
+        int tail = head[vl] + count[vl];
+        ring[vl * depth + (tail < depth ? tail : tail - depth)] = h;
         count[vl]++;
         send(now);
         return true;
@@ -109,7 +110,7 @@ public final class HostCore {
         }
         boolean waiting = false;
         for (int k = 0; k < vls; k++) {
-            int vl = (nextLane + k) % vls;
+            int vl = nextLane + k < vls ? nextLane + k : nextLane + k - vls;
             if (count[vl] == 0) {
                 continue;
             }
@@ -119,11 +120,11 @@ public final class HostCore {
             }
             endWait(now);
             int h = ring[vl * depth + head[vl]];
-            head[vl] = (head[vl] + 1) % depth;
+            head[vl] = head[vl] + 1 == depth ? 0 : head[vl] + 1;
             count[vl]--;
             credits[vl]--;
             busy = true;
-            nextLane = (vl + 1) % vls;
+            nextLane = vl + 1 == vls ? 0 : vl + 1;
             counters.add(PORT, PortCounterArray.XMIT_PKTS, 1);
             counters.add(PORT, PortCounterArray.XMIT_DATA, pool.bytes(h));
             out.transmit(vl, h, now);

@@ -46,6 +46,8 @@ public final class SwitchCore {
     private final int ports;
     private final int vls;
     private final int depth;
+    /** 2^32 / {@code vls}, rounded up ({@link #inPortOf}). */
+    private final long vlsReciprocal;
     private final TableStore tables;
     private final PortCounterArray counters;
     private final PacketPool pool;
@@ -76,9 +78,14 @@ public final class SwitchCore {
 
     public SwitchCore(int ports, int vls, int bufferPackets, TableStore tables, PortCounterArray counters,
                       PacketPool pool, Output out) {
+        if (vls < 1 || vls > 15 || ports < 1 || ports > 254 || bufferPackets < 1) {
+            throw new IllegalArgumentException("a switch core needs 1 to 254 ports (it has " + ports + "), 1 to 15 data lanes ("
+                    + vls + ") and a buffer of at least one packet (" + bufferPackets + ")");
+        }
         this.ports = ports;
         this.vls = vls;
         this.depth = bufferPackets;
+        this.vlsReciprocal = 0xFFFFFFFFL / vls + 1;
         this.tables = tables;
         this.counters = counters;
         this.pool = pool;
@@ -213,7 +220,8 @@ public final class SwitchCore {
             out.discarded(h, inPort, now);
             return;
         }
-        ring[q * depth + (head[q] + count[q]) % depth] = h;
+        int tail = head[q] + count[q];
+        ring[q * depth + (tail < depth ? tail : tail - depth)] = h;
         count[q]++;
         if (count[q] == 1) {
             routeHead(q, now);
@@ -261,14 +269,14 @@ public final class SwitchCore {
             } else {
                 port = t.port(dlid);
             }
-            if (route == 0 && t.arEnabled() && !t.arStaticInput(q / vls + 1)) {
+            if (route == 0 && t.arEnabled() && !t.arStaticInput(inPortOf(q))) {
                 int group = t.arGroup(dlid);
                 if (group != 0) {
-                    port = adaptivePort(t, group, port, q / vls + 1, pool.sl(h));
+                    port = adaptivePort(t, group, port, inPortOf(q), pool.sl(h));
                 }
             }
             if (port >= 1 && port <= ports && active[port]) {
-                int inPort = q / vls + 1;
+                int inPort = inPortOf(q);
                 int vl = t.vl(inPort, port, pool.sl(h));
                 if (vl < vls) {
                     setTarget(q, port);
@@ -278,9 +286,9 @@ public final class SwitchCore {
                 }
             }
             dequeue(q);
-            int inPort = q / vls + 1;
+            int inPort = inPortOf(q);
             counters.add(inPort, PortCounterArray.XMIT_DISCARDS, 1);
-            out.returnCredit(inPort, q % vls, now);
+            out.returnCredit(inPort, q - (inPort - 1) * vls, now);
             out.discarded(h, inPort, now);
         }
         setTarget(q, NO_TARGET);
@@ -307,7 +315,7 @@ public final class SwitchCore {
         }
         boolean[] detour = t.arDetourFlags(group);
         int n = members.length;
-        int start = arNext[group] % n;
+        int start = arNext[group] < n ? arNext[group] : arNext[group] % n;
         int best = -1;
         int bestIndex = -1;
         int bestLoad = Integer.MAX_VALUE;
@@ -392,7 +400,7 @@ public final class SwitchCore {
             int hi = pass == 0 ? queues : start;
             for (int q = nextRequest(port, pass == 0 ? start : 0, hi); q >= 0; q = nextRequest(port, q + 1, hi)) {
                 int vl = targetVl[q];
-                if (credits[port * vls + vl] < (out >= 0 ? bubble(t, q / vls + 1, out) : 1)) {
+                if (credits[port * vls + vl] < (out >= 0 ? bubble(t, inPortOf(q), out) : 1)) {
                     continue;
                 }
                 grant(port, q, vl, now);
@@ -456,9 +464,9 @@ public final class SwitchCore {
         pool.hops(h, pool.hops(h) + 1);
         counters.add(port, PortCounterArray.XMIT_PKTS, 1);
         counters.add(port, PortCounterArray.XMIT_DATA, pool.bytes(h));
-        int inPort = q / vls + 1;
+        int inPort = inPortOf(q);
         counters.addInput(port, inPort, pool.bytes(h));
-        out.returnCredit(inPort, q % vls, now);
+        out.returnCredit(inPort, q - (inPort - 1) * vls, now);
         out.transmit(port, vl, h, now);
         if (count[q] > 0) {
             routeHead(q, now);
@@ -473,6 +481,15 @@ public final class SwitchCore {
             counters.add(port, PortCounterArray.XMIT_WAIT_NS, now - waitingSince[port]);
             waitingSince[port] = -1;
         }
+    }
+
+    /**
+     * The input port of queue {@code q} ({@code q / vls + 1}) by a multiplication with the
+     * reciprocal of {@code vls} rounded up, exact for every queue number below 2^28: a
+     * division would cost tens of cycles at every hop.
+     */
+    private int inPortOf(int q) {
+        return (int) ((q * vlsReciprocal) >>> 32) + 1;
     }
 
     private int dequeue(int q) {
