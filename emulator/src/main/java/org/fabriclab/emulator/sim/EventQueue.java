@@ -58,6 +58,12 @@ final class EventQueue {
         return ((long) kind << 60) | ((long) port << 52) | ((long) node << 32) | (arg & 0xFFFFFFFFL);
     }
 
+    /** Event {@code to} (made with type and argument 0) with type {@code kind} and argument {@code arg}. */
+    static long with(long to, int kind, int arg) {
+        assert type(to) == 0 && arg(to) == 0 && kind >= 0 && kind < 16;
+        return to | ((long) kind << 60) | (arg & 0xFFFFFFFFL);
+    }
+
     static int type(long ev) {
         return (int) (ev >>> 60);
     }

@@ -63,6 +63,8 @@ class EventQueueTest {
         assertEquals(EventQueue.MAX_NODES - 1, EventQueue.node(ev));
         assertEquals(EventQueue.MAX_PORTS - 1, EventQueue.port(ev));
         assertEquals(-7, EventQueue.arg(ev));
+        long toPeer = EventQueue.event(0, 1234, 17, 0);
+        assertEquals(EventQueue.event(3, 1234, 17, -1), EventQueue.with(toPeer, 3, -1), "a template filled in is the event made whole");
         long zero = EventQueue.event(0, 0, 0, 0);
         assertEquals(0, EventQueue.type(zero) + EventQueue.node(zero) + EventQueue.port(zero) + EventQueue.arg(zero));
     }
