@@ -32,7 +32,8 @@ final class EventQueue {
     /** Ports an event can name (port numbers are 8 bits, as an LFT's). */
     static final int MAX_PORTS = 1 << 8;
     private static final int MASK = WHEEL - 1;
-    private static final int FIRST_BUCKET = 16;
+    /** A bucket's first size: a busy fabric puts hundreds of events in each nanosecond, and growing from small costs copies. */
+    private static final int FIRST_BUCKET = 64;
 
     /** Per nanosecond of the wheel: its events in scheduling order, the next to take, and how many were put. */
     private final long[][] bucket = new long[WHEEL][];
