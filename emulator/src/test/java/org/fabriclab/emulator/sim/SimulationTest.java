@@ -82,6 +82,11 @@ class SimulationTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> config("fat-tree:k=4,levels=3", Simulation.Pattern.UNIFORM, 1.5, 1));
         assertTrue(e.getMessage().contains("fraction of the link rate"), e.getMessage());
+        // refused before anything is routed or allocated: the reordering state would be 4 bytes per pair of hosts
+        Fabric big = Topologies.generate("fat-tree:k=33,levels=3");
+        e = assertThrows(IllegalArgumentException.class, () -> new Simulation.Config(big, null, Simulation.Pattern.UNIFORM, 0.5, 100,
+                100, 2, 8, 256, 60_000, 10_000, 1));
+        assertTrue(e.getMessage().contains(big.endpointCount() + " hosts") && e.getMessage().contains("at most 32768"), e.getMessage());
     }
 
     /**
