@@ -112,9 +112,10 @@ public final class Simulation {
                         + (EventQueue.MAX_NODES - 1));
             }
             for (int n = 0; n < fabric.nodeCount(); n++) {
-                if (fabric.portCount(n) >= EventQueue.MAX_PORTS) {
+                if (fabric.portCount(n) > EventQueue.MAX_PORTS - 2) {
                     throw new IllegalArgumentException("node " + fabric.name(n) + " has " + fabric.portCount(n)
-                            + " ports; the simulator takes at most " + (EventQueue.MAX_PORTS - 1) + " per node, as an LFT can name");
+                            + " ports; the simulator takes at most " + (EventQueue.MAX_PORTS - 2)
+                            + " per node, as an LFT can name (255 means no route)");
                 }
             }
             if (tables.ar() != null && tables.ar().laneCount() > vls) { // the lane turns are written with AR off too
