@@ -47,6 +47,7 @@ final class EventQueue {
     private long[] heap;
     private int heapSize;
     private long scheduled;
+    private long poppedTime;
 
     EventQueue(int heapCapacity) {
         keys = new long[Math.max(16, heapCapacity)];
@@ -91,7 +92,11 @@ final class EventQueue {
         return cursor;
     }
 
-    /** Schedules {@code ev} ({@link #event}) at {@code at}, which must not be before the time of the event last taken. */
+    /**
+     * Schedules {@code ev} ({@link #event}) at {@code at}, which must not be before the time
+     * {@link #peekTime} or {@link #pop} last reached (an earlier one would land a lap of the wheel
+     * late).
+     */
     void push(long at, long ev) {
         assert at >= cursor && at <= MAX_TIME : "time " + at + " (now " + cursor + ")";
         long seq = scheduled++;
@@ -112,12 +117,13 @@ final class EventQueue {
             bucketSize[i] = 0;
         }
         inWheel--;
+        poppedTime = cursor;
         return ev;
     }
 
     /** Time of the event {@link #pop} returned last. */
     long poppedTime() {
-        return cursor;
+        return poppedTime;
     }
 
     private void append(int i, long ev) {

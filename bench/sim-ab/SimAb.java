@@ -1,0 +1,81 @@
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Compares the simulator's speed in two builds on a machine whose speed drifts: both emulator
+ * jars are loaded side by side in one JVM, and each round runs the same `emulator sim` command once
+ * in each, the order alternating, so that a slow spell hits both alike. Prints each build's
+ * packet-hops per CPU-second per round, the medians, and the median of the per-round ratios.
+ *
+ * <p>Usage: {@code java bench/sim-ab/SimAb.java OLD.jar NEW.jar ROUNDS [sim options...]}; the
+ * options default to the 1,000-host tree of docs/benchmarks.md at half load for 100 us.
+ */
+public class SimAb {
+    public static void main(String[] a) throws Exception {
+        if (a.length < 3) {
+            System.err.println("usage: java SimAb.java OLD.jar NEW.jar ROUNDS [sim options...]");
+            System.exit(2);
+        }
+        int rounds = Integer.parseInt(a[2]);
+        List<String> sim = new ArrayList<>(List.of("sim"));
+        sim.addAll(a.length > 3 ? List.of(a).subList(3, a.length)
+                : List.of("--topology", "fat-tree:k=10,levels=3", "--load", "0.5", "--duration", "100us"));
+        sim.add("--json");
+        String[] jars = {a[0], a[1]};
+        double[][] speed = new double[2][rounds];
+        PrintStream out = System.out;
+        for (int r = 0; r < rounds; r++) {
+            for (int k = 0; k < 2; k++) {
+                int j = (k + r) % 2;
+                ByteArrayOutputStream buf = new ByteArrayOutputStream();
+                ClassLoader loader = loader(jars[j]);
+                System.setOut(new PrintStream(buf, true));
+                try {
+                    Class<?> cli = loader.loadClass("picocli.CommandLine");
+                    Object main = loader.loadClass("org.fabriclab.emulator.EmulatorMain").getConstructor().newInstance();
+                    Object cmd = cli.getConstructor(Object.class).newInstance(main);
+                    cli.getMethod("execute", String[].class).invoke(cmd, (Object) sim.toArray(new String[0]));
+                } finally {
+                    System.setOut(out);
+                }
+                Matcher m = Pattern.compile("\"packetHopsPerCpuSecond\":([0-9.eE+-]+)").matcher(buf.toString());
+                if (!m.find()) {
+                    throw new IllegalStateException(jars[j] + " printed no report: " + buf);
+                }
+                speed[j][r] = Double.parseDouble(m.group(1)) / 1e6;
+            }
+            out.printf("round %d: %s %.3f M, %s %.3f M packet-hops per CPU-second%n", r, jars[0], speed[0][r], jars[1], speed[1][r]);
+        }
+        double[] ratio = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+            ratio[r] = speed[1][r] / speed[0][r];
+        }
+        out.printf("median: %s %.3f M, %s %.3f M; median ratio new/old %.2f (the first round includes both JITs' warm-up)%n",
+                jars[0], median(speed[0]), jars[1], median(speed[1]), median(ratio));
+    }
+
+    private static final java.util.Map<String, ClassLoader> LOADERS = new java.util.HashMap<>();
+
+    private static ClassLoader loader(String jar) throws Exception {
+        ClassLoader l = LOADERS.get(jar);
+        if (l == null) {
+            l = new URLClassLoader(new URL[] {Path.of(jar).toUri().toURL()}, ClassLoader.getPlatformClassLoader());
+            LOADERS.put(jar, l);
+        }
+        return l;
+    }
+
+    private static double median(double[] x) {
+        double[] s = x.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+}
