@@ -113,10 +113,12 @@ public final class EmulatorMain implements Runnable {
             out.put("seed", seed);
             out.put("offeredLoad", r.offeredLoad());
             out.put("throughput", r.throughput());
-            out.put("latencyMeanNs", r.latencyMeanNs());
-            out.put("latencyP95Ns", r.latencyP95Ns());
-            out.put("latencyP99Ns", r.latencyP99Ns());
-            out.put("meanHops", r.meanHops());
+            // no packet created after the warm-up arrived: latency and hops measured nothing (null, not 0)
+            boolean measured = r.packetsDelivered() > 0;
+            out.put("latencyMeanNs", measured ? r.latencyMeanNs() : null);
+            out.put("latencyP95Ns", measured ? r.latencyP95Ns() : null);
+            out.put("latencyP99Ns", measured ? r.latencyP99Ns() : null);
+            out.put("meanHops", measured ? r.meanHops() : null);
             out.put("packetsDelivered", r.packetsDelivered());
             out.put("packetsDropped", r.packetsDropped());
             out.put("packetsRefused", r.packetsRefused());
@@ -129,6 +131,12 @@ public final class EmulatorMain implements Runnable {
             out.put("packetHopsPerSecond", r.packetHopsPerSecond());
             out.put("cpuMillis", r.cpuMillis());
             out.put("packetHopsPerCpuSecond", r.packetHopsPerCpuSecond());
+            if (!measured) {
+                System.err.printf(java.util.Locale.ROOT, "emulator sim: no packet created after the warm-up (%s ns) arrived by the end "
+                        + "(%s ns), so latency and hops are not measured (null); throughput %.3f counts older packets. The fabric is "
+                        + "saturated or deadlocked at this load: simulate longer (--duration), offer less (--load), or route "
+                        + "deadlock-free (more --vls, another --routing)%n", config.warmupNs(), config.durationNs(), r.throughput());
+            }
             if (json) {
                 System.out.println(org.fabriclab.routing.format.Json.write(out));
             } else {
