@@ -360,6 +360,28 @@ class SwitchCoreTest {
     }
 
     @Test
+    void impossibleSizesAreRefusedWithTheReason() {
+        SwitchCore.Output none = new SwitchCore.Output() {
+            @Override
+            public void transmit(int port, int vl, int h, long now) {
+            }
+
+            @Override
+            public void returnCredit(int port, int vl, long now) {
+            }
+
+            @Override
+            public void discarded(int h, int inPort, long now) {
+            }
+        };
+        for (int[] bad : new int[][] {{PORTS, 0, 4}, {PORTS, 16, 4}, {0, 2, 4}, {255, 2, 4}, {PORTS, 2, 0}}) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> new SwitchCore(bad[0], bad[1], bad[2], tables, counters, pool, none));
+            assertTrue(e.getMessage().contains("1 to 254 ports") && e.getMessage().contains("1 to 15 data lanes"), e.getMessage());
+        }
+    }
+
+    @Test
     void countersMadeWithoutTheInputMatrixCountTheRestAndReportNoShares() {
         PortCounterArray lean = new PortCounterArray(PORTS, false);
         lean.add(3, PortCounterArray.XMIT_DATA, 100);

@@ -258,6 +258,7 @@ public final class SwitchCore {
     /** Routes the head of queue {@code q}, discarding heads that cannot be routed, and asks its output for a grant. */
     private void routeHead(int q, long now) {
         SwitchTables t = tables.current();
+        int inPort = inPortOf(q);
         while (count[q] > 0) {
             int h = ring[q * depth + head[q]];
             int dlid = pool.dlid(h);
@@ -269,14 +270,13 @@ public final class SwitchCore {
             } else {
                 port = t.port(dlid);
             }
-            if (route == 0 && t.arEnabled() && !t.arStaticInput(inPortOf(q))) {
+            if (route == 0 && t.arEnabled() && !t.arStaticInput(inPort)) {
                 int group = t.arGroup(dlid);
                 if (group != 0) {
-                    port = adaptivePort(t, group, port, inPortOf(q), pool.sl(h));
+                    port = adaptivePort(t, group, port, inPort, pool.sl(h));
                 }
             }
             if (port >= 1 && port <= ports && active[port]) {
-                int inPort = inPortOf(q);
                 int vl = t.vl(inPort, port, pool.sl(h));
                 if (vl < vls) {
                     setTarget(q, port);
@@ -286,7 +286,6 @@ public final class SwitchCore {
                 }
             }
             dequeue(q);
-            int inPort = inPortOf(q);
             counters.add(inPort, PortCounterArray.XMIT_DISCARDS, 1);
             out.returnCredit(inPort, q - (inPort - 1) * vls, now);
             out.discarded(h, inPort, now);
