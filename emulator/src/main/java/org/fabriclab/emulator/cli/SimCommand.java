@@ -45,12 +45,12 @@ public final class SimCommand implements Callable<Integer> {
     @Mixin
     EngineOption engine;
 
-    @Option(names = "--pattern", defaultValue = "uniform", converter = SimPatterns.class, completionCandidates = SimPatterns.class,
+    @Option(names = "--pattern", defaultValue = "uniform", paramLabel = "NAME", converter = SimPatterns.class, completionCandidates = SimPatterns.class,
             description = "${COMPLETION-CANDIDATES} (group-shift: every host to a random host of the next group, Dragonfly's "
                     + "adversarial traffic). Default: ${DEFAULT-VALUE}")
     Simulation.Pattern pattern;
 
-    @Option(names = "--load", defaultValue = "0.5", description = "Offered load per host, a fraction of the link rate. Default: ${DEFAULT-VALUE}")
+    @Option(names = "--load", defaultValue = "0.5", paramLabel = "X", description = "Offered load per host, a fraction of the link rate. Default: ${DEFAULT-VALUE}")
     double load;
 
     @Option(names = "--duration", defaultValue = "100us", paramLabel = "TIME", converter = TimeSpan.BareNanos.class,
