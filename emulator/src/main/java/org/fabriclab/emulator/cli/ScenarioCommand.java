@@ -98,7 +98,7 @@ public final class ScenarioCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (name.equals("--list") || name.equals("list")) {
+        if (name.equals("list")) {
             Scenarios.all().forEach(x -> out.printf("%-12s %s%n", x.name(), x.paper()));
             out.flush();
             return 0;
