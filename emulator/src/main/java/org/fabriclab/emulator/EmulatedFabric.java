@@ -195,7 +195,7 @@ public final class EmulatedFabric implements AutoCloseable {
                     "--ports", Integer.toString(fabric.portCount(n)), "--management-port", Integer.toString(pp[0]),
                     "--data-port", Integer.toString(pp[1]), "--vls", Integer.toString(options.vls()),
                     "--buffer", Integer.toString(options.bufferPackets()), "--link-gbps", Double.toString(options.linkGbps()),
-                    "--link-latency-ns", Long.toString(options.linkLatencyNs())));
+                    "--link-latency", options.linkLatencyNs() + "ns"));
             for (int p = 1; p <= fabric.portCount(n); p++) {
                 int g = fabric.globalPort(n, p);
                 int peer = fabric.peerNode(g);

@@ -13,18 +13,24 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.cli.Cli;
+import org.fabriclab.cli.DeprecatedSpelling;
+import org.fabriclab.cli.EngineOption;
+import org.fabriclab.cli.LinkOptions;
+import org.fabriclab.cli.TimeSpan;
+import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.emulator.EmulatedFabric;
+import org.fabriclab.emulator.cli.TrafficOptions;
 import org.fabriclab.routing.fabric.Fabric;
-import org.fabriclab.routing.topology.Topologies;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * {@code bin/fabric-manager}: the daemon. With {@code --emulate SPEC} it first starts an emulated
- * fabric in this JVM (the embedded default) and manages it; with {@code --seed HOST:PORT} it
+ * fabric in this JVM (the embedded default) and manages it; with {@code --connect HOST:PORT} it
  * manages a fabric already running elsewhere.
  */
 @Command(name = "fabric-manager", mixinStandardHelpOptions = true, version = "fabric-manager 0.1.0",
@@ -32,14 +38,18 @@ import picocli.CommandLine.Option;
 public final class FabricManagerMain implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(FabricManagerMain.class);
 
-    @Option(names = "--emulate", paramLabel = "SPEC", description = "Start an emulated fabric in this JVM (any topology spec) and manage it")
-    String emulate;
+    @Option(names = "--emulate", paramLabel = "SPEC", converter = TopologyArg.Converter.class,
+            description = "Start an emulated fabric in this JVM (any topology spec) and manage it")
+    TopologyArg emulate;
 
-    @Option(names = "--seed", paramLabel = "ENDPOINT", description = "Management endpoint of one node of a running fabric (HOST:PORT)")
-    String seed;
+    @DeprecatedSpelling(names = "--seed", use = "--connect ENDPOINT")
+    @Option(names = {"--connect", "--seed"}, paramLabel = "ENDPOINT",
+            description = "Manage a running fabric through the management endpoint of one of its nodes (HOST:PORT or HOST:PORT/GUID, "
+                    + "as 'emulator up' prints it). --seed is its old, deprecated spelling")
+    String connect;
 
-    @Option(names = "--engine", defaultValue = "minhop", paramLabel = "CHAIN", description = "Routing-engine chain. Default: ${DEFAULT-VALUE}")
-    String engine;
+    @Mixin
+    EngineOption engine;
 
     @Option(names = "--admin-port", defaultValue = "50051", description = "Admin gRPC port (0 picks one). Default: ${DEFAULT-VALUE}")
     int adminPort;
@@ -51,29 +61,25 @@ public final class FabricManagerMain implements Callable<Integer> {
             description = "Where the LIDs are kept across restarts (guid2lid). Default: ${DEFAULT-VALUE}")
     Path stateDir;
 
-    @Option(names = "--sweep-interval", defaultValue = "10", paramLabel = "SECONDS",
-            description = "Periodic sweep interval; 0 sweeps only on traps and requests. Default: ${DEFAULT-VALUE}")
-    long sweepInterval;
+    @Option(names = "--sweep-interval", defaultValue = "10s", paramLabel = "TIME", converter = TimeSpan.BareSeconds.class,
+            description = "Periodic light-sweep interval, whole seconds (e.g. 10s); 0 sweeps only on traps and requests. Default: ${DEFAULT-VALUE}")
+    TimeSpan sweepInterval;
 
-    @Option(names = "--perf-interval", defaultValue = "1000", paramLabel = "MS", description = "Port counter polling interval. Default: ${DEFAULT-VALUE}")
-    long perfInterval;
+    @Option(names = "--perf-interval", defaultValue = "1s", paramLabel = "TIME", converter = TimeSpan.BareMillis.class,
+            description = "Port counter polling interval (ms, s). Default: ${DEFAULT-VALUE}")
+    TimeSpan perfInterval;
 
     @Option(names = "--max-flow-metrics", defaultValue = "" + PerfManager.DEFAULT_MAX_FLOWS, paramLabel = "N",
             description = "Most flows (source, destination) exported with their own series; the first seen. Default: ${DEFAULT-VALUE}")
     int maxFlowMetrics;
 
-    @Option(names = "--traffic", defaultValue = "uniform", paramLabel = "PATTERN",
-            description = "Embedded mode: traffic once the fabric is up: uniform, all-to-all or none. Default: ${DEFAULT-VALUE}")
-    String traffic;
+    /** Embedded mode: the hosts' traffic once the fabric is up. */
+    @Mixin
+    TrafficOptions traffic;
 
-    @Option(names = "--traffic-gbps", defaultValue = "0.2", description = "Embedded mode: offered rate per host in Gbps. Default: ${DEFAULT-VALUE}")
-    double trafficGbps;
-
-    @Option(names = "--link-gbps", defaultValue = "100", description = "Embedded mode: link rate in Gbps. Default: ${DEFAULT-VALUE}")
-    double linkGbps;
-
-    @Option(names = "--link-latency-ns", defaultValue = "0", description = "Propagation delay of every link in ns (the live plane honours tens of microseconds and more). Default: ${DEFAULT-VALUE}")
-    long linkLatencyNs;
+    /** Embedded mode: the links. */
+    @Mixin
+    LinkOptions link;
 
     @Option(names = "--sm-priority", defaultValue = "0", paramLabel = "0..15",
             description = "Priority in the election of the master manager (IBA SMInfo): the highest configures the fabric, "
@@ -86,54 +92,47 @@ public final class FabricManagerMain implements Callable<Integer> {
     @Option(names = "--m-key", paramLabel = "HEX", description = "M_Key to set on every node and write with; every manager of the fabric needs it. Default: none")
     String mKey;
 
-    @Option(names = "--exit-after", defaultValue = "0", paramLabel = "SECONDS",
-            description = "Stop after this long (0: run until interrupted). For scripted runs.")
-    long exitAfter;
+    @Option(names = "--exit-after", defaultValue = "0", paramLabel = "TIME", converter = TimeSpan.BareSeconds.class,
+            description = "Stop after this long (ms, s; 0: run until interrupted). For scripted runs. Default: ${DEFAULT-VALUE}")
+    TimeSpan exitAfter;
 
     private static long hex(String s) {
         return Long.parseUnsignedLong(s.startsWith("0x") ? s.substring(2) : s, 16);
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new FabricManagerMain()).execute(args));
+        Cli.exit(new FabricManagerMain(), args);
     }
 
     @Override
     public Integer call() throws Exception {
-        if ((emulate == null) == (seed == null)) {
-            System.err.println("fabric-manager: give exactly one of --emulate SPEC (embedded fabric) or --seed HOST:PORT");
-            return 2;
+        if ((emulate == null) == (connect == null)) {
+            throw new IllegalArgumentException("give exactly one of --emulate SPEC (embedded fabric) or --connect HOST:PORT");
         }
         if (smPriority < 0 || smPriority > 15) {
-            System.err.println("fabric-manager: --sm-priority must be 0..15, not " + smPriority);
-            return 2;
+            throw new IllegalArgumentException("--sm-priority must be 0..15, not " + smPriority);
         }
         for (String[] hex : new String[][] {{"--sm-guid", smGuid}, {"--m-key", mKey}}) {
             if (hex[1] != null && !hex[1].matches("(0x)?[0-9a-fA-F]{1,16}")) {
-                System.err.println("fabric-manager: " + hex[0] + " must be up to 16 hex digits, not '" + hex[1] + "'");
-                return 2;
+                throw new IllegalArgumentException(hex[0] + " must be up to 16 hex digits, not '" + hex[1] + "'");
             }
         }
+        long sweepSeconds = sweepInterval.wholeSeconds("--sweep-interval");
+        Traffic.Pattern pattern = traffic.pattern("uniform");
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new JvmMemoryMetrics().bindTo(registry);
         EmulatedFabric fabric = null;
-        String seedEndpoint = seed;
+        String endpoint = connect;
         if (emulate != null) {
-            Fabric topology;
-            try {
-                topology = Topologies.load(emulate, p -> java.nio.file.Files.newBufferedReader(Path.of(p)));
-            } catch (IllegalArgumentException | java.io.IOException e) {
-                System.err.println("fabric-manager: " + e.getMessage());
-                return 2;
-            }
-            fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps).withLinkLatencyNs(linkLatencyNs));
-            seedEndpoint = fabric.endpoint(topology.name(topology.nodeCount() - 1));
+            Fabric topology = emulate.fabric();
+            fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLinkGbps(link.linkGbps).withLinkLatencyNs(link.latencyNs(0)));
+            endpoint = fabric.endpoint(topology.name(topology.nodeCount() - 1));
         }
         try (EmulatedFabric emulated = fabric;
-             FabricManager manager = new FabricManager(seedEndpoint, engine, stateDir.resolve("guid2lid"), registry,
+             FabricManager manager = new FabricManager(endpoint, engine.chain, stateDir.resolve("guid2lid"), registry,
                      new Mastership.Config(smGuid == null ? FabricManager.smGuid(stateDir.resolve("guid2lid")) : hex(smGuid),
                              smPriority, mKey == null ? 0 : hex(mKey)));
-             PerfManager perf = new PerfManager(manager, registry, perfInterval, maxFlowMetrics);
+             PerfManager perf = new PerfManager(manager, registry, perfInterval.millis(), maxFlowMetrics);
              MetricsServer metrics = new MetricsServer(registry, metricsPort)) {
             HealthStatusManager health = new HealthStatusManager();
             Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager, perf))
@@ -142,23 +141,18 @@ public final class FabricManagerMain implements Callable<Integer> {
             FabricManager.Snapshot s = manager.sweep().get();
             if (s.state() != FabricManager.State.UP) {
                 LOG.error("the first heavy sweep failed: {}; the manager keeps running and retries on traps, sweeps and requests", s.lastError());
-            } else if (emulated != null && !traffic.equals("none")) {
-                Traffic.Pattern p = switch (traffic) {
-                    case "uniform" -> Traffic.Pattern.UNIFORM;
-                    case "all-to-all" -> Traffic.Pattern.ROUND_ROBIN;
-                    default -> throw new CommandLine.ParameterException(new CommandLine(this), "--traffic must be uniform, all-to-all or none");
-                };
-                emulated.startTraffic(p, trafficGbps, 2048, 0);
-                LOG.info("traffic started: {} at {} Gbps per host", traffic, trafficGbps);
+            } else if (emulated != null && pattern != null) {
+                emulated.startTraffic(pattern, traffic.gbps, 2048, 0);
+                LOG.info("traffic started: {} at {} Gbps per host", traffic.name("uniform"), traffic.gbps);
             }
-            if (sweepInterval > 0) {
-                manager.startPeriodicSweeps(sweepInterval);
+            if (sweepSeconds > 0) {
+                manager.startPeriodicSweeps(sweepSeconds);
             }
             perf.start();
             CountDownLatch stop = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "shutdown"));
-            if (exitAfter > 0) {
-                stop.await(exitAfter, TimeUnit.SECONDS);
+            if (exitAfter.nanos() > 0) {
+                stop.await(exitAfter.nanos(), TimeUnit.NANOSECONDS);
             } else {
                 stop.await();
             }

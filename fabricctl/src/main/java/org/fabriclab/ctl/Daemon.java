@@ -5,35 +5,26 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.proto.v1.AdminGrpc;
 import picocli.CommandLine.Option;
 
-/** The options every daemon verb shares, and a stub with a deadline on every call. */
+/** The options every daemon verb shares ({@code --server}, {@code --timeout}), and a stub with a deadline on every call. */
 final class Daemon {
     @Option(names = "--server", defaultValue = "localhost:50051", paramLabel = "HOST:PORT",
             description = "The fabric manager's admin endpoint. Default: ${DEFAULT-VALUE}")
     String server;
 
-    @Option(names = "--timeout", defaultValue = "30", paramLabel = "SECONDS", description = "Deadline of the call. Default: ${DEFAULT-VALUE}")
-    long timeout;
-
-    @Option(names = "--json", description = "Print the answer as one JSON object")
-    boolean json;
-
-    Daemon() {
-    }
-
-    Daemon(String server, long timeout, boolean json) {
-        this.server = server;
-        this.timeout = timeout;
-        this.json = json;
-    }
+    @Option(names = "--timeout", defaultValue = "30s", paramLabel = "TIME", converter = TimeSpan.BareSeconds.class,
+            description = "Deadline of the call (ms, s). Default: ${DEFAULT-VALUE}")
+    TimeSpan timeout;
 
     /** Runs {@code call} against the daemon; turns "not reachable" into a message that says what to do. */
-    <T> T call(java.util.function.Function<AdminGrpc.AdminBlockingStub, T> call) {
+    <T> T call(Function<AdminGrpc.AdminBlockingStub, T> call) {
         ManagedChannel ch = NettyChannelBuilder.forTarget(server).usePlaintext().build();
         try {
-            return call.apply(AdminGrpc.newBlockingStub(ch).withDeadlineAfter(timeout, TimeUnit.SECONDS));
+            return call.apply(AdminGrpc.newBlockingStub(ch).withDeadlineAfter(timeout.nanos(), TimeUnit.NANOSECONDS));
         } catch (StatusRuntimeException e) {
             if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) {
                 throw new DaemonUnreachableException("the fabric manager at " + server + " is not reachable ("

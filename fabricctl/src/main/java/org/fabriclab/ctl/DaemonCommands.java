@@ -6,12 +6,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.fabriclab.cli.JsonOption;
+import org.fabriclab.proto.v1.Counters;
 import org.fabriclab.proto.v1.DumpTablesRequest;
 import org.fabriclab.proto.v1.DumpTablesResponse;
 import org.fabriclab.proto.v1.EngineChainInfo;
+import org.fabriclab.proto.v1.GetCountersRequest;
 import org.fabriclab.proto.v1.GetEngineRequest;
 import org.fabriclab.proto.v1.GetStatusRequest;
 import org.fabriclab.proto.v1.ManagerStatus;
+import org.fabriclab.proto.v1.RouteJobRequest;
 import org.fabriclab.proto.v1.SetEngineRequest;
 import org.fabriclab.proto.v1.SweepRequest;
 import org.fabriclab.routing.format.Json;
@@ -56,12 +60,14 @@ final class DaemonCommands {
     static final class Status implements Callable<Integer> {
         @Mixin
         Daemon daemon;
+        @Mixin
+        JsonOption json;
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() {
-            print(spec.commandLine().getOut(), daemon.json, status(daemon.call(s -> s.getStatus(GetStatusRequest.getDefaultInstance()))));
+            print(spec.commandLine().getOut(), json.json, status(daemon.call(s -> s.getStatus(GetStatusRequest.getDefaultInstance()))));
             return 0;
         }
     }
@@ -71,13 +77,15 @@ final class DaemonCommands {
     static final class Sweep implements Callable<Integer> {
         @Mixin
         Daemon daemon;
+        @Mixin
+        JsonOption json;
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() {
             ManagerStatus s = daemon.call(a -> a.sweep(SweepRequest.getDefaultInstance()));
-            print(spec.commandLine().getOut(), daemon.json, status(s));
+            print(spec.commandLine().getOut(), json.json, status(s));
             return s.getState().equals("UP") ? 0 : 1;
         }
     }
@@ -88,6 +96,8 @@ final class DaemonCommands {
     static final class Job implements Callable<Integer> {
         @Mixin
         Daemon daemon;
+        @Mixin
+        JsonOption json;
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
         @Parameters(arity = "1..2", paramLabel = "route SET | clear")
@@ -103,8 +113,8 @@ final class DaemonCommands {
             } else {
                 throw new IllegalArgumentException("usage: fabricctl job route SET | fabricctl job clear");
             }
-            ManagerStatus s = daemon.call(a -> a.routeJob(org.fabriclab.proto.v1.RouteJobRequest.newBuilder().setNodes(nodes).build()));
-            print(spec.commandLine().getOut(), daemon.json, status(s));
+            ManagerStatus s = daemon.call(a -> a.routeJob(RouteJobRequest.newBuilder().setNodes(nodes).build()));
+            print(spec.commandLine().getOut(), json.json, status(s));
             return s.getState().equals("UP") ? 0 : 1;
         }
     }
@@ -115,6 +125,8 @@ final class DaemonCommands {
     static final class Engine implements Callable<Integer> {
         @Mixin
         Daemon daemon;
+        @Mixin
+        JsonOption json;
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
         @Parameters(arity = "0..2", paramLabel = "set CHAIN")
@@ -133,7 +145,7 @@ final class DaemonCommands {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("chain", info.getChain());
             m.put("engine", info.getActive());
-            print(spec.commandLine().getOut(), daemon.json, m);
+            print(spec.commandLine().getOut(), json.json, m);
             return 0;
         }
     }
@@ -144,6 +156,8 @@ final class DaemonCommands {
     static final class CountersVerb implements Callable<Integer> {
         @Mixin
         Daemon daemon;
+        @Mixin
+        JsonOption json;
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
         @Parameters(arity = "0..1", paramLabel = "NODE", description = "Only this node's ports")
@@ -151,10 +165,10 @@ final class DaemonCommands {
 
         @Override
         public Integer call() {
-            org.fabriclab.proto.v1.Counters c = daemon.call(a -> a.getCounters(
-                    org.fabriclab.proto.v1.GetCountersRequest.newBuilder().setNode(node == null ? "" : node).build()));
+            Counters c = daemon.call(a -> a.getCounters(
+                    GetCountersRequest.newBuilder().setNode(node == null ? "" : node).build()));
             PrintWriter out = spec.commandLine().getOut();
-            if (daemon.json) {
+            if (json.json) {
                 List<Object> links = new ArrayList<>();
                 c.getLinksList().forEach(l -> {
                     Map<String, Object> x = new LinkedHashMap<>();
@@ -185,6 +199,8 @@ final class DaemonCommands {
     static final class Tables implements Callable<Integer> {
         @Mixin
         Daemon daemon;
+        @Mixin
+        JsonOption json;
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
         @Parameters(paramLabel = "SWITCH")
@@ -205,7 +221,7 @@ final class DaemonCommands {
                 entries.add(x);
             });
             m.put("entries", entries);
-            if (daemon.json) {
+            if (json.json) {
                 print(spec.commandLine().getOut(), true, m);
             } else {
                 PrintWriter out = spec.commandLine().getOut();

@@ -3,6 +3,7 @@ package org.fabriclab.ctl;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
+import org.fabriclab.cli.Cli;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.format.FormatException;
 import picocli.CommandLine;
@@ -13,7 +14,9 @@ import picocli.CommandLine.Command;
  * {@code engines}) need no daemon; {@code status}, {@code sweep}, {@code engine}, {@code tables},
  * {@code route SRC DST} and {@code topology} without {@code --topology} ask the daemon. Exit codes:
  * 0 success, 1 the routes are not acceptable (unreachable pairs, a failed engine or sweep), 2 bad
- * input (usage, spec, file, unknown node), 3 an I/O failure or an unreachable daemon.
+ * input (usage, spec, file, unknown node; a bad option value is refused while parsing, before any
+ * work), 3 an I/O failure or an unreachable daemon. Options follow the conventions of
+ * {@code org.fabriclab.cli} (README, "CLI conventions").
  */
 @Command(name = "fabricctl", mixinStandardHelpOptions = true, version = "fabricctl 0.1.0",
         description = "Fabric manager admin CLI; offline routing and topology tools.",
@@ -25,7 +28,7 @@ public final class FabricCtl implements Runnable {
 
     @Override
     public void run() {
-        spec.commandLine().usage(System.out);
+        spec.commandLine().usage(spec.commandLine().getOut());
     }
 
     public static void main(String[] args) {
@@ -34,9 +37,7 @@ public final class FabricCtl implements Runnable {
 
     /** Runs the CLI with the given streams; returns the exit code (used by tests). */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new FabricCtl());
-        cl.setOut(out);
-        cl.setErr(err);
+        CommandLine cl = Cli.commandLine(new FabricCtl(), out, err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             Throwable e = ex;
             if (e instanceof Daemon.DaemonUnreachableException) {

@@ -17,6 +17,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.fabriclab.cli.DeprecatedSpelling;
+import org.fabriclab.cli.EngineOption;
+import org.fabriclab.cli.JsonOption;
+import org.fabriclab.cli.SeedOption;
+import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.routing.analysis.PathTracer;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
 import org.fabriclab.routing.analysis.RouteReport;
@@ -34,34 +39,50 @@ import org.fabriclab.routing.lid.LidAssigner;
 import org.fabriclab.routing.lid.LidAssignment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
- * {@code fabricctl route}: computes routes offline (no daemon), analyses them and reports, in the
- * JSON shape the command-line contract fixes. {@code routingMillis} is the engine chain's time
- * alone; LID assignment and analysis are timed apart.
+ * {@code fabricctl route}, two verbs under one name that share no code path: with
+ * {@code --topology} it computes routes offline (no daemon), analyses them and reports, in the JSON
+ * shape the command-line contract fixes ({@code routingMillis} is the engine chain's time alone;
+ * LID assignment and analysis are timed apart); with {@code SRC DST} and no {@code --topology} it
+ * traces the route the running daemon's switches hold ({@link RouteTrace}).
  */
 @Command(name = "route", mixinStandardHelpOptions = true,
-        description = "Route a fabric offline with an engine chain and report route quality.")
+        description = {
+            "Two modes that share no code:",
+            "OFFLINE  route --topology SPEC [--engine CHAIN] ...",
+            "         computes routes with an engine chain, no daemon, and reports",
+            "         route quality (--topology, --engine, --nodes, --roots, --seed,",
+            "         --lfts, --guid2lid, --warmup-runs, --runs, --dump-paths,",
+            "         --dump-lfts, --coordinates).",
+            "DAEMON   route SRC DST [--server HOST:PORT] [--timeout TIME]",
+            "         traces SRC to DST through the running manager's switches'",
+            "         own tables, hop by hop.",
+            "Both take --json.", ""})
 final class RouteCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--topology", paramLabel = "SPEC",
-            description = "Route this topology offline (spec or file:PATH). Without it, trace SRC DST through the daemon's switches")
-    String topology;
+    @Option(names = "--topology", paramLabel = "SPEC", converter = TopologyArg.Converter.class,
+            description = "OFFLINE: route this topology (spec or file:PATH). Without it, trace SRC DST through the daemon's switches")
+    TopologyArg topology;
 
-    @picocli.CommandLine.Parameters(arity = "0..2", paramLabel = "SRC DST", description = "With the daemon: the two hosts to trace between")
+    @Parameters(arity = "0..2", paramLabel = "SRC DST", description = "DAEMON: the two hosts to trace between")
     List<String> hosts = new ArrayList<>();
 
-    @Option(names = "--server", defaultValue = "localhost:50051", paramLabel = "HOST:PORT",
-            description = "The fabric manager's admin endpoint (daemon mode). Default: ${DEFAULT-VALUE}")
-    String server;
+    /** DAEMON: {@code --server}, {@code --timeout}. */
+    @Mixin
+    Daemon daemon;
 
-    @Option(names = "--engine", defaultValue = "minhop", paramLabel = "CHAIN",
-            description = "Engine chain, e.g. updn or updn,minhop; minhop is the fallback unless 'no_fallback'"
-                    + " ends the chain. Default: ${DEFAULT-VALUE}")
-    String engine;
+    @Mixin
+    JsonOption json;
+
+    /** OFFLINE: the engine chain. */
+    @Mixin
+    EngineOption engineOption;
 
     @Option(names = "--nodes", paramLabel = "SET",
             description = "Hosts of the job: names and ranges, e.g. H0_0_[0-3],H1_1_0. Default: every host")
@@ -70,8 +91,8 @@ final class RouteCommand implements Callable<Integer> {
     @Option(names = "--roots", paramLabel = "GUIDS", split = ",", description = "Up/down root switch GUIDs")
     List<String> roots = new ArrayList<>();
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed for engines that use randomness. Default: ${DEFAULT-VALUE}")
-    long seed;
+    @Mixin
+    SeedOption seedOption;
 
     @Option(names = "--lfts", paramLabel = "FILE", description = "opensm-lfts.dump for the file engine")
     Path lfts;
@@ -80,22 +101,25 @@ final class RouteCommand implements Callable<Integer> {
             description = "Keep LIDs across runs: read this OpenSM guid2lid file if it exists, write it after")
     Path guid2lid;
 
-    @Option(names = "--warmup", defaultValue = "0", paramLabel = "N",
-            description = "Route N times untimed first, so routingMillis is a warm JVM's time (as in the daemon)")
+    @DeprecatedSpelling(names = "--warmup", use = "--warmup-runs N")
+    @Option(names = {"--warmup-runs", "--warmup"}, defaultValue = "0", paramLabel = "N",
+            description = "Route N times untimed first, so routingMillis is a warm JVM's time (as in the daemon); "
+                    + "--warmup is the old, deprecated spelling. Default: ${DEFAULT-VALUE}")
     int warmup;
 
     @Option(names = "--runs", defaultValue = "1", paramLabel = "N",
             description = "Time N runs after the warm-up: routingMillis is their median, routingMillisMin the fastest (default: 1)")
     int runs;
 
-    @Option(names = "--json", description = "Print the report as one JSON object")
-    boolean json;
-
     @Option(names = "--dump-paths", paramLabel = "FILE", description = "Write every pair's route as JSON lines")
     Path dumpPaths;
 
     @Option(names = "--dump-lfts", paramLabel = "FILE", description = "Write the tables in OpenSM's opensm-lfts.dump format")
     Path dumpLfts;
+
+    /** The chain and the seed, as the offline path reads them. */
+    private String engine;
+    private long seed;
 
     @Option(names = "--coordinates", paramLabel = "FILE",
             description = "Torus engines: switch coordinates, a line 'NAME x y [z [k]]' per switch (for a net file whose names do not carry them)")
@@ -104,12 +128,17 @@ final class RouteCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, RoutingException {
         if (topology == null) {
-            return trace();
+            if (hosts.size() != 2) {
+                throw new IllegalArgumentException("usage: fabricctl route SRC DST (through the daemon) or fabricctl route --topology SPEC (offline)");
+            }
+            return RouteTrace.run(daemon, json.json, hosts.get(0), hosts.get(1), spec.commandLine().getOut());
         }
         if (!hosts.isEmpty()) {
             throw new IllegalArgumentException("give either --topology SPEC (offline routing) or SRC DST (a trace through the daemon), not both");
         }
-        Fabric fabric = Fabrics.load(topology);
+        engine = engineOption.chain;
+        seed = seedOption.seed;
+        Fabric fabric = topology.fabric();
         if (org.fabriclab.routing.torus.TorusEngines.isTorusEngine(engine)) {
             return routeTorus(fabric);
         }
@@ -161,7 +190,7 @@ final class RouteCommand implements Callable<Integer> {
         }
         Map<String, Object> m = reportMap(report, result, fabric, timed, (t2 - t1) / 1e6);
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (json.json) {
             out.println(Json.write(m));
         } else {
             printTable(out, m, report);
@@ -217,7 +246,7 @@ final class RouteCommand implements Callable<Integer> {
         timed.report(m);
         m.put("analysisMillis", round((t2 - t1) / 1e6));
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (json.json) {
             out.println(Json.write(m));
         } else {
             DaemonCommands.print(out, false, m);
@@ -281,7 +310,7 @@ final class RouteCommand implements Callable<Integer> {
      */
     private <T> Timed<T> timed(Routing<T> routing) throws RoutingException, IOException {
         if (warmup < 0) {
-            throw new IllegalArgumentException("--warmup must be 0 or more, not " + warmup);
+            throw new IllegalArgumentException("--warmup-runs must be 0 or more, not " + warmup);
         }
         if (runs < 1) {
             throw new IllegalArgumentException("--runs must be 1 or more, not " + runs);
@@ -308,27 +337,6 @@ final class RouteCommand implements Callable<Integer> {
         java.util.Arrays.sort(sorted);
         double median = runs % 2 == 1 ? sorted[runs / 2] : (sorted[runs / 2 - 1] + sorted[runs / 2]) / 2;
         return new Timed<>(result, median, sorted[0], warmup, runs, peakHeap);
-    }
-
-    /** Daemon mode: the route between two hosts as the switches' own tables give it. */
-    private int trace() {
-        if (hosts.size() != 2) {
-            throw new IllegalArgumentException("usage: fabricctl route SRC DST (through the daemon) or fabricctl route --topology SPEC (offline)");
-        }
-        org.fabriclab.proto.v1.TraceRouteResponse r = new Daemon(server, 30, json).call(a -> a.traceRoute(
-                org.fabriclab.proto.v1.TraceRouteRequest.newBuilder().setSource(hosts.get(0)).setDestination(hosts.get(1)).build()));
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("src", hosts.get(0));
-        m.put("dst", hosts.get(1));
-        List<Object> hops = new ArrayList<>();
-        r.getHopsList().forEach(h -> hops.add(hop(h.getNode(), h.getPort())));
-        m.put("hops", hops);
-        m.put("delivered", r.getDelivered());
-        if (!r.getDelivered()) {
-            m.put("failure", r.getFailure());
-        }
-        DaemonCommands.print(spec.commandLine().getOut(), json, m);
-        return r.getDelivered() ? 0 : 1;
     }
 
     /** One hop of a route as the command-line contract writes it: {@code {"node":..,"port":..}}, the out port. */

@@ -1,19 +1,27 @@
 package org.fabriclab.ctl;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.fabriclab.cli.NamedValues;
+import org.fabriclab.cli.TopologyArg;
+import org.fabriclab.proto.v1.GetTopologyRequest;
+import org.fabriclab.proto.v1.Topology;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.format.Json;
 import org.fabriclab.routing.format.NetFile;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code fabricctl topology}: prints a fabric, generated or read, as a net file or a summary. */
@@ -23,18 +31,25 @@ final class TopologyCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--topology", paramLabel = "SPEC",
-            description = "Topology spec, e.g. fat-tree:k=4,levels=3, torus:4x4,hosts=2, file:fabric.net; without it, the daemon's topology")
-    String topology;
+    /** Offline output formats. */
+    static final class Formats extends NamedValues<String> {
+        Formats() {
+            super("topology format", table("net", "net", "summary", "summary"));
+        }
+    }
 
-    @Option(names = "--server", defaultValue = "localhost:50051", paramLabel = "HOST:PORT",
-            description = "The fabric manager's admin endpoint (without --topology). Default: ${DEFAULT-VALUE}")
-    String server;
+    @Option(names = "--topology", paramLabel = "SPEC", converter = TopologyArg.Converter.class,
+            description = "Topology spec, e.g. fat-tree:k=4,levels=3, torus:4x4,hosts=2, file:fabric.net; without it, the daemon's topology")
+    TopologyArg topology;
+
+    /** Without {@code --topology}: {@code --server}, {@code --timeout}. */
+    @Mixin
+    Daemon daemon;
 
     @Option(names = "--json", description = "With the daemon: print nodes and links as one JSON object")
     boolean json;
 
-    @Option(names = "--format", defaultValue = "net", paramLabel = "net|summary",
+    @Option(names = "--format", defaultValue = "net", paramLabel = "net|summary", converter = Formats.class,
             description = "net (ibsim accepts it) or summary (JSON counts). Default: ${DEFAULT-VALUE}")
     String format;
 
@@ -46,7 +61,7 @@ final class TopologyCommand implements Callable<Integer> {
         if (topology == null) {
             return fromDaemon();
         }
-        Fabric f = Fabrics.load(topology);
+        Fabric f = topology.fabric();
         String text;
         switch (format) {
             case "net" -> {
@@ -63,7 +78,7 @@ final class TopologyCommand implements Callable<Integer> {
                 m.put("links", f.linkCount());
                 text = Json.write(m) + "\n";
             }
-            default -> throw new IllegalArgumentException("unknown --format '" + format + "'; use net or summary");
+            default -> throw new IllegalStateException("--format " + format + " is checked while parsing");
         }
         if (output == null) {
             spec.commandLine().getOut().print(text);
@@ -77,10 +92,9 @@ final class TopologyCommand implements Callable<Integer> {
     }
 
     private int fromDaemon() {
-        org.fabriclab.proto.v1.Topology t = new Daemon(server, 30, json).call(a -> a.getTopology(
-                org.fabriclab.proto.v1.GetTopologyRequest.getDefaultInstance()));
+        Topology t = daemon.call(a -> a.getTopology(GetTopologyRequest.getDefaultInstance()));
         Map<String, Object> m = new LinkedHashMap<>();
-        java.util.List<Object> nodes = new java.util.ArrayList<>();
+        List<Object> nodes = new ArrayList<>();
         t.getNodesList().forEach(n -> {
             Map<String, Object> x = new LinkedHashMap<>();
             x.put("name", n.getName());
@@ -91,14 +105,14 @@ final class TopologyCommand implements Callable<Integer> {
             x.put("endpoint", n.getEndpoint());
             nodes.add(x);
         });
-        java.util.List<Object> links = new java.util.ArrayList<>();
+        List<Object> links = new ArrayList<>();
         t.getLinksList().forEach(l -> links.add(l.getNode() + "[" + l.getPort() + "]-" + l.getPeer() + "[" + l.getPeerPort() + "]"));
         m.put("nodes", nodes);
         m.put("links", links);
         if (json) {
             spec.commandLine().getOut().println(Json.write(m));
         } else {
-            java.io.PrintWriter out = spec.commandLine().getOut();
+            PrintWriter out = spec.commandLine().getOut();
             t.getNodesList().forEach(n -> out.printf("%-8s %-24s lid %-5d %s%n", n.getSwitch() ? "switch" : "ca", n.getName(), n.getLid(), n.getEndpoint()));
             links.forEach(l -> out.println("link " + l));
         }

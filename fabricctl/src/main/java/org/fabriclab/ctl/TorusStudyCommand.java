@@ -6,10 +6,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.fabriclab.cli.JsonOption;
+import org.fabriclab.cli.SeedOption;
 import org.fabriclab.routing.format.Json;
 import org.fabriclab.routing.torus.TorusStudy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -44,17 +47,18 @@ final class TorusStudyCommand implements Callable<Integer> {
             description = "Engines, torus-bfs first (the reference). Default: ${DEFAULT-VALUE}")
     List<String> engines;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Draws the systems and seeds the genetic engine. Default: ${DEFAULT-VALUE}")
-    long seed;
+    /** Draws the systems and seeds the genetic engine. */
+    @Mixin
+    SeedOption seed;
 
-    @Option(names = "--json", description = "One JSON object: every system, then the groups")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Override
     public Integer call() {
-        TorusStudy.Result r = TorusStudy.run(dimensions, systems, min, max, maxNodes, engines, seed);
+        TorusStudy.Result r = TorusStudy.run(dimensions, systems, min, max, maxNodes, engines, seed.seed);
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (json.json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("dimensions", r.dimensions());
             List<Object> rows = new ArrayList<>();

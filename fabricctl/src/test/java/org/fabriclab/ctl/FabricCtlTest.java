@@ -1,8 +1,11 @@
 package org.fabriclab.ctl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -11,9 +14,23 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The command-line contracts of the offline verbs: output shapes, exit codes and error messages. */
+/** The command-line contracts of the offline verbs: output shapes (JSON parsed, not string-matched), exit codes and error messages. */
 class FabricCtlTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     record Run(int code, String out, String err) {
+        /** Standard output as one JSON value. */
+        JsonNode json() {
+            return parse(out);
+        }
+    }
+
+    static JsonNode parse(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (Exception e) {
+            throw new AssertionError("not JSON: " + text, e);
+        }
     }
 
     static Run run(String... args) {
@@ -27,14 +44,16 @@ class FabricCtlTest {
     void routeJsonHasEveryContractField() {
         Run r = run("route", "--topology", "fat-tree:k=4,levels=2", "--engine", "updn", "--json");
         assertEquals(0, r.code(), r.err());
+        JsonNode j = r.json();
         for (String key : List.of("engine", "switches", "hosts", "pairs", "routingMillis", "edgeForwardingIndex",
                 "minChannelLoad", "meanChannelLoad", "sigma4", "maxHops", "meanHops", "unreachablePairs",
                 "deadlockFree", "virtualLanes")) {
-            assertTrue(r.out().contains("\"" + key + "\":"), key + " missing in " + r.out());
+            assertTrue(j.has(key), key + " missing in " + r.out());
         }
-        assertTrue(r.out().contains("\"engine\":\"updn\""));
-        assertTrue(r.out().contains("\"pairs\":240"));
-        assertTrue(r.out().contains("\"deadlockFree\":true"));
+        assertEquals("updn", j.path("engine").asText());
+        assertEquals(240, j.path("pairs").asInt());
+        assertTrue(j.path("deadlockFree").asBoolean());
+        assertTrue(j.path("routingMillis").isNumber());
         assertEquals(1, r.out().lines().count(), "one JSON object on one line");
     }
 
@@ -45,14 +64,19 @@ class FabricCtlTest {
         Run r = run("route", "--topology", "paper:angara-desmos", "--engine", "torus-bfs", "--nodes", "H[0-3]_[0-1]_0_0_0",
                 "--dump-paths", paths.toString(), "--json");
         assertEquals(0, r.code(), r.err());
-        for (String key : List.of("\"sourceRouted\":true", "\"torusNodes\":8", "\"pairs\":56", "\"edgeForwardingIndex\":6",
-                "\"maxHops\":3", "\"deadlockFree\":true")) {
-            assertTrue(r.out().contains(key), key + " missing in " + r.out());
-        }
+        JsonNode j = r.json();
+        assertTrue(j.path("sourceRouted").asBoolean(), r.out());
+        assertEquals(8, j.path("torusNodes").asInt());
+        assertEquals(56, j.path("pairs").asInt());
+        assertEquals(6, j.path("edgeForwardingIndex").asInt());
+        assertEquals(3, j.path("maxHops").asInt());
+        assertTrue(j.path("deadlockFree").asBoolean());
         List<String> lines = Files.readAllLines(paths);
         assertEquals(56, lines.size());
-        assertTrue(lines.get(0).startsWith("{\"src\":\"T0_0_0_0\",\"dst\":\"T0_1_0_0\",\"hops\":[{\"node\":\"T0_0_0_0\",\"port\":3}]"),
-                lines.get(0));
+        JsonNode first = parse(lines.get(0));
+        assertEquals("T0_0_0_0", first.path("src").asText());
+        assertEquals("T0_1_0_0", first.path("dst").asText());
+        assertEquals(parse("[{\"node\":\"T0_0_0_0\",\"port\":3}]"), first.path("hops"), lines.get(0));
         Run bad = run("route", "--topology", "paper:angara-desmos", "--engine", "torus-bfs", "--dump-lfts", dir.resolve("x").toString());
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("source routes"), bad.err());
@@ -72,8 +96,7 @@ class FabricCtlTest {
         Run byNames = run("route", "--topology", "file:" + net, "--engine", "torus-sssp", "--json");
         assertEquals(0, byNames.code(), byNames.err());
         Run generated = run("route", "--topology", "torus:4x3x2", "--engine", "torus-sssp", "--json");
-        String efi = "\"edgeForwardingIndex\":";
-        assertEquals(generated.out().split(efi)[1].split(",")[0], byNames.out().split(efi)[1].split(",")[0], "the same torus, the same routes");
+        assertEquals(generated.json().path("edgeForwardingIndex"), byNames.json().path("edgeForwardingIndex"), "the same torus, the same routes");
 
         String text = Files.readString(net);
         StringBuilder coords = new StringBuilder("# renamed switches and their places\n");
@@ -96,7 +119,7 @@ class FabricCtlTest {
         Files.writeString(coordFile, coords.toString());
         Run withCoords = run("route", "--topology", "file:" + renamedNet, "--engine", "torus-sssp", "--coordinates", coordFile.toString(), "--json");
         assertEquals(0, withCoords.code(), withCoords.err());
-        assertEquals(generated.out().split(efi)[1].split(",")[0], withCoords.out().split(efi)[1].split(",")[0]);
+        assertEquals(generated.json().path("edgeForwardingIndex"), withCoords.json().path("edgeForwardingIndex"));
 
         Files.writeString(coordFile, coords + "rack0-0-0 1 x 0\n");
         Run bad = run("route", "--topology", "file:" + renamedNet, "--engine", "torus-sssp", "--coordinates", coordFile.toString());
@@ -108,11 +131,15 @@ class FabricCtlTest {
     void torusStudyReportsEverySystemTheGroupsAndTheRuntimes() {
         Run r = run("torus-study", "--dimensions", "2", "--systems", "3", "--max-nodes", "16", "--engines", "torus-bfs,torus-sssp", "--json");
         assertEquals(0, r.code(), r.err());
-        for (String key : List.of("\"dimensions\":2", "\"systems\":[{\"dims\":", "\"edgeForwardingIndex\":{\"torus-bfs\":",
-                "\"groups\":[{\"engine\":\"torus-sssp\",\"relation\":\"less\"", "\"runtimes\":[{\"engine\":\"torus-bfs\",\"fromNodes\":1")) {
-            assertTrue(r.out().contains(key), key + " missing in " + r.out());
-        }
-        assertTrue(r.out().matches("(?s).*\"dims\":\"\\d+x\\d+\".*"), "a torus's sizes as 4x2: " + r.out());
+        JsonNode j = r.json();
+        assertEquals(2, j.path("dimensions").asInt());
+        JsonNode system = j.path("systems").path(0);
+        assertTrue(system.path("dims").asText().matches("\\d+x\\d+"), "a torus's sizes as 4x2: " + r.out());
+        assertTrue(system.path("edgeForwardingIndex").path("torus-bfs").isNumber(), r.out());
+        assertEquals("torus-sssp", j.path("groups").path(0).path("engine").asText());
+        assertEquals("less", j.path("groups").path(0).path("relation").asText());
+        assertEquals("torus-bfs", j.path("runtimes").path(0).path("engine").asText());
+        assertEquals(1, j.path("runtimes").path(0).path("fromNodes").asInt());
         Run bad = run("torus-study", "--dimensions", "2", "--engines", "torus-sssp");
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("torus-bfs first"), bad.err());
@@ -121,12 +148,17 @@ class FabricCtlTest {
     @Test
     void warmupRunsGiveTheSameRoutes() {
         Run cold = run("route", "--topology", "torus:4x4", "--json");
-        Run warm = run("route", "--topology", "torus:4x4", "--warmup", "2", "--json");
+        Run warm = run("route", "--topology", "torus:4x4", "--warmup-runs", "2", "--json");
         assertEquals(0, warm.code(), warm.err());
-        assertTrue(warm.out().contains("\"warmupRuns\":2"), warm.out());
-        String efi = "\"edgeForwardingIndex\":";
-        assertEquals(cold.out().split(efi)[1].split(",")[0], warm.out().split(efi)[1].split(",")[0]);
-        assertEquals(2, run("route", "--topology", "torus:4x4", "--warmup", "-1").code());
+        assertEquals("", warm.err());
+        assertEquals(2, warm.json().path("warmupRuns").asInt(), warm.out());
+        assertEquals(cold.json().path("edgeForwardingIndex"), warm.json().path("edgeForwardingIndex"));
+        assertEquals(2, run("route", "--topology", "torus:4x4", "--warmup-runs", "-1").code());
+
+        Run old = run("route", "--topology", "torus:4x4", "--warmup", "2", "--json");
+        assertEquals(0, old.code(), old.err());
+        assertEquals(2, old.json().path("warmupRuns").asInt(), "the old spelling still counts runs");
+        assertEquals("fabricctl route: --warmup is deprecated and goes away in the next release; use --warmup-runs N", old.err().strip());
     }
 
     @Test
@@ -134,10 +166,9 @@ class FabricCtlTest {
         for (String engine : new String[] {"minhop", "torus-sssp"}) {
             Run r = run("route", "--topology", "torus:4x4", "--engine", engine, "--runs", "3", "--json");
             assertEquals(0, r.code(), r.err());
-            assertTrue(r.out().contains("\"timedRuns\":3"), r.out());
-            double median = Double.parseDouble(r.out().split("\"routingMillis\":")[1].split(",")[0]);
-            double fastest = Double.parseDouble(r.out().split("\"routingMillisMin\":")[1].split(",")[0]);
-            assertTrue(fastest <= median, r.out());
+            JsonNode j = r.json();
+            assertEquals(3, j.path("timedRuns").asInt(), r.out());
+            assertTrue(j.path("routingMillisMin").asDouble() <= j.path("routingMillis").asDouble(), r.out());
         }
         Run bad = run("route", "--topology", "torus:4x4", "--runs", "0");
         assertEquals(2, bad.code());
@@ -148,8 +179,8 @@ class FabricCtlTest {
     void fallbackEngineIsReportedNotHidden() {
         Run r = run("route", "--topology", "torus:3x3", "--engine", "file", "--json");
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("\"engine\":\"minhop\""), r.out());
-        assertTrue(r.out().contains("no LFT dump given"), r.out());
+        assertEquals("minhop", r.json().path("engine").asText(), r.out());
+        assertTrue(r.json().path("fallbacks").path(0).asText().contains("no LFT dump given"), r.out());
     }
 
     @Test
@@ -161,18 +192,19 @@ class FabricCtlTest {
         assertEquals(0, r.code(), r.err());
         List<String> lines = Files.readAllLines(paths);
         assertEquals(30, lines.size());
-        assertTrue(lines.contains("{\"src\":\"A\",\"dst\":\"D\",\"hops\":[{\"node\":\"A\",\"port\":1},"
-                + "{\"node\":\"SW1\",\"port\":4},{\"node\":\"SW2\",\"port\":1}]}"), lines.toString());
+        assertTrue(lines.stream().map(FabricCtlTest::parse).anyMatch(p -> p.equals(parse("{\"src\":\"A\",\"dst\":\"D\",\"hops\":"
+                + "[{\"node\":\"A\",\"port\":1},{\"node\":\"SW1\",\"port\":4},{\"node\":\"SW2\",\"port\":1}]}"))), lines.toString());
         Run replay = run("route", "--topology", "paper:ib-ar-c1", "--engine", "file,no_fallback", "--lfts", lfts.toString(), "--json");
         assertEquals(0, replay.code(), replay.err());
-        assertTrue(replay.out().contains("\"engine\":\"file\""));
+        assertEquals("file", replay.json().path("engine").asText());
     }
 
     @Test
     void nodeSetLimitsThePairs() {
         Run r = run("route", "--topology", "fat-tree:k=4,levels=2", "--nodes", "H[0-2]_0", "--json");
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("\"hosts\":3,\"pairs\":6"), r.out());
+        assertEquals(3, r.json().path("hosts").asInt(), r.out());
+        assertEquals(6, r.json().path("pairs").asInt(), r.out());
     }
 
     @Test
@@ -191,7 +223,8 @@ class FabricCtlTest {
         assertEquals(0, run("topology", "--topology", "paper:ib-ar-c2", "-o", net.toString()).code());
         Run r = run("topology", "--topology", "file:" + net, "--format", "summary");
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("\"switches\":6,\"hosts\":12"), r.out());
+        assertEquals(6, r.json().path("switches").asInt(), r.out());
+        assertEquals(12, r.json().path("hosts").asInt(), r.out());
     }
 
     @Test
@@ -213,6 +246,33 @@ class FabricCtlTest {
         Run engine = run("route", "--topology", "torus:3x3", "--engine", "bogus");
         assertEquals(2, engine.code());
         assertTrue(engine.err().contains("unknown routing engine 'bogus'; known engines: minhop, updn, file"), engine.err());
+
+        for (String[] args : new String[][] {
+            {"route", "--topology", "torus:3x3", "--runs", "many"},
+            {"status", "--timeout", "soon"},
+            {"topology", "--topology", "torus:3x3", "--format", "xml"},
+            {"route", "--topology", "no-such-kind:x=1"},
+        }) {
+            Run r = run(args);
+            assertEquals(2, r.code(), String.join(" ", args) + ": " + r.err());
+            assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+            assertTrue(r.err().startsWith("fabricctl " + args[0] + ": "), r.err());
+            assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), "no stack trace: " + r.err());
+        }
+        assertTrue(run("topology", "--topology", "torus:3x3", "--format", "xml").err().contains("'xml' is not a topology format; use net, summary"));
+    }
+
+    /** The two verbs named route are told apart: the daemon trace needs SRC DST, offline routing --topology, never both. */
+    @Test
+    void routeSaysWhichModeItIsIn() {
+        Run both = run("route", "A", "B", "--topology", "torus:3x3");
+        assertEquals(2, both.code());
+        assertTrue(both.err().contains("not both"), both.err());
+        Run one = run("route", "A");
+        assertEquals(2, one.code());
+        assertTrue(one.err().contains("fabricctl route SRC DST (through the daemon)"), one.err());
+        Run help = run("route", "--help");
+        assertTrue(help.out().contains("OFFLINE") && help.out().contains("DAEMON"), help.out());
     }
 
     @Test

@@ -2,8 +2,10 @@ package org.fabriclab.agent;
 
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -11,12 +13,17 @@ import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.agent.mgmt.ManagementService;
+import org.fabriclab.cli.Cli;
+import org.fabriclab.cli.LaneOptions;
+import org.fabriclab.cli.LinkOptions;
 import org.fabriclab.proto.v1.NodeType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code bin/switch-agent}: one switch as a process. Its management endpoint is a gRPC server on
@@ -48,20 +55,17 @@ public final class SwitchAgentMain implements Callable<Integer> {
             description = "Open a data link from our PORT to PEERPORT of the switch accepting links at HOST:DATAPORT (repeatable)")
     List<String> links = new ArrayList<>();
 
-    @Option(names = "--vls", defaultValue = "2", description = "Virtual lanes. Default: ${DEFAULT-VALUE}")
-    int vls;
+    @Mixin
+    LaneOptions lanes;
 
-    @Option(names = "--buffer", defaultValue = "8", description = "Input buffer per port and lane, in packets. Default: ${DEFAULT-VALUE}")
-    int buffer;
+    @Mixin
+    LinkOptions link;
 
-    @Option(names = "--link-gbps", defaultValue = "100", description = "Link rate. Default: ${DEFAULT-VALUE}")
-    double linkGbps;
-
-    @Option(names = "--link-latency-ns", defaultValue = "0", description = "Propagation delay of every link in ns (the live plane honours tens of microseconds and more). Default: ${DEFAULT-VALUE}")
-    long linkLatencyNs;
+    @Spec
+    CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new SwitchAgentMain()).execute(args));
+        Cli.exit(new SwitchAgentMain(), args);
     }
 
     @Override
@@ -70,12 +74,10 @@ public final class SwitchAgentMain implements Callable<Integer> {
         try {
             nodeGuid = Long.parseUnsignedLong(guid.replaceFirst("^0[xX]", ""), 16);
         } catch (NumberFormatException e) {
-            System.err.println("switch-agent: --guid " + guid + " is not a hex GUID");
-            return 2;
+            throw new IllegalArgumentException("--guid " + guid + " is not a hex GUID");
         }
         if (ports < 1 || ports > 254) {
-            System.err.println("switch-agent: --ports must be 1..254");
-            return 2;
+            throw new IllegalArgumentException("--ports must be 1..254, not " + ports);
         }
         List<int[]> parsedPorts = new ArrayList<>();
         List<InetSocketAddress> peers = new ArrayList<>();
@@ -84,19 +86,17 @@ public final class SwitchAgentMain implements Callable<Integer> {
             String[] parts = kv.length == 2 ? kv[1].split(":") : new String[0];
             try {
                 if (parts.length != 3) {
-                    throw new IllegalArgumentException();
+                    throw new NumberFormatException();
                 }
                 int port = Integer.parseInt(kv[0]);
                 int peerPort = Integer.parseInt(parts[2]);
                 if (port < 1 || port > ports) {
-                    System.err.println("switch-agent: --link " + l + ": port " + port + " is outside 1.." + ports);
-                    return 2;
+                    throw new IllegalArgumentException("--link " + l + ": port " + port + " is outside 1.." + ports);
                 }
                 parsedPorts.add(new int[] {port, peerPort});
                 peers.add(new InetSocketAddress(parts[0], Integer.parseInt(parts[1])));
-            } catch (IllegalArgumentException e) {
-                System.err.println("switch-agent: --link " + l + " is not PORT=HOST:DATAPORT:PEERPORT");
-                return 2;
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--link " + l + " is not PORT=HOST:DATAPORT:PEERPORT");
             }
         }
         ManagedNode node = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, nodeGuid, name, ports));
@@ -104,13 +104,14 @@ public final class SwitchAgentMain implements Callable<Integer> {
                 .addService(new ManagementService(node)).directExecutor().build().start();
         String endpoint = "localhost:" + mgmt.getPort();
         double[] rates = new double[ports + 1];
-        java.util.Arrays.fill(rates, linkGbps);
+        Arrays.fill(rates, link.linkGbps);
         try (DataLinks data = DataLinks.tcp(1)) {
-            LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, vls, buffer, rates, endpoint);
-            sw.linkLatencyNs(linkLatencyNs);
+            LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, rates, endpoint);
+            sw.linkLatencyNs(link.latencyNs(0));
             InetSocketAddress bound = (InetSocketAddress) data.listen(sw, new InetSocketAddress("localhost", dataPort));
-            System.out.println("ready management=" + endpoint + " data=localhost:" + bound.getPort());
-            System.out.flush();
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("ready management=" + endpoint + " data=localhost:" + bound.getPort());
+            out.flush();
             for (int i = 0; i < peers.size(); i++) {
                 connectWithRetry(data, sw, parsedPorts.get(i)[0], peers.get(i), parsedPorts.get(i)[1]);
             }

@@ -1,0 +1,29 @@
+package org.fabriclab.cli;
+
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --link-gbps} and {@code --link-latency}: every link's rate and propagation delay. The
+ * delay's default is the command's (0 live, where the plane honours tens of microseconds and more;
+ * 100ns simulated), so it is given to {@link #latencyNs(long)}.
+ */
+public final class LinkOptions {
+    @Option(names = "--link-gbps", defaultValue = "100", paramLabel = "GBPS", description = "Link rate in Gbps. Default: ${DEFAULT-VALUE}")
+    public double linkGbps;
+
+    @Option(names = "--link-latency", paramLabel = "TIME", converter = TimeSpan.Converter.class,
+            description = "Propagation delay of every link (ns, us, ms, s). Default: 0 live, 100ns simulated")
+    TimeSpan latency;
+
+    /** The old spellings, in nanoseconds without a unit: {@code --link-latency-ns} (live) and {@code --latency-ns} (sim). */
+    @DeprecatedSpelling(use = "--link-latency TIME")
+    @Option(names = {"--link-latency-ns", "--latency-ns"}, hidden = true, paramLabel = "NS")
+    void latencyNanos(long nanos) {
+        latency = TimeSpan.ofNanos(nanos);
+    }
+
+    /** The delay given, or {@code defaultNs}. */
+    public long latencyNs(long defaultNs) {
+        return latency == null ? defaultNs : latency.nanos();
+    }
+}

@@ -1,0 +1,114 @@
+package org.fabriclab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** The shared conventions: bad values refused while parsing with one line and exit 2, deprecated spellings working with one warning. */
+class CliTest {
+    /** What a toy command saw, and what it printed. */
+    record Run(int code, String out, String err, Toy toy) {
+    }
+
+    static final class Colours extends NamedValues<Integer> {
+        Colours() {
+            super("colour", Map.of("red", 1));
+        }
+    }
+
+    @Command(name = "toy")
+    static final class Toy implements Callable<Integer> {
+        @Mixin
+        LinkOptions link;
+        @Mixin
+        EngineOption engine;
+        @Option(names = "--duration", defaultValue = "100us", converter = TimeSpan.BareNanos.class)
+        TimeSpan duration;
+        @Option(names = "--colour", converter = Colours.class)
+        Integer colour;
+        @Option(names = "--topology", converter = TopologyArg.Converter.class)
+        TopologyArg topology;
+        boolean ran;
+
+        @Override
+        public Integer call() {
+            ran = true;
+            return 0;
+        }
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        Toy toy = new Toy();
+        int code = Cli.execute(toy, args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString(), toy);
+    }
+
+    /** One line on stderr, exit 2, the command never ran. */
+    private static void refused(Run r, String... mentions) {
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+        assertTrue(!r.err().contains("Exception") && !r.err().contains("\tat "), "no stack trace: " + r.err());
+        assertTrue(!r.toy().ran, "refused before the command ran");
+        for (String m : mentions) {
+            assertTrue(r.err().contains(m), m + " in " + r.err());
+        }
+    }
+
+    @Test
+    void durationsTakeUnits() {
+        assertEquals(1500, TimeSpan.parse("1.5us").nanos());
+        assertEquals(2_000_000, TimeSpan.parse("2ms").nanos());
+        assertEquals(3_000_000_000L, TimeSpan.parse("3s").nanos());
+        assertEquals(0, TimeSpan.parse("0").nanos());
+        assertThrows(IllegalArgumentException.class, () -> TimeSpan.parse("5"));
+        assertEquals("20us", TimeSpan.ofNanos(20_000).text());
+        assertEquals(2, TimeSpan.parse("2s").wholeSeconds("--x"));
+        assertThrows(IllegalArgumentException.class, () -> TimeSpan.parse("1500ms").wholeSeconds("--x"));
+    }
+
+    @Test
+    void badValuesAreRefusedWithOneLineAndExitCode2() {
+        refused(run("--duration", "fast"), "--duration", "'fast' is not a duration");
+        refused(run("--link-latency", "100"), "--link-latency", "has no unit");
+        refused(run("--colour", "blue"), "--colour", "'blue' is not a colour; use red");
+        refused(run("--engine", "nosuch"), "--engine", "nosuch");
+        refused(run("--topology", "fat-tree:k=3,levels=9x"), "--topology");
+        refused(run("--topology", "file:/no/such/file.net"), "/no/such/file.net: no such file");
+        refused(run("--no-such-option"), "--no-such-option");
+    }
+
+    @Test
+    void goodValuesParse() {
+        Run r = run("--duration", "2ms", "--colour", "red", "--link-latency", "1us", "--topology", "torus:4x4");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("", r.err());
+        assertEquals(2_000_000, r.toy().duration.nanos());
+        assertEquals(1, r.toy().colour);
+        assertEquals(1000, r.toy().link.latencyNs(7));
+        assertEquals(16, r.toy().topology.fabric().switchCount());
+        assertEquals(7, run().toy().link.latencyNs(7), "the command's default");
+    }
+
+    @Test
+    void oldSpellingsWorkWithOneWarningNamingTheNewOne() {
+        Run r = run("--link-latency-ns", "300");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(300, r.toy().link.latencyNs(0));
+        assertEquals("toy: --link-latency-ns is deprecated and goes away in the next release; use --link-latency TIME", r.err().strip());
+
+        Run bare = run("--duration", "5000");
+        assertEquals(5000, bare.toy().duration.nanos());
+        assertEquals("toy: --duration 5000 without a unit is deprecated; write 5000ns", bare.err().strip());
+    }
+}

@@ -1,0 +1,47 @@
+package org.fabriclab.emulator.cli;
+
+import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.cli.NamedValues;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --traffic} and {@code --traffic-gbps}: the traffic a live emulated fabric's hosts send once
+ * a manager has activated them ({@code emulator up}, {@code fabric-manager --emulate}). The one
+ * table from command-line names to the live plane's patterns; {@code none} sends nothing. The
+ * default is the command's, so it is given to {@link #pattern(String)}.
+ */
+public final class TrafficOptions {
+    /** The live plane's patterns by name; {@code none} is null. */
+    public static final class Patterns extends NamedValues<Traffic.Pattern> {
+        public Patterns() {
+            super("live traffic pattern", table("uniform", Traffic.Pattern.UNIFORM, "all-to-all", Traffic.Pattern.ROUND_ROBIN, "none", null));
+        }
+    }
+
+    @Option(names = "--traffic", paramLabel = "PATTERN", completionCandidates = Patterns.class, converter = NameCheck.class,
+            description = "Traffic once every host is active: ${COMPLETION-CANDIDATES}. Default: none (emulator up), uniform (fabric-manager)")
+    String name;
+
+    @Option(names = "--traffic-gbps", defaultValue = "0.2", paramLabel = "GBPS", description = "Offered rate per host in Gbps. Default: ${DEFAULT-VALUE}")
+    public double gbps;
+
+    /** The pattern's name as given, or {@code defaultName}. */
+    public String name(String defaultName) {
+        return name == null ? defaultName : name;
+    }
+
+    /** The live pattern given, or {@code defaultName}'s; null for {@code none}. */
+    public Traffic.Pattern pattern(String defaultName) {
+        return new Patterns().convert(name(defaultName));
+    }
+
+    /** Refuses an unknown name while parsing; keeps the name. */
+    public static final class NameCheck implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            new Patterns().convert(value);
+            return value;
+        }
+    }
+}

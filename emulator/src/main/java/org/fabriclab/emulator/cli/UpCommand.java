@@ -1,0 +1,78 @@
+package org.fabriclab.emulator.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.link.LiveHost;
+import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.cli.LinkOptions;
+import org.fabriclab.cli.TimeSpan;
+import org.fabriclab.cli.TopologyArg;
+import org.fabriclab.emulator.EmulatedFabric;
+import org.fabriclab.proto.v1.PortState;
+import org.fabriclab.routing.fabric.Fabric;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code emulator up}: a fabric in this JVM, its management endpoints on one TCP port. */
+@Command(name = "up", mixinStandardHelpOptions = true,
+        description = "Start a fabric in this JVM; every node's management endpoint is served on one TCP port as HOST:PORT/GUID.")
+public final class UpCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--topology", required = true, paramLabel = "SPEC", converter = TopologyArg.Converter.class,
+            description = "Topology spec or file:PATH")
+    TopologyArg topology;
+
+    @Option(names = "--management-port", defaultValue = "50100", description = "TCP port of the management server. Default: ${DEFAULT-VALUE}")
+    int port;
+
+    @Mixin
+    LinkOptions link;
+
+    @Option(names = "--threads", defaultValue = "2", description = "Event loops for the data plane. Default: ${DEFAULT-VALUE}")
+    int threads;
+
+    @Mixin
+    TrafficOptions traffic;
+
+    @Option(names = "--processes", description = "Run every switch as a switch-agent process of its own, data links over TCP")
+    boolean processes;
+
+    @Option(names = "--exit-after", defaultValue = "0", paramLabel = "TIME", converter = TimeSpan.BareSeconds.class,
+            description = "Stop after this long (ms, s; 0: until interrupted). Default: ${DEFAULT-VALUE}")
+    TimeSpan exitAfter;
+
+    @Override
+    public Integer call() throws Exception {
+        Fabric f = topology.fabric();
+        Traffic.Pattern pattern = traffic.pattern("none");
+        PrintWriter out = spec.commandLine().getOut();
+        try (EmulatedFabric fabric = EmulatedFabric.start(f, EmulatedFabric.Options.DEFAULTS.withThreads(threads).withLinkGbps(link.linkGbps)
+                .withLinkLatencyNs(link.latencyNs(0)).withManagementPort(port).withProcesses(processes))) {
+            String endpoint = fabric.tcpEndpoint(f.name(f.nodeCount() - 1));
+            out.println("fabric up: " + f.switchCount() + " switches, " + f.caCount() + " hosts, " + f.linkCount()
+                    + " links; manage it with: bin/fabric-manager --connect " + endpoint);
+            out.flush();
+            CountDownLatch stop = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "shutdown"));
+            long end = exitAfter.nanos() > 0 ? System.nanoTime() + exitAfter.nanos() : Long.MAX_VALUE;
+            boolean started = pattern == null;
+            while (!stop.await(200, TimeUnit.MILLISECONDS) && System.nanoTime() < end) {
+                if (!started && fabric.hosts().stream().map(LiveHost::management)
+                        .allMatch(m -> m.port(1).state() == PortState.PORT_STATE_ACTIVE && m.port(1).lid() != 0)) {
+                    fabric.startTraffic(pattern, traffic.gbps, 2048, 0);
+                    out.println("every host is active: " + traffic.name("none") + " traffic started at " + traffic.gbps + " Gbps per host");
+                    out.flush();
+                    started = true;
+                }
+            }
+        }
+        return 0;
+    }
+}

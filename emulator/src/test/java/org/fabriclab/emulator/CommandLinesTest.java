@@ -1,0 +1,59 @@
+package org.fabriclab.emulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.fabriclab.emulator.SimCommandTest.Run;
+import org.junit.jupiter.api.Test;
+
+/** The subcommands other than sim: their options refused or accepted as the CLI conventions say, reports parsed as JSON. */
+class CommandLinesTest {
+    private static Run run(String... args) {
+        return SimCommandTest.run(args);
+    }
+
+    private static void refused(Run r, String command, String... mentions) {
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+        assertTrue(r.err().startsWith(command + ": "), r.err());
+        assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), "no stack trace: " + r.err());
+        for (String m : mentions) {
+            assertTrue(r.err().contains(m), m + " in " + r.err());
+        }
+    }
+
+    @Test
+    void scenarioReportsTheContractFieldsAndTakesTheOldRoutingSpelling() {
+        Run now = run("scenario", "ib-ar-c1-s1", "--adaptive", "off", "--phase", "50us", "--json");
+        Run old = run("scenario", "ib-ar-c1-s1", "--routing", "dr", "--phase", "50us", "--json");
+        assertEquals(0, now.code(), now.err());
+        assertEquals(0, old.code(), old.err());
+        JsonNode j = now.json();
+        assertEquals("ib-ar-c1-s1", j.path("scenario").asText());
+        assertEquals("dr", j.path("routing").asText());
+        assertEquals("simulated", j.path("clock").asText());
+        assertEquals(200.0, j.path("linkGbps").asDouble());
+        JsonNode flow = j.path("phases").path(0).path("flows").path(0);
+        assertTrue(flow.path("src").isTextual() && flow.path("throughputGbps").isNumber() && flow.path("share").isNumber(), j.toString());
+        assertTrue(j.path("phases").path(0).path("jainIndex").isNumber(), j.toString());
+        assertEquals(j, old.json(), "the same report under the old spelling");
+        assertEquals("emulator scenario: --routing is deprecated and goes away in the next release; use --adaptive on|off (ar is on, dr off)",
+                old.err().strip());
+    }
+
+    @Test
+    void badValuesAreRefusedBeforeAnythingStarts() {
+        refused(run("scenario", "ib-ar-c1-s1", "--routing", "sometimes"), "emulator scenario", "--routing", "'sometimes'", "dr, ar");
+        refused(run("scenario", "ib-ar-c1-s1", "--phase", "long"), "emulator scenario", "--phase", "'long' is not a duration");
+        refused(run("scenario", "ib-ar-c1-s1", "--warmup", "2000"), "emulator scenario", "--warmup", "has no unit");
+        refused(run("scenario", "no-such-scenario"), "emulator scenario", "no-such-scenario");
+        refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--traffic", "tornado"), "emulator up",
+                "'tornado' is not a live traffic pattern; use uniform, all-to-all, none");
+        refused(run("up", "--topology", "no-such-kind:x=1"), "emulator up", "--topology", "no-such-kind");
+        refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--exit-after", "soon"), "emulator up", "--exit-after");
+        refused(run("bench-forwarding", "--warmup", "3 days"), "emulator bench-forwarding", "--warmup");
+        refused(run("bench-forwarding", "--ports", "1"), "emulator bench-forwarding", "--ports must be 2..254");
+    }
+}

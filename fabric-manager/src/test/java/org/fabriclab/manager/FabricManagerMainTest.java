@@ -1,0 +1,52 @@
+package org.fabriclab.manager;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.fabriclab.cli.Cli;
+import org.junit.jupiter.api.Test;
+
+/** The daemon's command line refuses bad values before it starts anything: no fabric, no port bound. */
+class FabricManagerMainTest {
+    /** Exit code and standard error of one command line. */
+    private static String[] run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Cli.execute(new FabricManagerMain(), args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new String[] {Integer.toString(code), err.toString()};
+    }
+
+    private static void refused(String[] r, String... mentions) {
+        assertEquals("2", r[0], r[1]);
+        assertEquals(1, r[1].strip().lines().count(), "one line: " + r[1]);
+        assertTrue(r[1].startsWith("fabric-manager: "), r[1]);
+        assertFalse(r[1].contains("Exception") || r[1].contains("\tat "), "no stack trace: " + r[1]);
+        for (String m : mentions) {
+            assertTrue(r[1].contains(m), m + " in " + r[1]);
+        }
+    }
+
+    @Test
+    void badValuesAreRefusedBeforeAnythingStarts() {
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--traffic", "tornado"), "--traffic",
+                "'tornado' is not a live traffic pattern; use uniform, all-to-all, none");
+        refused(run("--emulate", "fat-tree:k=4,levls=2"), "--emulate", "levls");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--engine", "nosuch"), "--engine", "nosuch");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--perf-interval", "often"), "--perf-interval", "'often' is not a duration");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--sweep-interval", "1500ms"), "--sweep-interval is whole seconds, not 1500ms");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--sm-priority", "16"), "--sm-priority must be 0..15");
+        refused(run(), "give exactly one of --emulate SPEC (embedded fabric) or --connect HOST:PORT");
+    }
+
+    /** {@code --seed ENDPOINT} is the old spelling of {@code --connect}: it still counts as one, with a warning. */
+    @Test
+    void theOldSeedSpellingIsStillTheEndpoint() {
+        String[] r = run("--emulate", "fat-tree:k=4,levels=2", "--seed", "localhost:1");
+        assertEquals("2", r[0], r[1]);
+        assertTrue(r[1].contains("fabric-manager: --seed is deprecated and goes away in the next release; use --connect ENDPOINT"), r[1]);
+        assertTrue(r[1].contains("give exactly one of --emulate SPEC (embedded fabric) or --connect HOST:PORT"), r[1]);
+    }
+}

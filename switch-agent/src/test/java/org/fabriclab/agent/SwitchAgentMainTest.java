@@ -1,0 +1,38 @@
+package org.fabriclab.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.fabriclab.cli.Cli;
+import org.junit.jupiter.api.Test;
+
+/** The switch agent's command line refuses bad values with one line and exit code 2 before it binds a port. */
+class SwitchAgentMainTest {
+    private static void refused(String mention, String... args) {
+        StringWriter err = new StringWriter();
+        int code = Cli.execute(new SwitchAgentMain(), args, new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+        assertEquals(2, code, err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), "one line: " + err);
+        assertTrue(err.toString().startsWith("switch-agent: ") && err.toString().contains(mention), mention + " in " + err);
+    }
+
+    @Test
+    void badValuesAreRefused() {
+        String[] ok = {"--name", "S", "--guid", "0x200000", "--ports", "4"};
+        refused("'1x' is not a duration", concat(ok, "--link-latency", "1x"));
+        refused("has no unit", concat(ok, "--link-latency", "100"));
+        refused("--link 9=localhost:1:1: port 9 is outside 1..4", concat(ok, "--link", "9=localhost:1:1"));
+        refused("--link 1=localhost is not PORT=HOST:DATAPORT:PEERPORT", concat(ok, "--link", "1=localhost"));
+        refused("--guid xyz is not a hex GUID", "--name", "S", "--guid", "xyz", "--ports", "4");
+        refused("--ports must be 1..254", "--name", "S", "--guid", "1", "--ports", "300");
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] r = new String[a.length + b.length];
+        System.arraycopy(a, 0, r, 0, a.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+}
