@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.bench.ForwardingBenchmark;
+import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.topology.Topologies;
@@ -91,7 +92,7 @@ public final class EmulatorMain implements Runnable {
                 long durationNs = nanos(duration);
                 long warmupNs = warmup == null ? durationNs / 5 : nanos(warmup);
                 var lids = org.fabriclab.routing.lid.LidAssigner.assign(f);
-                var routed = org.fabriclab.routing.engine.EngineChain.parse(routing).route(new org.fabriclab.routing.engine.RoutingRequest(f, lids,
+                var routed = org.fabriclab.routing.registry.EngineChain.parse(routing).route(new org.fabriclab.routing.engine.RoutingRequest(f, lids,
                         org.fabriclab.routing.engine.RoutingOptions.DEFAULTS.withSeed(seed)));
                 config = new org.fabriclab.emulator.sim.Simulation.Config(f, routed.tables(), patternOf(pattern), load, linkGbps,
                         latencyNs, vls, buffer, payload, durationNs, warmupNs, seed, adaptive.equals("on"));

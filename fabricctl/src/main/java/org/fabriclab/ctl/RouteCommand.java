@@ -20,18 +20,19 @@ import java.util.concurrent.Callable;
 import org.fabriclab.routing.analysis.PathTracer;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
 import org.fabriclab.routing.analysis.RouteReport;
-import org.fabriclab.routing.engine.EngineChain;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.engine.file.LftDumpWriter;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.Guids;
 import org.fabriclab.routing.fabric.NodeSet;
+import org.fabriclab.routing.format.Guid2LidFile;
 import org.fabriclab.routing.format.Json;
 import org.fabriclab.routing.format.LftDump;
-import org.fabriclab.routing.lid.Guid2LidFile;
 import org.fabriclab.routing.lid.LidAssigner;
 import org.fabriclab.routing.lid.LidAssignment;
+import org.fabriclab.routing.registry.EngineChain;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -153,7 +154,7 @@ final class RouteCommand implements Callable<Integer> {
         }
         if (dumpLfts != null) {
             try (BufferedWriter w = Files.newBufferedWriter(dumpLfts, StandardCharsets.UTF_8)) {
-                LftDump.write(result.tables(), w);
+                LftDumpWriter.write(result.tables(), w);
             }
         }
         if (dumpPaths != null) {

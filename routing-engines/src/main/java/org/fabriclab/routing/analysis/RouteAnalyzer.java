@@ -11,6 +11,7 @@ import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.PathLanes;
 import org.fabriclab.routing.engine.SwitchGraph;
 import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.graph.ChannelDependencyGraph;
 
 /**
  * Judges forwarding tables by tracing every ordered pair of endpoints in a node set: reachability

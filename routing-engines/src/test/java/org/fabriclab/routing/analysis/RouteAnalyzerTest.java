@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Optional;
 import org.fabriclab.routing.engine.ForwardingTables;
-import org.fabriclab.routing.engine.RoutingEngines;
 import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.registry.RoutingEngines;
 import org.fabriclab.routing.topology.Topologies;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
