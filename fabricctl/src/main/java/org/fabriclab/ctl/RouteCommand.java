@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.fabriclab.routing.analysis.PathTracer;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
 import org.fabriclab.routing.analysis.RouteReport;
@@ -144,7 +146,18 @@ final class RouteCommand implements Callable<Integer> {
         Timed<EngineChain.Result> timed = timed(() -> chain.route(request));
         EngineChain.Result result = timed.result();
         long t1 = System.nanoTime();
-        RouteReport report = RouteAnalyzer.analyze(result.tables(), set);
+        int cores = Runtime.getRuntime().availableProcessors();
+        ExecutorService analysis = Executors.newFixedThreadPool(cores, r -> {
+            Thread t = new Thread(r, "route-analysis");
+            t.setDaemon(true);
+            return t;
+        });
+        RouteReport report;
+        try {
+            report = RouteAnalyzer.analyze(result.tables(), set, analysis, cores);
+        } finally {
+            analysis.shutdown();
+        }
         long t2 = System.nanoTime();
 
         if (guid2lid != null) {

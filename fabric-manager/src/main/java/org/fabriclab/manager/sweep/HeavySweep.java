@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -197,7 +198,7 @@ public final class HeavySweep {
             LOG.warn("routing engine fell back: {}", x.getMessage());
         }
         long tv = System.nanoTime();
-        RouteReport report = RouteAnalyzer.analyze(routed.tables());
+        RouteReport report = RouteAnalyzer.analyze(routed.tables(), Optional.empty(), executor, Runtime.getRuntime().availableProcessors());
         validate(f, routed, report);
         long t1 = System.nanoTime();
         int changed = pushTables(d, routed.tables());
