@@ -4,7 +4,10 @@
 # module directories the jar is built from) set.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-jar="$root/$MODULE/target/$MODULE-0.1.0-SNAPSHOT-all.jar"
+# the project's version, from the root POM (the first <version> at the project's own level)
+version="$(sed -n 's:^  <version>\(.*\)</version>.*:\1:p' "$root/pom.xml" | head -n 1)"
+[ -n "$version" ] || { echo "$(basename "$0"): cannot read the project's <version> from $root/pom.xml" >&2; exit 3; }
+jar="$root/$MODULE/target/$MODULE-$version-all.jar"
 stale=""
 if [ ! -f "$jar" ]; then
   stale="missing"

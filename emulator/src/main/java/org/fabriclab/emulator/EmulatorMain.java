@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.emulator.bench.ForwardingBenchmark;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.proto.v1.PortState;
@@ -17,7 +18,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code bin/emulator}: runs emulated fabrics for a fabric manager in another process. */
-@Command(name = "emulator", mixinStandardHelpOptions = true, version = "emulator 0.1.0",
+@Command(name = "emulator", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Runs emulated fabrics.", subcommands = {EmulatorMain.Up.class, EmulatorMain.Sim.class, EmulatorMain.Scenario.class, EmulatorMain.BenchForwarding.class})
 public final class EmulatorMain implements Runnable {
     @CommandLine.Spec

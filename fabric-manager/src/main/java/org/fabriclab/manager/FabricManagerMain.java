@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.topology.Topologies;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Option;
  * fabric in this JVM (the embedded default) and manages it; with {@code --seed HOST:PORT} it
  * manages a fabric already running elsewhere.
  */
-@Command(name = "fabric-manager", mixinStandardHelpOptions = true, version = "fabric-manager 0.1.0",
+@Command(name = "fabric-manager", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "The fabric manager daemon: discovers, routes and watches a fabric; admin gRPC and Prometheus metrics.")
 public final class FabricManagerMain implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(FabricManagerMain.class);

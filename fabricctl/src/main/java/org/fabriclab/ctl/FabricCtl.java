@@ -3,6 +3,7 @@ package org.fabriclab.ctl;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
+import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.format.FormatException;
 import picocli.CommandLine;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Command;
  * 0 success, 1 the routes are not acceptable (unreachable pairs, a failed engine or sweep), 2 bad
  * input (usage, spec, file, unknown node), 3 an I/O failure or an unreachable daemon.
  */
-@Command(name = "fabricctl", mixinStandardHelpOptions = true, version = "fabricctl 0.1.0",
+@Command(name = "fabricctl", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Fabric manager admin CLI; offline routing and topology tools.",
         subcommands = {RouteCommand.class, TopologyCommand.class, EnginesCommand.class, TorusStudyCommand.class, DaemonCommands.Status.class, DaemonCommands.Job.class,
             DaemonCommands.Sweep.class, DaemonCommands.Engine.class, DaemonCommands.Tables.class, DaemonCommands.CountersVerb.class})
