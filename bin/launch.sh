@@ -4,7 +4,10 @@
 # module directories the jar is built from) set.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-jar="$root/$MODULE/target/$MODULE-0.1.0-SNAPSHOT-all.jar"
+# the project's version, from the root POM (the first <version> at the project's own level)
+version="$(sed -n 's:^  <version>\(.*\)</version>.*:\1:p' "$root/pom.xml" | head -n 1)"
+[ -n "$version" ] || { echo "$(basename "$0"): cannot read the project's <version> from $root/pom.xml" >&2; exit 3; }
+jar="$root/$MODULE/target/$MODULE-$version-all.jar"
 stale=""
 if [ ! -f "$jar" ]; then
   stale="missing"
@@ -18,9 +21,8 @@ else
 fi
 if [ -n "$stale" ]; then
   echo "$(basename "$0"): building $MODULE ($MODULE/target/*.jar is $stale): ./mvnw -q -DskipTests -pl $MODULE -am package" >&2
-  mvn_cmd="$root/mvnw"
-  command -v mvn >/dev/null 2>&1 && mvn_cmd="mvn"
-  (cd "$root" && "$mvn_cmd" -q -B -ntp -DskipTests -pl "$MODULE" -am package >&2) || {
+  # the wrapper, not a system mvn: the build needs Maven 3.9.6+ (the enforcer says so)
+  (cd "$root" && ./mvnw -q -B -ntp -DskipTests -pl "$MODULE" -am package >&2) || {
     echo "$(basename "$0"): the build failed; run './mvnw -DskipTests -pl $MODULE -am package' in $root to see why" >&2
     exit 3
   }

@@ -1,6 +1,6 @@
 package org.fabriclab.cli;
 
-import org.fabriclab.routing.engine.EngineChain;
+import org.fabriclab.routing.registry.EngineChain;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;

@@ -2,6 +2,7 @@ package org.fabriclab.emulator;
 
 import java.io.PrintWriter;
 import org.fabriclab.cli.Cli;
+import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.emulator.cli.BenchForwardingCommand;
 import org.fabriclab.emulator.cli.ScenarioCommand;
 import org.fabriclab.emulator.cli.SimCommand;
@@ -10,7 +11,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code bin/emulator}: runs emulated fabrics, live or in virtual time; one class per subcommand in {@code emulator.cli}. */
-@Command(name = "emulator", mixinStandardHelpOptions = true, version = "emulator 0.1.0",
+@Command(name = "emulator", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Runs emulated fabrics.", subcommands = {UpCommand.class, SimCommand.class, ScenarioCommand.class, BenchForwardingCommand.class})
 public final class EmulatorMain implements Runnable {
     @CommandLine.Spec

@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.fabriclab.manager.channel.NodeChannels;
 import org.fabriclab.manager.discovery.DiscoveredNode;
 import org.fabriclab.manager.discovery.Discovery;
 import org.fabriclab.manager.discovery.DiscoveryException;
@@ -28,8 +29,8 @@ import org.fabriclab.manager.sweep.HeavySweep;
 import org.fabriclab.manager.sweep.SweepException;
 import org.fabriclab.proto.v1.Event;
 import org.fabriclab.proto.v1.SubscribeEventsRequest;
-import org.fabriclab.routing.engine.EngineChain;
-import org.fabriclab.routing.lid.Guid2LidFile;
+import org.fabriclab.routing.format.Guid2LidFile;
+import org.fabriclab.routing.registry.EngineChain;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -19,8 +19,9 @@ import org.fabriclab.cli.EngineOption;
 import org.fabriclab.cli.LinkOptions;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
-import org.fabriclab.emulator.EmulatedFabric;
+import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.emulator.cli.TrafficOptions;
+import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.fabric.Fabric;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +34,7 @@ import picocli.CommandLine.Option;
  * fabric in this JVM (the embedded default) and manages it; with {@code --connect HOST:PORT} it
  * manages a fabric already running elsewhere.
  */
-@Command(name = "fabric-manager", mixinStandardHelpOptions = true, version = "fabric-manager 0.1.0",
+@Command(name = "fabric-manager", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "The fabric manager daemon: discovers, routes and watches a fabric; admin gRPC and Prometheus metrics.")
 public final class FabricManagerMain implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(FabricManagerMain.class);

@@ -3,6 +3,7 @@ package org.fabriclab.manager;
 import io.grpc.StatusRuntimeException;
 import java.util.Comparator;
 import java.util.Optional;
+import org.fabriclab.manager.channel.NodeChannels;
 import org.fabriclab.manager.discovery.DiscoveredNode;
 import org.fabriclab.manager.discovery.Discovery;
 import org.fabriclab.proto.v1.GetSmInfoRequest;

@@ -13,7 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.Traffic;
-import org.fabriclab.emulator.EmulatedFabric;
+import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.topology.Topologies;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.Traffic;
-import org.fabriclab.emulator.EmulatedFabric;
+import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.topology.Topologies;
 import org.junit.jupiter.api.Test;
 

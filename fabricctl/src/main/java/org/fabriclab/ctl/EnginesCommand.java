@@ -1,7 +1,7 @@
 package org.fabriclab.ctl;
 
 import java.util.concurrent.Callable;
-import org.fabriclab.routing.engine.RoutingEngines;
+import org.fabriclab.routing.registry.RoutingEngines;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
 import org.fabriclab.cli.Cli;
+import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.format.FormatException;
 import picocli.CommandLine;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Command;
  * work), 3 an I/O failure or an unreachable daemon. Options follow the conventions of
  * {@code org.fabriclab.cli} (README, "CLI conventions").
  */
-@Command(name = "fabricctl", mixinStandardHelpOptions = true, version = "fabricctl 0.1.0",
+@Command(name = "fabricctl", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Fabric manager admin CLI; offline routing and topology tools.",
         subcommands = {RouteCommand.class, TopologyCommand.class, EnginesCommand.class, TorusStudyCommand.class, DaemonCommands.Status.class, DaemonCommands.Job.class,
             DaemonCommands.Sweep.class, DaemonCommands.Engine.class, DaemonCommands.Tables.class, DaemonCommands.CountersVerb.class})

@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.EngineOption;
 import org.fabriclab.cli.JsonOption;
@@ -25,18 +27,19 @@ import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.routing.analysis.PathTracer;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
 import org.fabriclab.routing.analysis.RouteReport;
-import org.fabriclab.routing.engine.EngineChain;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.engine.file.LftDumpWriter;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.Guids;
 import org.fabriclab.routing.fabric.NodeSet;
+import org.fabriclab.routing.format.Guid2LidFile;
 import org.fabriclab.routing.format.Json;
 import org.fabriclab.routing.format.LftDump;
-import org.fabriclab.routing.lid.Guid2LidFile;
 import org.fabriclab.routing.lid.LidAssigner;
 import org.fabriclab.routing.lid.LidAssignment;
+import org.fabriclab.routing.registry.EngineChain;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -172,7 +175,18 @@ final class RouteCommand implements Callable<Integer> {
         Timed<EngineChain.Result> timed = timed(() -> chain.route(request));
         EngineChain.Result result = timed.result();
         long t1 = System.nanoTime();
-        RouteReport report = RouteAnalyzer.analyze(result.tables(), set);
+        int cores = Runtime.getRuntime().availableProcessors();
+        ExecutorService analysis = Executors.newFixedThreadPool(cores, r -> {
+            Thread t = new Thread(r, "route-analysis");
+            t.setDaemon(true);
+            return t;
+        });
+        RouteReport report;
+        try {
+            report = RouteAnalyzer.analyze(result.tables(), set, analysis, cores);
+        } finally {
+            analysis.shutdown();
+        }
         long t2 = System.nanoTime();
 
         if (guid2lid != null) {
@@ -182,7 +196,7 @@ final class RouteCommand implements Callable<Integer> {
         }
         if (dumpLfts != null) {
             try (BufferedWriter w = Files.newBufferedWriter(dumpLfts, StandardCharsets.UTF_8)) {
-                LftDump.write(result.tables(), w);
+                LftDumpWriter.write(result.tables(), w);
             }
         }
         if (dumpPaths != null) {

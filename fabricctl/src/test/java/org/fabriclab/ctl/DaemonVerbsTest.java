@@ -11,7 +11,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.fabriclab.emulator.EmulatedFabric;
+import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.manager.AdminService;
 import org.fabriclab.manager.FabricManager;
 import org.fabriclab.manager.PerfManager;

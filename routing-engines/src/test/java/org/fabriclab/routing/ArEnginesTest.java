@@ -8,13 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import org.fabriclab.routing.engine.ArTables;
 import org.fabriclab.routing.engine.ForwardingTables;
-import org.fabriclab.routing.engine.RoutingEngines;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.engine.SwitchGraph;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.registry.RoutingEngines;
 import org.fabriclab.routing.topology.Topologies;
 import org.junit.jupiter.api.Test;
 

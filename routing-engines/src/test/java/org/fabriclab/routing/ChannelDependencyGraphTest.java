@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.fabriclab.routing.analysis.ChannelDependencyGraph;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
 import org.fabriclab.routing.analysis.RouteReport;
-import org.fabriclab.routing.engine.RoutingEngines;
+import org.fabriclab.routing.graph.ChannelDependencyGraph;
 import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.registry.RoutingEngines;
 import org.fabriclab.routing.topology.Topologies;
 import org.junit.jupiter.api.Test;
 

@@ -13,16 +13,17 @@ import java.util.HashMap;
 import java.util.Map;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
 import org.fabriclab.routing.engine.ForwardingTables;
-import org.fabriclab.routing.engine.RoutingEngines;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.engine.file.LftDumpWriter;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.format.FormatException;
 import org.fabriclab.routing.format.LftDump;
 import org.fabriclab.routing.format.NetFile;
 import org.fabriclab.routing.lid.LidAssigner;
 import org.fabriclab.routing.lid.LidAssignment;
+import org.fabriclab.routing.registry.RoutingEngines;
 import org.fabriclab.routing.topology.Topologies;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -142,7 +143,7 @@ class FormatsTest {
 
     static String dump(ForwardingTables t) throws IOException {
         StringWriter w = new StringWriter();
-        LftDump.write(t, w);
+        LftDumpWriter.write(t, w);
         return w.toString();
     }
 

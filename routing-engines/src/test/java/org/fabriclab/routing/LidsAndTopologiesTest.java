@@ -11,7 +11,7 @@ import java.util.Map;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.NodeSet;
 import org.fabriclab.routing.fabric.NodeSetAccess;
-import org.fabriclab.routing.lid.Guid2LidFile;
+import org.fabriclab.routing.format.Guid2LidFile;
 import org.fabriclab.routing.lid.LidAssigner;
 import org.fabriclab.routing.lid.LidAssignment;
 import org.fabriclab.routing.topology.Topologies;

@@ -16,6 +16,7 @@ import org.fabriclab.agent.mgmt.ManagementService;
 import org.fabriclab.cli.Cli;
 import org.fabriclab.cli.LaneOptions;
 import org.fabriclab.cli.LinkOptions;
+import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.proto.v1.NodeType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +32,7 @@ import picocli.CommandLine.Spec;
  * opens the ones given with {@code --link}, retrying while the peer is not up yet. When both ports
  * are bound it prints {@code ready management=HOST:PORT data=HOST:PORT} on standard output.
  */
-@Command(name = "switch-agent", mixinStandardHelpOptions = true, version = "switch-agent 0.1.0",
+@Command(name = "switch-agent", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Run one emulated switch: management over gRPC, data links over TCP.")
 public final class SwitchAgentMain implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(SwitchAgentMain.class);

@@ -266,7 +266,7 @@ class ManagementServiceTest {
     @Test
     void portCountersCarryQueueGaugesAndTheBytesEachInputSent() {
         var c = node.counters();
-        c.add(3, org.fabriclab.agent.mgmt.PortCounterArray.XMIT_DATA, 900);
+        c.add(3, org.fabriclab.agent.core.PortCounterArray.XMIT_DATA, 900);
         c.addInput(3, 1, 600);
         c.addInput(3, 2, 300);
         node.gauges(new ManagedNode.Gauges() {

@@ -9,12 +9,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.fabriclab.agent.core.PacketPool;
+import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.core.TableBatch;
 import org.fabriclab.agent.core.SwitchTables;
 import org.fabriclab.agent.core.TableStore;
 import org.fabriclab.agent.core.TableWriteException;
-import org.fabriclab.agent.mgmt.PortCounterArray;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

@@ -14,13 +14,13 @@ import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.TableBatch;
 import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.Frames;
 import org.fabriclab.agent.link.Hello;
 import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.agent.mgmt.ManagedNode;
-import org.fabriclab.agent.mgmt.PortCounterArray;
 import org.fabriclab.proto.v1.NodeType;
 
 /**

@@ -14,7 +14,7 @@ import org.fabriclab.cli.SeedOption;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.emulator.sim.Simulation;
-import org.fabriclab.routing.engine.EngineChain;
+import org.fabriclab.routing.registry.EngineChain;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingOptions;

@@ -9,7 +9,7 @@ import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.cli.LinkOptions;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
-import org.fabriclab.emulator.EmulatedFabric;
+import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.routing.fabric.Fabric;
 import picocli.CommandLine.Command;

@@ -6,22 +6,22 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.TableWriteException;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.Traffic;
-import org.fabriclab.agent.mgmt.PortCounterArray;
-import org.fabriclab.emulator.EmulatedFabric;
+import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.emulator.sim.PortShares;
 import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.routing.analysis.Fairness;
-import org.fabriclab.routing.engine.EngineChain;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.registry.EngineChain;
 import org.fabriclab.routing.topology.Topologies;
 
 /**

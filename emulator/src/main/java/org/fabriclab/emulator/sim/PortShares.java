@@ -2,7 +2,7 @@ package org.fabriclab.emulator.sim;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.fabriclab.agent.mgmt.PortCounterArray;
+import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.routing.analysis.Fairness;
 import org.fabriclab.routing.fabric.Fabric;
 

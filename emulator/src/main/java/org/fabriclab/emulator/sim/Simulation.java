@@ -4,14 +4,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.PacketPool;
+import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.core.TableBatch;
 import org.fabriclab.agent.core.TableStore;
 import org.fabriclab.agent.core.TableWriteException;
-import org.fabriclab.agent.link.Frames;
-import org.fabriclab.agent.mgmt.PortCounterArray;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.fabric.Fabric;
 
@@ -50,7 +50,7 @@ public final class Simulation {
      * One simulation.
      *
      * @param load         offered load per host as a fraction of the link rate (0..1]
-     * @param payloadBytes payload of each packet; the frame adds {@link Frames#DATA_HEADER}
+     * @param payloadBytes payload of each packet; the frame adds {@link FrameSizes#DATA_HEADER}
      * @param durationNs   virtual time simulated
      * @param warmupNs     virtual time before measurement starts (packets created earlier are not measured)
      * @param adaptive     switches choose among AR groups' ports (if the engine made any); false: static routing (DR)
@@ -91,8 +91,8 @@ public final class Simulation {
             if (linkGbps <= 0 || latencyNs < 0 || vls < 1 || bufferPackets < 1) {
                 throw new IllegalArgumentException("link rate, buffers and lanes must be positive and the delay not negative");
             }
-            if (payloadBytes < 0 || payloadBytes > Frames.MAX_PAYLOAD) {
-                throw new IllegalArgumentException("payload " + payloadBytes + " bytes is outside 0.." + Frames.MAX_PAYLOAD);
+            if (payloadBytes < 0 || payloadBytes > FrameSizes.MAX_PAYLOAD) {
+                throw new IllegalArgumentException("payload " + payloadBytes + " bytes is outside 0.." + FrameSizes.MAX_PAYLOAD);
             }
             if (durationNs > EventQueue.MAX_TIME / 2) {
                 throw new IllegalArgumentException("a duration of " + durationNs + " ns is beyond the simulator's clock (" + EventQueue.MAX_TIME / 2 + " ns)");
@@ -231,7 +231,7 @@ public final class Simulation {
         this.c = c;
         f = c.fabric();
         nsPerByte = 8.0 / c.linkGbps();
-        frameBytes = Frames.DATA_HEADER + c.payloadBytes();
+        frameBytes = FrameSizes.DATA_HEADER + c.payloadBytes();
         meanGapNs = frameBytes * nsPerByte / c.load();
         int endpoints = f.endpointCount();
         // every packet holds a send-queue slot or a credit of the buffer it is headed for

@@ -7,10 +7,11 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import org.fabriclab.manager.NodeChannels;
+import org.fabriclab.manager.channel.NodeChannels;
 import org.fabriclab.manager.discovery.DiscoveredNode;
 import org.fabriclab.manager.discovery.Discovery;
 import org.fabriclab.proto.v1.GetLftBlockRequest;
@@ -22,7 +23,6 @@ import org.fabriclab.proto.v1.SetPortInfoRequest;
 import org.fabriclab.proto.v1.WriteTablesRequest;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
 import org.fabriclab.routing.analysis.RouteReport;
-import org.fabriclab.routing.engine.EngineChain;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingOptions;
@@ -30,6 +30,7 @@ import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.lid.LidAssigner;
 import org.fabriclab.routing.lid.LidAssignment;
+import org.fabriclab.routing.registry.EngineChain;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -197,7 +198,7 @@ public final class HeavySweep {
             LOG.warn("routing engine fell back: {}", x.getMessage());
         }
         long tv = System.nanoTime();
-        RouteReport report = RouteAnalyzer.analyze(routed.tables());
+        RouteReport report = RouteAnalyzer.analyze(routed.tables(), Optional.empty(), executor, Runtime.getRuntime().availableProcessors());
         validate(f, routed, report);
         long t1 = System.nanoTime();
         int changed = pushTables(d, routed.tables());

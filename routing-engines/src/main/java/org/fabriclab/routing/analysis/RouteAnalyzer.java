@@ -7,10 +7,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.PathLanes;
 import org.fabriclab.routing.engine.SwitchGraph;
 import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.graph.ChannelDependencyGraph;
 
 /**
  * Judges forwarding tables by tracing every ordered pair of endpoints in a node set: reachability
@@ -22,10 +28,14 @@ import org.fabriclab.routing.fabric.Fabric;
  * attached to one switch together, and pushes source counts down the tree from the farthest
  * switch, which costs O(switches) per destination instead of O(pairs x hops). It trusts nothing in the tables: entries may be missing,
  * out of range, point at an uncabled port or a wrong CA, or loop.
+ *
+ * <p>Threads are the caller's: by default the analysis runs on the calling thread; a caller that
+ * wants it shared passes an {@link Executor} and how many of its threads the analysis may use
+ * (the library starts none, by the project's one-way rule). The report is the same either way.
  */
 public final class RouteAnalyzer {
     private static final int MAX_EXAMPLES = 10;
-    /** Pairs x switches below which one thread analyses alone (a thread costs more than it saves). */
+    /** Pairs x switches below which one worker analyses alone (a worker costs more than it saves). */
     private static final long PARALLEL_WORK = 1_000_000L;
     private static final int UNRESOLVED = Integer.MIN_VALUE;
     // failure codes (negative), delivered routes have hop counts >= 0
@@ -41,19 +51,34 @@ public final class RouteAnalyzer {
     private RouteAnalyzer() {
     }
 
-    /** Analyses routes among all endpoints. */
+    /** Analyses routes among all endpoints, on the calling thread. */
     public static RouteReport analyze(ForwardingTables t) {
         return analyze(t, Optional.empty());
     }
 
-    /** Analyses routes among the endpoints in {@code nodeSet} (all, when empty). */
+    /** Analyses routes among the endpoints in {@code nodeSet} (all, when empty), on the calling thread. */
     public static RouteReport analyze(ForwardingTables t, Optional<BitSet> nodeSet) {
-        return analyze(t, nodeSet, 0);
+        return analyze(t, nodeSet, Runnable::run, 1);
     }
 
-    /** As {@link #analyze(ForwardingTables, Optional)} on exactly {@code workers} threads (0: by the fabric's size). */
-    static RouteReport analyze(ForwardingTables t, Optional<BitSet> nodeSet, int workers) {
-        return new Run(t, nodeSet).run(workers);
+    /**
+     * As {@link #analyze(ForwardingTables, Optional)}, shared among up to {@code parallelism}
+     * workers (fewer for a small fabric) run by {@code executor}. The caller works too, and runs
+     * itself any share the executor has not started when it is done with its own, so an executor
+     * that is busy, saturated by the caller itself or shut down only slows the analysis.
+     *
+     * @param parallelism how many workers at most, the calling thread included (at least 1)
+     */
+    public static RouteReport analyze(ForwardingTables t, Optional<BitSet> nodeSet, Executor executor, int parallelism) {
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism " + parallelism + " must be at least 1");
+        }
+        return new Run(t, nodeSet).run(executor, parallelism, 0);
+    }
+
+    /** As the above on exactly {@code workers} workers whatever the fabric's size (tests of the merge). */
+    static RouteReport analyzeOn(ForwardingTables t, Optional<BitSet> nodeSet, Executor executor, int workers) {
+        return new Run(t, nodeSet).run(executor, workers, workers);
     }
 
     /** Why a switch's entry cannot forward, or null if it names a cabled port. */
@@ -138,6 +163,39 @@ public final class RouteAnalyzer {
     }
 
     /** State of one analysis; arrays sized once and reused for every destination. */
+    /**
+     * One worker's contiguous share of the destinations, run once by whichever thread claims it
+     * first: one of the executor's, or the caller when it has finished its own share.
+     */
+    private static final class Share implements Runnable {
+        private final Run run;
+        private final int[] dests;
+        private final int from;
+        private final int to;
+        private final AtomicBoolean claimed = new AtomicBoolean();
+        private final CompletableFuture<Void> done = new CompletableFuture<>();
+
+        Share(Run run, int[] dests, int from, int to) {
+            this.run = run;
+            this.dests = dests;
+            this.from = from;
+            this.to = to;
+        }
+
+        @Override
+        public void run() {
+            if (!claimed.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                run.destinations(dests, from, to);
+                done.complete(null);
+            } catch (RuntimeException | Error x) {
+                done.completeExceptionally(x);
+            }
+        }
+    }
+
     private static final class Run {
         private final Plan plan;
         private final ForwardingTables t;
@@ -211,48 +269,38 @@ public final class RouteAnalyzer {
         }
 
         /**
-         * Analyses every destination, on up to one thread per core for large fabrics: each worker
-         * takes a contiguous share of the destinations (grouped by switch) with state of its own,
-         * and the shares are summed in order, so the report is the same however many ran.
+         * Analyses every destination, on up to {@code parallelism} workers for large fabrics: each
+         * worker takes a contiguous share of the destinations (grouped by switch) with state of its
+         * own, and the shares are summed in order, so the report is the same however many ran.
          */
-        RouteReport run(int forcedWorkers) {
+        RouteReport run(Executor executor, int parallelism, int forcedWorkers) {
             // group destinations by their switch so one BFS serves all of a switch's endpoints
             int[] dests = Arrays.stream(members).boxed().sorted((a, b) -> Integer.compare(switchOf(a), switchOf(b)))
                     .mapToInt(Integer::intValue).toArray();
             long work = (long) dests.length * (sourceSwitch.length + detached.length + n);
-            int workers = forcedWorkers > 0 ? forcedWorkers
-                    : (int) Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), work / PARALLEL_WORK));
-            Run[] runs = new Run[workers];
-            runs[0] = this;
-            Thread[] threads = new Thread[workers];
-            Throwable[] failure = new Throwable[1];
+            int workers = forcedWorkers > 0 ? forcedWorkers : (int) Math.max(1, Math.min(parallelism, work / PARALLEL_WORK));
+            Share[] shares = new Share[workers];
             for (int w = 1; w < workers; w++) {
-                Run r = new Run(plan);
-                runs[w] = r;
-                int from = (int) ((long) dests.length * w / workers);
-                int to = (int) ((long) dests.length * (w + 1) / workers);
-                threads[w] = new Thread(() -> r.destinations(dests, from, to), "route-analysis-" + w);
-                threads[w].setUncaughtExceptionHandler((th, x) -> {
-                    synchronized (failure) {
-                        failure[0] = x;
-                    }
-                });
-                threads[w].start();
+                shares[w] = new Share(new Run(plan), dests, (int) ((long) dests.length * w / workers),
+                        (int) ((long) dests.length * (w + 1) / workers));
+                try {
+                    executor.execute(shares[w]);
+                } catch (RejectedExecutionException e) {
+                    // the caller runs it below
+                }
             }
             destinations(dests, 0, dests.length / workers);
             for (int w = 1; w < workers; w++) {
+                shares[w].run(); // unless a worker has claimed it
                 try {
-                    threads[w].join();
+                    shares[w].done.get();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("route analysis interrupted", e);
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("route analysis failed: " + e.getCause(), e.getCause());
                 }
-                synchronized (failure) {
-                    if (failure[0] != null) {
-                        throw new IllegalStateException("route analysis failed: " + failure[0], failure[0]);
-                    }
-                }
-                merge(runs[w]);
+                merge(shares[w].run);
             }
             return report();
         }

@@ -3,13 +3,10 @@ package org.fabriclab.routing.format;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
-import java.io.Writer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.fabriclab.routing.engine.ForwardingTables;
-import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.lid.LidAssignment;
 
 /**
@@ -25,6 +22,9 @@ import org.fabriclab.routing.lid.LidAssignment;
  * Tables are keyed by switch GUID; the {@code portguid} comments let a reader re-map LIDs when the
  * fabric's LIDs differ from those of the run that wrote the dump. Entries without a route are left
  * out, as OpenSM does.
+ *
+ * <p>A plain model: it knows the format, not the engines' types; {@code LftDumpWriter} (in the
+ * {@code file} engine's package) writes one from forwarding tables.
  */
 public final class LftDump {
     private static final Pattern HEADER = Pattern.compile(
@@ -121,43 +121,5 @@ public final class LftDump {
             tables.add(new SwitchTable(guid, name, headerLine, entries));
         }
         return new LftDump(source, tables);
-    }
-
-    /** Writes every switch's table in OpenSM's format, switches in fabric order. */
-    public static void write(ForwardingTables t, Writer out) throws IOException {
-        Fabric f = t.fabric();
-        LidAssignment lids = t.lids();
-        String[] owner = new String[lids.maxLid() + 1];
-        for (int lid = 1; lid <= lids.maxLid(); lid++) {
-            int e = lids.endpointOfLid(lid);
-            int s = lids.switchOfLid(lid);
-            if (e != Fabric.NONE) {
-                int g = f.endpointPort(e);
-                int node = f.nodeOfGlobalPort(g);
-                owner[lid] = String.format("Channel Adapter portguid 0x%016x: '%s'",
-                        f.portGuid(node, g - f.portBase(node) + 1), f.description(node));
-            } else if (s != Fabric.NONE) {
-                int node = f.switchNode(s);
-                owner[lid] = String.format("Switch portguid 0x%016x: '%s'", f.nodeGuid(node), f.description(node));
-            }
-        }
-        StringBuilder sb = new StringBuilder();
-        for (int s = 0; s < f.switchCount(); s++) {
-            int node = f.switchNode(s);
-            sb.setLength(0);
-            sb.append(String.format("Unicast lids [0-%d] of switch Lid %d guid 0x%016x ('%s'):%n",
-                    lids.maxLid(), lids.switchLid(s), f.nodeGuid(node), f.description(node)));
-            for (int lid = 0; lid <= lids.maxLid(); lid++) {
-                int port = t.port(s, lid);
-                if (port == ForwardingTables.NO_PATH) {
-                    continue;
-                }
-                sb.append(String.format("0x%04x %03d # %s%n", lid, port,
-                        owner[lid] == null ? "unknown node and type" : owner[lid]));
-            }
-            sb.append(lids.maxLid()).append(" lids dumped\n");
-            out.write(sb.toString());
-        }
-        out.flush();
     }
 }

@@ -1,6 +1,5 @@
 package org.fabriclab.agent.core;
 
-import org.fabriclab.agent.mgmt.PortCounterArray;
 
 /**
  * The decisions of a channel adapter (a host's NIC) with one port, for both clocks: a bounded send

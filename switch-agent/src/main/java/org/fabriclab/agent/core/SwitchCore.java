@@ -1,6 +1,5 @@
 package org.fabriclab.agent.core;
 
-import org.fabriclab.agent.mgmt.PortCounterArray;
 import org.fabriclab.routing.torus.SourceRoute;
 
 /**

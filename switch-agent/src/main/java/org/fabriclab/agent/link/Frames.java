@@ -3,6 +3,7 @@ package org.fabriclab.agent.link;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
+import org.fabriclab.agent.core.FrameSizes;
 
 /**
  * The data-link frames between two nodes' ports. Every frame starts with its length (the bytes
@@ -44,12 +45,12 @@ public final class Frames {
     public static final int SEQ = 17;
     public static final int TIMESTAMP = 21;
     public static final int ROUTE = 29;
-    /** Bytes of a DATA frame before its payload. */
-    public static final int DATA_HEADER = 37;
-    /** Largest payload (an InfiniBand MTU of 4096). */
-    public static final int MAX_PAYLOAD = 4096;
-    /** Largest frame the decoder accepts: a DATA header and the largest payload. */
-    public static final int MAX_FRAME = DATA_HEADER + MAX_PAYLOAD;
+    /** Bytes of a DATA frame before its payload ({@link FrameSizes#DATA_HEADER}: {@code ROUTE} + 8). */
+    public static final int DATA_HEADER = FrameSizes.DATA_HEADER;
+    /** Largest payload ({@link FrameSizes#MAX_PAYLOAD}). */
+    public static final int MAX_PAYLOAD = FrameSizes.MAX_PAYLOAD;
+    /** Largest frame the decoder accepts ({@link FrameSizes#MAX_FRAME}). */
+    public static final int MAX_FRAME = FrameSizes.MAX_FRAME;
 
     private Frames() {
     }

@@ -6,8 +6,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.PacketPool;
+import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.mgmt.ManagedNode;
-import org.fabriclab.agent.mgmt.PortCounterArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -3,6 +3,7 @@ package org.fabriclab.agent.mgmt;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.TableStore;
 import org.fabriclab.proto.v1.Event;
 import org.fabriclab.proto.v1.NodeType;

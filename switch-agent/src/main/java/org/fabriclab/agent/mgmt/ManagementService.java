@@ -8,6 +8,7 @@ import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.SwitchTables;
 import org.fabriclab.agent.core.TableBatch;
 import org.fabriclab.agent.core.TableWriteException;

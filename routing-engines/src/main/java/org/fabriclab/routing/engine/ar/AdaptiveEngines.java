@@ -253,8 +253,8 @@ public final class AdaptiveEngines {
         int lanes = ar.laneCount();
         int[][] lidsAt = Tree.endpointLids(request, g);
         int vertices = f.globalPortCount() * lanes;
-        org.fabriclab.routing.analysis.ChannelDependencyGraph.Builder cdg =
-                org.fabriclab.routing.analysis.ChannelDependencyGraph.builder(vertices);
+        org.fabriclab.routing.graph.ChannelDependencyGraph.Builder cdg =
+                org.fabriclab.routing.graph.ChannelDependencyGraph.builder(vertices);
         // per (channel, lane): the destination switch that last reached it (a seen mark without clearing)
         int[] seenFor = new int[vertices];
         Arrays.fill(seenFor, -1);

@@ -1,4 +1,4 @@
-package org.fabriclab.routing.analysis;
+package org.fabriclab.routing.graph;
 
 import java.util.Arrays;
 import java.util.Optional;

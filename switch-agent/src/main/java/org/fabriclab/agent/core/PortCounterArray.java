@@ -1,4 +1,6 @@
-package org.fabriclab.agent.mgmt;
+package org.fabriclab.agent.core;
+
+import org.fabriclab.agent.mgmt.ManagedNode;
 
 /**
  * Port counters of one node in one flat {@code long[]}, indexed {@code port * COUNTERS + counter},

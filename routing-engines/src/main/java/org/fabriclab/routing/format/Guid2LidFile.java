@@ -1,4 +1,4 @@
-package org.fabriclab.routing.lid;
+package org.fabriclab.routing.format;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -7,7 +7,7 @@ import java.io.Writer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabriclab.routing.fabric.Guids;
-import org.fabriclab.routing.format.FormatException;
+import org.fabriclab.routing.lid.LidAssignment;
 
 /**
  * OpenSM's {@code guid2lid} file: one line per port, {@code 0x<port guid> 0x<base lid> 0x<max lid>}.

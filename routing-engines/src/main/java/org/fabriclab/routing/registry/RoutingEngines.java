@@ -1,8 +1,9 @@
-package org.fabriclab.routing.engine;
+package org.fabriclab.routing.registry;
 
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.fabriclab.routing.engine.RoutingEngine;
 import org.fabriclab.routing.engine.ar.AdaptiveEngines;
 import org.fabriclab.routing.engine.file.FileEngine;
 import org.fabriclab.routing.engine.minhop.MinHopEngine;
@@ -22,11 +23,11 @@ public final class RoutingEngines {
             new Info(AdaptiveEngines.Tree.NAME, "minhop LFT + adaptive-routing groups of all least-hop ports, fat trees (AR TREE)",
                     AdaptiveEngines.Tree::new),
             new Info(org.fabriclab.routing.torus.TorusBfsEngine.NAME, "Angara source routes (torus): breadth-first search of the routing graph",
-                    () -> new org.fabriclab.routing.torus.TorusRoutingEngine(org.fabriclab.routing.torus.TorusBfsEngine.NAME)),
+                    () -> new org.fabriclab.routing.engine.torus.TorusRoutingEngine(org.fabriclab.routing.torus.TorusBfsEngine.NAME)),
             new Info(org.fabriclab.routing.torus.TorusSsspEngine.NAME, "Angara source routes (torus): unique routes, then weighted shortest paths",
-                    () -> new org.fabriclab.routing.torus.TorusRoutingEngine(org.fabriclab.routing.torus.TorusSsspEngine.NAME)),
+                    () -> new org.fabriclab.routing.engine.torus.TorusRoutingEngine(org.fabriclab.routing.torus.TorusSsspEngine.NAME)),
             new Info(org.fabriclab.routing.torus.TorusGeneticEngine.NAME, "Angara source routes (torus): genetic search, seeded (slow)",
-                    () -> new org.fabriclab.routing.torus.TorusRoutingEngine(org.fabriclab.routing.torus.TorusGeneticEngine.NAME)),
+                    () -> new org.fabriclab.routing.engine.torus.TorusRoutingEngine(org.fabriclab.routing.torus.TorusGeneticEngine.NAME)),
             new Info(AdaptiveEngines.DragonflyPlus.NAME, "minhop LFT + adaptive-routing groups on Dragonfly+: minimal ports and detours "
                     + "through an intermediate group (on lane 1), deadlock freedom proven on their channel dependencies (AR DFP)",
                     AdaptiveEngines.DragonflyPlus::new),

@@ -1,3 +1,5 @@
+package org.fabriclab.bench.tools;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +19,9 @@ import java.util.concurrent.TimeUnit;
  * value, ignoring only what measures the machine (wall and CPU time and the rates made from them).
  * Numbers compare by value, so a report written by another JSON writer still compares equal.
  *
- * <p>Usage: {@code java bench/same-reports/SameReports.java OLD.jar NEW.jar [commands.txt]}, the
+ * <p>Usage: {@code java -cp bench/target/benchmarks.jar org.fabriclab.bench.tools.SameReports OLD.jar NEW.jar
+ * [commands.txt]} from the repository's root (or, unbuilt, {@code java
+ * bench/src/main/java/org/fabriclab/bench/tools/SameReports.java ...}: JDK only), the
  * jars being {@code emulator/target/emulator-*-all.jar} of the two builds ({@code save DIR JAR}
  * instead writes one build's reports into DIR, and {@code OLD_DIR NEW.jar} compares a saved set
  * with a build). Exits 0 when every report is the same, 1 otherwise, printing each difference.
@@ -29,7 +33,8 @@ public final class SameReports {
 
     public static void main(String[] a) throws Exception {
         if (a.length < 2) {
-            System.err.println("usage: java SameReports.java OLD.jar|OLD_DIR NEW.jar [commands.txt] | save DIR JAR [commands.txt]");
+            System.err.println("usage: SameReports OLD.jar|OLD_DIR NEW.jar [commands.txt] | save DIR JAR [commands.txt]"
+                    + " (commands.txt defaults to bench/same-reports/commands.txt, from the repository's root)");
             System.exit(2);
         }
         boolean save = a[0].equals("save");

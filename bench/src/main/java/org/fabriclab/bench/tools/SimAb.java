@@ -1,3 +1,5 @@
+package org.fabriclab.bench.tools;
+
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URL;
@@ -15,13 +17,15 @@ import java.util.regex.Pattern;
  * in each, the order alternating, so that a slow spell hits both alike. Prints each build's
  * packet-hops per CPU-second per round, the medians, and the median of the per-round ratios.
  *
- * <p>Usage: {@code java bench/sim-ab/SimAb.java OLD.jar NEW.jar ROUNDS [sim options...]}; the
+ * <p>Usage: {@code java -cp bench/target/benchmarks.jar org.fabriclab.bench.tools.SimAb OLD.jar NEW.jar ROUNDS
+ * [sim options...]} (or, unbuilt, {@code java bench/src/main/java/org/fabriclab/bench/tools/SimAb.java ...}:
+ * JDK only); the
  * options default to the 1,000-host tree of docs/benchmarks.md at half load for 100 us.
  */
 public class SimAb {
     public static void main(String[] a) throws Exception {
         if (a.length < 3) {
-            System.err.println("usage: java SimAb.java OLD.jar NEW.jar ROUNDS [sim options...]");
+            System.err.println("usage: SimAb OLD.jar NEW.jar ROUNDS [sim options...]");
             System.exit(2);
         }
         int rounds = Integer.parseInt(a[2]);

@@ -1,4 +1,4 @@
-package org.fabriclab.emulator;
+package org.fabriclab.emulator.live;
 
 import io.grpc.Server;
 import io.grpc.inprocess.InProcessServerBuilder;

@@ -1,4 +1,4 @@
-package org.fabriclab.manager;
+package org.fabriclab.manager.channel;
 
 import io.grpc.ManagedChannel;
 import io.grpc.inprocess.InProcessChannelBuilder;

@@ -1,7 +1,11 @@
-package org.fabriclab.routing.engine;
+package org.fabriclab.routing.registry;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.RoutingEngine;
+import org.fabriclab.routing.engine.RoutingException;
+import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.engine.minhop.MinHopEngine;
 
 /**

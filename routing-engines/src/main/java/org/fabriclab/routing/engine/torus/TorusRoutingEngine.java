@@ -1,10 +1,12 @@
-package org.fabriclab.routing.torus;
+package org.fabriclab.routing.engine.torus;
 
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingEngine;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.engine.minhop.MinHopEngine;
+import org.fabriclab.routing.torus.SourceRoutes;
+import org.fabriclab.routing.torus.TorusEngines;
 
 /**
  * A torus engine in the engine framework, for the daemon and the simulator: minhop's LFTs (each
