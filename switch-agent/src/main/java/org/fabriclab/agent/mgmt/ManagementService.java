@@ -378,8 +378,14 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             out.onError(notFound("port " + request.getPortNumber() + " does not exist; this node has ports 1.." + n));
             return;
         }
-        node.counters().reset(request.getPortNumber());
-        reply(out, ResetPortCountersResponse.getDefaultInstance());
+        node.resetCounters(request.getPortNumber()).whenComplete((done, error) -> {
+            if (error != null) {
+                out.onError(Status.UNAVAILABLE.withDescription("the counters of " + node.identity().description()
+                        + " could not be reset: its data plane is shutting down").asRuntimeException());
+            } else {
+                reply(out, ResetPortCountersResponse.getDefaultInstance());
+            }
+        });
     }
 
     @Override
