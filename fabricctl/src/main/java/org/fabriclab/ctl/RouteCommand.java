@@ -21,6 +21,7 @@ import org.fabriclab.routing.analysis.PathTracer;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
 import org.fabriclab.routing.analysis.RouteReport;
 import org.fabriclab.routing.engine.EngineChain;
+import org.fabriclab.routing.engine.RoutingEngines;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
@@ -200,6 +201,7 @@ final class RouteCommand implements Callable<Integer> {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("engine", r.engine());
         m.put("sourceRouted", true);
+        m.put("engineGuarantees", EnginesCommand.guarantees(RoutingEngines.create(engine).guarantees()));
         m.put("torusNodes", r.nodes());
         m.put("pairs", r.pairs());
         m.put("routingMillis", round(timed.medianMillis()));
@@ -356,6 +358,7 @@ final class RouteCommand implements Callable<Integer> {
         m.put("unreachablePairs", r.unreachablePairs());
         m.put("deadlockFree", r.deadlockFree());
         m.put("virtualLanes", r.virtualLanes());
+        m.put("engineGuarantees", EnginesCommand.guarantees(result.guarantees()));
         m.put("topology", fabric.kind());
         m.put("links", fabric.linkCount());
         m.put("channels", r.channels());

@@ -12,6 +12,10 @@ import org.fabriclab.routing.engine.updn.UpDownEngine;
 public final class RoutingEngines {
     /** An engine's key, what it does, and how to make one. */
     public record Info(String name, String description, Supplier<RoutingEngine> factory) {
+        /** What the engine promises (see {@link RoutingEngine#guarantees()}). */
+        public EngineGuarantees guarantees() {
+            return factory.get().guarantees();
+        }
     }
 
     private static final List<Info> ENGINES = List.of(
