@@ -45,6 +45,7 @@ class DaemonVerbsTest {
                 FabricCtlTest.Run engine = FabricCtlTest.run("engine", "set", "updn", "--server", server, "--json");
                 assertEquals(0, engine.code(), engine.err());
                 assertTrue(engine.out().contains("\"engine\":\"updn\""), engine.out());
+                assertTrue(engine.out().contains("\"guarantees\":{\"deadlockFree\":true,\"lanes\":1,\"sourceRoutes\":false}"), engine.out());
                 FabricCtlTest.Run bad = FabricCtlTest.run("engine", "set", "bogus", "--server", server);
                 assertEquals(2, bad.code());
                 assertTrue(bad.err().contains("INVALID_ARGUMENT: unknown routing engine 'bogus'"), bad.err());
