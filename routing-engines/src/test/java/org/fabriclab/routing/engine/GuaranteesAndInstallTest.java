@@ -103,6 +103,8 @@ class GuaranteesAndInstallTest {
         assertEquals(t.lids().maxLid(), in.lftTop());
         assertEquals(in.lft().length, in.arLft().length);
         assertTrue(!SwitchInstall.of(t, turned, 4, false).arEnabled(), "AR off when not routing adaptively");
+        assertEquals(in, SwitchInstall.of(t, turned, 4, true), "the same tables are equal, arrays by content");
+        assertTrue(!in.equals(SwitchInstall.of(t, turned, 2, true)), "another SL-to-VL map is another install");
     }
 
     @Test
