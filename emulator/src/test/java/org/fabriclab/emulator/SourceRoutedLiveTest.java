@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.agent.core.TableBatch;
+import org.fabriclab.agent.core.TableInstall;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.live.EmulatedFabric;
@@ -35,8 +37,8 @@ class SourceRoutedLiveTest {
         EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(1);
         try (EmulatedFabric fabric = EmulatedFabric.start(f, o)) {
             for (int s = 0; s < f.switchCount(); s++) {
-                var b = Simulation.batch(tables, s, o.vls(), false);
-                fabric.node(f.name(f.switchNode(s))).management().tables().apply(new org.fabriclab.agent.core.TableBatch(b.fromVersion(),
+                TableBatch b = TableInstall.batch(tables, s, o.vls(), false);
+                fabric.node(f.name(f.switchNode(s))).management().tables().apply(new TableBatch(b.fromVersion(),
                         b.toVersion(), b.blocks(), b.lftTop(), b.sl2vl(), b.arGroups(), b.arBlocks(), b.arEnabled(),
                         t.directionPorts(f.switchNode(s))));
             }

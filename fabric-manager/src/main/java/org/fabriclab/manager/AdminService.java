@@ -8,6 +8,7 @@ import org.fabriclab.proto.v1.AdminGrpc;
 import org.fabriclab.proto.v1.DumpTablesRequest;
 import org.fabriclab.proto.v1.DumpTablesResponse;
 import org.fabriclab.proto.v1.EngineChainInfo;
+import org.fabriclab.proto.v1.EngineGuarantees;
 import org.fabriclab.proto.v1.GetEngineRequest;
 import org.fabriclab.proto.v1.GetLftBlockRequest;
 import org.fabriclab.proto.v1.GetStatusRequest;
@@ -23,6 +24,7 @@ import org.fabriclab.proto.v1.TopologyLink;
 import org.fabriclab.proto.v1.TopologyNode;
 import org.fabriclab.proto.v1.TraceRouteRequest;
 import org.fabriclab.proto.v1.TraceRouteResponse;
+import org.fabriclab.routing.registry.RoutingEngines;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.lid.LidAssignment;
 
@@ -203,9 +205,19 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
 
     @Override
     public void getEngine(GetEngineRequest request, StreamObserver<EngineChainInfo> out) {
-        FabricManager.Snapshot s = manager.snapshot();
-        reply(out, EngineChainInfo.newBuilder().setChain(s.engineChain())
-                .setActive(s.outcome() == null ? "" : s.outcome().tables().engine()).build());
+        reply(out, engineInfo(manager.snapshot()));
+    }
+
+    /** The chain, the engine that produced the installed tables and what it promises (as it declares it). */
+    private static EngineChainInfo engineInfo(FabricManager.Snapshot s) {
+        EngineChainInfo.Builder b = EngineChainInfo.newBuilder().setChain(s.engineChain());
+        if (s.outcome() != null) {
+            String active = s.outcome().tables().engine();
+            var g = RoutingEngines.create(active).guarantees();
+            b.setActive(active).setActiveGuarantees(EngineGuarantees.newBuilder()
+                    .setDeadlockFree(g.deadlockFree()).setLanes(g.lanes()).setSourceRoutes(g.sourceRoutes()));
+        }
+        return b.build();
     }
 
     /** Routes for a job's hosts and pushes the tables before it starts. */
@@ -235,8 +247,7 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
             if (x != null) {
                 out.onError(Status.INTERNAL.withDescription("sweep failed: " + x.getMessage()).asRuntimeException());
             } else {
-                reply(out, EngineChainInfo.newBuilder().setChain(s.engineChain())
-                        .setActive(s.outcome() == null ? "" : s.outcome().tables().engine()).build());
+                reply(out, engineInfo(s));
             }
         });
     }

@@ -28,6 +28,7 @@ import org.fabriclab.manager.discovery.DiscoveryException;
 import org.fabriclab.manager.sweep.HeavySweep;
 import org.fabriclab.manager.sweep.SweepException;
 import org.fabriclab.proto.v1.Event;
+import org.fabriclab.proto.v1.GetPortInfoRequest;
 import org.fabriclab.proto.v1.SubscribeEventsRequest;
 import org.fabriclab.routing.format.Guid2LidFile;
 import org.fabriclab.routing.registry.EngineChain;
@@ -39,8 +40,9 @@ import org.slf4j.LoggerFactory;
  * traps, and keeps the status the admin service and metrics report.
  *
  * <p>Threads, by role: heavy sweeps run one at a time on the {@code manager-sweep} thread (the
- * serial executor that owns the sweep state, so nothing else locks it); discovery and pushes fan
- * out on the {@code manager-io} pool, whose size bounds the management requests in flight; traps
+ * serial executor that owns the sweep state, so nothing else locks it); discovery, light sweeps and
+ * pushes fan out through one {@link FanOut} on the {@code manager-io} pool (at most
+ * {@link #IO_THREADS} management requests in flight, each with a deadline); traps
  * arrive on gRPC threads and only schedule a sweep. A flood of traps is damped as OpenSM does: a
  * trap while a sweep is already pending adds nothing, and a sweep waits {@link #TRAP_DELAY_MS} so
  * that the traps of one event (both ends of a link) fold into one sweep.
@@ -53,36 +55,123 @@ public final class FabricManager implements AutoCloseable {
     /** The manager's state, as {@code fabricctl status} shows it. */
     public enum State { DISCOVERING, ROUTING, UP, FAILED, STANDBY }
 
-    /** A consistent snapshot of what the manager knows. */
+    /** A consistent snapshot of what the manager knows; changed through {@link #toBuilder()}. */
     public record Snapshot(State state, Discovery.Result discovered, HeavySweep.Outcome outcome, String engineChain,
                            long tableVersion, long lastHeavySweepMillis, long upSinceEpochMillis, String lastError,
                            long heavySweeps, long traps) {
+        /** The snapshot of a manager that has not swept yet. */
+        static Snapshot initial(String engineChain) {
+            return new Snapshot(State.DISCOVERING, null, null, engineChain, 0, 0, 0, "", 0, 0);
+        }
+
+        /** A builder starting from this snapshot. */
+        Builder toBuilder() {
+            return new Builder(this);
+        }
+
         /** The same, in another state; a null error keeps the last one. */
         Snapshot withState(State to, String error) {
-            return new Snapshot(to, discovered, outcome, engineChain, tableVersion, lastHeavySweepMillis, upSinceEpochMillis,
-                    error == null ? lastError : error, heavySweeps, traps);
+            return toBuilder().state(to).lastError(error == null ? lastError : error).build();
         }
 
         /** Discovery done, routing next: the new fabric, no error. */
         Snapshot routing(Discovery.Result d) {
-            return new Snapshot(State.ROUTING, d, outcome, engineChain, tableVersion, lastHeavySweepMillis, upSinceEpochMillis,
-                    "", heavySweeps, traps);
+            return toBuilder().state(State.ROUTING).discovered(d).lastError("").build();
         }
 
         /** Standing by: the fabric as discovered, {@code note} saying which manager is master. */
         Snapshot standby(Discovery.Result d, String note) {
-            return new Snapshot(State.STANDBY, d, outcome, engineChain, tableVersion, lastHeavySweepMillis, upSinceEpochMillis,
-                    note, heavySweeps, traps);
+            return toBuilder().state(State.STANDBY).discovered(d).lastError(note).build();
         }
 
         Snapshot withEngineChain(String chain) {
-            return new Snapshot(state, discovered, outcome, chain, tableVersion, lastHeavySweepMillis, upSinceEpochMillis,
-                    lastError, heavySweeps, traps);
+            return toBuilder().engineChain(chain).build();
         }
 
         Snapshot withOneMoreTrap() {
-            return new Snapshot(state, discovered, outcome, engineChain, tableVersion, lastHeavySweepMillis, upSinceEpochMillis,
-                    lastError, heavySweeps, traps + 1);
+            return toBuilder().traps(traps + 1).build();
+        }
+
+        /** A snapshot's fields, changed one by one; not thread-safe (the sweep thread builds them). */
+        static final class Builder {
+            private State state;
+            private Discovery.Result discovered;
+            private HeavySweep.Outcome outcome;
+            private String engineChain;
+            private long tableVersion;
+            private long lastHeavySweepMillis;
+            private long upSinceEpochMillis;
+            private String lastError;
+            private long heavySweeps;
+            private long traps;
+
+            private Builder(Snapshot s) {
+                state = s.state;
+                discovered = s.discovered;
+                outcome = s.outcome;
+                engineChain = s.engineChain;
+                tableVersion = s.tableVersion;
+                lastHeavySweepMillis = s.lastHeavySweepMillis;
+                upSinceEpochMillis = s.upSinceEpochMillis;
+                lastError = s.lastError;
+                heavySweeps = s.heavySweeps;
+                traps = s.traps;
+            }
+
+            Builder state(State v) {
+                state = v;
+                return this;
+            }
+
+            Builder discovered(Discovery.Result v) {
+                discovered = v;
+                return this;
+            }
+
+            Builder outcome(HeavySweep.Outcome v) {
+                outcome = v;
+                return this;
+            }
+
+            Builder engineChain(String v) {
+                engineChain = v;
+                return this;
+            }
+
+            Builder tableVersion(long v) {
+                tableVersion = v;
+                return this;
+            }
+
+            Builder lastHeavySweepMillis(long v) {
+                lastHeavySweepMillis = v;
+                return this;
+            }
+
+            Builder upSinceEpochMillis(long v) {
+                upSinceEpochMillis = v;
+                return this;
+            }
+
+            Builder lastError(String v) {
+                lastError = v;
+                return this;
+            }
+
+            Builder heavySweeps(long v) {
+                heavySweeps = v;
+                return this;
+            }
+
+            Builder traps(long v) {
+                traps = v;
+                return this;
+            }
+
+            Snapshot build() {
+                return new Snapshot(state, discovered, outcome, engineChain, tableVersion, lastHeavySweepMillis, upSinceEpochMillis,
+                        lastError, heavySweeps, traps);
+            }
         }
     }
 
@@ -91,7 +180,9 @@ public final class FabricManager implements AutoCloseable {
     private final NodeChannels channels = new NodeChannels();
     private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "manager-sweep"));
     private final ExecutorService io = Executors.newFixedThreadPool(IO_THREADS, r -> thread(r, "manager-io"));
-    private final Discovery discovery = new Discovery(channels, io);
+    /** Every fan-out of management calls: discovery, light sweeps, the heavy sweep's pushes. */
+    private final FanOut fanOut = new FanOut(channels, io, IO_THREADS, NodeChannels.DEADLINE_MS);
+    private final Discovery discovery = new Discovery(fanOut);
     private final HeavySweep heavySweep;
     private final Mastership mastership;
     private final AtomicBoolean sweepPending = new AtomicBoolean();
@@ -117,9 +208,9 @@ public final class FabricManager implements AutoCloseable {
         this.seed = seed;
         this.lidFile = lidFile;
         this.mastership = new Mastership(sm, channels);
-        this.heavySweep = new HeavySweep(channels, io, sm.mKey());
+        this.heavySweep = new HeavySweep(fanOut, sm.mKey());
         this.chain = EngineChain.parse(engineChain);
-        snapshot = new Snapshot(State.DISCOVERING, null, null, engineChain, 0, 0, 0, "", 0, 0);
+        snapshot = Snapshot.initial(engineChain);
         sweepTimer = Timer.builder("fabric.sweep.duration").description("heavy sweep: discovery, LIDs, routing, validation, push, activation").register(registry);
         routingTimer = Timer.builder("fabric.routing.duration").description("routing-engine chain").register(registry);
         pushTimer = Timer.builder("fabric.push.duration").description("table push and port activation").register(registry);
@@ -254,27 +345,15 @@ public final class FabricManager implements AutoCloseable {
             standBy(s.discovered(), over.get());
             return false;
         }
-        List<java.util.concurrent.Future<Boolean>> changed = new java.util.ArrayList<>();
-        for (DiscoveredNode n : s.discovered().nodes()) {
-            changed.add(io.submit(() -> {
-                try {
-                    var now = channels.blocking(n.endpoint()).getPortInfo(org.fabriclab.proto.v1.GetPortInfoRequest.getDefaultInstance());
-                    return !sameLinks(n.ports(), now.getPortsList());
-                } catch (io.grpc.StatusRuntimeException e) {
-                    return true;
-                }
-            }));
-        }
-        boolean any = false;
-        for (java.util.concurrent.Future<Boolean> f : changed) {
-            try {
-                any |= f.get();
-            } catch (java.util.concurrent.ExecutionException e) {
-                any = true;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
+        boolean any;
+        try {
+            // a node that does not answer counts as a change
+            any = fanOut.run(s.discovered().nodes(), FanOut.Retry.NONE, n -> !sameLinks(n.ports(),
+                            fanOut.stub(n.endpoint()).getPortInfo(GetPortInfoRequest.getDefaultInstance()).getPortsList()))
+                    .stream().anyMatch(r -> !r.ok() || r.value());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
         if (any) {
             LOG.info("light sweep saw a change in the fabric; starting a heavy sweep");
@@ -325,9 +404,10 @@ public final class FabricManager implements AutoCloseable {
             sweepTimer.record(millis, TimeUnit.MILLISECONDS);
             Snapshot before = snapshot;
             boolean changed = o.changedBlocks() > 0 || before.tableVersion() == 0;
-            snapshot = new Snapshot(State.UP, d, o, before.engineChain(), before.tableVersion() + (changed ? 1 : 0), millis,
-                    before.state() == State.UP && before.upSinceEpochMillis() > 0 ? before.upSinceEpochMillis() : System.currentTimeMillis(),
-                    "", before.heavySweeps() + 1, before.traps());
+            snapshot = before.toBuilder().state(State.UP).discovered(d).outcome(o).tableVersion(before.tableVersion() + (changed ? 1 : 0))
+                    .lastHeavySweepMillis(millis).upSinceEpochMillis(before.state() == State.UP && before.upSinceEpochMillis() > 0
+                            ? before.upSinceEpochMillis() : System.currentTimeMillis())
+                    .lastError("").heavySweeps(before.heavySweeps() + 1).build();
             LOG.info("heavy sweep done in {} ms (discovery {}, claim {}, routing {}, validation {}, push {}, activation {}): {} switches, "
                     + "{} hosts, {} links; engine {}; {} LFT blocks changed, {} ports activated", millis, discoveryMillis, claimMillis,
                     o.routingMillis(), o.validationMillis(), o.pushMillis(), o.activationMillis(), d.fabric().switchCount(),

@@ -1,5 +1,7 @@
 package org.fabriclab.manager;
 
+import io.grpc.StatusRuntimeException;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -37,7 +39,10 @@ import org.fabriclab.proto.v1.PortState;
  * </ul>
  * Meters read this class's fields at scrape time. Tags are node, port and input names, so their
  * number is bounded by the fabric (input shares only for ports that were congested, flows by
- * {@code maxFlows}). Runs on its own {@code perf-manager} thread.
+ * {@code maxFlows}). A poll that fails is counted in {@code fabric.perf.poll.failures}: {@code
+ * kind=node} for a gRPC status (a node gone, a deadline; expected, the next poll tries again),
+ * {@code kind=unexpected} for anything else, logged with the node and port; either way polling
+ * goes on with the next port. Runs on its own {@code perf-manager} thread.
  */
 public final class PerfManager implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PerfManager.class);
@@ -54,6 +59,10 @@ public final class PerfManager implements AutoCloseable {
     private final Map<String, Destination> destinations = new ConcurrentHashMap<>();
     private final int maxFlows;
     private boolean warnedFlows;
+    /** Polls a node refused or did not answer (a gRPC status: a node gone, a deadline): expected, the next poll tries again. */
+    private final Counter nodeFailures;
+    /** Polls that failed for any other reason (a bug): logged with the node and port, and polling goes on. */
+    private final Counter unexpectedFailures;
 
     /** Flows exported when no limit is given. */
     public static final int DEFAULT_MAX_FLOWS = 4096;
@@ -107,6 +116,12 @@ public final class PerfManager implements AutoCloseable {
         this.registry = registry;
         this.intervalMillis = intervalMillis;
         this.maxFlows = maxFlows;
+        nodeFailures = failures("node", "polls a node refused or did not answer (gRPC status: a node gone, a deadline)");
+        unexpectedFailures = failures("unexpected", "polls that failed for another reason (a bug: see the log)");
+    }
+
+    private Counter failures(String kind, String description) {
+        return Counter.builder("fabric.perf.poll.failures").tag("kind", kind).description(description).register(registry);
     }
 
     public void start() {
@@ -139,19 +154,30 @@ public final class PerfManager implements AutoCloseable {
                     PortCounters c = manager.channels().blocking(n.endpoint())
                             .getPortCounters(GetPortCountersRequest.newBuilder().setPortNumber(p.getPortNumber()).build());
                     update(n.info().getDescription(), p, c, sw);
-                } catch (RuntimeException e) {
+                } catch (StatusRuntimeException e) {
                     // a node that went away: its meters keep their last values until the next sweep
+                    nodeFailures.increment();
+                } catch (RuntimeException e) {
+                    unexpected(e, "the port counters of " + n.info().getDescription() + " port " + p.getPortNumber());
                 }
             }
             if (!sw) {
                 try {
                     pollFlows(n.info().getDescription(), manager.channels().blocking(n.endpoint())
                             .getFlowCounters(GetFlowCountersRequest.getDefaultInstance()), byLid);
+                } catch (StatusRuntimeException e) {
+                    nodeFailures.increment();
                 } catch (RuntimeException e) {
-                    // as above
+                    unexpected(e, "the flow counters of " + n.info().getDescription());
                 }
             }
         }
+    }
+
+    /** A failure polling cannot expect: counted, logged with what was polled, and polling goes on with the next. */
+    private void unexpected(RuntimeException e, String what) {
+        unexpectedFailures.increment();
+        LOG.error("polling {} failed unexpectedly; polling goes on with the others", what, e);
     }
 
     private void update(String node, PortInfo p, PortCounters c, boolean sw) {

@@ -18,6 +18,7 @@ import org.fabriclab.proto.v1.ManagerStatus;
 import org.fabriclab.proto.v1.RouteJobRequest;
 import org.fabriclab.proto.v1.SetEngineRequest;
 import org.fabriclab.proto.v1.SweepRequest;
+import org.fabriclab.routing.engine.EngineGuarantees;
 import org.fabriclab.routing.format.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -145,6 +146,10 @@ final class DaemonCommands {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("chain", info.getChain());
             m.put("engine", info.getActive());
+            if (info.hasActiveGuarantees()) {
+                var g = info.getActiveGuarantees();
+                m.put("guarantees", EnginesCommand.guarantees(new EngineGuarantees(g.getDeadlockFree(), g.getLanes(), g.getSourceRoutes())));
+            }
             print(spec.commandLine().getOut(), json.json, m);
             return 0;
         }

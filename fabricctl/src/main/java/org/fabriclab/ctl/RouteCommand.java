@@ -40,6 +40,7 @@ import org.fabriclab.routing.format.LftDump;
 import org.fabriclab.routing.lid.LidAssigner;
 import org.fabriclab.routing.lid.LidAssignment;
 import org.fabriclab.routing.registry.EngineChain;
+import org.fabriclab.routing.registry.RoutingEngines;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -243,6 +244,7 @@ final class RouteCommand implements Callable<Integer> {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("engine", r.engine());
         m.put("sourceRouted", true);
+        m.put("engineGuarantees", EnginesCommand.guarantees(RoutingEngines.create(engine).guarantees()));
         m.put("torusNodes", r.nodes());
         m.put("pairs", r.pairs());
         m.put("routingMillis", round(timed.medianMillis()));
@@ -378,6 +380,7 @@ final class RouteCommand implements Callable<Integer> {
         m.put("unreachablePairs", r.unreachablePairs());
         m.put("deadlockFree", r.deadlockFree());
         m.put("virtualLanes", r.virtualLanes());
+        m.put("engineGuarantees", EnginesCommand.guarantees(result.guarantees()));
         m.put("topology", fabric.kind());
         m.put("links", fabric.linkCount());
         m.put("channels", r.channels());

@@ -70,6 +70,8 @@ class DaemonVerbsTest {
                 FabricCtlTest.Run engine = FabricCtlTest.run("engine", "set", "updn", "--server", server, "--json");
                 assertEquals(0, engine.code(), engine.err());
                 assertEquals("updn", engine.json().path("engine").asText(), engine.out());
+                JsonNode g = engine.json().path("guarantees");
+                assertTrue(g.path("deadlockFree").asBoolean() && g.path("lanes").asInt() == 1 && !g.path("sourceRoutes").asBoolean(), engine.out());
                 FabricCtlTest.Run bad = FabricCtlTest.run("engine", "set", "bogus", "--server", server);
                 assertEquals(2, bad.code());
                 assertTrue(bad.err().contains("INVALID_ARGUMENT: unknown routing engine 'bogus'"), bad.err());

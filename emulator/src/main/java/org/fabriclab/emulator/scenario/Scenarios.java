@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.agent.core.TableInstall;
 import org.fabriclab.agent.core.TableWriteException;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.Traffic;
@@ -194,7 +195,7 @@ public final class Scenarios {
         try (EmulatedFabric fabric = EmulatedFabric.start(f, o)) {
             for (int sw = 0; sw < f.switchCount(); sw++) {
                 try {
-                    fabric.node(f.name(f.switchNode(sw))).management().tables().apply(Simulation.batch(tables, sw, o.vls(), adaptive));
+                    fabric.node(f.name(f.switchNode(sw))).management().tables().apply(TableInstall.batch(tables, sw, o.vls(), adaptive));
                 } catch (TableWriteException e) {
                     throw new IllegalStateException("the switch refused the scenario's tables: " + e.getMessage(), e);
                 }

@@ -9,7 +9,7 @@ import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.PacketPool;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.SwitchCore;
-import org.fabriclab.agent.core.TableBatch;
+import org.fabriclab.agent.core.TableInstall;
 import org.fabriclab.agent.core.TableStore;
 import org.fabriclab.agent.core.TableWriteException;
 import org.fabriclab.routing.engine.ForwardingTables;
@@ -248,12 +248,7 @@ public final class Simulation {
             counters[n] = new PortCounterArray(f.portCount(n), !c.flows().isEmpty()); // port shares are reported for flows only
             if (f.isSwitch(n)) {
                 TableStore tables = new TableStore(f.portCount(n));
-                TableBatch b = batch(c.tables(), f.switchIndex(n), c.vls(), c.adaptive());
-                if (c.tables().sourceRoutes() != null) {
-                    b = new TableBatch(b.fromVersion(), b.toVersion(), b.blocks(), b.lftTop(), b.sl2vl(), b.arGroups(), b.arBlocks(),
-                            b.arEnabled(), c.tables().sourceRoutes().torus().directionPorts(n), b.arStaticInputs());
-                }
-                tables.apply(b);
+                tables.apply(TableInstall.batch(c.tables(), f.switchIndex(n), c.vls(), c.adaptive()));
                 int node = n;
                 switchCore[n] = new SwitchCore(f.portCount(n), c.vls(), c.bufferPackets(), tables, counters[n], pool,
                         new SwitchCore.Output() {
@@ -609,53 +604,6 @@ public final class Simulation {
                 latency.percentile(0.99), delivered == 0 ? 0 : (double) hopSum / delivered, delivered, dropped, refused, outOfOrder,
                 packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, cpuNanos / 1_000_000,
                 packetHops / (cpuNanos / 1e9), phases, binNs, series);
-    }
-
-    /**
-     * The switch's tables as one batch: every LFT block, SL i on VL i (mod the lanes), and the AR
-     * groups, AR LFT, static input ports and lane turns if the engine made them (AR enabled when
-     * {@code adaptive}).
-     */
-    public static TableBatch batch(ForwardingTables t, int s, int vls, boolean adaptive) {
-        byte[] table = t.table(s);
-        List<TableBatch.Block> blocks = new ArrayList<>();
-        for (int b = 0; b * 64 < table.length; b++) {
-            byte[] block = new byte[64];
-            Arrays.fill(block, (byte) ForwardingTables.NO_PATH);
-            System.arraycopy(table, b * 64, block, 0, Math.min(64, table.length - b * 64));
-            blocks.add(new TableBatch.Block(b, block));
-        }
-        byte[] sl2vl = new byte[16];
-        for (int sl = 0; sl < 16; sl++) {
-            sl2vl[sl] = (byte) (sl % vls);
-        }
-        List<TableBatch.Sl2Vl> maps = new ArrayList<>(List.of(new TableBatch.Sl2Vl(0, 0, sl2vl)));
-        List<TableBatch.ArGroup> groups = new ArrayList<>();
-        List<TableBatch.ArBlock> arBlocks = new ArrayList<>();
-        var ar = t.ar();
-        if (ar != null) {
-            for (int g = 1; g <= ar.groupCount(s); g++) {
-                groups.add(new TableBatch.ArGroup(g, ar.ports(s, g), ar.detours(s, g)));
-            }
-            for (int[] turn : ar.laneTurns(s)) {
-                byte[] vl = new byte[16];
-                Arrays.fill(vl, (byte) turn[2]);
-                maps.add(new TableBatch.Sl2Vl(turn[0], turn[1], vl));
-            }
-            for (int b = 0; b < blocks.size(); b++) {
-                short[] entries = new short[64];
-                boolean any = false;
-                for (int i = 0; i < 64 && b * 64 + i < ar.size(s); i++) {
-                    entries[i] = (short) ar.group(s, b * 64 + i);
-                    any |= entries[i] != 0;
-                }
-                if (any) {
-                    arBlocks.add(new TableBatch.ArBlock(b, entries));
-                }
-            }
-        }
-        return new TableBatch(0, 1, blocks, table.length - 1, maps, groups, arBlocks, ar != null && adaptive, null,
-                ar == null ? null : ar.staticInputs(s));
     }
 
     /** Per pair of fabric switches (by torus node), the encoded source route between them, or 0. */

@@ -1,7 +1,5 @@
 package org.fabriclab.manager.discovery;
 
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -13,9 +11,9 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import org.fabriclab.manager.FanOut;
 import org.fabriclab.manager.channel.NodeChannels;
 import org.fabriclab.proto.v1.GetNodeRecordRequest;
-import org.fabriclab.proto.v1.ManagementGrpc;
 import org.fabriclab.proto.v1.NodeInfo;
 import org.fabriclab.proto.v1.NodeRecord;
 import org.fabriclab.proto.v1.NodeType;
@@ -30,21 +28,17 @@ import org.slf4j.LoggerFactory;
  * Discovers a fabric breadth-first from one node's management endpoint, as OpenSM's heavy sweep
  * does with directed-route SMPs: NodeInfo, PortInfo (with the neighbour each port's link-level
  * hello learned) and SwitchInfo of each node, read in one GetNodeRecord call per node, one BFS
- * layer at a time. The requests in flight are
- * bounded by the executor's size; every call has a deadline and is retried on UNAVAILABLE or
- * DEADLINE_EXCEEDED. The model is built with the nodes in GUID order, so the same fabric always
+ * layer at a time, through the manager's {@link FanOut}: the requests in flight are bounded,
+ * every call has a deadline and is retried on UNAVAILABLE or DEADLINE_EXCEEDED. The model is built with the nodes in GUID order, so the same fabric always
  * gives the same model, and the same routes, whichever node the walk started from.
  */
 public final class Discovery {
     private static final Logger LOG = LoggerFactory.getLogger(Discovery.class);
-    private static final int ATTEMPTS = 3;
+    private final FanOut fanOut;
 
-    private final NodeChannels channels;
-    private final ExecutorService executor;
-
-    public Discovery(NodeChannels channels, ExecutorService executor) {
-        this.channels = channels;
-        this.executor = executor;
+    /** Queries the nodes of each layer through {@code fanOut}, retrying (reads are safe to redo). */
+    public Discovery(FanOut fanOut) {
+        this.fanOut = fanOut;
     }
 
     /** The discovered fabric: the nodes, in discovery order, and the fabric model built from them. */
@@ -63,21 +57,15 @@ public final class Discovery {
         seen.add(seed);
         boolean first = true;
         while (!layer.isEmpty()) {
-            List<Future<DiscoveredNode>> futures = new ArrayList<>();
-            for (String e : layer) {
-                futures.add(executor.submit(() -> query(e)));
-            }
             List<DiscoveredNode> found = new ArrayList<>();
-            for (int i = 0; i < futures.size(); i++) {
-                try {
-                    found.add(futures.get(i).get());
-                } catch (ExecutionException x) {
-                    Throwable c = x.getCause();
-                    if (first) {
-                        throw new DiscoveryException("the seed " + layer.get(i) + " does not answer: " + describe(c)
-                                + "; check that the fabric is running and the address is right");
-                    }
-                    LOG.warn("node at {} does not answer ({}); it is left out of this sweep", layer.get(i), describe(c));
+            for (FanOut.Result<String, DiscoveredNode> r : fanOut.run(layer, FanOut.Retry.IDEMPOTENT, this::query)) {
+                if (r.ok()) {
+                    found.add(r.value());
+                } else if (first) {
+                    throw new DiscoveryException("the seed " + r.item() + " does not answer: " + FanOut.describe(r.failure())
+                            + "; check that the fabric is running and the address is right");
+                } else {
+                    LOG.warn("node at {} does not answer ({}); it is left out of this sweep", r.item(), FanOut.describe(r.failure()));
                 }
             }
             first = false;
@@ -104,29 +92,9 @@ public final class Discovery {
     }
 
     private DiscoveredNode query(String endpoint) {
-        NodeRecord r = retry(endpoint, s -> s.getNodeRecord(GetNodeRecordRequest.getDefaultInstance()));
+        NodeRecord r = fanOut.stub(endpoint).getNodeRecord(GetNodeRecordRequest.getDefaultInstance());
         return new DiscoveredNode(endpoint, r.getNodeInfo(), r.getPortsList(),
                 r.getNodeInfo().getType() == NodeType.NODE_TYPE_SWITCH ? r.getSwitchInfo() : null, r.getSmInfo());
-    }
-
-    private <T> T retry(String endpoint, java.util.function.Function<ManagementGrpc.ManagementBlockingStub, T> call) {
-        StatusRuntimeException last = null;
-        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            try {
-                return call.apply(channels.blocking(endpoint));
-            } catch (StatusRuntimeException e) {
-                Status.Code c = e.getStatus().getCode();
-                if (c != Status.Code.UNAVAILABLE && c != Status.Code.DEADLINE_EXCEEDED) {
-                    throw e;
-                }
-                last = e;
-            }
-        }
-        throw last;
-    }
-
-    private static String describe(Throwable t) {
-        return t instanceof StatusRuntimeException s ? s.getStatus().getCode() + " " + s.getStatus().getDescription() : t.toString();
     }
 
     /** The fabric model: nodes named by their description (made unique with the GUID if need be), links from the hellos. */

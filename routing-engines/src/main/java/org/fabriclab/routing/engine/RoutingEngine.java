@@ -14,6 +14,15 @@ public interface RoutingEngine {
     /** The key the engine is configured by ({@code minhop}, {@code updn}, ...), as OpenSM names it. */
     String name();
 
+    /**
+     * What the engine promises about its tables (deadlock freedom, the lanes they need, source
+     * routes); {@link EngineGuarantees#NONE} unless the engine says more. The daemon validates
+     * the tables against it before any switch is written.
+     */
+    default EngineGuarantees guarantees() {
+        return EngineGuarantees.NONE;
+    }
+
     /** Computes the forwarding tables of every switch for every LID. */
     ForwardingTables route(RoutingRequest request) throws RoutingException;
 }

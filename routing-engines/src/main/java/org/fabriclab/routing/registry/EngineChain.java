@@ -2,6 +2,7 @@ package org.fabriclab.routing.registry;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.fabriclab.routing.engine.EngineGuarantees;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingEngine;
 import org.fabriclab.routing.engine.RoutingException;
@@ -54,8 +55,8 @@ public final class EngineChain {
         return engines.stream().map(RoutingEngine::name).toList();
     }
 
-    /** The tables of the first engine that succeeded, and why each before it failed. */
-    public record Result(ForwardingTables tables, List<RoutingException> failures) {
+    /** The tables of the first engine that succeeded, what that engine promises, and why each before it failed. */
+    public record Result(ForwardingTables tables, EngineGuarantees guarantees, List<RoutingException> failures) {
         public Result {
             failures = List.copyOf(failures);
         }
@@ -75,7 +76,7 @@ public final class EngineChain {
         List<RoutingException> failures = new ArrayList<>();
         for (RoutingEngine e : engines) {
             try {
-                return new Result(e.route(request), failures);
+                return new Result(e.route(request), e.guarantees(), failures);
             } catch (RoutingException x) {
                 failures.add(x);
             }

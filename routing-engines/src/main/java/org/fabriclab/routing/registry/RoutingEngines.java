@@ -3,6 +3,7 @@ package org.fabriclab.routing.registry;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.fabriclab.routing.engine.EngineGuarantees;
 import org.fabriclab.routing.engine.RoutingEngine;
 import org.fabriclab.routing.engine.ar.AdaptiveEngines;
 import org.fabriclab.routing.engine.file.FileEngine;
@@ -13,6 +14,10 @@ import org.fabriclab.routing.engine.updn.UpDownEngine;
 public final class RoutingEngines {
     /** An engine's key, what it does, and how to make one. */
     public record Info(String name, String description, Supplier<RoutingEngine> factory) {
+        /** What the engine promises (see {@link RoutingEngine#guarantees()}). */
+        public EngineGuarantees guarantees() {
+            return factory.get().guarantees();
+        }
     }
 
     private static final List<Info> ENGINES = List.of(

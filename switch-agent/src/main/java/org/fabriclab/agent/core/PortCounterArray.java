@@ -5,8 +5,10 @@ import org.fabriclab.agent.mgmt.ManagedNode;
 /**
  * Port counters of one node in one flat {@code long[]}, indexed {@code port * COUNTERS + counter},
  * as the data plane increments them and as metrics read them at scrape time (no meter call per
- * packet). Writes come from the one thread that owns the node's data plane; reads from anywhere
- * may lag by a packet or two, which monitoring tolerates.
+ * packet). Writes come from the one thread that owns the node's data plane, resets included
+ * ({@code ManagedNode.resetCounters} runs them there: a reset from another thread would race the
+ * read-increment-write of {@link #add}); reads from anywhere may lag by a packet or two, which
+ * monitoring tolerates.
  *
  * <p>Beside the counters, a matrix of the bytes each output port sent by the input port they came
  * in on: what each input got of an output, unless made without it ({@link #PortCounterArray(int, boolean)}:

@@ -1,5 +1,6 @@
 package org.fabriclab.agent.core;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -10,7 +11,8 @@ import java.util.List;
  * none, the LFT's static port then), and whether AR is enabled (null keeps the setting); and for
  * source routing on a torus, the port of each direction (+X +Y +Z +K -X -Y -Z -K; 0 where the
  * switch has none; an empty array turns source routing off, null keeps the setting); and the input
- * ports whose packets follow the static LFT even with AR on (null keeps the setting).
+ * ports whose packets follow the static LFT even with AR on (null keeps the setting). Build one with
+ * {@link #builder(long, long)}: the record is long and most writes leave most of it alone.
  */
 public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl,
                          List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled, int[] directionPorts,
@@ -62,5 +64,81 @@ public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, i
         arBlocks = List.copyOf(arBlocks);
         directionPorts = directionPorts == null ? null : directionPorts.clone();
         arStaticInputs = arStaticInputs == null ? null : arStaticInputs.clone();
+    }
+
+    /** A builder of the batch moving tables from version {@code fromVersion} to {@code toVersion}, changing nothing yet. */
+    public static Builder builder(long fromVersion, long toVersion) {
+        return new Builder(fromVersion, toVersion);
+    }
+
+    /** Collects a batch's changes; what is never set is left as the switch holds it. Not thread-safe. */
+    public static final class Builder {
+        private final long fromVersion;
+        private final long toVersion;
+        private final List<Block> blocks = new ArrayList<>();
+        private int lftTop;
+        private final List<Sl2Vl> sl2vl = new ArrayList<>();
+        private final List<ArGroup> arGroups = new ArrayList<>();
+        private final List<ArBlock> arBlocks = new ArrayList<>();
+        private Boolean arEnabled;
+        private int[] directionPorts;
+        private int[] arStaticInputs;
+
+        private Builder(long fromVersion, long toVersion) {
+            this.fromVersion = fromVersion;
+            this.toVersion = toVersion;
+        }
+
+        /** Replaces LFT block {@code block} with {@code ports} (64 entries). */
+        public Builder block(int block, byte[] ports) {
+            blocks.add(new Block(block, ports));
+            return this;
+        }
+
+        /** Sets the LFT top (0 keeps it). */
+        public Builder lftTop(int top) {
+            lftTop = top;
+            return this;
+        }
+
+        /** Replaces the SL-to-VL map of a port pair (0: every port), after the maps added before it. */
+        public Builder sl2vl(int inputPort, int outputPort, byte[] vl) {
+            sl2vl.add(new Sl2Vl(inputPort, outputPort, vl));
+            return this;
+        }
+
+        /** Defines AR group {@code group} (no ports deletes it). */
+        public Builder arGroup(int group, int[] ports, int[] detours) {
+            arGroups.add(new ArGroup(group, ports, detours));
+            return this;
+        }
+
+        /** Replaces AR LFT block {@code block} (64 entries). */
+        public Builder arBlock(int block, short[] groups) {
+            arBlocks.add(new ArBlock(block, groups));
+            return this;
+        }
+
+        public Builder arEnabled(boolean on) {
+            arEnabled = on;
+            return this;
+        }
+
+        /** Sets the torus direction ports (empty: source routing off). */
+        public Builder directionPorts(int[] ports) {
+            directionPorts = ports;
+            return this;
+        }
+
+        /** Sets the input ports that keep to the static LFT with AR on. */
+        public Builder arStaticInputs(int[] ports) {
+            arStaticInputs = ports;
+            return this;
+        }
+
+        public TableBatch build() {
+            return new TableBatch(fromVersion, toVersion, blocks, lftTop, sl2vl, arGroups, arBlocks, arEnabled, directionPorts,
+                    arStaticInputs);
+        }
     }
 }

@@ -75,6 +75,7 @@ public abstract class LiveNode {
                        int poolSize) {
         this.loop = loop;
         this.mgmt = mgmt;
+        mgmt.countersOwner(loop);
         this.ports = mgmt.identity().ports();
         this.vls = vls;
         this.bufferPackets = bufferPackets;

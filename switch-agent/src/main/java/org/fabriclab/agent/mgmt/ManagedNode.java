@@ -1,7 +1,10 @@
 package org.fabriclab.agent.mgmt;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.TableStore;
@@ -44,6 +47,8 @@ public final class ManagedNode {
     private long eventSequence;
     private volatile FlowSource flowSource;
     private volatile Gauges gauges;
+    /** The thread that writes {@link #counters}: the data plane's event loop once one drives the node; until then the caller's. */
+    private volatile Executor countersOwner = Runnable::run;
 
     /** A switch's queue gauges, read from its core (racily, from any thread: they may lag by a packet). */
     public interface Gauges {
@@ -100,6 +105,32 @@ public final class ManagedNode {
 
     public PortCounterArray counters() {
         return counters;
+    }
+
+    /**
+     * Sets the executor of the one thread that writes this node's counters (the data plane's event
+     * loop): a reset then runs there, between two of its updates, never in the middle of one.
+     */
+    public void countersOwner(Executor owner) {
+        countersOwner = owner;
+    }
+
+    /**
+     * Clears one port's counters, or every port's ({@code port} 0), on the thread that owns them
+     * ({@link #countersOwner}): a reset from a gRPC thread would race the data plane's
+     * read-increment-write and could lose the reset or an update. Completes once cleared.
+     */
+    public CompletableFuture<Void> resetCounters(int port) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        try {
+            countersOwner.execute(() -> {
+                counters.reset(port);
+                done.complete(null);
+            });
+        } catch (RejectedExecutionException e) {
+            done.completeExceptionally(e);
+        }
+        return done;
     }
 
     /**

@@ -5,12 +5,9 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Consumer;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.SwitchTables;
-import org.fabriclab.agent.core.TableBatch;
 import org.fabriclab.agent.core.TableWriteException;
 import org.fabriclab.proto.v1.Event;
 import org.fabriclab.proto.v1.GetLftBlockRequest;
@@ -36,7 +33,6 @@ import org.fabriclab.proto.v1.ResetPortCountersResponse;
 import org.fabriclab.proto.v1.SetAllPortInfoRequest;
 import org.fabriclab.proto.v1.SetPortInfoRequest;
 import org.fabriclab.proto.v1.SetSmInfoRequest;
-import org.fabriclab.proto.v1.Sl2VlTable;
 import org.fabriclab.proto.v1.SmInfo;
 import org.fabriclab.proto.v1.SubscribeEventsRequest;
 import org.fabriclab.proto.v1.SwitchInfo;
@@ -211,36 +207,8 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         if (!requireSwitch(out) || !checkMKey(request.getMKey(), out)) {
             return;
         }
-        List<TableBatch.Block> blocks = new ArrayList<>(request.getLftBlocksCount());
-        for (LftBlock b : request.getLftBlocksList()) {
-            blocks.add(new TableBatch.Block(b.getBlock(), b.getPorts().toByteArray()));
-        }
-        List<TableBatch.Sl2Vl> sl2vl = new ArrayList<>(request.getSl2VlCount());
-        for (Sl2VlTable t : request.getSl2VlList()) {
-            sl2vl.add(new TableBatch.Sl2Vl(t.getInputPort(), t.getOutputPort(), t.getVl().toByteArray()));
-        }
-        List<TableBatch.ArGroup> groups = new ArrayList<>(request.getArGroupsCount());
-        for (org.fabriclab.proto.v1.ArGroup g : request.getArGroupsList()) {
-            groups.add(new TableBatch.ArGroup(g.getGroup(), g.getPortsList().stream().mapToInt(Integer::intValue).toArray(),
-                    g.getDetourPortsList().stream().mapToInt(Integer::intValue).toArray()));
-        }
-        List<TableBatch.ArBlock> arBlocks = new ArrayList<>(request.getArLftBlocksCount());
-        for (org.fabriclab.proto.v1.ArLftBlock b : request.getArLftBlocksList()) {
-            short[] entries = new short[b.getGroupsCount()];
-            for (int i = 0; i < entries.length; i++) {
-                int g = b.getGroups(i);
-                // out of range stays out of range (negative), for the check to name it
-                entries[i] = g > SwitchTables.MAX_AR_GROUPS ? -1 : (short) g;
-            }
-            arBlocks.add(new TableBatch.ArBlock(b.getBlock(), entries));
-        }
         try {
-            int[] directions = request.hasDirectionPorts()
-                    ? request.getDirectionPorts().getPortsList().stream().mapToInt(Integer::intValue).toArray() : null;
-            int changed = node.tables().apply(new TableBatch(request.getFromVersion(), request.getToVersion(), blocks,
-                    request.getLftTop(), sl2vl, groups, arBlocks, request.hasArEnabled() ? request.getArEnabled() : null, directions,
-                    request.hasArStaticInputPorts() ? request.getArStaticInputPorts().getPortsList().stream().mapToInt(Integer::intValue).toArray()
-                            : null));
+            int changed = node.tables().apply(TableWriteDecoder.decode(request));
             reply(out, WriteTablesResponse.newBuilder().setVersion(request.getToVersion()).setChangedBlocks(changed).build());
         } catch (TableWriteException e) {
             Status s = e.reason() == TableWriteException.Reason.STALE_VERSION ? Status.FAILED_PRECONDITION : Status.INVALID_ARGUMENT;
@@ -379,8 +347,14 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             out.onError(notFound("port " + request.getPortNumber() + " does not exist; this node has ports 1.." + n));
             return;
         }
-        node.counters().reset(request.getPortNumber());
-        reply(out, ResetPortCountersResponse.getDefaultInstance());
+        node.resetCounters(request.getPortNumber()).whenComplete((done, error) -> {
+            if (error != null) {
+                out.onError(Status.UNAVAILABLE.withDescription("the counters of " + node.identity().description()
+                        + " could not be reset: its data plane is shutting down").asRuntimeException());
+            } else {
+                reply(out, ResetPortCountersResponse.getDefaultInstance());
+            }
+        });
     }
 
     @Override

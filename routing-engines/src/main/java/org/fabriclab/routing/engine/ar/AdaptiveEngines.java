@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.fabriclab.routing.engine.ArTables;
+import org.fabriclab.routing.engine.EngineGuarantees;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingEngine;
 import org.fabriclab.routing.engine.RoutingException;
@@ -223,6 +224,15 @@ public final class AdaptiveEngines {
         @Override
         public String name() {
             return detours ? NAME : MINIMAL;
+        }
+
+        /**
+         * Deadlock-free, proven on every route the AR groups allow before the tables are returned;
+         * the detours move to lane {@link DragonflyPlusGroups#DETOUR_LANE}, so with them two lanes.
+         */
+        @Override
+        public EngineGuarantees guarantees() {
+            return new EngineGuarantees(true, detours ? DragonflyPlusGroups.DETOUR_LANE + 1 : 1, false);
         }
 
         @Override

@@ -1,5 +1,6 @@
 package org.fabriclab.routing.engine.torus;
 
+import org.fabriclab.routing.engine.EngineGuarantees;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingEngine;
 import org.fabriclab.routing.engine.RoutingException;
@@ -25,6 +26,12 @@ public final class TorusRoutingEngine implements RoutingEngine {
     @Override
     public String name() {
         return name;
+    }
+
+    /** Angara's source routes keep to its turn rules, deadlock-free on one lane (checked on the routes' channel dependencies). */
+    @Override
+    public EngineGuarantees guarantees() {
+        return new EngineGuarantees(true, 1, true);
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.fabriclab.routing.engine.BalancedRouter;
+import org.fabriclab.routing.engine.EngineGuarantees;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingEngine;
 import org.fabriclab.routing.engine.RoutingException;
@@ -34,6 +35,12 @@ public final class UpDownEngine implements RoutingEngine {
     @Override
     public String name() {
         return NAME;
+    }
+
+    /** Up/down routes cannot deadlock on one lane: no route turns from down to up. */
+    @Override
+    public EngineGuarantees guarantees() {
+        return EngineGuarantees.DEADLOCK_FREE;
     }
 
     @Override
