@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import org.fabriclab.manager.FanOut;
+import org.fabriclab.manager.channel.FanOut;
 import org.fabriclab.manager.channel.NodeChannels;
 import org.fabriclab.proto.v1.GetNodeRecordRequest;
 import org.fabriclab.proto.v1.NodeInfo;

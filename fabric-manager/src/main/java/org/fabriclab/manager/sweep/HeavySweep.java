@@ -5,7 +5,7 @@ import io.grpc.StatusRuntimeException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.fabriclab.manager.FanOut;
+import org.fabriclab.manager.channel.FanOut;
 import org.fabriclab.manager.discovery.DiscoveredNode;
 import org.fabriclab.manager.discovery.Discovery;
 import org.fabriclab.proto.v1.SetSmInfoRequest;

@@ -14,7 +14,7 @@ import org.fabriclab.agent.core.SwitchTables;
 import org.fabriclab.agent.core.TableInstall;
 import org.fabriclab.agent.core.TableStore;
 import org.fabriclab.emulator.live.EmulatedFabric;
-import org.fabriclab.manager.FanOut;
+import org.fabriclab.manager.channel.FanOut;
 import org.fabriclab.manager.channel.NodeChannels;
 import org.fabriclab.manager.discovery.Discovery;
 import org.fabriclab.routing.registry.EngineChain;

@@ -1,4 +1,4 @@
-package org.fabriclab.manager;
+package org.fabriclab.manager.channel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,7 +15,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import org.fabriclab.manager.channel.NodeChannels;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

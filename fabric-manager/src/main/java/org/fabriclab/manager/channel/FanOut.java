@@ -1,4 +1,4 @@
-package org.fabriclab.manager;
+package org.fabriclab.manager.channel;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -10,7 +10,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.fabriclab.manager.channel.NodeChannels;
 import org.fabriclab.proto.v1.ManagementGrpc;
 
 /**
