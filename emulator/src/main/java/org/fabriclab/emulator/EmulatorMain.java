@@ -6,7 +6,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.LiveHost;
-import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.emulator.bench.ForwardingBenchmark;
 import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.routing.fabric.Fabric;
@@ -93,8 +93,9 @@ public final class EmulatorMain implements Runnable {
                 var lids = org.fabriclab.routing.lid.LidAssigner.assign(f);
                 var routed = org.fabriclab.routing.engine.EngineChain.parse(routing).route(new org.fabriclab.routing.engine.RoutingRequest(f, lids,
                         org.fabriclab.routing.engine.RoutingOptions.DEFAULTS.withSeed(seed)));
-                config = new org.fabriclab.emulator.sim.Simulation.Config(f, routed.tables(), patternOf(pattern), load, linkGbps,
-                        latencyNs, vls, buffer, payload, durationNs, warmupNs, seed, adaptive.equals("on"));
+                config = org.fabriclab.emulator.sim.Simulation.Config.builder(f, routed.tables()).pattern(patternOf(pattern)).load(load)
+                        .linkGbps(linkGbps).latencyNs(latencyNs).vls(vls).bufferPackets(buffer).payloadBytes(payload)
+                        .durationNs(durationNs).warmupNs(warmupNs).seed(seed).adaptive(adaptive.equals("on")).build();
             } catch (IllegalArgumentException | java.io.IOException e) {
                 System.err.println("emulator sim: " + e.getMessage());
                 return 2;
@@ -146,14 +147,8 @@ public final class EmulatorMain implements Runnable {
             return 0;
         }
 
-        static org.fabriclab.emulator.sim.Simulation.Pattern patternOf(String name) {
-            return switch (name) {
-                case "uniform" -> org.fabriclab.emulator.sim.Simulation.Pattern.UNIFORM;
-                case "permutation" -> org.fabriclab.emulator.sim.Simulation.Pattern.PERMUTATION;
-                case "all-to-all" -> org.fabriclab.emulator.sim.Simulation.Pattern.ALL_TO_ALL;
-                case "group-shift" -> org.fabriclab.emulator.sim.Simulation.Pattern.GROUP_SHIFT;
-                default -> throw new IllegalArgumentException("unknown pattern '" + name + "'; use uniform, permutation, all-to-all or group-shift");
-            };
+        static TrafficPattern patternOf(String name) {
+            return TrafficPattern.parse(name);
         }
 
         /** {@code 100us}, {@code 2ms}, {@code 500ns}, {@code 1s} (a bare number is nanoseconds) in nanoseconds. */
@@ -402,7 +397,8 @@ public final class EmulatorMain implements Runnable {
         int threads;
 
         @Option(names = "--traffic", defaultValue = "none", paramLabel = "PATTERN",
-                description = "uniform, all-to-all or none: started once a manager has activated every host. Default: ${DEFAULT-VALUE}")
+                description = "uniform, permutation, all-to-all, group-shift or none: started once a manager has activated "
+                        + "every host (Poisson arrivals). Default: ${DEFAULT-VALUE}")
         String traffic;
 
         @Option(names = "--traffic-gbps", defaultValue = "0.2", description = "Offered rate per host. Default: ${DEFAULT-VALUE}")
@@ -423,17 +419,14 @@ public final class EmulatorMain implements Runnable {
                 System.err.println("emulator: " + e.getMessage());
                 return 2;
             }
-            Traffic.Pattern pattern = switch (traffic) {
-                case "uniform" -> Traffic.Pattern.UNIFORM;
-                case "all-to-all" -> Traffic.Pattern.ROUND_ROBIN;
-                case "none" -> null;
-                default -> {
-                    System.err.println("emulator: --traffic must be uniform, all-to-all or none, not '" + traffic + "'");
-                    yield null;
+            TrafficPattern pattern = null;
+            if (!traffic.equals("none")) {
+                try {
+                    pattern = TrafficPattern.parse(traffic);
+                } catch (IllegalArgumentException e) {
+                    System.err.println("emulator: --traffic must be " + TrafficPattern.NAMES + " or none, not '" + traffic + "'");
+                    return 2;
                 }
-            };
-            if (pattern == null && !traffic.equals("none")) {
-                return 2;
             }
             try (EmulatedFabric fabric = EmulatedFabric.start(f, EmulatedFabric.Options.DEFAULTS.withThreads(threads).withLinkGbps(linkGbps)
                     .withLinkLatencyNs(linkLatencyNs).withManagementPort(port).withProcesses(processes))) {

@@ -3,6 +3,7 @@ package org.fabriclab.emulator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.agent.mgmt.PortCounterArray;
@@ -50,7 +51,7 @@ class SourceRoutedLiveTest {
             long[] routes = new long[dlid + 1];
             routes[dlid] = SourceRoute.encode(new byte[] {0, 1, 2}); // +X +Y -X
             src.management().sourceRoutes(routes);
-            src.start(new Traffic(new int[] {dlid}, Traffic.Pattern.ROUND_ROBIN, 0, 256, 200, 1));
+            src.start(new Traffic(new int[] {dlid}, TrafficPattern.ALL_TO_ALL, 0, 256, 200, 1));
             LiveHost receiver = (LiveHost) fabric.node("H0_1_0");
             long deadline = System.nanoTime() + 30_000_000_000L;
             while (receiver.stats().join().received() < 200 && System.nanoTime() < deadline) {

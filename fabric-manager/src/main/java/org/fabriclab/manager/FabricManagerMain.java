@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.emulator.EmulatedFabric;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.topology.Topologies;
@@ -63,7 +63,7 @@ public final class FabricManagerMain implements Callable<Integer> {
     int maxFlowMetrics;
 
     @Option(names = "--traffic", defaultValue = "uniform", paramLabel = "PATTERN",
-            description = "Embedded mode: traffic once the fabric is up: uniform, all-to-all or none. Default: ${DEFAULT-VALUE}")
+            description = "Embedded mode: traffic once the fabric is up: uniform, permutation, all-to-all, group-shift or none. Default: ${DEFAULT-VALUE}")
     String traffic;
 
     @Option(names = "--traffic-gbps", defaultValue = "0.2", description = "Embedded mode: offered rate per host in Gbps. Default: ${DEFAULT-VALUE}")
@@ -143,12 +143,13 @@ public final class FabricManagerMain implements Callable<Integer> {
             if (s.state() != FabricManager.State.UP) {
                 LOG.error("the first heavy sweep failed: {}; the manager keeps running and retries on traps, sweeps and requests", s.lastError());
             } else if (emulated != null && !traffic.equals("none")) {
-                Traffic.Pattern p = switch (traffic) {
-                    case "uniform" -> Traffic.Pattern.UNIFORM;
-                    case "all-to-all" -> Traffic.Pattern.ROUND_ROBIN;
-                    default -> throw new CommandLine.ParameterException(new CommandLine(this), "--traffic must be uniform, all-to-all or none");
-                };
-                emulated.startTraffic(p, trafficGbps, 2048, 0);
+                TrafficPattern p;
+                try {
+                    p = TrafficPattern.parse(traffic);
+                } catch (IllegalArgumentException e) {
+                    throw new CommandLine.ParameterException(new CommandLine(this), "--traffic must be " + TrafficPattern.NAMES + " or none");
+                }
+                emulated.startTraffic(p, trafficGbps, 2048, 0, s.outcome().tables());
                 LOG.info("traffic started: {} at {} Gbps per host", traffic, trafficGbps);
             }
             if (sweepInterval > 0) {

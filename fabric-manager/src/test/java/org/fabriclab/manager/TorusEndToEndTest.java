@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
-import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.EmulatedFabric;
 import org.fabriclab.routing.topology.Topologies;
 import org.junit.jupiter.api.Test;
@@ -30,7 +30,7 @@ class TorusEndToEndTest {
             LiveHost h = (LiveHost) fabric.node("H0_0_0");
             assertEquals(8, java.util.Arrays.stream(h.management().sourceRouteTable()).filter(r -> r != 0).count(),
                     "a route to the host of each of the 8 other switches");
-            fabric.startTraffic(Traffic.Pattern.ROUND_ROBIN, 0, 256, 100);
+            fabric.startTraffic(TrafficPattern.ALL_TO_ALL, 0, 256, 100);
             EndToEndTest.await(() -> fabric.hosts().stream().mapToLong(x -> x.stats().join().received()).sum() == 900);
             assertTrue(fabric.hosts().stream().allMatch(x -> x.stats().join().outOfOrder() == 0));
 
