@@ -1,5 +1,6 @@
 package org.fabriclab.agent.core;
 
+import java.util.Arrays;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.PathLanes;
 import org.fabriclab.routing.fabric.Fabric;
@@ -53,7 +54,7 @@ public final class HostRoutes {
         long[][] out = new long[endpoints][];
         SourceRoutes sr = t.sourceRoutes();
         if (sr == null) {
-            java.util.Arrays.fill(out, NONE);
+            Arrays.fill(out, NONE);
             return out;
         }
         int[] member = new int[endpoints];
