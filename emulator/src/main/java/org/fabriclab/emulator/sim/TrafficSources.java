@@ -25,6 +25,8 @@ final class TrafficSources {
     private final PacketPool pool;
     private final HostCore[] hostCore;
     private final HostPolicy[] policy;
+    /** Each host's source queue, looked up directly: {@link #pump} runs after every host event, most often to find it empty. */
+    private final SourceQueue[] source;
     private final int[] lidOfEndpoint;
     private final List<Simulation.Flow> flows;
     private final Arrivals flowArrivals;
@@ -54,8 +56,10 @@ final class TrafficSources {
         HostRoutes[] routes = HostRoutes.of(c.tables());
         SplittableRandom seeds = new SplittableRandom(c.seed());
         policy = new HostPolicy[hosts];
+        source = new SourceQueue[hosts];
         for (int e = 0; e < hosts; e++) {
             policy[e] = HostPolicy.of(plan, e, seeds.split(), Arrivals.Mode.POISSON, meanGapNs, routes[e], c.vls());
+            source[e] = policy[e].source();
         }
         flowArrivals = new Arrivals(Arrivals.Mode.PACED, meanGapNs, null);
     }
@@ -73,28 +77,31 @@ final class TrafficSources {
     /** Host {@code e}'s source creates a packet now, of {@code flow} (or -1: the pattern picks its destination). */
     void inject(int e, int flow, long now) {
         measure.created(now);
-        policy[e].source().add(now, flow);
+        source[e].add(now, flow);
         pump(e, now);
     }
 
     /** Moves packets from the host's source queue into its NIC while the send queue has room. */
     void pump(int e, long now) {
+        SourceQueue q = source[e];
+        if (q.isEmpty()) {
+            return;
+        }
         HostCore core = hostCore[e];
         HostPolicy p = policy[e];
-        SourceQueue source = p.source();
-        while (!source.isEmpty() && core.canOffer(0)) {
+        while (!q.isEmpty() && core.canOffer(0)) {
             int h = pool.allocate();
             if (h == PacketPool.NONE) {
                 throw new IllegalStateException("packet pool exhausted: a packet was neither queued nor credited");
             }
-            int flow = source.headFlow();
+            int flow = q.headFlow();
             int d = flow < 0 ? p.nextDestination() : flows.get(flow).dst();
             int dlid = lidOfEndpoint[d];
             p.stamp(pool, h, lidOfEndpoint[e], dlid, p.routes().route(dlid));
             pool.flow(h, flow < 0 ? (e << 16) ^ d : flow);
             pool.bytes(h, frameBytes);
-            pool.timestamp(h, source.headCreated());
-            source.remove();
+            pool.timestamp(h, q.headCreated());
+            q.remove();
             core.offer(h, now);
         }
     }
@@ -102,8 +109,8 @@ final class TrafficSources {
     /** Packets the hosts' full source queues refused. */
     long refused() {
         long n = 0;
-        for (HostPolicy p : policy) {
-            n += p.source().refused();
+        for (SourceQueue q : source) {
+            n += q.refused();
         }
         return n;
     }
