@@ -149,8 +149,12 @@ public final class FabricManagerMain implements Callable<Integer> {
                 } catch (IllegalArgumentException e) {
                     throw new CommandLine.ParameterException(new CommandLine(this), "--traffic must be " + TrafficPattern.NAMES + " or none");
                 }
-                emulated.startTraffic(p, trafficGbps, 2048, 0, s.outcome().tables());
-                LOG.info("traffic started: {} at {} Gbps per host", traffic, trafficGbps);
+                try {
+                    emulated.startTraffic(p, trafficGbps, 2048, 0, s.outcome().tables());
+                    LOG.info("traffic started: {} at {} Gbps per host", traffic, trafficGbps);
+                } catch (IllegalArgumentException e) { // the pattern does not fit the fabric (group-shift without groups)
+                    LOG.error("no traffic started: {}", e.getMessage());
+                }
             }
             if (sweepInterval > 0) {
                 manager.startPeriodicSweeps(sweepInterval);
