@@ -290,8 +290,9 @@ public final class Simulation {
         int frameBytes = Frames.DATA_HEADER + c.payloadBytes();
         double meanGapNs = frameBytes * nsPerByte / c.load();
         int endpoints = f.endpointCount();
-        // every packet holds a send-queue slot or a credit of the buffer it is headed for
-        long slots = (long) endpoints * c.vls() * SEND_QUEUE + 1;
+        // every packet holds a send-queue slot or a credit of the buffer it is headed for, or is
+        // the one a host's source holds for its lane's full send queue
+        long slots = (long) endpoints * (c.vls() * SEND_QUEUE + 1) + 1;
         for (int g = 0; g < f.globalPortCount(); g++) {
             slots += f.peerNode(g) == Fabric.NONE ? 0 : (long) c.vls() * c.bufferPackets();
         }

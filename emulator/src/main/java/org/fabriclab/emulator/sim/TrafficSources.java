@@ -84,10 +84,16 @@ final class TrafficSources {
     /** Moves packets from the host's source queue into its NIC while the send queue has room. */
     void pump(int e, long now) {
         SourceQueue q = source[e];
-        if (q.isEmpty()) {
+        if (q.isIdle()) {
             return;
         }
         HostCore core = hostCore[e];
+        if (q.held() != PacketPool.NONE) {
+            if (!core.offer(q.held(), now)) {
+                return;
+            }
+            q.unhold();
+        }
         HostPolicy p = policy[e];
         while (!q.isEmpty() && core.canOffer(0)) {
             int h = pool.allocate();
@@ -102,7 +108,10 @@ final class TrafficSources {
             pool.bytes(h, frameBytes);
             pool.timestamp(h, q.headCreated());
             q.remove();
-            core.offer(h, now);
+            if (!core.offer(h, now)) {
+                q.hold(h); // its lane's send queue is full (lane 0 had room): it goes first when there is room
+                return;
+            }
         }
     }
 

@@ -3,8 +3,10 @@ package org.fabriclab.agent.core;
 /**
  * A host's source queue: packets its traffic source has created (their creation times and flows)
  * and its NIC has not yet taken, up to a fixed number; a packet created while it is full is
- * refused (counted), as an application would be told to back off. Primitive arrays, nothing
- * allocated per packet; confined to the thread driving the host.
+ * refused (counted), as an application would be told to back off. Besides, at most one packet
+ * already made ({@link #hold}): the driver checks for room on lane 0 before it knows a packet's
+ * lane, and one whose lane's send queue is full waits here to go first, instead of being lost.
+ * Primitive arrays, nothing allocated per packet; confined to the thread driving the host.
  */
 public final class SourceQueue {
     /** Packets a host's source may hold before its NIC takes them (both drivers). */
@@ -15,6 +17,7 @@ public final class SourceQueue {
     private int head;
     private int count;
     private long refused;
+    private int held = PacketPool.NONE;
 
     /**
      * A packet created at {@code t}, of {@code flowId} (the driver's: -1 when the pattern picks the
@@ -41,6 +44,27 @@ public final class SourceQueue {
 
     public boolean isEmpty() {
         return count == 0;
+    }
+
+    /** True if nothing waits: no packet queued, none held. */
+    public boolean isIdle() {
+        return count == 0 && held == PacketPool.NONE;
+    }
+
+    /** Keeps packet {@code h}, refused by its lane's full send queue, to be offered first; none may be held already. */
+    public void hold(int h) {
+        assert held == PacketPool.NONE;
+        held = h;
+    }
+
+    /** The held packet, or {@link PacketPool#NONE}. */
+    public int held() {
+        return held;
+    }
+
+    /** The held packet went to the NIC. */
+    public void unhold() {
+        held = PacketPool.NONE;
     }
 
     public boolean isFull() {

@@ -50,8 +50,6 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     private long nextArrival;
     private long created;
     private long sent;
-    /** A packet stamped but refused by its lane's full send queue: it goes first when there is room. */
-    private int held = PacketPool.NONE;
     private ScheduledFuture<?> ticker;
 
     public LiveHost(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double rateGbps, String endpoint) {
@@ -76,6 +74,9 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
                     meanGapNs > 0 ? new Arrivals(t.arrivals(), meanGapNs, random) : null, t.lanes(), vls);
             if (previous != null) {
                 policy.continueSequence(previous.nextSequence()); // one counter for the host's life
+                if (previous.source().held() != PacketPool.NONE) {
+                    policy.source().hold(previous.source().held()); // made already: it still goes
+                }
             }
             traffic = t;
             created = 0;
@@ -172,14 +173,14 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
 
     /** Moves packets from the source queue into the NIC while its send queue has room. */
     private void pump(Traffic t, int slid, long now) {
-        if (held != PacketPool.NONE) {
-            if (!core.offer(held, now)) {
+        SourceQueue source = policy.source();
+        if (source.held() != PacketPool.NONE) {
+            if (!core.offer(source.held(), now)) {
                 return;
             }
-            held = PacketPool.NONE;
+            source.unhold();
             sent++;
         }
-        SourceQueue source = policy.source();
         int frameBytes = Frames.DATA_HEADER + t.payloadBytes();
         while (!source.isEmpty() && core.canOffer(0)) {
             int h = pool.allocate();
@@ -201,7 +202,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
             pool.payload[h] = Frames.data(alloc, pool.vl(h), pool.sl(h), dlid, slid, pair, pool.seq(h), createdAt, route,
                     t.payloadBytes());
             if (!core.offer(h, now)) {
-                held = h; // its lane's queue is full: it waits for room
+                source.hold(h); // its lane's send queue is full (lane 0 had room): it goes first when there is room
                 return;
             }
             sent++;

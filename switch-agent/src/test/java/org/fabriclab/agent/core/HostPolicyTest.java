@@ -134,7 +134,13 @@ class HostPolicyTest {
             assertEquals(i % 3 - 1, q.headFlow());
             q.remove();
         }
-        assertTrue(q.isEmpty());
+        assertTrue(q.isEmpty() && q.isIdle());
+        q.hold(5);
+        assertTrue(q.isEmpty() && !q.isIdle(), "a held packet still waits");
+        assertEquals(5, q.held());
+        q.unhold();
+        assertTrue(q.isIdle());
+        assertEquals(PacketPool.NONE, q.held());
     }
 
     @Test
