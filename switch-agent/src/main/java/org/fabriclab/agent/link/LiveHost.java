@@ -34,8 +34,6 @@ import org.fabriclab.agent.mgmt.ManagedNode;
 public final class LiveHost extends LiveNode implements HostCore.Output {
     static final long TICK_NS = 100_000;
     private static final int SEND_QUEUE = 16;
-    /** A source this far behind its arrivals (its loop was starved) counts the rest as refused at once. */
-    private static final long CATCH_UP_NS = 10_000_000;
     /** Per-LID arrays start this long and double when a higher LID shows up (never per packet in steady state). */
     private static final int INITIAL_LIDS = 64;
     private final HostCore core;
@@ -156,11 +154,15 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
                 created++;
             }
         } else {
-            if (now - nextArrival > CATCH_UP_NS) {
-                long behind = (long) ((now - nextArrival) / meanGapNs);
+            // a loop starved for longer than the source queue's worth of arrivals: what it would
+            // refuse anyway is counted at once, and the last queue's worth is created (they go as
+            // a burst, as a stalled application's writes would, and the link catches up)
+            long window = (long) (SourceQueue.PACKETS * meanGapNs);
+            if (now - nextArrival > window) {
+                long behind = (long) ((now - nextArrival - window) / meanGapNs);
                 source.refuse(limited ? Math.min(behind, Math.max(0, t.packets() - created)) : behind);
                 created += behind;
-                nextArrival = now;
+                nextArrival = now - window;
             }
             while (nextArrival <= now && (!limited || created < t.packets())) {
                 source.add(nextArrival, -1);
