@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.live.EmulatedFabric;
@@ -31,7 +32,7 @@ class ReleaseOnCloseTest {
             LiveHost h = fabric.hosts().get(0);
             h.management().setPort(1, 1, PortState.PORT_STATE_ARMED);
             h.management().setPort(1, 0, PortState.PORT_STATE_ACTIVE);
-            h.start(new Traffic(new int[] {2}, Traffic.Pattern.ROUND_ROBIN, 0, 256, 0, 1)); // as fast as credits allow: its queue fills
+            h.start(new Traffic(new int[] {2}, TrafficPattern.ALL_TO_ALL, 0, 256, 0, 1)); // as fast as credits allow: its queue fills
             Thread.sleep(200);
             h.disconnect(1); // what is queued now stays queued
             Thread.sleep(100);

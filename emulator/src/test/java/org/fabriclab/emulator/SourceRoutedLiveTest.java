@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.TableBatch;
 import org.fabriclab.agent.core.TableInstall;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.live.EmulatedFabric;
@@ -53,7 +54,7 @@ class SourceRoutedLiveTest {
             long[] routes = new long[dlid + 1];
             routes[dlid] = SourceRoute.encode(new byte[] {0, 1, 2}); // +X +Y -X
             src.management().sourceRoutes(routes);
-            src.start(new Traffic(new int[] {dlid}, Traffic.Pattern.ROUND_ROBIN, 0, 256, 200, 1));
+            src.start(new Traffic(new int[] {dlid}, TrafficPattern.ALL_TO_ALL, 0, 256, 200, 1));
             LiveHost receiver = (LiveHost) fabric.node("H0_1_0");
             long deadline = System.nanoTime() + 30_000_000_000L;
             while (receiver.stats().join().received() < 200 && System.nanoTime() < deadline) {

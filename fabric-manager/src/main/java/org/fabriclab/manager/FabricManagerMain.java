@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.cli.Cli;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.EngineOption;
@@ -119,7 +119,7 @@ public final class FabricManagerMain implements Callable<Integer> {
             }
         }
         long sweepSeconds = sweepInterval.wholeSeconds("--sweep-interval");
-        Traffic.Pattern pattern = traffic.pattern("uniform");
+        TrafficPattern pattern = traffic.pattern("uniform");
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new JvmMemoryMetrics().bindTo(registry);
         EmulatedFabric fabric = null;
@@ -143,8 +143,12 @@ public final class FabricManagerMain implements Callable<Integer> {
             if (s.state() != FabricManager.State.UP) {
                 LOG.error("the first heavy sweep failed: {}; the manager keeps running and retries on traps, sweeps and requests", s.lastError());
             } else if (emulated != null && pattern != null) {
-                emulated.startTraffic(pattern, traffic.gbps, 2048, 0);
-                LOG.info("traffic started: {} at {} Gbps per host", traffic.name("uniform"), traffic.gbps);
+                try {
+                    emulated.startTraffic(pattern, traffic.gbps, 2048, 0, s.outcome().tables());
+                    LOG.info("traffic started: {} at {} Gbps per host", traffic.name("uniform"), traffic.gbps);
+                } catch (IllegalArgumentException e) { // the pattern does not fit the fabric (group-shift without groups)
+                    LOG.error("no traffic started: {}", e.getMessage());
+                }
             }
             if (sweepSeconds > 0) {
                 manager.startPeriodicSweeps(sweepSeconds);

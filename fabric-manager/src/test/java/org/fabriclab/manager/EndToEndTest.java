@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.agent.link.Traffic;
@@ -54,7 +55,7 @@ class EndToEndTest {
             assertEquals(engine.trim(), s.outcome().tables().engine());
             assertEquals(1, s.tableVersion());
 
-            fabric.startTraffic(Traffic.Pattern.ROUND_ROBIN, 0, 512, PACKETS);
+            fabric.startTraffic(TrafficPattern.ALL_TO_ALL, 0, 512, PACKETS);
             List<LiveHost> hosts = fabric.hosts();
             await(() -> hosts.stream().mapToLong(h -> h.stats().join().received()).sum() == (long) PACKETS * hosts.size());
             for (LiveHost h : hosts) {
@@ -116,7 +117,7 @@ class EndToEndTest {
             assertTrue(group > 0, "the leaf has a group towards the other leaf's hosts");
             assertEquals(4, leaf.arPorts(group).length, "two spines, two links each");
 
-            fabric.startTraffic(Traffic.Pattern.ROUND_ROBIN, 0, 512, PACKETS);
+            fabric.startTraffic(TrafficPattern.ALL_TO_ALL, 0, 512, PACKETS);
             List<LiveHost> hosts = fabric.hosts();
             await(() -> hosts.stream().mapToLong(h -> h.stats().join().received()).sum() == (long) PACKETS * hosts.size());
             long adaptive = fabric.switches().stream().mapToLong(LiveSwitch::adaptiveDecisions).sum();
@@ -169,7 +170,7 @@ class EndToEndTest {
             assertEquals(1, spine.vl(3, 4, 0), "global in to global out moves to lane 1");
             assertEquals(0, spine.vl(1, 3, 0));
 
-            fabric.startTraffic(Traffic.Pattern.ROUND_ROBIN, 0, 512, PACKETS);
+            fabric.startTraffic(TrafficPattern.ALL_TO_ALL, 0, 512, PACKETS);
             List<LiveHost> hosts = fabric.hosts();
             await(() -> hosts.stream().mapToLong(h -> h.stats().join().received()).sum() == (long) PACKETS * hosts.size());
 

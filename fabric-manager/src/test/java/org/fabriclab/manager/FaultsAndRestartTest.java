@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.agent.link.Traffic;
@@ -44,7 +45,7 @@ class FaultsAndRestartTest {
                      new SimpleMeterRegistry())) {
             assertEquals(FabricManager.State.UP, manager.sweep().get(60, TimeUnit.SECONDS).state());
             List<LiveHost> hosts = fabric.hosts();
-            fabric.startTraffic(Traffic.Pattern.UNIFORM, 0.5, 1024, 0);
+            fabric.startTraffic(TrafficPattern.UNIFORM, 0.5, 1024, 0);
             EndToEndTest.await(() -> java.util.Arrays.stream(received(hosts)).allMatch(r -> r > 100));
 
             fabric.linkDown("L0", 3); // L0 to S0: every pair still has a path through S1
@@ -111,7 +112,7 @@ class FaultsAndRestartTest {
                 assertEquals(FabricManager.State.UP, first.state());
             }
             List<LiveHost> hosts = fabric.hosts();
-            fabric.startTraffic(Traffic.Pattern.UNIFORM, 0.5, 1024, 0);
+            fabric.startTraffic(TrafficPattern.UNIFORM, 0.5, 1024, 0);
             EndToEndTest.await(() -> java.util.Arrays.stream(received(hosts)).allMatch(r -> r > 50));
             // a new manager, seeded elsewhere, with the LID file of the first
             try (FabricManager b = new FabricManager(fabric.endpoint("L0_H0"), "minhop", lids, new SimpleMeterRegistry())) {

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.topology.Topologies;
@@ -33,7 +34,7 @@ class MetricsTest {
              PerfManager perf = new PerfManager(manager, registry, 1000);
              MetricsServer server = new MetricsServer(registry, 0)) {
             assertEquals(FabricManager.State.UP, manager.sweep().get(60, TimeUnit.SECONDS).state());
-            fabric.startTraffic(Traffic.Pattern.ROUND_ROBIN, 0, 1024, 200);
+            fabric.startTraffic(TrafficPattern.ALL_TO_ALL, 0, 1024, 200);
             EndToEndTest.await(() -> fabric.hosts().stream().mapToLong(h -> h.stats().join().received()).sum() == 800);
             perf.poll();
             String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/metrics")).build(),
@@ -82,7 +83,7 @@ class MetricsTest {
             for (int i = 0; i < flows.length; i++) {
                 int dlid = fabric.node(flows[i][1]).management().port(1).lid();
                 ((org.fabriclab.agent.link.LiveHost) fabric.node(flows[i][0])).start(
-                        new Traffic(new int[] {dlid}, Traffic.Pattern.ROUND_ROBIN, 1, 2048, 0, i + 1));
+                        new Traffic(new int[] {dlid}, TrafficPattern.ALL_TO_ALL, 1, 2048, 0, i + 1));
             }
             Thread.sleep(1500); // the JIT compiles the forwarding path
             perf.poll();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.topology.Topologies;
@@ -26,7 +27,7 @@ class ProcessesTest {
             assertEquals(FabricManager.State.UP, s.state(), s.lastError());
             assertEquals(3, s.discovered().fabric().switchCount());
             assertEquals(4, s.discovered().fabric().caCount());
-            fabric.startTraffic(Traffic.Pattern.ROUND_ROBIN, 0, 512, 300);
+            fabric.startTraffic(TrafficPattern.ALL_TO_ALL, 0, 512, 300);
             EndToEndTest.await(() -> fabric.hosts().stream().mapToLong(h -> h.stats().join().received()).sum() == 4 * 300);
             assertTrue(fabric.hosts().stream().allMatch(h -> h.stats().join().outOfOrder() == 0));
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.topology.Topologies;
@@ -26,7 +27,7 @@ class TcpManagementTest {
             assertEquals(FabricManager.State.UP, s.state(), s.lastError());
             assertEquals(9, s.discovered().fabric().switchCount());
             assertTrue(s.discovered().nodes().stream().allMatch(n -> n.endpoint().startsWith("localhost:")));
-            fabric.startTraffic(Traffic.Pattern.ROUND_ROBIN, 0, 256, 100);
+            fabric.startTraffic(TrafficPattern.ALL_TO_ALL, 0, 256, 100);
             EndToEndTest.await(() -> fabric.hosts().stream().mapToLong(h -> h.stats().join().received()).sum() == 900);
         }
     }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.HostRoutes;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.live.EmulatedFabric;
@@ -30,7 +32,18 @@ class TorusEndToEndTest {
             LiveHost h = (LiveHost) fabric.node("H0_0_0");
             assertEquals(8, java.util.Arrays.stream(h.management().sourceRouteTable()).filter(r -> r != 0).count(),
                     "a route to the host of each of the 8 other switches");
-            fabric.startTraffic(Traffic.Pattern.ROUND_ROBIN, 0, 256, 100);
+            // the simulator installs exactly the table the daemon wrote into each adapter
+            var tables = s.outcome().tables();
+            long[][] simulated = HostRoutes.sourceRouteTables(tables);
+            for (LiveHost x : fabric.hosts()) {
+                long[] written = x.management().sourceRouteTable();
+                long[] expected = simulated[tables.lids().endpointOfLid(x.management().port(1).lid())];
+                for (int lid = 0; lid < Math.max(written.length, expected.length); lid++) {
+                    assertEquals(lid < expected.length ? expected[lid] : 0, lid < written.length ? written[lid] : 0,
+                            x.name() + "'s route to LID " + lid);
+                }
+            }
+            fabric.startTraffic(TrafficPattern.ALL_TO_ALL, 0, 256, 100, tables);
             EndToEndTest.await(() -> fabric.hosts().stream().mapToLong(x -> x.stats().join().received()).sum() == 900);
             assertTrue(fabric.hosts().stream().allMatch(x -> x.stats().join().outOfOrder() == 0));
 

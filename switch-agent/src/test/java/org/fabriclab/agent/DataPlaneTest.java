@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.TableBatch;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.agent.link.LiveSwitch;
@@ -86,7 +87,7 @@ class DataPlaneTest {
                         others[k++] = 3 + j;
                     }
                 }
-                h[i].start(new Traffic(others, Traffic.Pattern.ROUND_ROBIN, 0, 256, packets, i));
+                h[i].start(new Traffic(others, TrafficPattern.ALL_TO_ALL, 0, 256, packets, i));
             }
             awaitTrue(() -> Arrays.stream(h).mapToLong(x -> x.stats().join().received()).sum() == 4L * packets);
             for (LiveHost x : h) {
@@ -137,7 +138,7 @@ class DataPlaneTest {
                 h[i].management().setPort(1, 0, PortState.PORT_STATE_ACTIVE);
             }
             for (int i = 0; i < 3; i++) {
-                h[i].start(new Traffic(new int[] {2 + (i + 1) % 3, 2 + (i + 2) % 3}, Traffic.Pattern.ROUND_ROBIN, 0, 512, PACKETS, i));
+                h[i].start(new Traffic(new int[] {2 + (i + 1) % 3, 2 + (i + 2) % 3}, TrafficPattern.ALL_TO_ALL, 0, 512, PACKETS, i));
             }
             awaitTrue(() -> Arrays.stream(h).mapToLong(x -> x.stats().join().received()).sum() == 3L * PACKETS);
         }

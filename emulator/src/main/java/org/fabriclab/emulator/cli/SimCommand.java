@@ -13,6 +13,7 @@ import org.fabriclab.cli.LinkOptions;
 import org.fabriclab.cli.SeedOption;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.routing.registry.EngineChain;
 import org.fabriclab.routing.engine.ForwardingTables;
@@ -48,7 +49,7 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--pattern", defaultValue = "uniform", paramLabel = "NAME", converter = SimPatterns.class, completionCandidates = SimPatterns.class,
             description = "${COMPLETION-CANDIDATES} (group-shift: every host to a random host of the next group, Dragonfly's "
                     + "adversarial traffic). Default: ${DEFAULT-VALUE}")
-    Simulation.Pattern pattern;
+    TrafficPattern pattern;
 
     @Option(names = "--load", defaultValue = "0.5", paramLabel = "X", description = "Offered load per host, a fraction of the link rate. Default: ${DEFAULT-VALUE}")
     double load;
@@ -127,8 +128,9 @@ public final class SimCommand implements Callable<Integer> {
     Simulation.Config config(ForwardingTables tables) {
         long durationNs = duration.nanos();
         long warmupNs = warmup == null ? durationNs / 5 : warmup.nanos();
-        return new Simulation.Config(topology.fabric(), tables, pattern, load, link.linkGbps, link.latencyNs(DEFAULT_LATENCY_NS),
-                lanes.vls, lanes.buffer, payload, durationNs, warmupNs, seed.seed, adaptive.on());
+        return Simulation.Config.builder(topology.fabric(), tables).pattern(pattern).load(load).linkGbps(link.linkGbps)
+                .latencyNs(link.latencyNs(DEFAULT_LATENCY_NS)).vls(lanes.vls).bufferPackets(lanes.buffer).payloadBytes(payload)
+                .durationNs(durationNs).warmupNs(warmupNs).seed(seed.seed).adaptive(adaptive.on()).build();
     }
 
     /**

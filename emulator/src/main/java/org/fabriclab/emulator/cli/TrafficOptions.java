@@ -1,6 +1,8 @@
 package org.fabriclab.emulator.cli;
 
-import org.fabriclab.agent.link.Traffic;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.cli.NamedValues;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
@@ -12,11 +14,17 @@ import picocli.CommandLine.Option;
  * default is the command's, so it is given to {@link #pattern(String)}.
  */
 public final class TrafficOptions {
-    /** The live plane's patterns by name; {@code none} is null. */
-    public static final class Patterns extends NamedValues<Traffic.Pattern> {
+    /** The live plane's patterns by name (the simulator's, {@link SimPatterns}); {@code none} is null. */
+    public static final class Patterns extends NamedValues<TrafficPattern> {
         public Patterns() {
-            super("live traffic pattern", table("uniform", Traffic.Pattern.UNIFORM, "all-to-all", Traffic.Pattern.ROUND_ROBIN, "none", null));
+            super("live traffic pattern", withNone());
         }
+    }
+
+    private static Map<String, TrafficPattern> withNone() {
+        Map<String, TrafficPattern> m = new LinkedHashMap<>(SimPatterns.names());
+        m.put("none", null);
+        return m;
     }
 
     @Option(names = "--traffic", paramLabel = "PATTERN", completionCandidates = Patterns.class, converter = NameCheck.class,
@@ -32,7 +40,7 @@ public final class TrafficOptions {
     }
 
     /** The live pattern given, or {@code defaultName}'s; null for {@code none}. */
-    public Traffic.Pattern pattern(String defaultName) {
+    public TrafficPattern pattern(String defaultName) {
         return new Patterns().convert(name(defaultName));
     }
 

@@ -5,7 +5,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.LiveHost;
-import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.cli.LinkOptions;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
@@ -51,7 +51,7 @@ public final class UpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Fabric f = topology.fabric();
-        Traffic.Pattern pattern = traffic.pattern("none");
+        TrafficPattern pattern = traffic.pattern("none");
         PrintWriter out = spec.commandLine().getOut();
         try (EmulatedFabric fabric = EmulatedFabric.start(f, EmulatedFabric.Options.DEFAULTS.withThreads(threads).withLinkGbps(link.linkGbps)
                 .withLinkLatencyNs(link.latencyNs(0)).withManagementPort(port).withProcesses(processes))) {
@@ -66,8 +66,12 @@ public final class UpCommand implements Callable<Integer> {
             while (!stop.await(200, TimeUnit.MILLISECONDS) && System.nanoTime() < end) {
                 if (!started && fabric.hosts().stream().map(LiveHost::management)
                         .allMatch(m -> m.port(1).state() == PortState.PORT_STATE_ACTIVE && m.port(1).lid() != 0)) {
-                    fabric.startTraffic(pattern, traffic.gbps, 2048, 0);
-                    out.println("every host is active: " + traffic.name("none") + " traffic started at " + traffic.gbps + " Gbps per host");
+                    try {
+                        fabric.startTraffic(pattern, traffic.gbps, 2048, 0);
+                        out.println("every host is active: " + traffic.name("none") + " traffic started at " + traffic.gbps + " Gbps per host");
+                    } catch (IllegalArgumentException e) { // the pattern does not fit the fabric (group-shift without groups)
+                        spec.commandLine().getErr().println("emulator up: no traffic started: " + e.getMessage());
+                    }
                     out.flush();
                     started = true;
                 }

@@ -7,6 +7,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.fabriclab.agent.core.Arrivals;
+import org.fabriclab.agent.core.HostRoutes;
+import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.agent.core.TrafficPlan;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.agent.link.LiveSwitch;
@@ -14,6 +18,8 @@ import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.proto.v1.NodeType;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.PathLanes;
 import org.fabriclab.routing.fabric.Fabric;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -350,27 +356,53 @@ public final class EmulatedFabric implements AutoCloseable {
     }
 
     /**
-     * Starts traffic on every host towards every other host with a LID (the manager must have
-     * assigned them): all-to-all in turn, or uniformly at random.
+     * Starts traffic on every host by {@code pattern} over every host with a LID (the manager must
+     * have assigned them), Poisson arrivals at {@code rateGbps} per host, every path on SL 0 (see
+     * the overload for the engine's lanes).
      */
-    public void startTraffic(Traffic.Pattern pattern, double rateGbps, int payloadBytes, long packetsPerHost) {
-        List<LiveHost> hosts = hosts();
-        int[] lids = hosts.stream().mapToInt(h -> h.management().port(1).lid()).toArray();
-        for (int i = 0; i < hosts.size(); i++) {
-            if (lids[i] == 0) {
-                throw new IllegalStateException("host " + hosts.get(i).name() + " has no LID yet; start traffic after the manager brought the fabric up");
+    public void startTraffic(TrafficPattern pattern, double rateGbps, int payloadBytes, long packetsPerHost) {
+        startTraffic(pattern, rateGbps, payloadBytes, packetsPerHost, null);
+    }
+
+    /**
+     * Starts traffic on every host by {@code pattern} (the core's {@link TrafficPlan}: the same
+     * choices as the simulator's, group-shift by this fabric's groups, the permutation seeded the
+     * same on every host) over every host with a LID, Poisson arrivals at {@code rateGbps} per
+     * host, each path's SL from {@code tables}' lanes (the tables the manager routed with, hosts
+     * matched by LID; null: SL 0). Source routes come from each host's own table, as the manager
+     * wrote it.
+     */
+    public void startTraffic(TrafficPattern pattern, double rateGbps, int payloadBytes, long packetsPerHost, ForwardingTables tables) {
+        List<Integer> hostNodes = new ArrayList<>();
+        for (int n = 0; n < nodes.length; n++) {
+            if (nodes[n] instanceof LiveHost) {
+                hostNodes.add(n);
             }
         }
-        for (int i = 0; i < hosts.size(); i++) {
-            int[] others = new int[lids.length - 1];
-            for (int j = 0, k = 0; j < lids.length; j++) {
-                if (j != i) {
-                    others[k++] = lids[j];
+        int[] lids = new int[hostNodes.size()];
+        int[] groups = new int[hostNodes.size()];
+        for (int i = 0; i < lids.length; i++) {
+            LiveNode h = nodes[hostNodes.get(i)];
+            lids[i] = h.management().port(1).lid();
+            groups[i] = fabric.group(hostNodes.get(i));
+            if (lids[i] == 0) {
+                throw new IllegalStateException("host " + h.name() + " has no LID yet; start traffic after the manager brought the fabric up");
+            }
+        }
+        if (lids.length < 2) {
+            return;
+        }
+        TrafficPlan plan = TrafficPlan.of(pattern, lids.length, groups, 1);
+        for (int i = 0; i < lids.length; i++) {
+            HostRoutes lanes = new HostRoutes(new long[0], PathLanes.SINGLE, 0);
+            if (tables != null) {
+                int e = tables.lids().endpointOfLid(lids[i]);
+                if (e >= 0) {
+                    lanes = new HostRoutes(new long[0], tables.lanes(), e);
                 }
             }
-            if (others.length > 0) {
-                hosts.get(i).start(new Traffic(others, pattern, rateGbps, payloadBytes, packetsPerHost, i + 1L));
-            }
+            ((LiveHost) nodes[hostNodes.get(i)]).start(new Traffic(lids, i, plan, lanes, Arrivals.Mode.POISSON, rateGbps, payloadBytes,
+                    packetsPerHost, i + 1L));
         }
     }
 

@@ -6,9 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.Arrivals;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.TableInstall;
 import org.fabriclab.agent.core.TableWriteException;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.live.EmulatedFabric;
@@ -136,8 +138,9 @@ public final class Scenarios {
         for (Sender x : s.senders()) {
             flows.add(new Simulation.Flow(endpoint(f, x.src()), endpoint(f, x.dst()), x.phase() * phaseNs, end));
         }
-        Simulation.Report r = Simulation.run(new Simulation.Config(f, tables, Simulation.Pattern.UNIFORM, 1.0, linkGbps, 100, 2, 8,
-                2048, end, phaseNs / 5, seed, adaptive, flows));
+        Simulation.Report r = Simulation.run(Simulation.Config.builder(f, tables).load(1.0).linkGbps(linkGbps).latencyNs(100).vls(2)
+                .bufferPackets(8).payloadBytes(2048).durationNs(end).warmupNs(phaseNs / 5).seed(seed).adaptive(adaptive).flows(flows)
+                .build());
         List<PhaseResult> phases = new ArrayList<>();
         for (Simulation.Phase p : r.phases()) {
             phases.add(phase(s, linkGbps, p.startNs() / 1e9, p.endNs() / 1e9, phaseNs / 1e9, p.flowGbps(), p.congestedPorts()));
@@ -277,8 +280,9 @@ public final class Scenarios {
                                     double linkGbps) {
         Sender x = s.senders().get(i);
         int dlid = tables.lids().endpointLid(endpoint(f, x.dst()));
-        ((LiveHost) fabric.node(x.src())).start(new Traffic(
-                new int[] {dlid}, Traffic.Pattern.ROUND_ROBIN, linkGbps, 2048, 0, i + 1));
+        // evenly paced, as the simulator's flows
+        ((LiveHost) fabric.node(x.src())).start(new Traffic(new int[] {dlid}, TrafficPattern.ALL_TO_ALL, linkGbps, 2048, 0, i + 1)
+                .withArrivals(Arrivals.Mode.PACED));
     }
 
     /** Bytes each sender's flow has delivered so far, read from the receivers' sinks. */

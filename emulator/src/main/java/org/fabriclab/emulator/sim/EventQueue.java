@@ -14,7 +14,9 @@ import java.util.Arrays;
  * take; later ones wait in a 4-ary heap of keys (time and scheduling counter packed in one
  * {@code long}) and move into their bucket the moment the current time comes within {@link #WHEEL}
  * ns of theirs, before anything else can be scheduled for that nanosecond, so every bucket stays in
- * scheduling order. A bucket is read front to back, so taking events streams through memory
+ * scheduling order. The counter has {@link #ORDER_BITS} bits and counts heap events only; when it
+ * runs out, the pending heap events are renumbered 0.. in their order (once per 2^24 events sent to
+ * the heap), so ties stay first-scheduled-first however many events a run schedules. A bucket is read front to back, so taking events streams through memory
  * instead of chasing one cache line per event; the events of the current nanosecond are the bucket
  * being read, so an event's time is the cursor's and is not stored. Nothing is allocated per
  * event once the arrays have grown to the most events pending at once. Times must stay below
@@ -23,6 +25,8 @@ import java.util.Arrays;
 final class EventQueue {
     /** Bits of the scheduling counter in a heap key. */
     static final int ORDER_BITS = 24;
+    /** Heap events numbered before the pending ones are renumbered. */
+    static final int ORDER_LIMIT = 1 << ORDER_BITS;
     /** The latest time an event may have. */
     static final long MAX_TIME = (1L << (63 - ORDER_BITS)) - 1;
     /** Nanoseconds covered by the buckets (a power of two). */
@@ -46,7 +50,8 @@ final class EventQueue {
     private long[] keys;
     private long[] heap;
     private int heapSize;
-    private long scheduled;
+    /** The order number of the next heap event (below {@link #ORDER_LIMIT}). */
+    private int heapOrder;
     private long poppedTime;
 
     EventQueue(int heapCapacity) {
@@ -99,12 +104,37 @@ final class EventQueue {
      */
     void push(long at, long ev) {
         assert at >= cursor && at <= MAX_TIME : "time " + at + " (now " + cursor + ")";
-        long seq = scheduled++;
         if (at - cursor < WHEEL) {
             append((int) (at & MASK), ev);
         } else {
-            heapPush((at << ORDER_BITS) | (seq & ((1L << ORDER_BITS) - 1)), ev);
+            if (heapOrder == ORDER_LIMIT) {
+                renumber();
+            }
+            heapPush((at << ORDER_BITS) | heapOrder++, ev);
         }
+    }
+
+    /**
+     * Numbers the pending heap events 0.. in the order they come out (time, then order number), so
+     * the counter can start again above them: taken out earliest first, they form a sorted array,
+     * which is a heap as it stands.
+     */
+    private void renumber() {
+        int n = heapSize;
+        if (n >= ORDER_LIMIT) {
+            throw new IllegalStateException(n + " events pending beyond the wheel; the queue orders at most " + (ORDER_LIMIT - 1));
+        }
+        long[] sortedKeys = new long[keys.length];
+        long[] sortedEvents = new long[heap.length];
+        for (int i = 0; i < n; i++) {
+            sortedKeys[i] = (keys[0] >>> ORDER_BITS << ORDER_BITS) | i;
+            sortedEvents[i] = heap[0];
+            heapPop();
+        }
+        keys = sortedKeys;
+        heap = sortedEvents;
+        heapSize = n;
+        heapOrder = n;
     }
 
     /** Removes the earliest event and returns it; its time is {@link #poppedTime}. */

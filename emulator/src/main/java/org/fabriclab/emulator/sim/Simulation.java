@@ -1,9 +1,10 @@
 package org.fabriclab.emulator.sim;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.PacketPool;
@@ -12,6 +13,7 @@ import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.core.TableInstall;
 import org.fabriclab.agent.core.TableStore;
 import org.fabriclab.agent.core.TableWriteException;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.fabric.Fabric;
 
@@ -24,28 +26,16 @@ import org.fabriclab.routing.fabric.Fabric;
  * ({@code CREDIT}). Hosts generate packets by a Poisson process at the offered load into a source
  * queue, from which their NIC core takes them as its send queue has room.
  *
+ * <p>This class is the event loop and the wiring; the {@link Config} (with its {@link Builder})
+ * says what to run, {@link TrafficSources} are the hosts' sources on top of the core's host
+ * policy (the live hosts' too), {@link Measurements} counts and reports.
+ *
  * <p>Deterministic: the same configuration and seed give the same events in the same order (ties
  * in time go in the order scheduled), so the same report. Nothing is allocated per packet or per
  * event once the queues have grown: packets are handles into one {@link PacketPool} shared by all
  * nodes (a handle travels with its packet), events are slots in primitive arrays.
  */
 public final class Simulation {
-    /** How each host picks the destination of its next packet. */
-    public enum Pattern {
-        /** Uniformly at random among the other hosts. */
-        UNIFORM,
-        /** Each host to one other, a random permutation without fixed points (seeded). */
-        PERMUTATION,
-        /** Every other host in turn (all-to-all). */
-        ALL_TO_ALL,
-        /**
-         * Uniformly at random among the hosts of the next group (group i to group i+1, the last to
-         * the first): Dragonfly's adversarial pattern, which minimal routing squeezes onto the few
-         * global links between two groups.
-         */
-        GROUP_SHIFT
-    }
-
     /**
      * One simulation.
      *
@@ -61,10 +51,10 @@ public final class Simulation {
      * the destination's switch into each packet, switches forward by it (the LFTs deliver the last
      * hop) with bubble flow control on the rings.
      */
-    public record Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps,
+    public record Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps,
                          long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed,
                          boolean adaptive, List<Flow> flows) {
-        public Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps, long latencyNs, int vls,
+        public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
                       int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive) {
             this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
                     adaptive, List.of());
@@ -72,7 +62,7 @@ public final class Simulation {
 
 
         /** With adaptive routing on wherever the tables have AR groups. */
-        public Config(Fabric fabric, ForwardingTables tables, Pattern pattern, double load, double linkGbps, long latencyNs, int vls,
+        public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
                       int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed) {
             this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed, true);
         }
@@ -124,6 +114,117 @@ public final class Simulation {
                         + "; run with at least " + tables.ar().laneCount() + " lanes (--vls)");
             }
         }
+
+        /** A configuration of {@code fabric} routed by {@code tables}, with the command line's defaults for the rest. */
+        public static Builder builder(Fabric fabric, ForwardingTables tables) {
+            return new Builder(fabric, tables);
+        }
+
+        /** A builder holding this configuration, to change some of it. */
+        public Builder toBuilder() {
+            return new Builder(fabric, tables).pattern(pattern).load(load).linkGbps(linkGbps).latencyNs(latencyNs).vls(vls)
+                    .bufferPackets(bufferPackets).payloadBytes(payloadBytes).durationNs(durationNs).warmupNs(warmupNs).seed(seed)
+                    .adaptive(adaptive).flows(flows);
+        }
+    }
+
+    /**
+     * Builds a {@link Config}: the defaults are the {@code emulator sim} command's (uniform traffic
+     * at load 0.5, 100 Gbps links with 100 ns delay, 2 lanes of 8 packets, 256-byte payloads,
+     * 100 us with the first fifth as warm-up, seed 1, adaptive routing on, no flows).
+     */
+    public static final class Builder {
+        private final Fabric fabric;
+        private final ForwardingTables tables;
+        private TrafficPattern pattern = TrafficPattern.UNIFORM;
+        private double load = 0.5;
+        private double linkGbps = 100;
+        private long latencyNs = 100;
+        private int vls = 2;
+        private int bufferPackets = 8;
+        private int payloadBytes = 256;
+        private long durationNs = 100_000;
+        private long warmupNs = -1;
+        private long seed = 1;
+        private boolean adaptive = true;
+        private List<Flow> flows = List.of();
+
+        private Builder(Fabric fabric, ForwardingTables tables) {
+            this.fabric = fabric;
+            this.tables = tables;
+        }
+
+        public Builder pattern(TrafficPattern v) {
+            pattern = v;
+            return this;
+        }
+
+        /** Offered load per host, a fraction of the link rate (0..1]. */
+        public Builder load(double v) {
+            load = v;
+            return this;
+        }
+
+        public Builder linkGbps(double v) {
+            linkGbps = v;
+            return this;
+        }
+
+        /** Propagation delay of every link. */
+        public Builder latencyNs(long v) {
+            latencyNs = v;
+            return this;
+        }
+
+        public Builder vls(int v) {
+            vls = v;
+            return this;
+        }
+
+        /** Input buffer per port and lane, in packets. */
+        public Builder bufferPackets(int v) {
+            bufferPackets = v;
+            return this;
+        }
+
+        public Builder payloadBytes(int v) {
+            payloadBytes = v;
+            return this;
+        }
+
+        public Builder durationNs(long v) {
+            durationNs = v;
+            return this;
+        }
+
+        /** Virtual time before measuring; unset: a fifth of the duration. */
+        public Builder warmupNs(long v) {
+            warmupNs = v;
+            return this;
+        }
+
+        public Builder seed(long v) {
+            seed = v;
+            return this;
+        }
+
+        /** Switches choose among AR groups' ports; false: static routing (DR). */
+        public Builder adaptive(boolean v) {
+            adaptive = v;
+            return this;
+        }
+
+        /** The traffic as these flows instead of every host by the pattern. */
+        public Builder flows(List<Flow> v) {
+            flows = v;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming the value out of range, as {@link Config}'s constructor does */
+        public Config build() {
+            return new Config(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs,
+                    warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows);
+        }
     }
 
     /** Hosts a simulation may have: its reordering state is 4 bytes per pair (4 GiB at this size). */
@@ -163,8 +264,6 @@ public final class Simulation {
     /** Take a snapshot of the switches' counters (at the edges of each phase's measured window). */
     static final int SNAPSHOT = 5;
     private static final int SEND_QUEUE = 16;
-    /** Packets a host's source may hold before its NIC takes them; more are refused (counted). */
-    private static final int SOURCE_QUEUE = 1024;
 
     private final Config c;
     private final Fabric f;
@@ -174,9 +273,6 @@ public final class Simulation {
     private final HostCore[] hostCore;
     private final PortCounterArray[] counters;
     private final double nsPerByte;
-    private final int frameBytes;
-    private final double meanGapNs;
-    private final int[] lidOfEndpoint;
     /**
      * Per global port, an event for the node and port at its other end with type and argument
      * still 0 ({@link EventQueue#with} fills them), or -1 if nothing is cabled there: one load
@@ -184,58 +280,19 @@ public final class Simulation {
      */
     private final long[] peerEvent;
     private final long latencyNs;
-    /** With source routes: per source endpoint's torus node, per destination's, the encoded route; and each endpoint's torus node. */
-    private final long[][] routeBetween;
-    private final int[] torusNodeOfEndpoint;
-    private final int[] endpointOfLid;
-    // per endpoint: its traffic source
-    private final SplittableRandom[] random;
-    private final long[][] backlog;
-    /** Per queued source packet: its flow (flows mode), or -1 (the pattern picks the destination). */
-    private final int[][] backlogFlow;
-    private final long[] phaseBounds;
-    /** Per phase, the switches' counters at the start and at the end of its measured window. */
-    private final long[][][] snapshots;
-    private final long[][] flowBytes;
-    private final long binNs;
-    private final long[][] flowBins;
-    private final long flowGapNs;
-    private final int[] backlogHead;
-    private final int[] backlogCount;
-    /**
-     * Per host, the sequence number of its next packet: one counter over all its destinations, so
-     * that the packets of each pair carry increasing numbers without a counter per pair (which a
-     * thousand hosts would fetch from memory for every packet).
-     */
-    private final int[] nextSeq;
-    /**
-     * Per destination host, per source host: one more than the highest sequence number delivered
-     * (0: none yet). A packet numbered below it was overtaken by a later one of its pair.
-     */
-    private final int[] expected;
-    private long outOfOrder;
-    private final int[] permutation;
-    private final int[] groupOfEndpoint;
-    private final int[][] hostsOfGroup;
-    private final int[] nextInTurn;
-    private final LatencyHistogram latency = new LatencyHistogram();
-    private long now;
-    private long generatedBytes;
-    private long deliveredBytes;
-    private long delivered;
-    private long refused;
-    private long hopSum;
-    private long packetHops;
+    private final Measurements measure;
+    private final TrafficSources sources;
 
     private Simulation(Config c) throws TableWriteException {
         this.c = c;
         f = c.fabric();
         nsPerByte = 8.0 / c.linkGbps();
-        frameBytes = FrameSizes.DATA_HEADER + c.payloadBytes();
-        meanGapNs = frameBytes * nsPerByte / c.load();
+        int frameBytes = FrameSizes.DATA_HEADER + c.payloadBytes();
+        double meanGapNs = frameBytes * nsPerByte / c.load();
         int endpoints = f.endpointCount();
-        // every packet holds a send-queue slot or a credit of the buffer it is headed for
-        long slots = (long) endpoints * c.vls() * SEND_QUEUE + 1;
+        // every packet holds a send-queue slot or a credit of the buffer it is headed for, or is
+        // the one a host's source holds for its lane's full send queue
+        long slots = (long) endpoints * (c.vls() * SEND_QUEUE + 1) + 1;
         for (int g = 0; g < f.globalPortCount(); g++) {
             slots += f.peerNode(g) == Fabric.NONE ? 0 : (long) c.vls() * c.bufferPackets();
         }
@@ -244,6 +301,15 @@ public final class Simulation {
         switchCore = new SwitchCore[f.nodeCount()];
         hostCore = new HostCore[endpoints];
         counters = new PortCounterArray[f.nodeCount()];
+        int[] lidOfEndpoint = new int[endpoints];
+        int[] endpointOfLid = new int[c.tables().lids().maxLid() + 1];
+        Arrays.fill(endpointOfLid, -1);
+        for (int e = 0; e < endpoints; e++) {
+            int lid = c.tables().lids().endpointLid(e);
+            lidOfEndpoint[e] = lid;
+            endpointOfLid[lid] = e;
+        }
+        measure = new Measurements(c, frameBytes, endpointOfLid);
         for (int n = 0; n < f.nodeCount(); n++) {
             counters[n] = new PortCounterArray(f.portCount(n), !c.flows().isEmpty()); // port shares are reported for flows only
             if (f.isSwitch(n)) {
@@ -254,7 +320,7 @@ public final class Simulation {
                         new SwitchCore.Output() {
                             @Override
                             public void transmit(int port, int vl, int h, long t) {
-                                packetHops++;
+                                measure.packetHops++;
                                 send(node, port, h, t);
                             }
 
@@ -270,40 +336,12 @@ public final class Simulation {
                         });
             }
         }
-        lidOfEndpoint = new int[endpoints];
         latencyNs = c.latencyNs();
         peerEvent = new long[f.globalPortCount()];
         for (int g = 0; g < peerEvent.length; g++) {
             peerEvent[g] = f.peerNode(g) == Fabric.NONE ? -1 : EventQueue.event(0, f.peerNode(g), f.peerPort(g), 0);
         }
-        if (c.tables().sourceRoutes() != null) {
-            routeBetween = encodedRoutes(c.tables().sourceRoutes());
-            torusNodeOfEndpoint = new int[endpoints];
-            for (int e = 0; e < endpoints; e++) {
-                torusNodeOfEndpoint[e] = c.tables().sourceRoutes().torus().torusNode(f.endpointSwitch(e));
-            }
-        } else {
-            routeBetween = null;
-            torusNodeOfEndpoint = null;
-        }
-        endpointOfLid = new int[c.tables().lids().maxLid() + 1];
-        Arrays.fill(endpointOfLid, -1);
-        random = new SplittableRandom[endpoints];
-        backlog = new long[endpoints][];
-        backlogFlow = new int[endpoints][];
-        backlogHead = new int[endpoints];
-        backlogCount = new int[endpoints];
-        nextSeq = new int[endpoints];
-        expected = new int[Math.multiplyExact(endpoints, endpoints)];
-        nextInTurn = new int[endpoints];
-        SplittableRandom seeds = new SplittableRandom(c.seed());
         for (int e = 0; e < endpoints; e++) {
-            int lid = c.tables().lids().endpointLid(e);
-            lidOfEndpoint[e] = lid;
-            endpointOfLid[lid] = e;
-            random[e] = seeds.split();
-            backlog[e] = new long[SOURCE_QUEUE];
-            backlogFlow[e] = new int[SOURCE_QUEUE];
             int endpoint = e;
             int node = f.endpointNode(e);
             int port = f.endpointPort(e) - f.portBase(node) + 1;
@@ -320,24 +358,12 @@ public final class Simulation {
 
                 @Override
                 public void delivered(int h, long t) {
-                    deliver(endpoint, h, t);
+                    measure.delivered(endpoint, pool, h, t);
+                    pool.release(h);
                 }
             });
         }
-        permutation = derangement(endpoints, new SplittableRandom(c.seed() ^ 0x5DEECE66DL));
-        groupOfEndpoint = new int[endpoints];
-        hostsOfGroup = c.pattern() == Pattern.GROUP_SHIFT && c.flows().isEmpty() ? hostsOfGroups(f, groupOfEndpoint) : new int[0][];
-        java.util.TreeSet<Long> bounds = new java.util.TreeSet<>(List.of(0L, c.durationNs()));
-        for (Flow fl : c.flows()) {
-            bounds.add(Math.min(fl.startNs(), c.durationNs()));
-            bounds.add(Math.min(fl.stopNs(), c.durationNs()));
-        }
-        phaseBounds = bounds.stream().mapToLong(Long::longValue).toArray();
-        snapshots = new long[2 * (phaseBounds.length - 1)][][];
-        flowBytes = new long[c.flows().size()][phaseBounds.length - 1];
-        binNs = Math.max(1, c.durationNs() / 100);
-        flowBins = new long[c.flows().size()][(int) ((c.durationNs() + binNs - 1) / binNs)];
-        flowGapNs = Math.max(1, Math.round(meanGapNs));
+        sources = new TrafficSources(c, pool, hostCore, lidOfEndpoint, frameBytes, meanGapNs, measure);
     }
 
     /** Runs {@code config} to its end and reports. */
@@ -351,7 +377,7 @@ public final class Simulation {
 
     private Report simulate() {
         long wall0 = System.nanoTime();
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         long cpu0 = mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : -1;
         for (int g = 0; g < f.globalPortCount(); g++) {
             if (f.peerNode(g) == Fabric.NONE) {
@@ -367,40 +393,40 @@ public final class Simulation {
         }
         if (c.flows().isEmpty()) {
             for (int e = 0; e < hostCore.length; e++) {
-                queue.push(gap(e), EventQueue.event(INJECT, e, 0, 0));
+                queue.push(sources.gap(e), EventQueue.event(INJECT, e, 0, 0));
             }
         } else {
             for (int i = 0; i < c.flows().size(); i++) {
                 queue.push(c.flows().get(i).startNs(), EventQueue.event(INJECT_FLOW, 0, 0, i));
             }
-            for (int p = 0; p + 1 < phaseBounds.length; p++) {
-                queue.push(windowStart(p), EventQueue.event(SNAPSHOT, 0, 0, 2 * p));
-                queue.push(phaseBounds[p + 1], EventQueue.event(SNAPSHOT, 0, 0, 2 * p + 1));
+            for (int p = 0; p < measure.phaseCount(); p++) {
+                queue.push(measure.windowStart(p), EventQueue.event(SNAPSHOT, 0, 0, 2 * p));
+                queue.push(measure.phaseEnd(p), EventQueue.event(SNAPSHOT, 0, 0, 2 * p + 1));
             }
         }
         long events = 0;
         while (!queue.isEmpty() && queue.peekTime() <= c.durationNs()) {
             long ev = queue.pop();
-            now = queue.poppedTime();
+            long now = queue.poppedTime();
             int kind = EventQueue.type(ev);
             int node = EventQueue.node(ev);
             int port = EventQueue.port(ev);
             int arg = EventQueue.arg(ev);
             events++;
             if (kind == INJECT) {
-                inject(node, -1);
-                queue.push(now + gap(node), EventQueue.event(INJECT, node, 0, 0));
+                sources.inject(node, -1, now);
+                queue.push(now + sources.gap(node), EventQueue.event(INJECT, node, 0, 0));
                 continue;
             }
             if (kind == SNAPSHOT) {
-                snapshots[arg] = PortShares.snapshot(f, counters);
+                measure.snapshot(arg, counters);
                 continue;
             }
             if (kind == INJECT_FLOW) {
                 Flow fl = c.flows().get(arg);
                 if (now < fl.stopNs()) {
-                    inject(fl.src(), arg);
-                    queue.push(now + flowGapNs, EventQueue.event(INJECT_FLOW, 0, 0, arg));
+                    sources.inject(fl.src(), arg, now);
+                    queue.push(now + sources.flowGap(), EventQueue.event(INJECT_FLOW, 0, 0, arg));
                 }
                 continue;
             }
@@ -419,12 +445,12 @@ public final class Simulation {
                     case CREDIT -> h.creditReturned(arg, 1, now);
                     default -> h.linkFree(now);
                 }
-                pump(e);
+                sources.pump(e, now);
             }
         }
         long wallNanos = Math.max(1, System.nanoTime() - wall0);
         long cpuNanos = cpu0 < 0 ? wallNanos : Math.max(1, mx.getCurrentThreadCpuTime() - cpu0);
-        return report(events, wallNanos, cpuNanos);
+        return measure.report(counters, nsPerByte, sources.refused(), events, wallNanos, cpuNanos);
     }
 
     /** The core sends packet {@code h} from {@code node}'s {@code port}: the link is busy for its bytes, the peer has it after the delay. */
@@ -446,193 +472,4 @@ public final class Simulation {
         }
     }
 
-    /** Host {@code e}'s source creates a packet now, of {@code flow} (or -1: the pattern picks its destination). */
-    private void inject(int e, int flow) {
-        if (now >= c.warmupNs()) {
-            generatedBytes += frameBytes;
-        }
-        if (backlogCount[e] == SOURCE_QUEUE) {
-            refused++;
-        } else {
-            int slot = (backlogHead[e] + backlogCount[e]) % SOURCE_QUEUE;
-            backlog[e][slot] = now;
-            backlogFlow[e][slot] = flow;
-            backlogCount[e]++;
-        }
-        pump(e);
-    }
-
-    /** Moves packets from the host's source queue into its NIC while the send queue has room. */
-    private void pump(int e) {
-        HostCore core = hostCore[e];
-        while (backlogCount[e] > 0 && core.canOffer(0)) {
-            int h = pool.allocate();
-            if (h == PacketPool.NONE) {
-                throw new IllegalStateException("packet pool exhausted: a packet was neither queued nor credited");
-            }
-            int flow = backlogFlow[e][backlogHead[e]];
-            int d = flow < 0 ? destination(e) : c.flows().get(flow).dst();
-            int dlid = lidOfEndpoint[d];
-            pool.dlid(h, dlid);
-            pool.slid(h, lidOfEndpoint[e]);
-            pool.flow(h, flow < 0 ? (e << 16) ^ d : flow);
-            pool.seq(h, nextSeq[e]++);
-            int lane = c.tables().lanes().lane(e, dlid);
-            pool.sl(h, (byte) lane);
-            pool.vl(h, (byte) (lane % c.vls()));
-            pool.hops(h, 0);
-            if (routeBetween != null) {
-                pool.route(h, routeBetween[torusNodeOfEndpoint[e]][torusNodeOfEndpoint[d]]);
-            }
-            pool.bytes(h, frameBytes);
-            pool.timestamp(h, backlog[e][backlogHead[e]]);
-            backlogHead[e] = (backlogHead[e] + 1) % SOURCE_QUEUE;
-            backlogCount[e]--;
-            core.offer(h, now);
-        }
-    }
-
-    private int destination(int e) {
-        int n = hostCore.length;
-        return switch (c.pattern()) {
-            case UNIFORM -> {
-                int d = random[e].nextInt(n - 1);
-                yield d >= e ? d + 1 : d;
-            }
-            case PERMUTATION -> permutation[e];
-            case ALL_TO_ALL -> {
-                int d = nextInTurn[e]++ % (n - 1);
-                yield d >= e ? d + 1 : d;
-            }
-            case GROUP_SHIFT -> {
-                int[] next = hostsOfGroup[(groupOfEndpoint[e] + 1) % hostsOfGroup.length];
-                yield next[random[e].nextInt(next.length)];
-            }
-        };
-    }
-
-    /** The hosts of each group, numbered 0.. in order of the groups' numbers (group-shift traffic); empty otherwise. */
-    private static int[][] hostsOfGroups(Fabric f, int[] groupOfEndpoint) {
-        java.util.TreeMap<Integer, List<Integer>> byGroup = new java.util.TreeMap<>();
-        for (int e = 0; e < f.endpointCount(); e++) {
-            byGroup.computeIfAbsent(f.group(f.endpointNode(e)), k -> new ArrayList<>()).add(e);
-        }
-        if (byGroup.size() < 2 || byGroup.containsKey(-1)) {
-            throw new IllegalArgumentException("group-shift traffic needs hosts in two or more groups (a dragonfly or dragonfly-plus "
-                    + "topology), but this fabric's hosts are in " + (byGroup.containsKey(-1) ? "no group" : "one group"));
-        }
-        int[][] out = new int[byGroup.size()][];
-        int i = 0;
-        for (List<Integer> hosts : byGroup.values()) {
-            out[i] = hosts.stream().mapToInt(Integer::intValue).toArray();
-            for (int e : out[i]) {
-                groupOfEndpoint[e] = i;
-            }
-            i++;
-        }
-        return out;
-    }
-
-    private void deliver(int e, int h, long t) {
-        int src = endpointOfLid[pool.slid(h)];
-        int k = e * hostCore.length + src;
-        int next = pool.seq(h) + 1;
-        if (expected[k] != 0 && next - expected[k] < 0) { // (wrap-safe: numbers may run past 2^31)
-            outOfOrder++;
-        } else {
-            expected[k] = next;
-        }
-        if (t >= c.warmupNs()) {
-            deliveredBytes += pool.bytes(h);
-        }
-        if (!c.flows().isEmpty()) {
-            int bin = (int) Math.min(t / binNs, flowBins[0].length - 1);
-            flowBins[pool.flow(h)][bin] += pool.bytes(h);
-            int phase = Arrays.binarySearch(phaseBounds, t);
-            phase = phase >= 0 ? phase : -phase - 2;
-            if (phase < phaseBounds.length - 1 && t >= windowStart(phase)) {
-                flowBytes[pool.flow(h)][phase] += pool.bytes(h);
-            }
-        }
-        if (pool.timestamp(h) >= c.warmupNs()) {
-            delivered++;
-            latency.add(t - pool.timestamp(h));
-            hopSum += Math.max(0, pool.hops(h) - 1);
-        }
-        pool.release(h);
-    }
-
-    /** Exponential gap (Poisson arrivals) with the mean that offers the configured load. */
-    private long gap(int e) {
-        return Math.max(1, (long) (-Math.log(1 - random[e].nextDouble()) * meanGapNs));
-    }
-
-    /** Where phase {@code p}'s measured window starts: after its first fifth, which lets queues settle. */
-    private long windowStart(int p) {
-        return phaseBounds[p] + (phaseBounds[p + 1] - phaseBounds[p]) / 5;
-    }
-
-    private Report report(long events, long wallNanos, long cpuNanos) {
-        long window = c.durationNs() - c.warmupNs();
-        double capacity = hostCore.length * (window / nsPerByte);
-        long dropped = 0;
-        for (int n = 0; n < f.nodeCount(); n++) {
-            for (int p = 1; p <= f.portCount(n); p++) {
-                dropped += counters[n].get(p, PortCounterArray.XMIT_DISCARDS);
-            }
-        }
-        double seconds = wallNanos / 1e9;
-        List<Phase> phases = new ArrayList<>();
-        for (int p = 0; p + 1 < phaseBounds.length && !c.flows().isEmpty(); p++) {
-            long measured = phaseBounds[p + 1] - windowStart(p);
-            double[] gbps = new double[flowBytes.length];
-            for (int i = 0; i < gbps.length; i++) {
-                gbps[i] = flowBytes[i][p] * 8.0 / measured;
-            }
-            List<PortShares.Output> ports = snapshots[2 * p] == null || snapshots[2 * p + 1] == null || measured == 0 ? List.of()
-                    : PortShares.congested(f, snapshots[2 * p], snapshots[2 * p + 1], measured, c.linkGbps());
-            phases.add(new Phase(phaseBounds[p], phaseBounds[p + 1], gbps, ports));
-        }
-        double[][] series = new double[flowBins.length][];
-        for (int i = 0; i < series.length; i++) {
-            series[i] = new double[flowBins[i].length];
-            for (int b = 0; b < series[i].length; b++) {
-                series[i][b] = flowBins[i][b] * 8.0 / binNs;
-            }
-        }
-        return new Report(generatedBytes / capacity, deliveredBytes / capacity, latency.mean(), latency.percentile(0.95),
-                latency.percentile(0.99), delivered == 0 ? 0 : (double) hopSum / delivered, delivered, dropped, refused, outOfOrder,
-                packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, cpuNanos / 1_000_000,
-                packetHops / (cpuNanos / 1e9), phases, binNs, series);
-    }
-
-    /** Per pair of fabric switches (by torus node), the encoded source route between them, or 0. */
-    private static long[][] encodedRoutes(org.fabriclab.routing.torus.SourceRoutes r) {
-        int nodes = r.torus().nodes();
-        long[][] out = new long[nodes][nodes];
-        for (int i = 0; i < r.size(); i++) {
-            for (int j = 0; j < r.size(); j++) {
-                if (i == j || r.unroutable(i, j)) {
-                    continue;
-                }
-                out[r.member(i)][r.member(j)] = org.fabriclab.routing.torus.SourceRoute.encode(r.directions(i, j));
-            }
-        }
-        return out;
-    }
-
-    /** A random permutation of 0..n-1 with no fixed point (Sattolo's algorithm: one cycle). */
-    static int[] derangement(int n, SplittableRandom r) {
-        int[] p = new int[n];
-        for (int i = 0; i < n; i++) {
-            p[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int j = r.nextInt(i);
-            int x = p[i];
-            p[i] = p[j];
-            p[j] = x;
-        }
-        return p;
-    }
 }

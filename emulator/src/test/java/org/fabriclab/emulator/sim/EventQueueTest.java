@@ -56,6 +56,34 @@ class EventQueueTest {
         }
     }
 
+    /**
+     * Ties stay first-scheduled-first when the heap's 24-bit order counter runs out: three events
+     * for one instant beyond the wheel, the first scheduled at the start, the second as the
+     * 2^24th heap event, the third after it, come out in the order scheduled (the counter used to
+     * wrap, and the third, numbered 0 again, could go first).
+     */
+    @Test
+    void tiesStayInOrderAcrossTheOrderCountersLimit() {
+        EventQueue q = new EventQueue(16);
+        long at = (EventQueue.ORDER_LIMIT + 2L) * EventQueue.WHEEL;
+        long first = EventQueue.event(2, 2, 0, 0);
+        long second = EventQueue.event(2, 2, 0, 1);
+        long third = EventQueue.event(2, 2, 0, 2);
+        q.push(at, first);
+        long now = 0;
+        for (int i = 1; i < EventQueue.ORDER_LIMIT - 1; i++) { // heap events one at a time, each taken before the next
+            q.push(now + EventQueue.WHEEL, EventQueue.event(0, 0, 0, i));
+            assertEquals(i, EventQueue.arg(q.pop()));
+            now = q.poppedTime();
+        }
+        q.push(at, second); // the last order number below the limit
+        q.push(at, third); // beyond it
+        assertEquals(first, q.pop());
+        assertEquals(second, q.pop());
+        assertEquals(third, q.pop());
+        assertTrue(q.isEmpty());
+    }
+
     @Test
     void anEventKeepsItsFields() {
         long ev = EventQueue.event(5, EventQueue.MAX_NODES - 1, EventQueue.MAX_PORTS - 1, -7);

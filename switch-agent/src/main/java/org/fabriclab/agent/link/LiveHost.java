@@ -4,19 +4,32 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.Arrivals;
+import org.fabriclab.agent.core.FlowSink;
 import org.fabriclab.agent.core.HostCore;
+import org.fabriclab.agent.core.HostPolicy;
 import org.fabriclab.agent.core.PacketPool;
+import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.mgmt.ManagedNode;
-import org.fabriclab.proto.v1.PortState;
 
 /**
- * A host: its NIC's {@link HostCore} driven live, a traffic source and a sink. The source fills the
- * NIC's send queue from a token bucket at the configured rate (every {@link #TICK_NS} and after
- * every event), only while the host's port is ACTIVE and it has a LID. The sink counts, per source
- * LID, packets and bytes delivered, packets out of order and latency. Confined to its event loop.
+ * A host: its NIC's {@link HostCore} and its traffic decisions' {@link HostPolicy} (the same the
+ * simulator runs), driven live, and a {@link FlowSink}. The source creates packets by the
+ * policy's arrival process (Poisson by default) at the offered rate into its source queue, caught
+ * up every tick (about four packets' time, {@link #TICK_NS} or more) and after every event, only
+ * while the host's port is ACTIVE and it has a LID; the NIC takes them as its send queue has room.
+ * Each packet gets its destination, sequence number and SL from the policy and its source route
+ * from the node's table (the daemon's WriteSourceRoutes). The sink counts, per source LID,
+ * packets and bytes delivered, packets out of order, packets missing and latency (with
+ * percentiles). Confined to its event loop.
+ *
+ * <p>Wire use: a frame's {@code seq} is the sender's one counter over all its destinations; its
+ * {@code flow} field carries the packet's number within its pair, from which the sink counts loss.
  */
 public final class LiveHost extends LiveNode implements HostCore.Output {
     static final long TICK_NS = 100_000;
@@ -25,21 +38,24 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     private static final int INITIAL_LIDS = 64;
     private final HostCore core;
     private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
-    private int[] nextSeq = new int[INITIAL_LIDS];
-    private final org.fabriclab.agent.core.FlowSink sink = new org.fabriclab.agent.core.FlowSink();
+    private final PortCache port;
+    /** Per destination LID, the number of the next packet of the pair (for the receiver's loss count). */
+    private int[] pairSeq = new int[INITIAL_LIDS];
+    private final FlowSink sink = new FlowSink();
     private Traffic traffic;
-    private SplittableRandom random;
-    private int nextDest;
+    private HostPolicy policy;
+    private double meanGapNs;
+    private long nextArrival;
+    private long created;
     private long sent;
-    private double tokens;
-    private long lastFill;
     private ScheduledFuture<?> ticker;
 
     public LiveHost(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double rateGbps, String endpoint) {
-        super(loop, mgmt, vls, bufferPackets, new double[] {0, rateGbps}, endpoint, vls * SEND_QUEUE + bufferPackets * vls + 1);
+        super(loop, mgmt, vls, bufferPackets, new double[] {0, rateGbps}, endpoint, vls * SEND_QUEUE + bufferPackets * vls + 2);
         core = new HostCore(vls, SEND_QUEUE, mgmt.counters(), pool, this);
+        port = new PortCache(mgmt, 1);
         mgmt.flowSource(() -> {
-            CompletableFuture<java.util.List<org.fabriclab.agent.core.FlowSink.Flow>> f = new CompletableFuture<>();
+            CompletableFuture<List<FlowSink.Flow>> f = new CompletableFuture<>();
             execute(() -> f.complete(sink.flows()));
             return f;
         });
@@ -48,22 +64,33 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     /** Starts (or replaces) the traffic this host sends; safe from any thread. The source wakes every {@link #TICK_NS} or more. */
     public void start(Traffic t) {
         execute(() -> {
+            SplittableRandom random = new SplittableRandom(t.seed());
+            int frameBytes = Frames.DATA_HEADER + t.payloadBytes();
+            meanGapNs = t.rateGbps() > 0 ? Arrivals.meanGapNs(frameBytes, t.rateGbps()) : 0;
+            HostPolicy previous = policy;
+            policy = new HostPolicy(t.plan().destinations(t.self(), random),
+                    meanGapNs > 0 ? new Arrivals(t.arrivals(), meanGapNs, random) : null, t.lanes(), vls);
+            if (previous != null) {
+                policy.continueSequence(previous.nextSequence()); // one counter for the host's life
+                if (previous.source().held() != PacketPool.NONE) {
+                    policy.source().hold(previous.source().held()); // made already: it still goes
+                }
+            }
             traffic = t;
-            random = new SplittableRandom(t.seed());
+            created = 0;
             sent = 0;
-            tokens = 0;
-            lastFill = System.nanoTime();
+            long now = System.nanoTime();
+            nextArrival = meanGapNs > 0 ? now + policy.nextGapNs() : now;
             if (ticker != null) {
                 ticker.cancel(false);
             }
             // wake about every four packets' time at the offered rate (100 us .. 10 ms): a thousand
             // hosts on two threads must not spend the cores waking up
-            double packetNs = t.rateGbps() > 0 ? (Frames.DATA_HEADER + t.payloadBytes()) * 8 / t.rateGbps() : 0;
-            long tick = Math.max(TICK_NS, Math.min(10_000_000L, (long) (4 * packetNs)));
+            long tick = Math.max(TICK_NS, Math.min(10_000_000L, (long) (4 * meanGapNs)));
             ticker = loop.scheduleAtFixedRate(() -> {
-                long now = System.nanoTime();
-                fill(now);
-                drain(now);
+                long at = System.nanoTime();
+                fill(at);
+                drain(at);
             }, tick, tick, TimeUnit.NANOSECONDS);
         });
     }
@@ -81,10 +108,13 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
 
     /**
      * What this host sent, and what its sink has seen from every source: {@code outOfOrder} counts
-     * packets older than one already received (reordering), {@code missing} the sequence numbers
-     * skipped (lost packets, less those that arrived late).
+     * packets overtaken by a later one of their pair (reordering), {@code missing} the packets of a
+     * pair skipped (lost, less those that arrived late), the percentiles are of every packet's
+     * latency (source queueing included), {@code refused} the packets the full source queue turned
+     * away.
      */
-    public record Stats(long sent, long received, long receivedBytes, long outOfOrder, long missing, long latencyNsSum) {
+    public record Stats(long sent, long received, long receivedBytes, long outOfOrder, long missing, long latencyNsSum,
+                        long latencyP95Ns, long latencyP99Ns, long refused) {
     }
 
     /** Totals over every source; answered on the event loop. */
@@ -92,7 +122,8 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         CompletableFuture<Stats> f = new CompletableFuture<>();
         execute(() -> {
             var t = sink.totals();
-            f.complete(new Stats(sent, t.packets(), t.bytes(), t.outOfOrder(), t.missing(), t.latencyNsSum()));
+            f.complete(new Stats(sent, t.packets(), t.bytes(), t.outOfOrder(), t.missing(), t.latencyNsSum(), t.latencyP95Ns(),
+                    t.latencyP99Ns(), policy == null ? 0 : policy.source().refused()));
         });
         return f;
     }
@@ -104,49 +135,79 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         return f;
     }
 
+    /** Creates the packets due by {@code now} into the source queue and moves what the NIC takes. */
     private void fill(long now) {
         Traffic t = traffic;
         if (t == null) {
             return;
         }
-        ManagedNode.Port p = mgmt.port(1);
-        if (p.state() != PortState.PORT_STATE_ACTIVE || p.lid() == 0) {
-            lastFill = now;
+        int slid = port.activeLid();
+        if (slid == 0) {
+            nextArrival = Math.max(nextArrival, now); // no packets while the port is not up
             return;
         }
-        int frameBytes = Frames.DATA_HEADER + t.payloadBytes();
-        if (t.rateGbps() > 0) {
-            tokens = Math.min(tokens + (now - lastFill) * t.rateGbps() / (8.0 * frameBytes), 2 * SEND_QUEUE);
+        SourceQueue source = policy.source();
+        boolean limited = t.packets() > 0;
+        if (meanGapNs == 0) {
+            while (!source.isFull() && (!limited || created < t.packets())) {
+                source.add(now, -1);
+                created++;
+            }
         } else {
-            tokens = SEND_QUEUE;
+            // a loop starved for longer than the source queue's worth of arrivals: what it would
+            // refuse anyway is counted at once, and the last queue's worth is created (they go as
+            // a burst, as a stalled application's writes would, and the link catches up)
+            long window = (long) (SourceQueue.PACKETS * meanGapNs);
+            if (now - nextArrival > window) {
+                long behind = (long) ((now - nextArrival - window) / meanGapNs);
+                source.refuse(limited ? Math.min(behind, Math.max(0, t.packets() - created)) : behind);
+                created += behind;
+                nextArrival = now - window;
+            }
+            while (nextArrival <= now && (!limited || created < t.packets())) {
+                source.add(nextArrival, -1);
+                created++;
+                nextArrival += policy.nextGapNs();
+            }
         }
-        lastFill = now;
-        int slid = p.lid();
-        while (tokens >= 1 && core.canOffer(0) && (t.packets() == 0 || sent < t.packets())) {
-            int dlid = t.pattern() == Traffic.Pattern.UNIFORM ? t.destinations()[random.nextInt(t.destinations().length)]
-                    : t.destinations()[nextDest++ % t.destinations().length];
+        pump(t, slid, now);
+    }
+
+    /** Moves packets from the source queue into the NIC while its send queue has room. */
+    private void pump(Traffic t, int slid, long now) {
+        SourceQueue source = policy.source();
+        if (source.held() != PacketPool.NONE) {
+            if (!core.offer(source.held(), now)) {
+                return;
+            }
+            source.unhold();
+            sent++;
+        }
+        int frameBytes = Frames.DATA_HEADER + t.payloadBytes();
+        while (!source.isEmpty() && core.canOffer(0)) {
             int h = pool.allocate();
             if (h == PacketPool.NONE) {
                 return;
             }
-            if (dlid >= nextSeq.length) {
-                nextSeq = java.util.Arrays.copyOf(nextSeq, Math.max(dlid + 1, nextSeq.length * 2));
-            }
-            int seq = nextSeq[dlid]++;
+            int dlid = t.hostLids()[policy.nextDestination()];
             long route = mgmt.sourceRoute(dlid);
-            ByteBuf f = Frames.data(alloc, 0, 0, dlid, slid, (slid << 16) | dlid, seq, now, route, t.payloadBytes());
-            pool.vl(h, 0);
-            pool.sl(h, 0);
-            pool.hops(h, 0);
-            pool.dlid(h, dlid);
-            pool.slid(h, slid);
-            pool.seq(h, seq);
-            pool.route(h, route);
+            policy.stamp(pool, h, slid, dlid, route);
+            if (dlid >= pairSeq.length) {
+                pairSeq = Arrays.copyOf(pairSeq, Math.max(dlid + 1, pairSeq.length * 2));
+            }
+            int pair = pairSeq[dlid]++;
+            long createdAt = source.headCreated();
+            source.remove();
+            pool.flow(h, pair);
             pool.bytes(h, frameBytes);
-            pool.payload[h] = f;
-            core.offer(h, now);
+            pool.timestamp(h, createdAt);
+            pool.payload[h] = Frames.data(alloc, pool.vl(h), pool.sl(h), dlid, slid, pair, pool.seq(h), createdAt, route,
+                    t.payloadBytes());
+            if (!core.offer(h, now)) {
+                source.hold(h); // its lane's send queue is full (lane 0 had room): it goes first when there is room
+                return;
+            }
             sent++;
-            tokens -= 1;
         }
     }
 
@@ -162,7 +223,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
 
     @Override
     public void delivered(int h, long now) {
-        sink.record(pool.slid(h), pool.seq(h), pool.bytes(h), now - pool.timestamp(h));
+        sink.record(pool.slid(h), pool.seq(h), pool.flow(h), pool.bytes(h), now - pool.timestamp(h));
         drop(h);
     }
 

@@ -1,28 +1,32 @@
 package org.fabriclab.agent.link;
 
-/**
- * What a host sends: to which destination LIDs, how it picks among them, at what rate and size.
- *
- * @param destinations   destination LIDs
- * @param pattern        how each packet's destination is picked
- * @param rateGbps       offered rate; 0 sends as fast as credits allow
- * @param payloadBytes   payload of each packet (the frame adds {@link Frames#DATA_HEADER} bytes)
- * @param packets        packets to send in all; 0 for no limit
- * @param seed           seed of the random picks
- */
-public record Traffic(int[] destinations, Pattern pattern, double rateGbps, int payloadBytes, long packets, long seed) {
-    /** How a host picks the destination of its next packet. */
-    public enum Pattern {
-        /** Uniformly at random among the destinations. */
-        UNIFORM,
-        /** The destinations in turn (all-to-all when they are every other host; one-to-one with one). */
-        ROUND_ROBIN
-    }
+import org.fabriclab.agent.core.Arrivals;
+import org.fabriclab.agent.core.HostRoutes;
+import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.agent.core.TrafficPlan;
+import org.fabriclab.routing.engine.PathLanes;
 
+/**
+ * What a live host sends: the core's {@link TrafficPlan} over the fabric's hosts (their LIDs in
+ * the plan's order), which of them it is, the SL of each path, the arrival process, rate and size.
+ *
+ * @param hostLids     per host number of the plan, its LID
+ * @param self         this host's number in the plan, or -1 for a plan {@link TrafficPlan#among} destinations
+ * @param plan         the pattern and what it needs of the fabric
+ * @param lanes        the SL of each path (the engine's lanes; source routes come from the node's own table, which the daemon writes)
+ * @param arrivals     how the source spaces its packets (Poisson by default; paced evenly)
+ * @param rateGbps     offered rate: packets are created at this mean rate into the source queue; 0 keeps the
+ *                     source queue full (as fast as credits allow)
+ * @param payloadBytes payload of each packet (the frame adds {@link Frames#DATA_HEADER} bytes)
+ * @param packets      packets to create in all; 0 for no limit
+ * @param seed         seed of the host's random draws (destinations, gaps)
+ */
+public record Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lanes, Arrivals.Mode arrivals, double rateGbps,
+                      int payloadBytes, long packets, long seed) {
     public Traffic {
-        destinations = destinations.clone();
-        if (destinations.length == 0) {
-            throw new IllegalArgumentException("traffic needs at least one destination LID");
+        hostLids = hostLids.clone();
+        if (hostLids.length != plan.hosts()) {
+            throw new IllegalArgumentException("the plan numbers " + plan.hosts() + " hosts but " + hostLids.length + " LIDs were given");
         }
         if (payloadBytes < 0 || payloadBytes > Frames.MAX_PAYLOAD) {
             throw new IllegalArgumentException("payload " + payloadBytes + " bytes is outside 0.." + Frames.MAX_PAYLOAD);
@@ -30,5 +34,19 @@ public record Traffic(int[] destinations, Pattern pattern, double rateGbps, int 
         if (rateGbps < 0 || packets < 0) {
             throw new IllegalArgumentException("rate and packet count must not be negative");
         }
+    }
+
+    /**
+     * Traffic to a fixed list of {@code destinations} (LIDs, the sender not among them), uniform
+     * or all-to-all over them, Poisson at {@code rateGbps}, every path on SL 0.
+     */
+    public Traffic(int[] destinations, TrafficPattern pattern, double rateGbps, int payloadBytes, long packets, long seed) {
+        this(destinations, -1, TrafficPlan.among(pattern, destinations.length), new HostRoutes(new long[0], PathLanes.SINGLE, 0),
+                Arrivals.Mode.POISSON, rateGbps, payloadBytes, packets, seed);
+    }
+
+    /** The same traffic with arrivals spaced by {@code mode}. */
+    public Traffic withArrivals(Arrivals.Mode mode) {
+        return new Traffic(hostLids, self, plan, lanes, mode, rateGbps, payloadBytes, packets, seed);
     }
 }

@@ -173,6 +173,18 @@ public final class ManagedNode {
         return flowSource;
     }
 
+    /**
+     * Bumped (under the node's lock) by every change of a port's state or LID, so a data plane can
+     * cache what it reads of its port and re-read it only on change (a volatile read per packet
+     * instead of a lock and a {@link Port} record).
+     */
+    private volatile int portVersion;
+
+    /** The count of port state and LID changes so far (see {@link #port} for what they changed to). */
+    public int portVersion() {
+        return portVersion;
+    }
+
     /** A port snapshot for PortInfo. */
     public record Port(int number, PortState state, int lid, double rateGbps, long neighbourGuid, int neighbourPort,
                        String neighbourEndpoint) {
@@ -195,6 +207,7 @@ public final class ManagedNode {
                 return;
             }
             states[p] = PortState.PORT_STATE_INIT;
+            portVersion++;
             e = event(p, PortState.PORT_STATE_INIT);
         }
         publish(e);
@@ -211,6 +224,7 @@ public final class ManagedNode {
             neighbourGuid[p] = 0;
             neighbourPort[p] = 0;
             neighbourEndpoint[p] = "";
+            portVersion++;
             e = event(p, PortState.PORT_STATE_DOWN);
         }
         publish(e);
@@ -240,6 +254,7 @@ public final class ManagedNode {
         if (lid != 0) {
             lids[isSwitch() ? 0 : p] = lid;
         }
+        portVersion++;
         return port(p);
     }
 

@@ -1,33 +1,34 @@
-package org.fabriclab.emulator.sim;
+package org.fabriclab.agent.core;
 
 /**
  * Latencies in log-linear buckets: exact below 64 ns, then 32 buckets per power of two (about 3%
  * wide), so percentiles cost a fixed 16 KB and nothing per sample. A percentile is reported as
- * the middle of its bucket.
+ * the middle of its bucket. The one histogram of both clocks: the simulator's report and the live
+ * host's {@link FlowSink} keep their latencies here. Not thread-safe; confined to the driving thread.
  */
-final class LatencyHistogram {
+public final class LatencyHistogram {
     private static final int SUB = 32;
     private final long[] counts = new long[64 + 58 * SUB];
     private long total;
     private double sum;
 
-    void add(long ns) {
+    public void add(long ns) {
         long v = Math.max(0, ns);
         counts[bucket(v)]++;
         total++;
         sum += v;
     }
 
-    long count() {
+    public long count() {
         return total;
     }
 
-    double mean() {
+    public double mean() {
         return total == 0 ? 0 : sum / total;
     }
 
     /** The latency below which a fraction {@code q} of the samples lie (0 without samples). */
-    long percentile(double q) {
+    public long percentile(double q) {
         if (total == 0) {
             return 0;
         }

@@ -1,0 +1,157 @@
+package org.fabriclab.emulator.sim;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeSet;
+import org.fabriclab.agent.core.HostPolicy;
+import org.fabriclab.agent.core.LatencyHistogram;
+import org.fabriclab.agent.core.PacketPool;
+import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.routing.fabric.Fabric;
+
+/**
+ * What a simulation measures and how it reports it: bytes offered and delivered in the measured
+ * window, latency (the core's {@link LatencyHistogram}) and hops of the packets created in it,
+ * reordering per pair of hosts, and with flows each flow's bytes per phase and per bin and the
+ * switches' counters at the edges of each phase's window. {@link #delivered} runs once per packet
+ * and allocates nothing. Confined to the simulation's thread.
+ */
+final class Measurements {
+    private final Simulation.Config c;
+    private final Fabric f;
+    private final int hosts;
+    private final int frameBytes;
+    private final int[] endpointOfLid;
+    /**
+     * Per destination host, per source host: one more than the highest sequence number delivered
+     * (0: none yet). A packet numbered below it was overtaken by a later one of its pair
+     * ({@link HostPolicy#overtaken}); senders number their packets with one counter per host.
+     */
+    private final int[] expected;
+    private final LatencyHistogram latency = new LatencyHistogram();
+    private final long[] phaseBounds;
+    /** Per phase, the switches' counters at the start and at the end of its measured window. */
+    private final long[][][] snapshots;
+    private final long[][] flowBytes;
+    private final long binNs;
+    private final long[][] flowBins;
+    private final boolean withFlows;
+    private long outOfOrder;
+    private long generatedBytes;
+    private long deliveredBytes;
+    private long delivered;
+    private long hopSum;
+    /** Packets forwarded by a switch (counted by the event loop's switch outputs). */
+    long packetHops;
+
+    Measurements(Simulation.Config c, int frameBytes, int[] endpointOfLid) {
+        this.c = c;
+        this.f = c.fabric();
+        this.hosts = f.endpointCount();
+        this.frameBytes = frameBytes;
+        this.endpointOfLid = endpointOfLid;
+        expected = new int[Math.multiplyExact(hosts, hosts)];
+        withFlows = !c.flows().isEmpty();
+        TreeSet<Long> bounds = new TreeSet<>(List.of(0L, c.durationNs()));
+        for (Simulation.Flow fl : c.flows()) {
+            bounds.add(Math.min(fl.startNs(), c.durationNs()));
+            bounds.add(Math.min(fl.stopNs(), c.durationNs()));
+        }
+        phaseBounds = bounds.stream().mapToLong(Long::longValue).toArray();
+        snapshots = new long[2 * (phaseBounds.length - 1)][][];
+        flowBytes = new long[c.flows().size()][phaseBounds.length - 1];
+        binNs = Math.max(1, c.durationNs() / 100);
+        flowBins = new long[c.flows().size()][(int) ((c.durationNs() + binNs - 1) / binNs)];
+    }
+
+    /** Phases: the intervals between the instants at which the set of flows changes. */
+    int phaseCount() {
+        return phaseBounds.length - 1;
+    }
+
+    long phaseEnd(int p) {
+        return phaseBounds[p + 1];
+    }
+
+    /** Where phase {@code p}'s measured window starts: after its first fifth, which lets queues settle. */
+    long windowStart(int p) {
+        return phaseBounds[p] + (phaseBounds[p + 1] - phaseBounds[p]) / 5;
+    }
+
+    /** Snapshot {@code i} (phase i / 2, its window's start if even, end if odd) of the switches' counters. */
+    void snapshot(int i, PortCounterArray[] counters) {
+        snapshots[i] = PortShares.snapshot(f, counters);
+    }
+
+    /** A host's source created a packet at {@code now}. */
+    void created(long now) {
+        if (now >= c.warmupNs()) {
+            generatedBytes += frameBytes;
+        }
+    }
+
+    /** Host {@code e} received packet {@code h} at {@code t} (the caller releases the handle). */
+    void delivered(int e, PacketPool pool, int h, long t) {
+        int src = endpointOfLid[pool.slid(h)];
+        int k = e * hosts + src;
+        int seq = pool.seq(h);
+        if (HostPolicy.overtaken(expected[k], seq)) {
+            outOfOrder++;
+        } else {
+            expected[k] = seq + 1;
+        }
+        if (t >= c.warmupNs()) {
+            deliveredBytes += pool.bytes(h);
+        }
+        if (withFlows) {
+            int bin = (int) Math.min(t / binNs, flowBins[0].length - 1);
+            flowBins[pool.flow(h)][bin] += pool.bytes(h);
+            int phase = Arrays.binarySearch(phaseBounds, t);
+            phase = phase >= 0 ? phase : -phase - 2;
+            if (phase < phaseBounds.length - 1 && t >= windowStart(phase)) {
+                flowBytes[pool.flow(h)][phase] += pool.bytes(h);
+            }
+        }
+        if (pool.timestamp(h) >= c.warmupNs()) {
+            delivered++;
+            latency.add(t - pool.timestamp(h));
+            hopSum += Math.max(0, pool.hops(h) - 1);
+        }
+    }
+
+    /** The run's report. */
+    Simulation.Report report(PortCounterArray[] counters, double nsPerByte, long refused, long events, long wallNanos, long cpuNanos) {
+        long window = c.durationNs() - c.warmupNs();
+        double capacity = hosts * (window / nsPerByte);
+        long dropped = 0;
+        for (int n = 0; n < f.nodeCount(); n++) {
+            for (int p = 1; p <= f.portCount(n); p++) {
+                dropped += counters[n].get(p, PortCounterArray.XMIT_DISCARDS);
+            }
+        }
+        double seconds = wallNanos / 1e9;
+        List<Simulation.Phase> phases = new ArrayList<>();
+        for (int p = 0; p + 1 < phaseBounds.length && withFlows; p++) {
+            long measured = phaseBounds[p + 1] - windowStart(p);
+            double[] gbps = new double[flowBytes.length];
+            for (int i = 0; i < gbps.length; i++) {
+                gbps[i] = flowBytes[i][p] * 8.0 / measured;
+            }
+            List<PortShares.Output> ports = snapshots[2 * p] == null || snapshots[2 * p + 1] == null || measured == 0 ? List.of()
+                    : PortShares.congested(f, snapshots[2 * p], snapshots[2 * p + 1], measured, c.linkGbps());
+            phases.add(new Simulation.Phase(phaseBounds[p], phaseBounds[p + 1], gbps, ports));
+        }
+        double[][] series = new double[flowBins.length][];
+        for (int i = 0; i < series.length; i++) {
+            series[i] = new double[flowBins[i].length];
+            for (int b = 0; b < series[i].length; b++) {
+                series[i][b] = flowBins[i][b] * 8.0 / binNs;
+            }
+        }
+        return new Simulation.Report(generatedBytes / capacity, deliveredBytes / capacity, latency.mean(), latency.percentile(0.95),
+                latency.percentile(0.99), delivered == 0 ? 0 : (double) hopSum / delivered, delivered, dropped, refused, outOfOrder,
+                packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, cpuNanos / 1_000_000,
+                packetHops / (cpuNanos / 1e9), phases, binNs, series);
+    }
+}

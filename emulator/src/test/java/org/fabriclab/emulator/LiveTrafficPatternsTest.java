@@ -1,0 +1,109 @@
+package org.fabriclab.emulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.fabriclab.agent.core.TableInstall;
+import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.agent.link.LiveHost;
+import org.fabriclab.emulator.live.EmulatedFabric;
+import org.fabriclab.proto.v1.PortState;
+import org.fabriclab.routing.registry.EngineChain;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.RoutingOptions;
+import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.topology.Topologies;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every traffic pattern runs on the live hosts (the simulator's run in {@code SimulationTest}):
+ * on a small dragonfly (three groups of two hosts), each host sends a fixed number of packets as
+ * fast as credits allow, and the receivers' sinks show the pattern's pairs: all-to-all a share of
+ * every other host, permutation one source each, group-shift sources of the previous group only.
+ */
+class LiveTrafficPatternsTest {
+    private static final int PACKETS = 20;
+
+    @Test
+    void everyPatternRunsLive() throws Exception {
+        Fabric f = Topologies.generate("dragonfly:p=1,a=2,h=1");
+        ForwardingTables tables = EngineChain.parse("minhop").route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables();
+        int hosts = f.endpointCount();
+        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(1);
+        try (EmulatedFabric fabric = EmulatedFabric.start(f, o)) {
+            for (int s = 0; s < f.switchCount(); s++) {
+                fabric.node(f.name(f.switchNode(s))).management().tables().apply(TableInstall.batch(tables, s, o.vls(), false));
+            }
+            LiveHost[] host = new LiveHost[hosts];
+            int[] lid = new int[hosts];
+            for (int e = 0; e < hosts; e++) {
+                host[e] = (LiveHost) fabric.node(f.name(f.endpointNode(e)));
+                lid[e] = tables.lids().endpointLid(e);
+                host[e].management().setPort(1, lid[e], PortState.PORT_STATE_ARMED);
+                host[e].management().setPort(1, 0, PortState.PORT_STATE_ACTIVE);
+            }
+            long[][] before = pairs(host, lid);
+            for (TrafficPattern p : TrafficPattern.values()) {
+                fabric.startTraffic(p, 0, 256, PACKETS, tables);
+                long deadline = System.nanoTime() + 60_000_000_000L;
+                while (total(pairs(host, lid)) - total(before) < (long) hosts * PACKETS && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                long[][] after = pairs(host, lid);
+                assertEquals((long) hosts * PACKETS, total(after) - total(before), p + ": every packet arrived");
+                for (int dst = 0; dst < hosts; dst++) {
+                    int sources = 0;
+                    for (int src = 0; src < hosts; src++) {
+                        long n = after[dst][src] - before[dst][src];
+                        sources += n > 0 ? 1 : 0;
+                        String where = p + ": host " + src + " to host " + dst;
+                        if (src == dst) {
+                            assertEquals(0, n, where);
+                        } else if (p == TrafficPattern.ALL_TO_ALL) {
+                            assertEquals(PACKETS / (hosts - 1), n, where + ": every other host in turn");
+                        } else if (p == TrafficPattern.GROUP_SHIFT && n > 0) {
+                            assertEquals((group(f, src) + 1) % 3, group(f, dst), where + ": to the next group only");
+                        }
+                    }
+                    if (p == TrafficPattern.PERMUTATION) {
+                        assertEquals(1, sources, p + ": host " + dst + " hears from one host");
+                    }
+                }
+                for (LiveHost h : host) {
+                    assertEquals(0, h.stats().join().outOfOrder(), p + ": one path per pair keeps order");
+                }
+                before = after;
+            }
+            LiveHost.Stats s = host[0].stats().join();
+            assertTrue(s.latencyP99Ns() >= s.latencyP95Ns() && s.latencyP95Ns() > 0, "percentiles " + s);
+        }
+    }
+
+    /** Its group's rank among the fabric's groups (numbered 0.. here). */
+    private static int group(Fabric f, int e) {
+        return f.group(f.endpointNode(e)) - f.group(f.endpointNode(0));
+    }
+
+    /** Per receiver, per sender: packets received so far. */
+    private static long[][] pairs(LiveHost[] host, int[] lid) {
+        long[][] out = new long[host.length][host.length];
+        for (int dst = 0; dst < host.length; dst++) {
+            for (int src = 0; src < host.length; src++) {
+                out[dst][src] = host[dst].receivedFrom(lid[src]).join()[0];
+            }
+        }
+        return out;
+    }
+
+    private static long total(long[][] x) {
+        long n = 0;
+        for (long[] row : x) {
+            for (long v : row) {
+                n += v;
+            }
+        }
+        return n;
+    }
+}

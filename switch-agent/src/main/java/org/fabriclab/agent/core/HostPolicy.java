@@ -1,0 +1,99 @@
+package org.fabriclab.agent.core;
+
+import java.util.SplittableRandom;
+
+/**
+ * What a host decides for each packet it sends, the same on both clocks: when its source creates
+ * packets ({@link Arrivals}, into its {@link SourceQueue}), where each goes ({@link Destinations}),
+ * its sequence number and its SL and lane. The driver (the live host, the simulator) keeps the
+ * clock and the wire; this keeps the decisions.
+ *
+ * <p>Sequence numbers: one counter per host over all its destinations, so the packets of each pair
+ * carry increasing numbers without a counter per pair; they wrap at 2^32, and a receiver compares
+ * them by {@link #overtaken}, the one meaning of "out of order" of both drivers. Allocates nothing
+ * per packet; confined to the thread driving the host.
+ */
+public final class HostPolicy {
+    private final Destinations destinations;
+    private final Arrivals arrivals;
+    private final SourceQueue source = new SourceQueue();
+    private final HostRoutes routes;
+    private final int vls;
+    private int nextSeq;
+
+    /**
+     * @param destinations the host's chooser ({@link TrafficPlan#destinations})
+     * @param arrivals     its arrival process (null: the driver feeds the source queue itself)
+     * @param routes       its routing state by DLID (SL; source routes where the driver has no table of its own)
+     * @param vls          data lanes of the fabric: a path's SL travels on VL SL mod vls from the NIC
+     */
+    public HostPolicy(Destinations destinations, Arrivals arrivals, HostRoutes routes, int vls) {
+        this.destinations = destinations;
+        this.arrivals = arrivals;
+        this.routes = routes;
+        this.vls = vls;
+    }
+
+    /** One host's policy drawing destinations and gaps from one generator, as the simulator always has. */
+    public static HostPolicy of(TrafficPlan plan, int self, SplittableRandom random, Arrivals.Mode mode, double meanGapNs,
+                                HostRoutes routes, int vls) {
+        return new HostPolicy(plan.destinations(self, random), new Arrivals(mode, meanGapNs, random), routes, vls);
+    }
+
+    /** The host's source queue. */
+    public SourceQueue source() {
+        return source;
+    }
+
+    /** The time to the source's next packet. */
+    public long nextGapNs() {
+        return arrivals.nextGapNs();
+    }
+
+    /** The plan's host number of the next packet's destination. */
+    public int nextDestination() {
+        return destinations.next();
+    }
+
+    public HostRoutes routes() {
+        return routes;
+    }
+
+    /** The number the next packet gets. */
+    public int nextSequence() {
+        return nextSeq;
+    }
+
+    /**
+     * Numbers packets on from {@code seq}: a host whose traffic is replaced keeps its one counter
+     * (its receivers have seen the earlier numbers).
+     */
+    public void continueSequence(int seq) {
+        nextSeq = seq;
+    }
+
+    /**
+     * Writes the decisions into packet {@code h}'s header: its addresses, the next sequence
+     * number, SL and VL from the path's lane, no hops yet, and {@code route} (the host table's
+     * source route to {@code dlid}: the caller's lookup, as the live host's table is its node's).
+     */
+    public void stamp(PacketPool pool, int h, int slid, int dlid, long route) {
+        pool.dlid(h, dlid);
+        pool.slid(h, slid);
+        pool.seq(h, nextSeq++);
+        int lane = routes.sl(dlid);
+        pool.sl(h, (byte) lane);
+        pool.vl(h, (byte) (lane % vls));
+        pool.hops(h, 0);
+        pool.route(h, route);
+    }
+
+    /**
+     * True if a packet numbered {@code seq} was overtaken by a later one of its pair, given
+     * {@code expected}, one more than the highest number received from its source (0: none yet).
+     * Wrap-safe: numbers may run past 2^31.
+     */
+    public static boolean overtaken(int expected, int seq) {
+        return expected != 0 && seq + 1 - expected < 0;
+    }
+}

@@ -1,0 +1,98 @@
+package org.fabriclab.agent.core;
+
+import java.util.Arrays;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.PathLanes;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.torus.SourceRoute;
+import org.fabriclab.routing.torus.SourceRoutes;
+
+/**
+ * A channel adapter's routing state, by destination LID: the source route its packets carry (0:
+ * routed by the switches' tables) and the path's SL from the engine's lanes. The route table is
+ * the one the daemon's heavy sweep writes into each adapter (WriteSourceRoutes), so the simulator
+ * installs exactly what a live host would hold. Immutable; {@link #route} and {@link #sl} allocate
+ * nothing.
+ */
+public final class HostRoutes {
+    private static final long[] NONE = new long[0];
+    private final long[] routeByLid;
+    private final PathLanes lanes;
+    private final int endpoint;
+
+    /**
+     * @param routeByLid per destination LID the encoded source route (may be shorter than the
+     *                   highest LID: the rest is 0); not copied, not to be changed
+     * @param lanes      the engine's path lanes
+     * @param endpoint   the host's endpoint number in the fabric {@code lanes} were computed on
+     */
+    public HostRoutes(long[] routeByLid, PathLanes lanes, int endpoint) {
+        this.routeByLid = routeByLid;
+        this.lanes = lanes;
+        this.endpoint = endpoint;
+    }
+
+    /** Every endpoint's routing state from {@code t}: its source-route table as the daemon writes it and its lanes. */
+    public static HostRoutes[] of(ForwardingTables t) {
+        long[][] routes = sourceRouteTables(t);
+        HostRoutes[] out = new HostRoutes[routes.length];
+        for (int e = 0; e < out.length; e++) {
+            out[e] = new HostRoutes(routes[e], t.lanes(), e);
+        }
+        return out;
+    }
+
+    /**
+     * Per endpoint, its source routes by destination LID: to every host on another switch of the
+     * routes' node set, the route between the two switches (as Angara's adapter holds them; the
+     * destination switch's LFT delivers the last hop). Empty tables when the engine made no source
+     * routes. The daemon's push sends the same entries.
+     */
+    public static long[][] sourceRouteTables(ForwardingTables t) {
+        Fabric f = t.fabric();
+        int endpoints = f.endpointCount();
+        long[][] out = new long[endpoints][];
+        SourceRoutes sr = t.sourceRoutes();
+        if (sr == null) {
+            Arrays.fill(out, NONE);
+            return out;
+        }
+        int[] member = new int[endpoints];
+        for (int e = 0; e < endpoints; e++) {
+            member[e] = sr.indexOf(sr.torus().torusNode(f.endpointSwitch(e)));
+        }
+        // one encoding per pair of member switches, shared by their hosts
+        long[][] encoded = new long[sr.size()][sr.size()];
+        for (int i = 0; i < sr.size(); i++) {
+            for (int j = 0; j < sr.size(); j++) {
+                encoded[i][j] = i == j || sr.unroutable(i, j) ? 0 : SourceRoute.encode(sr.directions(i, j));
+            }
+        }
+        int maxLid = t.lids().maxLid();
+        for (int e = 0; e < endpoints; e++) {
+            int from = member[e];
+            if (from < 0) {
+                out[e] = NONE;
+                continue;
+            }
+            out[e] = new long[maxLid + 1];
+            for (int e2 = 0; e2 < endpoints; e2++) {
+                int to = member[e2];
+                if (to >= 0) {
+                    out[e][t.lids().endpointLid(e2)] = encoded[from][to];
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The source route to {@code dlid}, or 0. */
+    public long route(int dlid) {
+        return dlid < routeByLid.length ? routeByLid[dlid] : 0;
+    }
+
+    /** The SL of the path to {@code dlid} (the engine's lane). */
+    public int sl(int dlid) {
+        return lanes.lane(endpoint, dlid);
+    }
+}

@@ -1,0 +1,132 @@
+package org.fabriclab.agent.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+/**
+ * What a {@link TrafficPattern} needs of the whole fabric, made once for every host: the
+ * permutation (seeded, so every live host and the simulator agree on it) and the hosts of each
+ * group (group-shift). Hosts are numbered 0..{@code hosts}-1 in the driver's order (the fabric's
+ * endpoint order); each host gets its own {@link Destinations} from {@link #destinations}.
+ * Immutable; made off the hot path.
+ */
+public final class TrafficPlan {
+    private final TrafficPattern pattern;
+    private final int hosts;
+    private final int[] permutation;
+    private final int[][] hostsOfGroup;
+    private final int[] groupOfHost;
+    /** Made by {@link #among}: the hosts are the sender's destinations, the sender not among them. */
+    private final boolean among;
+
+    private TrafficPlan(TrafficPattern pattern, int hosts, int[] permutation, int[][] hostsOfGroup, int[] groupOfHost, boolean among) {
+        this.pattern = pattern;
+        this.among = among;
+        this.hosts = hosts;
+        this.permutation = permutation;
+        this.hostsOfGroup = hostsOfGroup;
+        this.groupOfHost = groupOfHost;
+    }
+
+    /**
+     * The plan of {@code pattern} over {@code hosts} hosts.
+     *
+     * @param groupOfHost per host, its group number in the fabric model ({@code Fabric.group} of
+     *                    its node; -1: none); needed by {@link TrafficPattern#GROUP_SHIFT} only,
+     *                    may be null otherwise
+     * @param seed        the permutation's seed (the run's seed: the same on every host)
+     * @throws IllegalArgumentException if group-shift traffic has fewer than two groups of hosts
+     */
+    public static TrafficPlan of(TrafficPattern pattern, int hosts, int[] groupOfHost, long seed) {
+        if (hosts < 2) {
+            throw new IllegalArgumentException(pattern.cliName() + " traffic needs at least two hosts, not " + hosts);
+        }
+        int[] permutation = pattern == TrafficPattern.PERMUTATION ? derangement(hosts, new SplittableRandom(seed ^ 0x5DEECE66DL)) : null;
+        int[] group = new int[hosts];
+        int[][] byGroup = pattern == TrafficPattern.GROUP_SHIFT ? hostsOfGroups(groupOfHost, hosts, group) : new int[0][];
+        return new TrafficPlan(pattern, hosts, permutation, byGroup, group, false);
+    }
+
+    /**
+     * A plan over an explicit list of {@code destinations} that does not hold the sender (the live
+     * plane's fixed destination lists): uniform or all-to-all over the list only.
+     */
+    public static TrafficPlan among(TrafficPattern pattern, int destinations) {
+        if (pattern != TrafficPattern.UNIFORM && pattern != TrafficPattern.ALL_TO_ALL) {
+            throw new IllegalArgumentException(pattern.cliName() + " traffic needs the whole fabric's hosts, not a list of destinations");
+        }
+        if (destinations < 1) {
+            throw new IllegalArgumentException("traffic needs at least one destination");
+        }
+        return new TrafficPlan(pattern, destinations, null, new int[0][], new int[destinations], true);
+    }
+
+    public TrafficPattern pattern() {
+        return pattern;
+    }
+
+    /** Hosts the plan numbers (with {@link #among}: the destinations). */
+    public int hosts() {
+        return hosts;
+    }
+
+    /**
+     * Host {@code self}'s destination chooser, drawing from {@code random} (the host's own
+     * generator, which its {@link Arrivals} may share: the draws interleave as the driver calls
+     * them); {@code self} is -1 for a plan made by {@link #among}.
+     */
+    public Destinations destinations(int self, SplittableRandom random) {
+        if (among ? self != -1 : self < 0 || self >= hosts) {
+            throw new IllegalArgumentException("host " + self + " is not one of the plan's " + hosts + " hosts"
+                    + (among ? " (a plan among destinations takes -1: the sender is not one of them)" : ""));
+        }
+        return switch (pattern) {
+            case PERMUTATION -> new Destinations(pattern, self, hosts, random, permutation[self], null);
+            case GROUP_SHIFT -> new Destinations(pattern, self, hosts, random, -1,
+                    hostsOfGroup[(groupOfHost[self] + 1) % hostsOfGroup.length]);
+            default -> new Destinations(pattern, self, hosts, random, -1, null);
+        };
+    }
+
+    /** The hosts of each group, numbered 0.. in order of the groups' numbers; fills {@code groupOfIndex}. */
+    private static int[][] hostsOfGroups(int[] groupOfHost, int hosts, int[] groupOfIndex) {
+        if (groupOfHost == null || groupOfHost.length != hosts) {
+            throw new IllegalArgumentException("group-shift traffic needs the group of each of the " + hosts + " hosts");
+        }
+        TreeMap<Integer, List<Integer>> byGroup = new TreeMap<>();
+        for (int e = 0; e < hosts; e++) {
+            byGroup.computeIfAbsent(groupOfHost[e], k -> new ArrayList<>()).add(e);
+        }
+        if (byGroup.size() < 2 || byGroup.containsKey(-1)) {
+            throw new IllegalArgumentException("group-shift traffic needs hosts in two or more groups (a dragonfly or dragonfly-plus "
+                    + "topology), but this fabric's hosts are in " + (byGroup.containsKey(-1) ? "no group" : "one group"));
+        }
+        int[][] out = new int[byGroup.size()][];
+        int i = 0;
+        for (List<Integer> members : byGroup.values()) {
+            out[i] = members.stream().mapToInt(Integer::intValue).toArray();
+            for (int e : out[i]) {
+                groupOfIndex[e] = i;
+            }
+            i++;
+        }
+        return out;
+    }
+
+    /** A random permutation of 0..n-1 with no fixed point (Sattolo's algorithm: one cycle). */
+    public static int[] derangement(int n, SplittableRandom r) {
+        int[] p = new int[n];
+        for (int i = 0; i < n; i++) {
+            p[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--) {
+            int j = r.nextInt(i);
+            int x = p[i];
+            p[i] = p[j];
+            p[j] = x;
+        }
+        return p;
+    }
+}
