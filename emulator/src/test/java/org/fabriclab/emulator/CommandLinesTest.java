@@ -50,7 +50,7 @@ class CommandLinesTest {
         refused(run("scenario", "ib-ar-c1-s1", "--warmup", "2000"), "emulator scenario", "--warmup", "has no unit");
         refused(run("scenario", "no-such-scenario"), "emulator scenario", "no-such-scenario");
         refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--traffic", "tornado"), "emulator up",
-                "'tornado' is not a live traffic pattern; use uniform, all-to-all, none");
+                "'tornado' is not a live traffic pattern; use uniform, permutation, all-to-all, group-shift, none");
         refused(run("up", "--topology", "no-such-kind:x=1"), "emulator up", "--topology", "no-such-kind");
         refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--exit-after", "soon"), "emulator up", "--exit-after");
         refused(run("bench-forwarding", "--warmup", "3 days"), "emulator bench-forwarding", "--warmup");

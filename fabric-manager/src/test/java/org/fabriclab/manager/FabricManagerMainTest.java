@@ -32,7 +32,7 @@ class FabricManagerMainTest {
     @Test
     void badValuesAreRefusedBeforeAnythingStarts() {
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--traffic", "tornado"), "--traffic",
-                "'tornado' is not a live traffic pattern; use uniform, all-to-all, none");
+                "'tornado' is not a live traffic pattern; use uniform, permutation, all-to-all, group-shift, none");
         refused(run("--emulate", "fat-tree:k=4,levls=2"), "--emulate", "levls");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--engine", "nosuch"), "--engine", "nosuch");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--perf-interval", "often"), "--perf-interval", "'often' is not a duration");

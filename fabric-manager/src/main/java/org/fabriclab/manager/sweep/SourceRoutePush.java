@@ -11,8 +11,8 @@ import org.fabriclab.manager.discovery.Discovery;
 import org.fabriclab.proto.v1.SourceRouteEntry;
 import org.fabriclab.proto.v1.WriteSourceRoutesRequest;
 import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.HostInstall;
 import org.fabriclab.routing.fabric.Fabric;
-import org.fabriclab.routing.torus.SourceRoutes;
 
 /**
  * Source routes (Angara): every channel adapter gets, per destination host on another switch, the
@@ -33,16 +33,11 @@ final class SourceRoutePush {
     }
 
     void push(Discovery.Result d, ForwardingTables t) throws SweepException, InterruptedException {
-        SourceRoutes sr = t.sourceRoutes();
-        if (sr == null && !pushed) {
+        HostInstall install = HostInstall.of(t);
+        if (!install.hasRoutes() && !pushed) {
             return;
         }
         Fabric f = t.fabric();
-        // each endpoint's switch as a member of the routes' node set (-1: not in it, or no routes)
-        int[] member = new int[f.endpointCount()];
-        for (int e = 0; e < member.length; e++) {
-            member[e] = sr == null ? -1 : sr.indexOf(sr.torus().torusNode(f.endpointSwitch(e)));
-        }
         List<DiscoveredNode> adapters = new ArrayList<>();
         Map<Long, WriteSourceRoutesRequest> requests = new HashMap<>();
         for (int e = 0; e < f.endpointCount(); e++) {
@@ -51,12 +46,9 @@ final class SourceRoutePush {
                 continue;
             }
             WriteSourceRoutesRequest.Builder w = WriteSourceRoutesRequest.newBuilder().setMKey(mKey);
-            int from = member[e];
-            for (int e2 = 0; e2 < f.endpointCount() && from >= 0; e2++) {
-                int to = member[e2];
-                if (to >= 0 && to != from && !sr.unroutable(from, to)) {
-                    w.addRoutes(SourceRouteEntry.newBuilder().setDlid(t.lids().endpointLid(e2))
-                            .setDirections(ByteString.copyFrom(sr.directions(from, to))));
+            for (int e2 = 0; e2 < f.endpointCount(); e2++) {
+                if (install.holds(e, e2)) {
+                    w.addRoutes(SourceRouteEntry.newBuilder().setDlid(install.dlid(e2)).setDirections(ByteString.copyFrom(install.directions(e, e2))));
                 }
             }
             requests.put(dn.info().getNodeGuid(), w.build());
@@ -64,6 +56,6 @@ final class SourceRoutePush {
         }
         HeavySweep.requireAll(fanOut.run(adapters, FanOut.Retry.NONE,
                 dn -> fanOut.stub(dn.endpoint()).writeSourceRoutes(requests.get(dn.info().getNodeGuid()))), "writing source routes");
-        pushed = sr != null;
+        pushed = install.hasRoutes();
     }
 }

@@ -2,10 +2,9 @@ package org.fabriclab.agent.core;
 
 import java.util.Arrays;
 import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.HostInstall;
 import org.fabriclab.routing.engine.PathLanes;
-import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.torus.SourceRoute;
-import org.fabriclab.routing.torus.SourceRoutes;
 
 /**
  * A channel adapter's routing state, by destination LID: the source route its packets carry (0:
@@ -49,38 +48,31 @@ public final class HostRoutes {
      * routes. The daemon's push sends the same entries.
      */
     public static long[][] sourceRouteTables(ForwardingTables t) {
-        Fabric f = t.fabric();
-        int endpoints = f.endpointCount();
+        HostInstall install = HostInstall.of(t);
+        int endpoints = t.fabric().endpointCount();
         long[][] out = new long[endpoints][];
-        SourceRoutes sr = t.sourceRoutes();
-        if (sr == null) {
-            Arrays.fill(out, NONE);
+        Arrays.fill(out, NONE);
+        if (!install.hasRoutes()) {
             return out;
         }
-        int[] member = new int[endpoints];
-        for (int e = 0; e < endpoints; e++) {
-            member[e] = sr.indexOf(sr.torus().torusNode(f.endpointSwitch(e)));
-        }
         // one encoding per pair of member switches, shared by their hosts
-        long[][] encoded = new long[sr.size()][sr.size()];
-        for (int i = 0; i < sr.size(); i++) {
-            for (int j = 0; j < sr.size(); j++) {
-                encoded[i][j] = i == j || sr.unroutable(i, j) ? 0 : SourceRoute.encode(sr.directions(i, j));
-            }
-        }
+        int members = t.sourceRoutes().size();
+        long[][] encoded = new long[members][members];
         int maxLid = t.lids().maxLid();
         for (int e = 0; e < endpoints; e++) {
-            int from = member[e];
-            if (from < 0) {
-                out[e] = NONE;
-                continue;
-            }
-            out[e] = new long[maxLid + 1];
             for (int e2 = 0; e2 < endpoints; e2++) {
-                int to = member[e2];
-                if (to >= 0) {
-                    out[e][t.lids().endpointLid(e2)] = encoded[from][to];
+                if (!install.holds(e, e2)) {
+                    continue;
                 }
+                if (out[e] == NONE) {
+                    out[e] = new long[maxLid + 1];
+                }
+                long[] pair = encoded[install.member(e)];
+                int to = install.member(e2);
+                if (pair[to] == 0) {
+                    pair[to] = SourceRoute.encode(install.directions(e, e2));
+                }
+                out[e][install.dlid(e2)] = pair[to];
             }
         }
         return out;
