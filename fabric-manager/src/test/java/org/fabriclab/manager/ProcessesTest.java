@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.EmulatedFabric;
 import org.fabriclab.routing.topology.Topologies;
+import org.fabriclab.testkit.Waits;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,7 +28,7 @@ class ProcessesTest {
             assertEquals(3, s.discovered().fabric().switchCount());
             assertEquals(4, s.discovered().fabric().caCount());
             fabric.startTraffic(Traffic.Pattern.ROUND_ROBIN, 0, 512, 300);
-            EndToEndTest.await(() -> fabric.hosts().stream().mapToLong(h -> h.stats().join().received()).sum() == 4 * 300);
+            Waits.until("every packet arrived", () -> fabric.hosts().stream().mapToLong(h -> h.stats().join().received()).sum() == 4 * 300);
             assertTrue(fabric.hosts().stream().allMatch(h -> h.stats().join().outOfOrder() == 0));
         }
     }

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.EmulatedFabric;
 import org.fabriclab.routing.topology.Topologies;
+import org.fabriclab.testkit.Waits;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,7 +28,7 @@ class TcpManagementTest {
             assertEquals(9, s.discovered().fabric().switchCount());
             assertTrue(s.discovered().nodes().stream().allMatch(n -> n.endpoint().startsWith("localhost:")));
             fabric.startTraffic(Traffic.Pattern.ROUND_ROBIN, 0, 256, 100);
-            EndToEndTest.await(() -> fabric.hosts().stream().mapToLong(h -> h.stats().join().received()).sum() == 900);
+            Waits.until("every packet arrived", () -> fabric.hosts().stream().mapToLong(h -> h.stats().join().received()).sum() == 900);
         }
     }
 }
