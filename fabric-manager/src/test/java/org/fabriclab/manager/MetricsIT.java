@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The metrics a manager exports about live traffic measured against the clock (flow throughput,
  * fairness of congested ports): an integration test ({@code mvn verify}), as its figures depend on
  * the machine keeping up with 1 Gbps links in real time; where it did not (the flows carried less
- * than 90% of the 2 Gbps the links allow them), the test is aborted with the figures rather than failed.
+ * than 85% of the 2 Gbps the links allow them, the least the assertions below accept), the test is
+ * aborted with the figures rather than failed.
  */
 class MetricsIT {
     /** Packets each flow delivers before the measurement starts. */
@@ -62,7 +63,7 @@ class MetricsIT {
             for (int i = 0; i < 3; i++) {
                 gbps[i] = value(body, "fabric_flow_throughput_gbps{dst=\"" + flows[i][1] + "\",src=\"" + flows[i][0] + "\"}");
             }
-            LiveRates.assumeKeptUp("the three flows' Gbps over the window", Arrays.stream(gbps).sum(), 2.0, 0.9);
+            LiveRates.assumeKeptUp("the three flows' Gbps over the window", Arrays.stream(gbps).sum(), 2.0, 0.85);
             double[] sorted = gbps.clone();
             Arrays.sort(sorted);
             assertEquals(0.5, sorted[0], 0.075, Arrays.toString(gbps));
