@@ -38,8 +38,8 @@ import java.util.List;
  * / 6.439 and the paper 28 / 8 / 6.298, and lower edge-forwarding indices over each set of
  * Figure 5's random tori; with the paper's order, tie-breaks among equally light routes (first,
  * last, by the heaviest link, by the sum of squares, at random over 30 seeds) move the 32-node
- * figure only within 6.38 to 6.50 (docs/reproductions.md). The cost is the same: the order is a
- * counting-sort key.
+ * figure only within 6.38 to 6.50 (docs/reproductions.md). The order is a counting-sort key; the
+ * rounds it makes cost the same within a few percent (10x10x15 about 4% more, docs/benchmarks.md).
  */
 public final class TorusSsspEngine implements TorusEngine {
     public static final String NAME = "torus-sssp";
