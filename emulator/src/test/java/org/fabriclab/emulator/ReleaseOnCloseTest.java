@@ -15,6 +15,7 @@ import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.topology.Topologies;
+import org.fabriclab.testkit.Waits;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,31 +27,16 @@ class ReleaseOnCloseTest {
     @Test
     void closingReleasesTheFramesANodeStillHolds() throws Exception {
         Fabric f = Topologies.generate("torus:3");
-        List<ByteBuf> held = new ArrayList<>();
+        List<ByteBuf> held;
         EmulatedFabric fabric = EmulatedFabric.start(f, EmulatedFabric.Options.DEFAULTS.withLinkGbps(1));
         try {
             LiveHost h = fabric.hosts().get(0);
             h.management().setPort(1, 1, PortState.PORT_STATE_ARMED);
             h.management().setPort(1, 0, PortState.PORT_STATE_ACTIVE);
             h.start(new Traffic(new int[] {2}, TrafficPattern.ALL_TO_ALL, 0, 256, 0, 1)); // as fast as credits allow: its queue fills
-            Thread.sleep(200);
+            Waits.until("frames queued at the host", () -> !frames(h).isEmpty());
             h.disconnect(1); // what is queued now stays queued
-            Thread.sleep(100);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (held.isEmpty() && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-                CompletableFuture<List<ByteBuf>> frames = new CompletableFuture<>();
-                h.execute(() -> {
-                    List<ByteBuf> out = new ArrayList<>();
-                    for (Object p : h.pool().payload) {
-                        if (p instanceof ByteBuf b) {
-                            out.add(b);
-                        }
-                    }
-                    frames.complete(out);
-                });
-                held.addAll(frames.get(5, TimeUnit.SECONDS));
-            }
+            held = Waits.await("the host holds queued frames with its link down").until(() -> frames(h), frames -> !frames.isEmpty());
         } finally {
             fabric.close();
         }
@@ -58,5 +44,20 @@ class ReleaseOnCloseTest {
         for (ByteBuf b : held) {
             assertEquals(0, b.refCnt(), "a frame still held when the fabric closed was released");
         }
+    }
+
+    /** The frames the host's packet pool holds now, read on its event loop. */
+    private static List<ByteBuf> frames(LiveHost h) {
+        CompletableFuture<List<ByteBuf>> frames = new CompletableFuture<>();
+        h.execute(() -> {
+            List<ByteBuf> out = new ArrayList<>();
+            for (Object p : h.pool().payload) {
+                if (p instanceof ByteBuf b) {
+                    out.add(b);
+                }
+            }
+            frames.complete(out);
+        });
+        return frames.join();
     }
 }

@@ -21,6 +21,7 @@ import org.fabriclab.routing.registry.EngineChain;
 import org.fabriclab.routing.topology.Topologies;
 import org.fabriclab.routing.torus.SourceRoute;
 import org.fabriclab.routing.torus.Torus;
+import org.fabriclab.testkit.Waits;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -56,11 +57,8 @@ class SourceRoutedLiveTest {
             src.management().sourceRoutes(routes);
             src.start(new Traffic(new int[] {dlid}, TrafficPattern.ALL_TO_ALL, 0, 256, 200, 1));
             LiveHost receiver = (LiveHost) fabric.node("H0_1_0");
-            long deadline = System.nanoTime() + 30_000_000_000L;
-            while (receiver.stats().join().received() < 200 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            assertEquals(200, receiver.stats().join().received(), "every packet arrived");
+            Waits.until("every packet arrived at H0_1_0", () -> receiver.stats().join().received() >= 200);
+            assertEquals(200, receiver.stats().join().received(), "every packet arrived, once");
             PortCounterArray c = fabric.node("T0_0").counters();
             assertEquals(200, c.get(1, PortCounterArray.XMIT_PKTS), "T0_0 sent every packet +X (port 1), as the route says");
             assertEquals(0, c.get(3, PortCounterArray.XMIT_PKTS), "not +Y (port 3), where its LFT points");

@@ -26,6 +26,7 @@ import org.fabriclab.proto.v1.TraceRouteResponse;
 import org.fabriclab.routing.analysis.PathTracer;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.topology.Topologies;
+import org.fabriclab.testkit.Waits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,7 +58,7 @@ class EndToEndTest {
 
             fabric.startTraffic(TrafficPattern.ALL_TO_ALL, 0, 512, PACKETS);
             List<LiveHost> hosts = fabric.hosts();
-            await(() -> hosts.stream().mapToLong(h -> h.stats().join().received()).sum() == (long) PACKETS * hosts.size());
+            Waits.until("every packet arrived", () -> hosts.stream().mapToLong(h -> h.stats().join().received()).sum() == (long) PACKETS * hosts.size());
             for (LiveHost h : hosts) {
                 LiveHost.Stats st = h.stats().join();
                 assertEquals(PACKETS, st.sent(), h.name());
@@ -119,7 +120,7 @@ class EndToEndTest {
 
             fabric.startTraffic(TrafficPattern.ALL_TO_ALL, 0, 512, PACKETS);
             List<LiveHost> hosts = fabric.hosts();
-            await(() -> hosts.stream().mapToLong(h -> h.stats().join().received()).sum() == (long) PACKETS * hosts.size());
+            Waits.until("every packet arrived", () -> hosts.stream().mapToLong(h -> h.stats().join().received()).sum() == (long) PACKETS * hosts.size());
             long adaptive = fabric.switches().stream().mapToLong(LiveSwitch::adaptiveDecisions).sum();
             assertTrue(adaptive > 0, "the switches chose among their groups' ports");
 
@@ -172,7 +173,7 @@ class EndToEndTest {
 
             fabric.startTraffic(TrafficPattern.ALL_TO_ALL, 0, 512, PACKETS);
             List<LiveHost> hosts = fabric.hosts();
-            await(() -> hosts.stream().mapToLong(h -> h.stats().join().received()).sum() == (long) PACKETS * hosts.size());
+            Waits.until("every packet arrived", () -> hosts.stream().mapToLong(h -> h.stats().join().received()).sum() == (long) PACKETS * hosts.size());
 
             FabricManager.Snapshot minhop = manager.setEngine("minhop").get(60, TimeUnit.SECONDS);
             assertEquals(FabricManager.State.UP, minhop.state(), minhop.lastError());
@@ -195,16 +196,6 @@ class EndToEndTest {
             assertTrue(s.lastError().contains("needs 2 data VLs") && s.lastError().contains("has 1")
                     && s.lastError().contains("no switch was changed"), s.lastError());
             assertEquals(0, fabric.node("G0_S0").management().tables().current().version(), "nothing was written");
-        }
-    }
-
-    static void await(BooleanSupplier c) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!c.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not reached in 120 s");
-            }
-            Thread.sleep(10);
         }
     }
 }

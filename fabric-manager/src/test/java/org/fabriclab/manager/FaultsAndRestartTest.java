@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.PortCounterArray;
@@ -14,6 +15,7 @@ import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.topology.Topologies;
+import org.fabriclab.testkit.Waits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,10 +48,11 @@ class FaultsAndRestartTest {
             assertEquals(FabricManager.State.UP, manager.sweep().get(60, TimeUnit.SECONDS).state());
             List<LiveHost> hosts = fabric.hosts();
             fabric.startTraffic(TrafficPattern.UNIFORM, 0.5, 1024, 0);
-            EndToEndTest.await(() -> java.util.Arrays.stream(received(hosts)).allMatch(r -> r > 100));
+            Waits.until("every host received 100 packets", () -> java.util.Arrays.stream(received(hosts)).allMatch(r -> r > 100));
 
             fabric.linkDown("L0", 3); // L0 to S0: every pair still has a path through S1
-            EndToEndTest.await(() -> manager.snapshot().heavySweeps() >= 2 && manager.snapshot().state() == FabricManager.State.UP
+            Waits.until("the manager re-routed without the link (second heavy sweep, up, 7 links)",
+                () -> manager.snapshot().heavySweeps() >= 2 && manager.snapshot().state() == FabricManager.State.UP
                     && manager.snapshot().discovered().fabric().linkCount() == 7);
             FabricManager.Snapshot s = manager.snapshot();
             assertTrue(s.traps() >= 1, "the link's ends sent traps");
@@ -57,7 +60,7 @@ class FaultsAndRestartTest {
             assertEquals(0, s.outcome().report().unreachablePairs());
 
             long[] before = received(hosts);
-            EndToEndTest.await(() -> {
+            Waits.until("every host received 100 more packets after the re-route", () -> {
                 long[] now = received(hosts);
                 for (int i = 0; i < now.length; i++) {
                     if (now[i] < before[i] + 100) {
@@ -67,20 +70,7 @@ class FaultsAndRestartTest {
                 return true;
             });
             fabric.stopTraffic();
-            long[] last = {-1};
-            EndToEndTest.await(() -> {
-                long r = java.util.Arrays.stream(received(hosts)).sum();
-                boolean quiet = r == last[0];
-                last[0] = r;
-                if (!quiet) {
-                    try {
-                        Thread.sleep(200);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                return quiet;
-            });
+            Waits.settled("packets received after the traffic stopped", () -> java.util.Arrays.stream(received(hosts)).sum(), Duration.ofMillis(200));
             long generated = hosts.stream().mapToLong(h -> h.stats().join().sent()).sum();
             long sent = hosts.stream().mapToLong(h -> h.counters().get(1, PortCounterArray.XMIT_PKTS)).sum();
             if (generated != sent) {
@@ -113,7 +103,7 @@ class FaultsAndRestartTest {
             }
             List<LiveHost> hosts = fabric.hosts();
             fabric.startTraffic(TrafficPattern.UNIFORM, 0.5, 1024, 0);
-            EndToEndTest.await(() -> java.util.Arrays.stream(received(hosts)).allMatch(r -> r > 50));
+            Waits.until("every host received 50 packets", () -> java.util.Arrays.stream(received(hosts)).allMatch(r -> r > 50));
             // a new manager, seeded elsewhere, with the LID file of the first
             try (FabricManager b = new FabricManager(fabric.endpoint("L0_H0"), "minhop", lids, new SimpleMeterRegistry())) {
                 FabricManager.Snapshot s = b.sweep().get(60, TimeUnit.SECONDS);
@@ -122,7 +112,7 @@ class FaultsAndRestartTest {
                 assertEquals(0, s.outcome().changedBlocks(), "the switches already hold these tables");
                 assertEquals(0, s.outcome().activatedPorts(), "every port is already active");
                 long[] before = received(hosts);
-                EndToEndTest.await(() -> {
+                Waits.until("every host received 50 more packets under the new manager", () -> {
                     long[] now = received(hosts);
                     for (int i = 0; i < now.length; i++) {
                         if (now[i] < before[i] + 50) {

@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.topology.Topologies;
+import org.fabriclab.testkit.Waits;
 import org.junit.jupiter.api.Test;
 
 /** Light sweeps see what traps did not say; a flood of traps is folded into few heavy sweeps. */
@@ -25,7 +27,7 @@ class SweepsTest {
             // manager's trap streams first (a manager that missed the traps)
             manager.channels().close();
             fabric.linkDown("L1", 3);
-            EndToEndTest.await(() -> fabric.node("L1").management().port(3).state() == org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN);
+            Waits.until("L1's port 3 down", () -> fabric.node("L1").management().port(3).state() == org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN);
             assertTrue(manager.lightSweep(), "the light sweep saw the link gone");
             // two host links and four leaf-spine links, less the one taken down
             assertEquals(5, manager.snapshot().discovered().fabric().linkCount());
@@ -40,26 +42,15 @@ class SweepsTest {
             LiveNode l0 = fabric.node("L0");
             for (int i = 0; i < 10; i++) {
                 fabric.linkDown("L0", 3);
-                EndToEndTest.await(() -> l0.management().port(3).state() == org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN);
+                Waits.until("L0's port 3 down", () -> l0.management().port(3).state() == org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN);
                 fabric.linkUp("L0", 3);
-                EndToEndTest.await(() -> l0.management().port(3).state() != org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN);
+                Waits.until("L0's port 3 up again", () -> l0.management().port(3).state() != org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN);
             }
             // 10 flaps, 2 ends, 2 traps each: 40 traps
-            EndToEndTest.await(() -> manager.snapshot().traps() >= 40);
-            EndToEndTest.await(() -> manager.snapshot().heavySweeps() >= 2);
+            Waits.until("40 traps received", () -> manager.snapshot().traps() >= 40);
+            Waits.until("a second heavy sweep", () -> manager.snapshot().heavySweeps() >= 2);
             // let the sweeps the flood scheduled run out: the count settles
-            long[] last = {-1};
-            EndToEndTest.await(() -> {
-                long h = manager.snapshot().heavySweeps();
-                boolean settled = h == last[0];
-                last[0] = h;
-                try {
-                    Thread.sleep(3 * FabricManager.TRAP_DELAY_MS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return settled;
-            });
+            Waits.settled("heavy sweeps", () -> manager.snapshot().heavySweeps(), Duration.ofMillis(3 * FabricManager.TRAP_DELAY_MS));
             assertEquals(FabricManager.State.UP, manager.snapshot().state());
             assertEquals(6, manager.snapshot().discovered().fabric().linkCount());
             long heavy = manager.snapshot().heavySweeps() - 1;

@@ -9,6 +9,7 @@ import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.topology.Topologies;
+import org.fabriclab.testkit.Waits;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,7 +29,7 @@ class TcpManagementTest {
             assertEquals(9, s.discovered().fabric().switchCount());
             assertTrue(s.discovered().nodes().stream().allMatch(n -> n.endpoint().startsWith("localhost:")));
             fabric.startTraffic(TrafficPattern.ALL_TO_ALL, 0, 256, 100);
-            EndToEndTest.await(() -> fabric.hosts().stream().mapToLong(h -> h.stats().join().received()).sum() == 900);
+            Waits.until("every packet arrived", () -> fabric.hosts().stream().mapToLong(h -> h.stats().join().received()).sum() == 900);
         }
     }
 }

@@ -11,6 +11,7 @@ import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.topology.Topologies;
+import org.fabriclab.testkit.Waits;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,7 +45,7 @@ class TorusEndToEndTest {
                 }
             }
             fabric.startTraffic(TrafficPattern.ALL_TO_ALL, 0, 256, 100, tables);
-            EndToEndTest.await(() -> fabric.hosts().stream().mapToLong(x -> x.stats().join().received()).sum() == 900);
+            Waits.until("every packet arrived", () -> fabric.hosts().stream().mapToLong(x -> x.stats().join().received()).sum() == 900);
             assertTrue(fabric.hosts().stream().allMatch(x -> x.stats().join().outOfOrder() == 0));
 
             // a job on three hosts, as ANSU routes before a job: routes among the job's switches only
@@ -70,7 +71,7 @@ class TorusEndToEndTest {
             for (int port = 1; port <= 4; port++) {
                 fabric.linkDown("T1_1", port); // T1_1 and its host drop out of the fabric
             }
-            EndToEndTest.await(() -> manager.snapshot().state() == FabricManager.State.UP
+            Waits.until("the manager routed around the failed switch (up, 11 switches, tables version 2)", () -> manager.snapshot().state() == FabricManager.State.UP
                     && manager.snapshot().discovered().fabric().switchCount() == 11 && manager.snapshot().tableVersion() >= 2);
             FabricManager.Snapshot s = manager.snapshot();
             assertEquals("torus-sssp", s.outcome().tables().engine(), "routed as a torus with a failed node, not refused");

@@ -17,6 +17,7 @@ import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.proto.v1.NodeType;
 import org.fabriclab.proto.v1.PortState;
+import org.fabriclab.testkit.Waits;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,8 +68,8 @@ class DataPlaneTest {
             links.connect(h[1], 1, "S1", 2).sync();
             links.connect(h[2], 1, "S2", 1).sync();
             links.connect(h[3], 1, "S2", 2).sync();
-            awaitTrue(() -> s1.management().port(3).state() == PortState.PORT_STATE_INIT
-                    && Arrays.stream(h).allMatch(x -> x.management().port(1).state() == PortState.PORT_STATE_INIT));
+            Waits.until("the inter-switch port and every host port initialised (hellos exchanged)",
+                () -> s1.management().port(3).state() == PortState.PORT_STATE_INIT && Arrays.stream(h).allMatch(x -> x.management().port(1).state() == PortState.PORT_STATE_INIT));
             assertEquals(0x200001L, s1.management().port(3).neighbourGuid());
             assertEquals(3, s1.management().port(3).neighbourPort());
             assertEquals("S2", s1.management().port(3).neighbourEndpoint());
@@ -89,7 +90,7 @@ class DataPlaneTest {
                 }
                 h[i].start(new Traffic(others, TrafficPattern.ALL_TO_ALL, 0, 256, packets, i));
             }
-            awaitTrue(() -> Arrays.stream(h).mapToLong(x -> x.stats().join().received()).sum() == 4L * packets);
+            Waits.until("every host received its packets", () -> Arrays.stream(h).mapToLong(x -> x.stats().join().received()).sum() == 4L * packets);
             for (LiveHost x : h) {
                 LiveHost.Stats st = x.stats().join();
                 assertEquals(packets, st.sent());
@@ -105,7 +106,7 @@ class DataPlaneTest {
                 for (int p = 1; p <= 3; p++) {
                     assertEquals(0, s.counters().get(p, PortCounterArray.XMIT_DISCARDS), s.name() + " port " + p);
                 }
-                awaitTrue(() -> s.pool().inUse() == 0);
+                Waits.until(s.name() + "'s packet handles all back in its pool", () -> s.pool().inUse() == 0);
             }
             // across the inter-switch link: H1 and H2 send 2/3 of their packets to the other side
             assertEquals(2L * packets * 2 / 3, s1.counters().get(3, PortCounterArray.XMIT_PKTS));
@@ -131,7 +132,8 @@ class DataPlaneTest {
                 links.listen(h[i]).sync();
                 links.connect(s, i + 1, "H" + i, 1).sync();
             }
-            awaitTrue(() -> Arrays.stream(h).allMatch(x -> x.management().port(1).state() == PortState.PORT_STATE_INIT));
+            Waits.until("every host port initialised (hellos exchanged)",
+                () -> Arrays.stream(h).allMatch(x -> x.management().port(1).state() == PortState.PORT_STATE_INIT));
             write(s, new int[] {2, 1, 3, 2, 4, 3});
             for (int i = 0; i < 3; i++) {
                 h[i].management().setPort(1, 2 + i, PortState.PORT_STATE_ARMED);
@@ -140,7 +142,7 @@ class DataPlaneTest {
             for (int i = 0; i < 3; i++) {
                 h[i].start(new Traffic(new int[] {2 + (i + 1) % 3, 2 + (i + 2) % 3}, TrafficPattern.ALL_TO_ALL, 0, 512, PACKETS, i));
             }
-            awaitTrue(() -> Arrays.stream(h).mapToLong(x -> x.stats().join().received()).sum() == 3L * PACKETS);
+            Waits.until("every host received its packets", () -> Arrays.stream(h).mapToLong(x -> x.stats().join().received()).sum() == 3L * PACKETS);
         }
     }
 
@@ -156,17 +158,5 @@ class DataPlaneTest {
             block[lidPort[i]] = (byte) lidPort[i + 1];
         }
         s.management().tables().apply(new TableBatch(0, 1, List.of(new TableBatch.Block(0, block)), 63, List.of()));
-    }
-
-    /** Waits for a condition the test is about, with a generous bound so a slow machine never fails it. */
-    static void awaitTrue(java.util.function.BooleanSupplier c) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!c.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not reached in 60 s");
-            }
-            Thread.sleep(5);
-        }
-        assertTrue(c.getAsBoolean());
     }
 }

@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The adaptive-routing paper's findings, as our simulator reproduces them (docs/reproductions.md). */
+/**
+ * The adaptive-routing paper's findings, as our simulator reproduces them (docs/reproductions.md).
+ * The same scenarios run live against the clock are {@link LiveScenariosIT}'s.
+ */
 class ScenariosTest {
-    private static List<Double> shares(Scenarios.Result r, int phase) {
+    static List<Double> shares(Scenarios.Result r, int phase) {
         return r.phases().get(phase).flows().stream().map(Scenarios.FlowResult::share).toList();
     }
 
@@ -97,37 +100,6 @@ class ScenariosTest {
         assertEquals(1.0 / 3, org.fabriclab.routing.analysis.Fairness.coefficientOfVariation(new double[] {2, 1}), 1e-12);
         assertEquals(2.0, org.fabriclab.routing.analysis.Fairness.maxMin(new double[] {2, 1, 1}), 1e-12);
         assertEquals(Double.POSITIVE_INFINITY, org.fabriclab.routing.analysis.Fairness.maxMin(new double[] {2, 0}));
-    }
-
-    /**
-     * The issue's acceptance test of "one core, two clocks": the same scenario run on the live
-     * agents (Netty links, wall-clock time, 1 Gbps) and in the simulator (virtual time, the same
-     * link rate) gives every flow the same share of its link within 10%, phase by phase. C1 S2
-     * under DR and AR, and C2 S3 under AR: the reverse parking lot, whose three phases change the
-     * shares each time.
-     */
-    @Test
-    void liveAndSimulatedRunsGiveTheSameSharesWithinTenPercent() throws Exception {
-        sameShares("ib-ar-c1-s2", false);
-        sameShares("ib-ar-c1-s2", true);
-        sameShares("ib-ar-c2-s3", true);
-    }
-
-    private static void sameShares(String name, boolean adaptive) throws Exception {
-        Scenarios.Scenario s = Scenarios.byName(name);
-        Scenarios.Result sim = Scenarios.simulate(s, adaptive, 1, 20_000_000, 1);
-        Scenarios.Result live = Scenarios.live(s, adaptive, 1, 2000, 2000);
-        assertTrue(live.live() && !sim.live());
-        assertEquals(s.phases() * Scenarios.LIVE_BINS_PER_PHASE, live.series()[0].length, "one sample per bin of every phase");
-        for (int p = 0; p < s.phases(); p++) {
-            List<Double> expected = shares(sim, p);
-            List<Double> actual = shares(live, p);
-            for (int i = 0; i < expected.size(); i++) {
-                String what = String.format("%s %s phase %d flow %s: live %.3f, simulated %.3f", name, adaptive ? "AR" : "DR", p,
-                        live.phases().get(p).flows().get(i).src(), actual.get(i), expected.get(i));
-                assertEquals(expected.get(i), actual.get(i), 0.1 * expected.get(i), what);
-            }
-        }
     }
 
     @Test

@@ -10,10 +10,11 @@ import java.util.List;
  *   <li><b>Unique routes.</b> Every pair with exactly one shortest route the rules allow (distinct
  *       as a sequence of directions: the routing graph may reach one route by two vertex paths, a
  *       first step taken as FS or as a standard step) takes it, and its links' weights rise by one.
- *   <li><b>Sort and group.</b> The other pairs, in ascending order of their turns (dimensions in
- *       which source and destination differ, less one), then of their length, then by source,
- *       grouped by those three keys. For each group, the cheapest route from the source to each
- *       destination, every hop costing {@code |N|^2} plus its link's weight; of the routes found,
+ *   <li><b>Sort and group.</b> The other pairs, in descending order of their turns (dimensions in
+ *       which source and destination differ, less one; the paper's order is ascending, see below),
+ *       then in ascending order of their length, then by source, grouped by those three keys. For
+ *       each group, the cheapest route from the source to each destination, every hop costing
+ *       {@code |N|^2} plus its link's weight; of the routes found,
  *       those that share no link with one taken before them in this round are taken and their
  *       links' weights raised, and the round repeats for the rest.
  * </ol>
@@ -28,6 +29,17 @@ import java.util.List;
  * with no such route (a failed link in every shortest way) or a heavier one is searched, as
  * the paper does. Ties between equally light routes fall differently than in a search (the first
  * route walked wins); the balance is the same up to them (tested against the searches).
+ *
+ * <p>The paper sorts by ascending turns; we take the pairs with the most turns first. Those are
+ * the pairs with the most routes to choose from and the longest of their source's: weighed while
+ * only the unique routes load the links, they spread over the whole torus, and the pairs of
+ * fewer turns (fewer choices) then avoid what they took. On the paper's 32-node Desmos torus
+ * this gives 27 / 8 / 6.237 (max load / min load / sigma(4,R)) where ascending turns give 28 / 8
+ * / 6.439 and the paper 28 / 8 / 6.298, and lower edge-forwarding indices over each set of
+ * Figure 5's random tori; with the paper's order, tie-breaks among equally light routes (first,
+ * last, by the heaviest link, by the sum of squares, at random over 30 seeds) move the 32-node
+ * figure only within 6.38 to 6.50 (docs/reproductions.md). The order is a counting-sort key; the
+ * rounds it makes cost the same within a few percent (10x10x15 about 4% more, docs/benchmarks.md).
  */
 public final class TorusSsspEngine implements TorusEngine {
     public static final String NAME = "torus-sssp";
@@ -144,7 +156,7 @@ public final class TorusSsspEngine implements TorusEngine {
             }
         }
         // 2) sort (a counting sort by turns and length keeps the pairs' source, destination order) and group
-        int[] first = new int[key(Torus.MAX_DIMENSIONS - 1, SourceRoutes.MAX_HOPS) + 2];
+        int[] first = new int[key(0, SourceRoutes.MAX_HOPS) + 2];
         for (short k : key) {
             first[k + 1]++;
         }
@@ -206,8 +218,9 @@ public final class TorusSsspEngine implements TorusEngine {
         return b.build(NAME);
     }
 
+    /** A waiting pair's place in stage 2's order: the most turns first, then the shortest; never 0 (no pair waiting). */
     private static short key(int turns, int hops) {
-        return (short) (turns * (SourceRoutes.MAX_HOPS + 1) + hops + 1);
+        return (short) ((Torus.MAX_DIMENSIONS - 1 - turns) * (SourceRoutes.MAX_HOPS + 1) + hops + 1);
     }
 
     /**
