@@ -28,8 +28,8 @@ import org.fabriclab.routing.registry.EngineChain;
 import org.fabriclab.routing.topology.Topologies;
 
 /**
- * The experiments of the InfiniBand adaptive-routing paper ({@code shared/papers/
- * infiniband-adaptive-routing-hardware.txt}), section IV: configurations C1 (two switches joined
+ * The experiments of the InfiniBand adaptive-routing paper (Rocher-González et al., "Adaptive
+ * Routing in InfiniBand Hardware"), section IV: configurations C1 (two switches joined
  * by two links, AR groups by LAG) and C2 (a two-level fat tree, AR groups by TREE), senders added
  * phase by phase as in the paper's figures, nodes named as the paper names them (A..F in C1, LIDs
  * in C2). Every flow sends at the full link rate. DR routes by the AR engine's static LFT (the same

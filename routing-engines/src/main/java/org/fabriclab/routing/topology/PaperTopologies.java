@@ -5,8 +5,11 @@ import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.FabricBuilder;
 
 /**
- * The test beds of the papers in {@code shared/papers}, by name ({@code paper:NAME}), with the
- * papers' node names.
+ * The test beds of the papers this project reproduces, by name ({@code paper:NAME}), with the
+ * papers' node names: Rocher-González et al., "Adaptive Routing in InfiniBand Hardware"
+ * ({@code ib-ar-*}); Kang et al., "Q-adaptive: A Multi-Agent Reinforcement Learning Based Routing
+ * on Dragonfly Network" ({@code qadaptive-*}); Mukosey, Semenov and Tretiakov, "Optimized Graph
+ * Based Routing Algorithm for the Angara Interconnect" ({@code angara-desmos}).
  *
  * <ul>
  *   <li>{@code ib-ar-c1}: configuration C1 of the InfiniBand adaptive-routing paper: switches SW1 and
