@@ -1,5 +1,6 @@
 package org.fabriclab.bench;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.PacketPool;
@@ -81,8 +82,8 @@ public class SwitchCoreBenchmark {
                 throw new IllegalStateException("the benchmark's packets are all routable");
             }
         });
-        List<TableBatch.Block> blocks = new java.util.ArrayList<>();
-        List<TableBatch.ArBlock> arBlocks = new java.util.ArrayList<>();
+        List<TableBatch.Block> blocks = new ArrayList<>();
+        List<TableBatch.ArBlock> arBlocks = new ArrayList<>();
         for (int b = 0; b < LIDS / 64; b++) {
             byte[] ports = new byte[64];
             short[] groups = new short[64];

@@ -5,10 +5,12 @@ import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
 import org.fabriclab.manager.discovery.DiscoveredNode;
 import org.fabriclab.proto.v1.AdminGrpc;
+import org.fabriclab.proto.v1.Counters;
 import org.fabriclab.proto.v1.DumpTablesRequest;
 import org.fabriclab.proto.v1.DumpTablesResponse;
 import org.fabriclab.proto.v1.EngineChainInfo;
 import org.fabriclab.proto.v1.EngineGuarantees;
+import org.fabriclab.proto.v1.GetCountersRequest;
 import org.fabriclab.proto.v1.GetEngineRequest;
 import org.fabriclab.proto.v1.GetLftBlockRequest;
 import org.fabriclab.proto.v1.GetStatusRequest;
@@ -16,7 +18,9 @@ import org.fabriclab.proto.v1.GetSwitchInfoRequest;
 import org.fabriclab.proto.v1.GetTopologyRequest;
 import org.fabriclab.proto.v1.Hop;
 import org.fabriclab.proto.v1.LftEntry;
+import org.fabriclab.proto.v1.LinkCounters;
 import org.fabriclab.proto.v1.ManagerStatus;
+import org.fabriclab.proto.v1.RouteJobRequest;
 import org.fabriclab.proto.v1.SetEngineRequest;
 import org.fabriclab.proto.v1.SweepRequest;
 import org.fabriclab.proto.v1.Topology;
@@ -24,9 +28,9 @@ import org.fabriclab.proto.v1.TopologyLink;
 import org.fabriclab.proto.v1.TopologyNode;
 import org.fabriclab.proto.v1.TraceRouteRequest;
 import org.fabriclab.proto.v1.TraceRouteResponse;
-import org.fabriclab.routing.registry.RoutingEngines;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.lid.LidAssignment;
+import org.fabriclab.routing.registry.RoutingEngines;
 
 /**
  * The {@code Admin} gRPC service (see {@code admin.proto}): status, topology, route traces and table
@@ -48,15 +52,15 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
 
     /** Per-link counters as the perf manager last polled them. */
     @Override
-    public void getCounters(org.fabriclab.proto.v1.GetCountersRequest request, StreamObserver<org.fabriclab.proto.v1.Counters> out) {
+    public void getCounters(GetCountersRequest request, StreamObserver<Counters> out) {
         if (perf == null) {
             out.onError(Status.FAILED_PRECONDITION.withDescription("this manager runs no perf manager").asRuntimeException());
             return;
         }
-        org.fabriclab.proto.v1.Counters.Builder b = org.fabriclab.proto.v1.Counters.newBuilder();
+        Counters.Builder b = Counters.newBuilder();
         for (PerfManager.LinkSample l : perf.samples()) {
             if (request.getNode().isEmpty() || request.getNode().equals(l.node())) {
-                b.addLinks(org.fabriclab.proto.v1.LinkCounters.newBuilder().setNode(l.node()).setPort(l.port())
+                b.addLinks(LinkCounters.newBuilder().setNode(l.node()).setPort(l.port())
                         .setXmitDataOctets(l.xmitBytes()).setXmitPkts(l.xmitPkts()).setXmitWaitNs(l.xmitWaitNs())
                         .setXmitDiscards(l.discards()).setUtilisation(l.utilisation()));
             }
@@ -222,7 +226,7 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
 
     /** Routes for a job's hosts and pushes the tables before it starts. */
     @Override
-    public void routeJob(org.fabriclab.proto.v1.RouteJobRequest request, StreamObserver<ManagerStatus> out) {
+    public void routeJob(RouteJobRequest request, StreamObserver<ManagerStatus> out) {
         CompletableFuture<FabricManager.Snapshot> f;
         try {
             f = manager.routeJob(request.getNodes());

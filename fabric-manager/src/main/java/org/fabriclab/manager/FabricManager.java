@@ -11,6 +11,8 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +32,10 @@ import org.fabriclab.manager.sweep.HeavySweep;
 import org.fabriclab.manager.sweep.SweepException;
 import org.fabriclab.proto.v1.Event;
 import org.fabriclab.proto.v1.GetPortInfoRequest;
+import org.fabriclab.proto.v1.PortInfo;
+import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.proto.v1.SubscribeEventsRequest;
+import org.fabriclab.routing.fabric.NodeSet;
 import org.fabriclab.routing.format.Guid2LidFile;
 import org.fabriclab.routing.registry.EngineChain;
 import org.slf4j.Logger;
@@ -233,7 +238,7 @@ public final class FabricManager implements AutoCloseable {
     static long smGuid(Path lidFile) {
         long fresh = 0;
         while (fresh == 0) {
-            fresh = new java.security.SecureRandom().nextLong();
+            fresh = new SecureRandom().nextLong();
         }
         if (lidFile == null) {
             return fresh;
@@ -294,7 +299,7 @@ public final class FabricManager implements AutoCloseable {
             if (s.discovered() == null) {
                 throw new IllegalArgumentException("the fabric has not been discovered yet; sweep first, then route a job");
             }
-            org.fabriclab.routing.fabric.NodeSet.parse(s.discovered().fabric(), set);
+            NodeSet.parse(s.discovered().fabric(), set);
         }
         CompletableFuture<Snapshot> done = new CompletableFuture<>();
         sweeper.execute(() -> {
@@ -363,15 +368,15 @@ public final class FabricManager implements AutoCloseable {
         return any;
     }
 
-    private static boolean sameLinks(List<org.fabriclab.proto.v1.PortInfo> before, List<org.fabriclab.proto.v1.PortInfo> now) {
+    private static boolean sameLinks(List<PortInfo> before, List<PortInfo> now) {
         if (before.size() != now.size()) {
             return false;
         }
         for (int i = 0; i < before.size(); i++) {
             var a = before.get(i);
             var b = now.get(i);
-            boolean upA = a.getState() != org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN;
-            boolean upB = b.getState() != org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN;
+            boolean upA = a.getState() != PortState.PORT_STATE_DOWN;
+            boolean upB = b.getState() != PortState.PORT_STATE_DOWN;
             if (upA != upB || a.getNeighbourNodeGuid() != b.getNeighbourNodeGuid() || a.getNeighbourPort() != b.getNeighbourPort()) {
                 return false;
             }
@@ -459,7 +464,7 @@ public final class FabricManager implements AutoCloseable {
             try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
                 Guid2LidFile.write(o.lids().byPortGuid(o.fabric()), w);
             }
-            Files.move(tmp, lidFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, lidFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             LOG.warn("cannot write the LID file {} ({}); LIDs may change at the next restart", lidFile, e.getMessage());
         }

@@ -6,22 +6,25 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.manager.discovery.DiscoveredNode;
-import java.util.List;
 import org.fabriclab.proto.v1.FlowCounter;
 import org.fabriclab.proto.v1.FlowCounters;
 import org.fabriclab.proto.v1.GetFlowCountersRequest;
 import org.fabriclab.proto.v1.GetPortCountersRequest;
 import org.fabriclab.proto.v1.NodeType;
-import org.fabriclab.routing.analysis.Fairness;
 import org.fabriclab.proto.v1.PortCounters;
 import org.fabriclab.proto.v1.PortInfo;
 import org.fabriclab.proto.v1.PortState;
+import org.fabriclab.routing.analysis.Fairness;
 
 /**
  * The performance manager: polls every linked port's counters on an interval (as OpenSM's perfmgr
@@ -83,7 +86,7 @@ public final class PerfManager implements AutoCloseable {
         long lastNanos;
         double rateGbps;
         /** Per input port: bytes sent through this port as last polled, and the share over the last interval. */
-        final Map<Integer, long[]> inputBytes = new java.util.HashMap<>();
+        final Map<Integer, long[]> inputBytes = new HashMap<>();
         final Map<Integer, double[]> inputShare = new ConcurrentHashMap<>();
         String node;
         int port;
@@ -134,7 +137,7 @@ public final class PerfManager implements AutoCloseable {
         if (s.discovered() == null) {
             return;
         }
-        Map<Integer, String> byLid = new java.util.HashMap<>();
+        Map<Integer, String> byLid = new HashMap<>();
         if (s.outcome() != null) {
             var f = s.outcome().fabric();
             for (int e = 0; e < f.endpointCount(); e++) {
@@ -216,7 +219,7 @@ public final class PerfManager implements AutoCloseable {
      * @return whether the port was congested
      */
     private boolean inputShares(Link l, PortCounters c, long intervalNs) {
-        Map<Integer, Long> delta = new java.util.TreeMap<>();
+        Map<Integer, Long> delta = new TreeMap<>();
         long total = 0;
         for (var x : c.getInputBytesList()) {
             long[] last = l.inputBytes.computeIfAbsent(x.getInputPort(), k -> new long[1]);
@@ -252,7 +255,7 @@ public final class PerfManager implements AutoCloseable {
     /** One destination's flow counters: each flow's throughput over the interval and the destination's fairness. */
     private void pollFlows(String dst, FlowCounters fc, Map<Integer, String> byLid) {
         long now = System.nanoTime();
-        List<Double> active = new java.util.ArrayList<>();
+        List<Double> active = new ArrayList<>();
         for (FlowCounter x : fc.getFlowsList()) {
             String src = byLid.getOrDefault(x.getSourceLid(), "lid" + x.getSourceLid());
             String key = src + ">" + dst;
@@ -341,9 +344,9 @@ public final class PerfManager implements AutoCloseable {
     }
 
     /** Every polled link, in node/port order. */
-    public java.util.List<LinkSample> samples() {
-        java.util.List<LinkSample> out = new java.util.ArrayList<>();
-        new java.util.TreeMap<>(links).forEach((k, l) -> {
+    public List<LinkSample> samples() {
+        List<LinkSample> out = new ArrayList<>();
+        new TreeMap<>(links).forEach((k, l) -> {
             int slash = k.lastIndexOf('/');
             out.add(new LinkSample(k.substring(0, slash), Integer.parseInt(k.substring(slash + 1)), l.xmitBytes, l.xmitPkts,
                     l.xmitWaitNs, l.discards, l.utilisation));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.PortCounterArray;
@@ -48,7 +49,7 @@ class FaultsAndRestartTest {
             assertEquals(FabricManager.State.UP, manager.sweep().get(60, TimeUnit.SECONDS).state());
             List<LiveHost> hosts = fabric.hosts();
             fabric.startTraffic(TrafficPattern.UNIFORM, 0.5, 1024, 0);
-            Waits.until("every host received 100 packets", () -> java.util.Arrays.stream(received(hosts)).allMatch(r -> r > 100));
+            Waits.until("every host received 100 packets", () -> Arrays.stream(received(hosts)).allMatch(r -> r > 100));
 
             fabric.linkDown("L0", 3); // L0 to S0: every pair still has a path through S1
             Waits.until("the manager re-routed without the link (second heavy sweep, up, 7 links)",
@@ -70,7 +71,7 @@ class FaultsAndRestartTest {
                 return true;
             });
             fabric.stopTraffic();
-            Waits.settled("packets received after the traffic stopped", () -> java.util.Arrays.stream(received(hosts)).sum(), Duration.ofMillis(200));
+            Waits.settled("packets received after the traffic stopped", () -> Arrays.stream(received(hosts)).sum(), Duration.ofMillis(200));
             long generated = hosts.stream().mapToLong(h -> h.stats().join().sent()).sum();
             long sent = hosts.stream().mapToLong(h -> h.counters().get(1, PortCounterArray.XMIT_PKTS)).sum();
             if (generated != sent) {
@@ -79,7 +80,7 @@ class FaultsAndRestartTest {
                 fabric.switches().forEach(x -> why.append('\n').append(x.name()).append(x.describe().join()));
                 assertEquals(generated, sent, "every packet generated left its host; the switches:" + why);
             }
-            long got = java.util.Arrays.stream(received(hosts)).sum();
+            long got = Arrays.stream(received(hosts)).sum();
             long lost = sent - got;
             long counted = discards(fabric);
             // Packets on the wire when the link failed vanish with it: at most one buffer of each
@@ -103,7 +104,7 @@ class FaultsAndRestartTest {
             }
             List<LiveHost> hosts = fabric.hosts();
             fabric.startTraffic(TrafficPattern.UNIFORM, 0.5, 1024, 0);
-            Waits.until("every host received 50 packets", () -> java.util.Arrays.stream(received(hosts)).allMatch(r -> r > 50));
+            Waits.until("every host received 50 packets", () -> Arrays.stream(received(hosts)).allMatch(r -> r > 50));
             // a new manager, seeded elsewhere, with the LID file of the first
             try (FabricManager b = new FabricManager(fabric.endpoint("L0_H0"), "minhop", lids, new SimpleMeterRegistry())) {
                 FabricManager.Snapshot s = b.sweep().get(60, TimeUnit.SECONDS);

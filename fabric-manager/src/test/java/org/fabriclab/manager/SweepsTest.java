@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.emulator.live.EmulatedFabric;
+import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.routing.topology.Topologies;
 import org.fabriclab.testkit.Waits;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ class SweepsTest {
             // manager's trap streams first (a manager that missed the traps)
             manager.channels().close();
             fabric.linkDown("L1", 3);
-            Waits.until("L1's port 3 down", () -> fabric.node("L1").management().port(3).state() == org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN);
+            Waits.until("L1's port 3 down", () -> fabric.node("L1").management().port(3).state() == PortState.PORT_STATE_DOWN);
             assertTrue(manager.lightSweep(), "the light sweep saw the link gone");
             // two host links and four leaf-spine links, less the one taken down
             assertEquals(5, manager.snapshot().discovered().fabric().linkCount());
@@ -42,9 +43,9 @@ class SweepsTest {
             LiveNode l0 = fabric.node("L0");
             for (int i = 0; i < 10; i++) {
                 fabric.linkDown("L0", 3);
-                Waits.until("L0's port 3 down", () -> l0.management().port(3).state() == org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN);
+                Waits.until("L0's port 3 down", () -> l0.management().port(3).state() == PortState.PORT_STATE_DOWN);
                 fabric.linkUp("L0", 3);
-                Waits.until("L0's port 3 up again", () -> l0.management().port(3).state() != org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN);
+                Waits.until("L0's port 3 up again", () -> l0.management().port(3).state() != PortState.PORT_STATE_DOWN);
             }
             // 10 flaps, 2 ends, 2 traps each: 40 traps
             Waits.until("40 traps received", () -> manager.snapshot().traps() >= 40);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.HostRoutes;
 import org.fabriclab.agent.core.TrafficPattern;
@@ -31,7 +32,7 @@ class TorusEndToEndTest {
             assertTrue(sw.sourceRouting(), "direction ports pushed");
             assertEquals(1, sw.directionPort(0), "+X is port 1 on a generated torus");
             LiveHost h = (LiveHost) fabric.node("H0_0_0");
-            assertEquals(8, java.util.Arrays.stream(h.management().sourceRouteTable()).filter(r -> r != 0).count(),
+            assertEquals(8, Arrays.stream(h.management().sourceRouteTable()).filter(r -> r != 0).count(),
                     "a route to the host of each of the 8 other switches");
             // the simulator installs exactly the table the daemon wrote into each adapter
             var tables = s.outcome().tables();
@@ -52,14 +53,14 @@ class TorusEndToEndTest {
             s = manager.routeJob("H0_0_0,H1_1_0,H2_2_0").get(60, TimeUnit.SECONDS);
             assertEquals(FabricManager.State.UP, s.state(), s.lastError());
             assertEquals("H0_0_0,H1_1_0,H2_2_0", s.outcome().jobNodes());
-            assertEquals(2, java.util.Arrays.stream(h.management().sourceRouteTable()).filter(r -> r != 0).count(),
+            assertEquals(2, Arrays.stream(h.management().sourceRouteTable()).filter(r -> r != 0).count(),
                     "routes to the job's two other switches");
             org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> manager.routeJob("H0_0_0,H9_9_0"));
 
             s = manager.setEngine("minhop").get(60, TimeUnit.SECONDS);
             assertEquals(FabricManager.State.UP, s.state(), s.lastError());
             assertTrue(!fabric.node("T1_1").management().tables().current().sourceRouting(), "direction ports withdrawn");
-            assertEquals(0, java.util.Arrays.stream(h.management().sourceRouteTable()).filter(r -> r != 0).count(), "routes withdrawn");
+            assertEquals(0, Arrays.stream(h.management().sourceRouteTable()).filter(r -> r != 0).count(), "routes withdrawn");
         }
     }
 
@@ -77,7 +78,7 @@ class TorusEndToEndTest {
             assertEquals("torus-sssp", s.outcome().tables().engine(), "routed as a torus with a failed node, not refused");
             assertEquals(0, s.outcome().report().unreachablePairs());
             LiveHost h = (LiveHost) fabric.node("H0_1_0");
-            assertEquals(10, java.util.Arrays.stream(h.management().sourceRouteTable()).filter(r -> r != 0).count(),
+            assertEquals(10, Arrays.stream(h.management().sourceRouteTable()).filter(r -> r != 0).count(),
                     "a route to the host of each of the 10 other switches left");
         }
     }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.EngineOption;
 import org.fabriclab.cli.JsonOption;
@@ -41,11 +43,16 @@ import org.fabriclab.routing.lid.LidAssigner;
 import org.fabriclab.routing.lid.LidAssignment;
 import org.fabriclab.routing.registry.EngineChain;
 import org.fabriclab.routing.registry.RoutingEngines;
-import picocli.CommandLine;
+import org.fabriclab.routing.torus.CoordinatesFile;
+import org.fabriclab.routing.torus.SourceRouteAnalysis;
+import org.fabriclab.routing.torus.SourceRoutes;
+import org.fabriclab.routing.torus.Torus;
+import org.fabriclab.routing.torus.TorusEngines;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code fabricctl route}, two verbs under one name that share no code path: with
@@ -143,7 +150,7 @@ final class RouteCommand implements Callable<Integer> {
         engine = engineOption.chain;
         seed = seedOption.seed;
         Fabric fabric = topology.fabric();
-        if (org.fabriclab.routing.torus.TorusEngines.isTorusEngine(engine)) {
+        if (TorusEngines.isTorusEngine(engine)) {
             return routeTorus(fabric);
         }
         if (coordinates != null) {
@@ -228,15 +235,15 @@ final class RouteCommand implements Callable<Integer> {
         Map<String, int[]> coords = Map.of();
         if (coordinates != null) {
             try (Reader r = Files.newBufferedReader(coordinates, StandardCharsets.UTF_8)) {
-                coords = org.fabriclab.routing.torus.CoordinatesFile.read(r, coordinates.toString());
+                coords = CoordinatesFile.read(r, coordinates.toString());
             }
         }
         Map<String, int[]> byName = coords;
-        Timed<org.fabriclab.routing.torus.SourceRoutes> timed = timed(
-                () -> org.fabriclab.routing.torus.TorusEngines.route(fabric, byName, engine, set, seed));
-        org.fabriclab.routing.torus.SourceRoutes routes = timed.result();
+        Timed<SourceRoutes> timed = timed(
+                () -> TorusEngines.route(fabric, byName, engine, set, seed));
+        SourceRoutes routes = timed.result();
         long t1 = System.nanoTime();
-        org.fabriclab.routing.torus.SourceRouteAnalysis.Report r = org.fabriclab.routing.torus.SourceRouteAnalysis.analyze(routes);
+        SourceRouteAnalysis.Report r = SourceRouteAnalysis.analyze(routes);
         long t2 = System.nanoTime();
         if (dumpPaths != null) {
             writeSourceRoutes(routes);
@@ -272,8 +279,8 @@ final class RouteCommand implements Callable<Integer> {
     }
 
     /** The routes as JSON lines, switch to switch: each hop the switch and the port it leaves by. */
-    private void writeSourceRoutes(org.fabriclab.routing.torus.SourceRoutes routes) throws IOException {
-        org.fabriclab.routing.torus.Torus t = routes.torus();
+    private void writeSourceRoutes(SourceRoutes routes) throws IOException {
+        Torus t = routes.torus();
         try (BufferedWriter w = Files.newBufferedWriter(dumpPaths, StandardCharsets.UTF_8)) {
             StringBuilder sb = new StringBuilder();
             for (int i = 0; i < routes.size(); i++) {
@@ -350,7 +357,7 @@ final class RouteCommand implements Callable<Integer> {
             }
         }
         double[] sorted = millis.clone();
-        java.util.Arrays.sort(sorted);
+        Arrays.sort(sorted);
         double median = runs % 2 == 1 ? sorted[runs / 2] : (sorted[runs / 2 - 1] + sorted[runs / 2]) / 2;
         return new Timed<>(result, median, sorted[0], warmup, runs, peakHeap);
     }
@@ -417,7 +424,7 @@ final class RouteCommand implements Callable<Integer> {
     private void writePaths(EngineChain.Result result, Optional<BitSet> set) throws IOException {
         Fabric f = result.tables().fabric();
         int[] members = set.map(b -> b.stream().toArray())
-                .orElseGet(() -> java.util.stream.IntStream.range(0, f.endpointCount()).toArray());
+                .orElseGet(() -> IntStream.range(0, f.endpointCount()).toArray());
         try (BufferedWriter w = Files.newBufferedWriter(dumpPaths, StandardCharsets.UTF_8)) {
             StringBuilder sb = new StringBuilder();
             for (int s : members) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.List;
 import org.fabriclab.routing.engine.ArTables;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingException;
@@ -162,7 +163,7 @@ class ArEnginesTest {
         ArTables.Builder b = ArTables.builder(f.switchCount(), t.size());
         int other = Arrays.stream(t.ar().ports(leaf, t.ar().group(leaf, remote))).filter(p -> p != staticPort).findFirst().orElseThrow();
         b.set(leaf, remote, b.group(leaf, new int[] {other}));
-        java.util.List<String> problems = ArTables.problems(t.withAr(b.build(), "broken"), 5);
+        List<String> problems = ArTables.problems(t.withAr(b.build(), "broken"), 5);
         assertEquals(1, problems.size(), problems.toString());
         assertTrue(problems.get(0).contains("static port " + staticPort + " outside its AR group"), problems.get(0));
     }

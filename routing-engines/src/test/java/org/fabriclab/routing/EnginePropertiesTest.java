@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.fabriclab.routing.analysis.Connectivity;
 import org.fabriclab.routing.analysis.PathTracer;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
 import org.fabriclab.routing.analysis.RouteReport;
@@ -67,7 +69,7 @@ class EnginePropertiesTest {
         RouteReport r = RouteAnalyzer.analyze(t);
         String where = engine + " on " + f + " (seed " + seed + ")";
         assertEquals(disconnectedPairs(f), r.unreachablePairs(), "unreachable pairs " + r.unreachableExamples() + " " + where);
-        assertEquals(disconnectedPairs(f), org.fabriclab.routing.analysis.Connectivity.disconnectedPairs(f), where);
+        assertEquals(disconnectedPairs(f), Connectivity.disconnectedPairs(f), where);
         assertFalse(r.unreachableReasons().containsKey("routing loop"), where);
         if (engine.equals("updn")) {
             assertTrue(r.deadlockFree(), "updn must have an acyclic CDG: " + r.cdgCycle() + " " + where);
@@ -123,7 +125,7 @@ class EnginePropertiesTest {
     static long disconnectedPairs(Fabric f) {
         SwitchGraph g = new SwitchGraph(f);
         int[] comp = new int[g.switchCount()];
-        java.util.Arrays.fill(comp, -1);
+        Arrays.fill(comp, -1);
         int[] dist = new int[g.switchCount()];
         int[] queue = new int[g.switchCount()];
         int c = 0;

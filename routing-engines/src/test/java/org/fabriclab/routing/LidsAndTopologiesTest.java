@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.util.BitSet;
+import java.util.List;
 import java.util.Map;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.NodeSet;
@@ -128,6 +129,6 @@ class LidsAndTopologiesTest {
                 .getMessage().contains("no node named \"H9_9\""));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeSet.parse(f, "L1_0_0"))
                 .getMessage().contains("is a switch"));
-        assertEquals(java.util.List.of("n01", "n02", "n10"), NodeSetAccess.expand("n[01-02,10]"));
+        assertEquals(List.of("n01", "n02", "n10"), NodeSetAccess.expand("n[01-02,10]"));
     }
 }

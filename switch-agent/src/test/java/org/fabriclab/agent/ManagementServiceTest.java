@@ -14,24 +14,43 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.FlowSink;
+import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.agent.mgmt.ManagementService;
+import org.fabriclab.proto.v1.ArGroup;
+import org.fabriclab.proto.v1.ArLftBlock;
+import org.fabriclab.proto.v1.DirectionPorts;
 import org.fabriclab.proto.v1.Event;
+import org.fabriclab.proto.v1.GetArTablesRequest;
+import org.fabriclab.proto.v1.GetFlowCountersRequest;
 import org.fabriclab.proto.v1.GetLftBlockRequest;
+import org.fabriclab.proto.v1.GetNodeInfoRequest;
+import org.fabriclab.proto.v1.GetNodeRecordRequest;
+import org.fabriclab.proto.v1.GetPortCountersRequest;
 import org.fabriclab.proto.v1.GetPortInfoRequest;
+import org.fabriclab.proto.v1.GetSmInfoRequest;
+import org.fabriclab.proto.v1.GetSourceRoutesRequest;
 import org.fabriclab.proto.v1.GetSwitchInfoRequest;
 import org.fabriclab.proto.v1.LftBlock;
 import org.fabriclab.proto.v1.ManagementGrpc;
 import org.fabriclab.proto.v1.NodeType;
+import org.fabriclab.proto.v1.PortSet;
 import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.proto.v1.SetPortInfoRequest;
 import org.fabriclab.proto.v1.SetSmInfoRequest;
 import org.fabriclab.proto.v1.Sl2VlTable;
 import org.fabriclab.proto.v1.SmState;
+import org.fabriclab.proto.v1.SourceRouteEntry;
 import org.fabriclab.proto.v1.SubscribeEventsRequest;
 import org.fabriclab.proto.v1.SwitchInfo;
+import org.fabriclab.proto.v1.WriteSourceRoutesRequest;
 import org.fabriclab.proto.v1.WriteTablesRequest;
+import org.fabriclab.routing.torus.SourceRoute;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -91,37 +110,37 @@ class ManagementServiceTest {
     @Test
     void aNodeRecordHoldsWhatTheSingleAttributesSay() {
         node.linkUp(3, 100, 0x100000L, 1, "H1");
-        var record = call().getNodeRecord(org.fabriclab.proto.v1.GetNodeRecordRequest.getDefaultInstance());
-        assertEquals(call().getNodeInfo(org.fabriclab.proto.v1.GetNodeInfoRequest.getDefaultInstance()), record.getNodeInfo());
-        assertEquals(call().getPortInfo(org.fabriclab.proto.v1.GetPortInfoRequest.getDefaultInstance()).getPortsList(), record.getPortsList());
+        var record = call().getNodeRecord(GetNodeRecordRequest.getDefaultInstance());
+        assertEquals(call().getNodeInfo(GetNodeInfoRequest.getDefaultInstance()), record.getNodeInfo());
+        assertEquals(call().getPortInfo(GetPortInfoRequest.getDefaultInstance()).getPortsList(), record.getPortsList());
         assertEquals(call().getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()), record.getSwitchInfo());
-        assertEquals(call().getSmInfo(org.fabriclab.proto.v1.GetSmInfoRequest.getDefaultInstance()), record.getSmInfo());
+        assertEquals(call().getSmInfo(GetSmInfoRequest.getDefaultInstance()), record.getSmInfo());
         assertEquals(0x100000L, record.getPorts(2).getNeighbourNodeGuid());
     }
 
     @Test
     void adaptiveRoutingTablesAreWrittenWithTheLftAndReadBack() {
-        var ar = org.fabriclab.proto.v1.ArLftBlock.newBuilder().setBlock(0);
+        var ar = ArLftBlock.newBuilder().setBlock(0);
         for (int i = 0; i < 64; i++) {
             ar.addGroups(i == 5 ? 2 : 0);
         }
         call().writeTables(write(0, 1).addLftBlocks(block(0, 3))
-                .addArGroups(org.fabriclab.proto.v1.ArGroup.newBuilder().setGroup(2).addPorts(3).addPorts(4).addDetourPorts(4))
-                .setArStaticInputPorts(org.fabriclab.proto.v1.PortSet.newBuilder().addPorts(2))
+                .addArGroups(ArGroup.newBuilder().setGroup(2).addPorts(3).addPorts(4).addDetourPorts(4))
+                .setArStaticInputPorts(PortSet.newBuilder().addPorts(2))
                 .addArLftBlocks(ar).setArEnabled(true).build());
-        var read = call().getArTables(org.fabriclab.proto.v1.GetArTablesRequest.newBuilder().setBlock(0).build());
+        var read = call().getArTables(GetArTablesRequest.newBuilder().setBlock(0).build());
         assertTrue(read.getArEnabled());
         assertEquals(1, read.getGroupsCount());
-        assertEquals(java.util.List.of(3, 4), read.getGroups(0).getPortsList());
-        assertEquals(java.util.List.of(4), read.getGroups(0).getDetourPortsList());
-        assertEquals(java.util.List.of(2), read.getStaticInputPortsList());
+        assertEquals(List.of(3, 4), read.getGroups(0).getPortsList());
+        assertEquals(List.of(4), read.getGroups(0).getDetourPortsList());
+        assertEquals(List.of(2), read.getStaticInputPortsList());
         assertEquals(2, read.getBlock().getGroups(5));
         assertEquals(0, read.getBlock().getGroups(6));
         assertTrue(call().getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()).getArEnabled());
 
         // an AR entry naming a group that does not exist: refused, nothing changes
         String before = snapshot();
-        var bad = org.fabriclab.proto.v1.ArLftBlock.newBuilder().setBlock(0);
+        var bad = ArLftBlock.newBuilder().setBlock(0);
         for (int i = 0; i < 64; i++) {
             bad.addGroups(i == 7 ? 9 : 0);
         }
@@ -130,7 +149,7 @@ class ManagementServiceTest {
         assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
         assertTrue(e.getStatus().getDescription().contains("AR group 9, which is not defined"), e.getStatus().getDescription());
         assertEquals(before, snapshot());
-        assertEquals(2, call().getArTables(org.fabriclab.proto.v1.GetArTablesRequest.newBuilder().setBlock(0).build())
+        assertEquals(2, call().getArTables(GetArTablesRequest.newBuilder().setBlock(0).build())
                 .getBlock().getGroups(5));
     }
 
@@ -219,7 +238,7 @@ class ManagementServiceTest {
 
     @Test
     void trapsStreamUntilTheSubscriberCancels() throws Exception {
-        var events = new java.util.concurrent.LinkedBlockingQueue<Event>();
+        var events = new LinkedBlockingQueue<Event>();
         io.grpc.Context.CancellableContext ctx = io.grpc.Context.current().withCancellation();
         Iterator<Event>[] it = new Iterator[1];
         ctx.run(() -> it[0] = stub.subscribeEvents(SubscribeEventsRequest.getDefaultInstance()));
@@ -254,7 +273,7 @@ class ManagementServiceTest {
                     .withDeadlineAfter(5, TimeUnit.SECONDS).getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()));
             assertEquals(Status.Code.UNIMPLEMENTED, e.getStatus().getCode());
             var record = ManagementGrpc.newBlockingStub(c).withDeadlineAfter(5, TimeUnit.SECONDS)
-                    .getNodeRecord(org.fabriclab.proto.v1.GetNodeRecordRequest.getDefaultInstance());
+                    .getNodeRecord(GetNodeRecordRequest.getDefaultInstance());
             assertFalse(record.hasSwitchInfo(), "a CA's record has no SwitchInfo");
             assertEquals(1, record.getPortsCount());
         } finally {
@@ -266,7 +285,7 @@ class ManagementServiceTest {
     @Test
     void portCountersCarryQueueGaugesAndTheBytesEachInputSent() {
         var c = node.counters();
-        c.add(3, org.fabriclab.agent.core.PortCounterArray.XMIT_DATA, 900);
+        c.add(3, PortCounterArray.XMIT_DATA, 900);
         c.addInput(3, 1, 600);
         c.addInput(3, 2, 300);
         node.gauges(new ManagedNode.Gauges() {
@@ -280,37 +299,37 @@ class ManagementServiceTest {
                 return port == 3 ? 2 : 0;
             }
         });
-        var pc = call().getPortCounters(org.fabriclab.proto.v1.GetPortCountersRequest.newBuilder().setPortNumber(3).build());
+        var pc = call().getPortCounters(GetPortCountersRequest.newBuilder().setPortNumber(3).build());
         assertEquals(900, pc.getXmitDataOctets());
         assertEquals(2, pc.getOutputWaitingHeads());
         assertEquals(2, pc.getInputBytesCount(), "inputs that sent nothing through port 3 are left out");
         assertEquals(1, pc.getInputBytes(0).getInputPort());
         assertEquals(600, pc.getInputBytes(0).getBytes());
         assertEquals(300, pc.getInputBytes(1).getBytes());
-        assertEquals(5, call().getPortCounters(org.fabriclab.proto.v1.GetPortCountersRequest.newBuilder().setPortNumber(1).build())
+        assertEquals(5, call().getPortCounters(GetPortCountersRequest.newBuilder().setPortNumber(1).build())
                 .getInputQueuedPackets());
     }
 
     @Test
     void flowCountersComeFromAChannelAdapterAndASwitchSaysItHasNone() throws Exception {
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-                () -> call().getFlowCounters(org.fabriclab.proto.v1.GetFlowCountersRequest.getDefaultInstance()));
+                () -> call().getFlowCounters(GetFlowCountersRequest.getDefaultInstance()));
         assertEquals(Status.Code.FAILED_PRECONDITION, e.getStatus().getCode());
         assertTrue(e.getStatus().getDescription().contains("S1 receives no flows"), e.getStatus().getDescription());
 
         ManagedNode ca = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_CA, 0x300000L, "H1", 1));
-        org.fabriclab.agent.core.FlowSink sink = new org.fabriclab.agent.core.FlowSink();
+        FlowSink sink = new FlowSink();
         sink.record(7, 0, 100, 1_000);
         sink.record(7, 2, 100, 3_000); // seq 1 skipped
         sink.record(7, 1, 100, 2_000); // ... and arrived late: reordered, not lost
         sink.record(9, 0, 50, 500);
-        ca.flowSource(() -> java.util.concurrent.CompletableFuture.completedFuture(sink.flows()));
+        ca.flowSource(() -> CompletableFuture.completedFuture(sink.flows()));
         String name = InProcessServerBuilder.generateName();
         Server s = InProcessServerBuilder.forName(name).directExecutor().addService(new ManagementService(ca)).build().start();
         ManagedChannel ch = InProcessChannelBuilder.forName(name).directExecutor().build();
         try {
             var flows = ManagementGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS)
-                    .getFlowCounters(org.fabriclab.proto.v1.GetFlowCountersRequest.getDefaultInstance()).getFlowsList();
+                    .getFlowCounters(GetFlowCountersRequest.getDefaultInstance()).getFlowsList();
             assertEquals(2, flows.size());
             assertEquals(7, flows.get(0).getSourceLid());
             assertEquals(3, flows.get(0).getPackets());
@@ -327,11 +346,11 @@ class ManagementServiceTest {
 
     @Test
     void directionPortsAreWrittenWithTheTablesAndReadBack() {
-        call().writeTables(write(0, 1).setDirectionPorts(org.fabriclab.proto.v1.DirectionPorts.newBuilder().addAllPorts(java.util.List.of(1, 3, 2, 4)))
+        call().writeTables(write(0, 1).setDirectionPorts(DirectionPorts.newBuilder().addAllPorts(List.of(1, 3, 2, 4)))
                 .build());
-        assertEquals(java.util.List.of(1, 3, 2, 4), call().getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()).getDirectionPortsList());
+        assertEquals(List.of(1, 3, 2, 4), call().getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()).getDirectionPortsList());
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> call().writeTables(write(1, 2)
-                .setDirectionPorts(org.fabriclab.proto.v1.DirectionPorts.newBuilder().addAllPorts(java.util.List.of(1, 9))).build()));
+                .setDirectionPorts(DirectionPorts.newBuilder().addAllPorts(List.of(1, 9))).build()));
         assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
         assertTrue(e.getStatus().getDescription().contains("direction_ports[1]: port 9"), e.getStatus().getDescription());
         assertEquals(1, call().getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()).getTableVersion(), "left as it was");
@@ -343,7 +362,7 @@ class ManagementServiceTest {
     @Test
     void sourceRoutesGoToAdaptersWholeAndBadOnesChangeNothing() throws Exception {
         StatusRuntimeException sw = assertThrows(StatusRuntimeException.class,
-                () -> call().writeSourceRoutes(org.fabriclab.proto.v1.WriteSourceRoutesRequest.getDefaultInstance()));
+                () -> call().writeSourceRoutes(WriteSourceRoutesRequest.getDefaultInstance()));
         assertEquals(Status.Code.FAILED_PRECONDITION, sw.getStatus().getCode());
         ManagedNode ca = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_CA, 0x300001L, "H1", 1));
         String name = InProcessServerBuilder.generateName();
@@ -351,20 +370,20 @@ class ManagementServiceTest {
         ManagedChannel ch = InProcessChannelBuilder.forName(name).directExecutor().build();
         try {
             var stub = ManagementGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS);
-            var route = org.fabriclab.proto.v1.SourceRouteEntry.newBuilder().setDlid(7).setDirections(ByteString.copyFrom(new byte[] {0, 1, 5}));
-            var table = stub.writeSourceRoutes(org.fabriclab.proto.v1.WriteSourceRoutesRequest.newBuilder().addRoutes(route).build());
+            var route = SourceRouteEntry.newBuilder().setDlid(7).setDirections(ByteString.copyFrom(new byte[] {0, 1, 5}));
+            var table = stub.writeSourceRoutes(WriteSourceRoutesRequest.newBuilder().addRoutes(route).build());
             assertEquals(1, table.getRoutesCount());
-            assertEquals(org.fabriclab.routing.torus.SourceRoute.encode(new byte[] {0, 1, 5}), ca.sourceRoute(7));
+            assertEquals(SourceRoute.encode(new byte[] {0, 1, 5}), ca.sourceRoute(7));
             StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub.writeSourceRoutes(
-                    org.fabriclab.proto.v1.WriteSourceRoutesRequest.newBuilder().addRoutes(route)
-                            .addRoutes(org.fabriclab.proto.v1.SourceRouteEntry.newBuilder().setDlid(8).setDirections(ByteString.copyFrom(new byte[] {9})))
+                    WriteSourceRoutesRequest.newBuilder().addRoutes(route)
+                            .addRoutes(SourceRouteEntry.newBuilder().setDlid(8).setDirections(ByteString.copyFrom(new byte[] {9})))
                             .build()));
             assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
             assertTrue(e.getStatus().getDescription().contains("routes[1] (LID 8): direction 9"), e.getStatus().getDescription());
-            assertEquals(1, stub.getSourceRoutes(org.fabriclab.proto.v1.GetSourceRoutesRequest.getDefaultInstance()).getRoutesCount(),
+            assertEquals(1, stub.getSourceRoutes(GetSourceRoutesRequest.getDefaultInstance()).getRoutesCount(),
                     "the table was left as it was");
-            assertEquals("[0, 1, 5]", java.util.Arrays.toString(
-                    stub.getSourceRoutes(org.fabriclab.proto.v1.GetSourceRoutesRequest.getDefaultInstance()).getRoutes(0).getDirections().toByteArray()));
+            assertEquals("[0, 1, 5]", Arrays.toString(
+                    stub.getSourceRoutes(GetSourceRoutesRequest.getDefaultInstance()).getRoutes(0).getDirections().toByteArray()));
         } finally {
             ch.shutdownNow();
             s.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);

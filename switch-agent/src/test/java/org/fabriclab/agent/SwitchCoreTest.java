@@ -5,16 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.fabriclab.agent.core.PacketPool;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.SwitchCore;
-import org.fabriclab.agent.core.TableBatch;
 import org.fabriclab.agent.core.SwitchTables;
+import org.fabriclab.agent.core.TableBatch;
 import org.fabriclab.agent.core.TableStore;
 import org.fabriclab.agent.core.TableWriteException;
+import org.fabriclab.routing.torus.SourceRoute;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -114,7 +116,7 @@ class SwitchCoreTest {
         tables.onChange(() -> calls[0]++);
         tables.apply(new TableBatch(1, 2, List.of(), 0, List.of()));
         assertEquals(1, calls[0]);
-        assertThrows(org.fabriclab.agent.core.TableWriteException.class, () -> tables.apply(new TableBatch(1, 3, List.of(), 0, List.of())));
+        assertThrows(TableWriteException.class, () -> tables.apply(new TableBatch(1, 3, List.of(), 0, List.of())));
         assertEquals(1, calls[0], "a refused write changes nothing and announces nothing");
     }
 
@@ -140,7 +142,7 @@ class SwitchCoreTest {
     @Test
     void forwardingAllocatesNothingPerPacket() throws Exception {
         adaptiveTables(true);
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long id = Thread.currentThread().getId();
         int[] last = new int[2];
         SwitchCore quiet = new SwitchCore(PORTS, 2, 4, tables, counters, pool, new SwitchCore.Output() {
@@ -290,10 +292,10 @@ class SwitchCoreTest {
         var before = tables.current();
         short[] ar = new short[64];
         ar[10] = 7;
-        var e = org.junit.jupiter.api.Assertions.assertThrows(org.fabriclab.agent.core.TableWriteException.class,
+        var e = org.junit.jupiter.api.Assertions.assertThrows(TableWriteException.class,
                 () -> tables.apply(new TableBatch(1, 2, List.of(), 0, List.of(), List.of(), List.of(new TableBatch.ArBlock(0, ar)), true)));
         assertTrue(e.getMessage().contains("AR group 7, which is not defined"), e.getMessage());
-        e = org.junit.jupiter.api.Assertions.assertThrows(org.fabriclab.agent.core.TableWriteException.class,
+        e = org.junit.jupiter.api.Assertions.assertThrows(TableWriteException.class,
                 () -> tables.apply(new TableBatch(1, 2, List.of(), 0, List.of(), List.of(new TableBatch.ArGroup(1, new int[] {3, 9})),
                         List.of(), true)));
         assertTrue(e.getMessage().contains("port 9 is not one of the switch's ports 1..4"), e.getMessage());
@@ -504,18 +506,18 @@ class SwitchCoreTest {
         SwitchCore c = torusSwitch(out, 4);
         // route +Y then -X (directions 1 and 2 of a 2D torus): at its first switch it leaves by +Y, not the LFT's port 4
         int h = packet(21, 1, 0);
-        pool.route(h, org.fabriclab.routing.torus.SourceRoute.encode(new byte[] {1, 2}));
+        pool.route(h, SourceRoute.encode(new byte[] {1, 2}));
         c.packetArrived(5, h, 0);
         assertEquals(2, out.get(0)[0], "+Y is port 2");
         // the same route one hop on (the second switch of its path): -X
         h = packet(21, 2, 0);
-        pool.route(h, org.fabriclab.routing.torus.SourceRoute.encode(new byte[] {1, 2}));
+        pool.route(h, SourceRoute.encode(new byte[] {1, 2}));
         pool.hops(h, 1);
         c.packetArrived(4, h, 1);
         assertEquals(3, out.get(1)[0], "-X is port 3");
         // its route done (two hops taken): the destination switch's LFT delivers to the host
         h = packet(20, 3, 0);
-        pool.route(h, org.fabriclab.routing.torus.SourceRoute.encode(new byte[] {1, 2}));
+        pool.route(h, SourceRoute.encode(new byte[] {1, 2}));
         pool.hops(h, 2);
         c.packetArrived(1, h, 2);
         assertEquals(5, out.get(2)[0]);
@@ -528,7 +530,7 @@ class SwitchCoreTest {
     void bubbleFlowControlKeepsAFreeBufferForPacketsAlreadyOnTheRing() throws Exception {
         List<int[]> out = new ArrayList<>();
         SwitchCore c = torusSwitch(out, 1); // one credit downstream on every port
-        long plusX = org.fabriclab.routing.torus.SourceRoute.encode(new byte[] {0, 0});
+        long plusX = SourceRoute.encode(new byte[] {0, 0});
         // injected from the host onto the +X ring with one free buffer ahead: it waits (it would take the last one)
         int h = packet(21, 1, 0);
         pool.route(h, plusX);

@@ -7,7 +7,9 @@ import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -66,7 +68,7 @@ public class SimAb {
                 jars[0], median(speed[0]), jars[1], median(speed[1]), median(ratio));
     }
 
-    private static final java.util.Map<String, ClassLoader> LOADERS = new java.util.HashMap<>();
+    private static final Map<String, ClassLoader> LOADERS = new HashMap<>();
 
     private static ClassLoader loader(String jar) throws Exception {
         ClassLoader l = LOADERS.get(jar);

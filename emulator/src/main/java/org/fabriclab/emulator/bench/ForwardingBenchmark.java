@@ -1,7 +1,9 @@
 package org.fabriclab.emulator.bench;
 
+import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -11,9 +13,13 @@ import io.netty.channel.local.LocalAddress;
 import io.netty.channel.local.LocalChannel;
 import io.netty.channel.local.LocalServerChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.TableBatch;
 import org.fabriclab.agent.link.DataLinks;
@@ -112,7 +118,7 @@ public final class ForwardingBenchmark {
                 b.start(); // only now: every port has a link, so nothing is sent to a port that has none yet
             }
             Thread.sleep((long) (warmup * 1000));
-            java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+            ThreadMXBean mx = ManagementFactory.getThreadMXBean();
             long loopThread = switchLoop.submit(() -> Thread.currentThread().getId()).get();
             long c0 = mx.getThreadCpuTime(loopThread);
             long p0 = forwarded(sw, relay, ports, switchLoop);
@@ -154,7 +160,7 @@ public final class ForwardingBenchmark {
     static final class Blaster extends ChannelInboundHandlerAdapter {
         private final int switchPort;
         private final ByteBuf template;
-        private final java.util.concurrent.CountDownLatch up = new java.util.concurrent.CountDownLatch(1);
+        private final CountDownLatch up = new CountDownLatch(1);
         private int credits;
         private int owed;
         private boolean started;
@@ -162,11 +168,11 @@ public final class ForwardingBenchmark {
 
         Blaster(int switchPort, int lid, int dlid, int payload) {
             this.switchPort = switchPort;
-            template = Frames.data(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, 0, 0, dlid, lid, lid, 0, 0, payload);
+            template = Frames.data(UnpooledByteBufAllocator.DEFAULT, 0, 0, dlid, lid, lid, 0, 0, payload);
         }
 
         void connect(DataLinks links, EventLoop loop, String switchName) throws InterruptedException {
-            new io.netty.bootstrap.Bootstrap().group(loop).channel(LocalChannel.class)
+            new Bootstrap().group(loop).channel(LocalChannel.class)
                     .handler(new ChannelInitializer<LocalChannel>() {
                         @Override
                         protected void initChannel(LocalChannel ch) {
@@ -185,7 +191,7 @@ public final class ForwardingBenchmark {
         }
 
         void awaitLink() throws InterruptedException {
-            if (!up.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!up.await(30, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("the switch did not answer the hello of port " + switchPort + " in 30 s");
             }
         }

@@ -2,22 +2,37 @@ package org.fabriclab.emulator.live;
 
 import io.grpc.Server;
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.netty.channel.ChannelFuture;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.fabriclab.agent.core.Arrivals;
 import org.fabriclab.agent.core.HostRoutes;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.core.TrafficPlan;
+import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.agent.link.LiveSwitch;
-import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.agent.mgmt.ManagedNode;
+import org.fabriclab.agent.mgmt.NodeRoutingRegistry;
+import org.fabriclab.proto.v1.GetPortInfoRequest;
+import org.fabriclab.proto.v1.ManagementGrpc;
 import org.fabriclab.proto.v1.NodeType;
+import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.PathLanes;
 import org.fabriclab.routing.fabric.Fabric;
@@ -38,7 +53,7 @@ public final class EmulatedFabric implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmulatedFabric.class);
     /** Prefix of in-process management endpoints. */
     public static final String INPROC = "inproc:";
-    private static final java.util.concurrent.atomic.AtomicInteger INSTANCES = new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     /**
      * How the fabric is emulated; defaults by {@link #DEFAULTS}.
@@ -82,7 +97,7 @@ public final class EmulatedFabric implements AutoCloseable {
     private final LiveNode[] nodes;
     private final Map<String, LiveNode> byName = new HashMap<>();
     /** Every node's management service, by GUID: behind the in-process server and the TCP one. */
-    private final org.fabriclab.agent.mgmt.NodeRoutingRegistry registry = new org.fabriclab.agent.mgmt.NodeRoutingRegistry();
+    private final NodeRoutingRegistry registry = new NodeRoutingRegistry();
     private final String inprocName = "fabriclab-emulated-" + INSTANCES.incrementAndGet();
     private Server inprocServer;
     private Server tcpServer;
@@ -111,14 +126,14 @@ public final class EmulatedFabric implements AutoCloseable {
         // management handlers are short and never block: run them on the caller's thread
         inprocServer = InProcessServerBuilder.forName(INPROC + inprocName).fallbackHandlerRegistry(registry).directExecutor().build().start();
         if (options.managementPort() != 0 || options.processes()) {
-            tcpServer = io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder
-                    .forAddress(new java.net.InetSocketAddress("localhost", Math.max(0, options.managementPort())))
+            tcpServer = NettyServerBuilder
+                    .forAddress(new InetSocketAddress("localhost", Math.max(0, options.managementPort())))
                     .fallbackHandlerRegistry(registry).directExecutor().build().start();
         }
         if (options.processes()) {
             startSwitchProcesses();
         }
-        List<io.netty.channel.ChannelFuture> listening = new ArrayList<>();
+        List<ChannelFuture> listening = new ArrayList<>();
         for (int n = 0; n < fabric.nodeCount(); n++) {
             String name = fabric.name(n);
             boolean sw = fabric.isSwitch(n);
@@ -128,9 +143,9 @@ public final class EmulatedFabric implements AutoCloseable {
             ManagedNode mgmt = new ManagedNode(new ManagedNode.Identity(sw ? NodeType.NODE_TYPE_SWITCH : NodeType.NODE_TYPE_CA,
                     fabric.nodeGuid(n), name, fabric.portCount(n)));
             double[] rates = new double[fabric.portCount(n) + 1];
-            java.util.Arrays.fill(rates, options.linkGbps());
+            Arrays.fill(rates, options.linkGbps());
             String endpoint = tcpServer == null ? endpoint(n)
-                    : "localhost:" + tcpServer.getPort() + "/" + org.fabriclab.agent.mgmt.NodeRoutingRegistry.authority(fabric.nodeGuid(n));
+                    : "localhost:" + tcpServer.getPort() + "/" + NodeRoutingRegistry.authority(fabric.nodeGuid(n));
             LiveNode node = sw ? new LiveSwitch(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), rates, endpoint)
                     : new LiveHost(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), options.linkGbps(), endpoint);
             node.linkLatencyNs(options.linkLatencyNs());
@@ -141,10 +156,10 @@ public final class EmulatedFabric implements AutoCloseable {
             }
             registry.add(mgmt);
         }
-        for (io.netty.channel.ChannelFuture f : listening) {
+        for (ChannelFuture f : listening) {
             f.sync();
         }
-        List<io.netty.channel.ChannelFuture> pending = new ArrayList<>();
+        List<ChannelFuture> pending = new ArrayList<>();
         if (options.processes()) {
             // hosts open their links to their switch processes; the switches cable each other
             for (int e = 0; e < fabric.endpointCount(); e++) {
@@ -152,7 +167,7 @@ public final class EmulatedFabric implements AutoCloseable {
                 int host = fabric.nodeOfGlobalPort(g);
                 int sw = fabric.peerNode(g);
                 pending.add(links.connect(nodes[host], g - fabric.portBase(host) + 1,
-                        new java.net.InetSocketAddress("localhost", processPorts.get(sw)[1]), fabric.peerPort(g)));
+                        new InetSocketAddress("localhost", processPorts.get(sw)[1]), fabric.peerPort(g)));
             }
         }
         for (int g = 0; g < fabric.globalPortCount() && !options.processes(); g++) {
@@ -163,7 +178,7 @@ public final class EmulatedFabric implements AutoCloseable {
                 pending.add(links.connect(nodes[a], g - fabric.portBase(a) + 1, fabric.name(b), peer - fabric.portBase(b) + 1));
             }
         }
-        for (io.netty.channel.ChannelFuture f : pending) {
+        for (ChannelFuture f : pending) {
             f.sync();
         }
         awaitLocalLinks();
@@ -180,17 +195,17 @@ public final class EmulatedFabric implements AutoCloseable {
 
     private final Map<Integer, int[]> processPorts = new HashMap<>();
     private final List<Process> processes = new ArrayList<>();
-    private java.nio.file.Path processLogs;
+    private Path processLogs;
 
     /** One switch-agent process per switch, cabled to each other by {@code --link} from the lower node. */
     private void startSwitchProcesses() throws IOException, InterruptedException {
-        processLogs = java.nio.file.Files.createTempDirectory("fabric-switches");
+        processLogs = Files.createTempDirectory("fabric-switches");
         for (int n = 0; n < fabric.nodeCount(); n++) {
             if (fabric.isSwitch(n)) {
                 processPorts.put(n, new int[] {freePort(), freePort()});
             }
         }
-        String javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         for (int n = 0; n < fabric.nodeCount(); n++) {
             if (!fabric.isSwitch(n)) {
                 continue;
@@ -210,7 +225,7 @@ public final class EmulatedFabric implements AutoCloseable {
                     cmd.add(p + "=localhost:" + processPorts.get(peer)[1] + ":" + fabric.peerPort(g));
                 }
             }
-            java.nio.file.Path log = processLogs.resolve(fabric.name(n) + ".log");
+            Path log = processLogs.resolve(fabric.name(n) + ".log");
             processes.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start());
         }
         long deadline = System.nanoTime() + 60_000_000_000L;
@@ -218,8 +233,8 @@ public final class EmulatedFabric implements AutoCloseable {
             if (!fabric.isSwitch(n)) {
                 continue;
             }
-            java.nio.file.Path log = processLogs.resolve(fabric.name(n) + ".log");
-            while (!java.nio.file.Files.exists(log) || !java.nio.file.Files.readString(log).contains("ready management=")) {
+            Path log = processLogs.resolve(fabric.name(n) + ".log");
+            while (!Files.exists(log) || !Files.readString(log).contains("ready management=")) {
                 if (System.nanoTime() > deadline) {
                     throw new IOException("switch process " + fabric.name(n) + " did not start in 60 s; see " + log);
                 }
@@ -245,7 +260,7 @@ public final class EmulatedFabric implements AutoCloseable {
                 if (fabric.peerNode(fabric.globalPort(n, p)) < 0) {
                     continue;
                 }
-                while (nodes[n].management().port(p).state() == org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN) {
+                while (nodes[n].management().port(p).state() == PortState.PORT_STATE_DOWN) {
                     if (System.nanoTime() > deadline) {
                         throw new IOException("port " + p + " of " + fabric.name(n) + " is still down 60 s after its link was connected");
                     }
@@ -259,13 +274,13 @@ public final class EmulatedFabric implements AutoCloseable {
         long deadline = System.nanoTime() + 60_000_000_000L;
         for (Map.Entry<Integer, int[]> e : processPorts.entrySet()) {
             int n = e.getKey();
-            io.grpc.ManagedChannel ch = io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder
+            io.grpc.ManagedChannel ch = NettyChannelBuilder
                     .forAddress("localhost", e.getValue()[0]).usePlaintext().build();
             try {
                 while (true) {
-                    var info = org.fabriclab.proto.v1.ManagementGrpc.newBlockingStub(ch).withDeadlineAfter(5, java.util.concurrent.TimeUnit.SECONDS)
-                            .getPortInfo(org.fabriclab.proto.v1.GetPortInfoRequest.getDefaultInstance());
-                    long up = info.getPortsList().stream().filter(p -> p.getState() != org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN).count();
+                    var info = ManagementGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS)
+                            .getPortInfo(GetPortInfoRequest.getDefaultInstance());
+                    long up = info.getPortsList().stream().filter(p -> p.getState() != PortState.PORT_STATE_DOWN).count();
                     long cabled = 0;
                     for (int p = 1; p <= fabric.portCount(n); p++) {
                         cabled += fabric.peerNode(fabric.globalPort(n, p)) >= 0 ? 1 : 0;
@@ -286,7 +301,7 @@ public final class EmulatedFabric implements AutoCloseable {
     }
 
     private static int freePort() throws IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
     }
@@ -304,7 +319,7 @@ public final class EmulatedFabric implements AutoCloseable {
     }
 
     private String endpoint(int node) {
-        return INPROC + inprocName + "/" + org.fabriclab.agent.mgmt.NodeRoutingRegistry.authority(fabric.nodeGuid(node));
+        return INPROC + inprocName + "/" + NodeRoutingRegistry.authority(fabric.nodeGuid(node));
     }
 
     /**
@@ -319,7 +334,7 @@ public final class EmulatedFabric implements AutoCloseable {
         if (processPorts.containsKey(n)) {
             return "localhost:" + processPorts.get(n)[0];
         }
-        return "localhost:" + tcpServer.getPort() + "/" + org.fabriclab.agent.mgmt.NodeRoutingRegistry.authority(fabric.nodeGuid(n));
+        return "localhost:" + tcpServer.getPort() + "/" + NodeRoutingRegistry.authority(fabric.nodeGuid(n));
     }
 
     /** The node by name. */
@@ -448,7 +463,7 @@ public final class EmulatedFabric implements AutoCloseable {
         }
         for (Process p : processes) {
             try {
-                if (!p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+                if (!p.waitFor(5, TimeUnit.SECONDS)) {
                     p.destroyForcibly();
                 }
             } catch (InterruptedException e) {

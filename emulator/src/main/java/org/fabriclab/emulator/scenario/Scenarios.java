@@ -1,5 +1,6 @@
 package org.fabriclab.emulator.scenario;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -187,7 +188,7 @@ public final class Scenarios {
      * cores emulate only slow links faithfully: use a small {@code linkGbps} (1 or 2).
      */
     public static Result live(Scenario s, boolean adaptive, double linkGbps, long phaseMillis, long warmupMillis)
-            throws RoutingException, java.io.IOException, InterruptedException {
+            throws RoutingException, IOException, InterruptedException {
         if (phaseMillis < LIVE_BINS_PER_PHASE || warmupMillis < 0) {
             throw new IllegalArgumentException("a live phase lasts at least " + LIVE_BINS_PER_PHASE + " ms and the warm-up is not negative; got "
                     + phaseMillis + " ms and " + warmupMillis + " ms");

@@ -1,5 +1,7 @@
 package org.fabriclab.emulator.scenario;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.Locale;
 
 /**
@@ -83,6 +85,6 @@ public final class ThroughputPlot {
     /** A tick label: whole numbers plainly, others with as few decimals as they need (0.25, 1.5). */
     private static String number(double v) {
         return v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v)
-                : java.math.BigDecimal.valueOf(v).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
+                : BigDecimal.valueOf(v).round(new MathContext(3)).stripTrailingZeros().toPlainString();
     }
 }

@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.fabriclab.routing.analysis.Fairness;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -84,8 +88,8 @@ class ScenariosTest {
     void thePlotIsSvgWithALinePerFlow() throws Exception {
         Scenarios.Result r = Scenarios.simulate(Scenarios.byName("ib-ar-c2-s3"), true, 200, 50_000, 1);
         String svg = ThroughputPlot.svg(r);
-        var doc = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
-                .parse(new java.io.ByteArrayInputStream(svg.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
         assertEquals("svg", doc.getDocumentElement().getTagName());
         assertEquals(4, doc.getElementsByTagName("polyline").getLength(), "four senders");
         assertEquals(100, r.series()[0].length);
@@ -94,12 +98,12 @@ class ScenariosTest {
 
     @Test
     void fairnessMetrics() {
-        assertEquals(1.0, org.fabriclab.routing.analysis.Fairness.jain(new double[] {5, 5, 5}), 1e-12);
-        assertEquals(16.0 / 18, org.fabriclab.routing.analysis.Fairness.jain(new double[] {2, 1, 1}), 1e-12);
-        assertEquals(0.0, org.fabriclab.routing.analysis.Fairness.coefficientOfVariation(new double[] {3, 3}), 1e-12);
-        assertEquals(1.0 / 3, org.fabriclab.routing.analysis.Fairness.coefficientOfVariation(new double[] {2, 1}), 1e-12);
-        assertEquals(2.0, org.fabriclab.routing.analysis.Fairness.maxMin(new double[] {2, 1, 1}), 1e-12);
-        assertEquals(Double.POSITIVE_INFINITY, org.fabriclab.routing.analysis.Fairness.maxMin(new double[] {2, 0}));
+        assertEquals(1.0, Fairness.jain(new double[] {5, 5, 5}), 1e-12);
+        assertEquals(16.0 / 18, Fairness.jain(new double[] {2, 1, 1}), 1e-12);
+        assertEquals(0.0, Fairness.coefficientOfVariation(new double[] {3, 3}), 1e-12);
+        assertEquals(1.0 / 3, Fairness.coefficientOfVariation(new double[] {2, 1}), 1e-12);
+        assertEquals(2.0, Fairness.maxMin(new double[] {2, 1, 1}), 1e-12);
+        assertEquals(Double.POSITIVE_INFINITY, Fairness.maxMin(new double[] {2, 0}));
     }
 
     @Test

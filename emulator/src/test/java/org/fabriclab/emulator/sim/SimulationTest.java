@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.function.BiFunction;
 import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.fabric.Fabric;
@@ -120,7 +122,7 @@ class SimulationTest {
         var lids = LidAssigner.assign(f);
         var detours = EngineChain.parse("ar-dfp").route(new RoutingRequest(f, lids, RoutingOptions.DEFAULTS)).tables();
         var minimal = EngineChain.parse("ar-dfp-minimal").route(new RoutingRequest(f, lids, RoutingOptions.DEFAULTS)).tables();
-        java.util.function.BiFunction<org.fabriclab.routing.engine.ForwardingTables, TrafficPattern, Simulation.Report> run =
+        BiFunction<ForwardingTables, TrafficPattern, Simulation.Report> run =
                 (t, p) -> Simulation.run(new Simulation.Config(f, t, p, 0.8, 100, 100, 2, 8, 256, 60_000, 10_000, 1));
         Simulation.Report shiftDetours = run.apply(detours, TrafficPattern.GROUP_SHIFT);
         Simulation.Report shiftMinimal = run.apply(minimal, TrafficPattern.GROUP_SHIFT);

@@ -1,5 +1,6 @@
 package org.fabriclab.routing.analysis;
 
+import java.util.Arrays;
 import org.fabriclab.routing.engine.SwitchGraph;
 import org.fabriclab.routing.fabric.Fabric;
 
@@ -13,7 +14,7 @@ public final class Connectivity {
         SwitchGraph g = new SwitchGraph(f);
         int n = g.switchCount();
         int[] component = new int[n];
-        java.util.Arrays.fill(component, -1);
+        Arrays.fill(component, -1);
         int[] dist = new int[n];
         int[] queue = new int[n];
         int components = 0;

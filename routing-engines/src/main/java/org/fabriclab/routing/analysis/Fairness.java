@@ -1,5 +1,7 @@
 package org.fabriclab.routing.analysis;
 
+import java.util.Arrays;
+
 /**
  * Fairness of a set of throughputs, as the papers measure it: Jain's index, the coefficient of
  * variation (the RL congestion-control paper's metric) and the ratio of the largest to the
@@ -36,18 +38,18 @@ public final class Fairness {
 
     /** Standard deviation over mean (population); 0 when all are equal. */
     public static double coefficientOfVariation(double[] x) {
-        double mean = java.util.Arrays.stream(x).average().orElse(0);
+        double mean = Arrays.stream(x).average().orElse(0);
         if (mean == 0) {
             return 0;
         }
-        double var = java.util.Arrays.stream(x).map(v -> (v - mean) * (v - mean)).average().orElse(0);
+        double var = Arrays.stream(x).map(v -> (v - mean) * (v - mean)).average().orElse(0);
         return Math.sqrt(var) / mean;
     }
 
     /** The largest over the smallest; infinite if a flow got nothing. */
     public static double maxMin(double[] x) {
-        double max = java.util.Arrays.stream(x).max().orElse(0);
-        double min = java.util.Arrays.stream(x).min().orElse(0);
+        double max = Arrays.stream(x).max().orElse(0);
+        double min = Arrays.stream(x).min().orElse(0);
         return min == 0 ? (max == 0 ? 1 : Double.POSITIVE_INFINITY) : max / min;
     }
 }

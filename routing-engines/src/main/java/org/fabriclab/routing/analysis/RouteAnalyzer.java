@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.PathLanes;
 import org.fabriclab.routing.engine.SwitchGraph;
@@ -111,7 +112,7 @@ public final class RouteAnalyzer {
             Fabric f = t.fabric();
             int n = f.switchCount();
             int[] members = nodeSet.map(b -> b.stream().filter(e -> e < f.endpointCount()).toArray())
-                    .orElseGet(() -> java.util.stream.IntStream.range(0, f.endpointCount()).toArray());
+                    .orElseGet(() -> IntStream.range(0, f.endpointCount()).toArray());
             long[] dependencyBase = new long[f.globalPortCount() + 1];
             for (int g = 0; g < f.globalPortCount(); g++) {
                 int peer = f.peerNode(g);

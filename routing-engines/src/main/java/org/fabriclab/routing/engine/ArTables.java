@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.fabriclab.routing.fabric.Fabric;
 
 /**
  * Adaptive-routing tables of every switch, as the InfiniBand Adaptive Routing Manager computes
@@ -180,19 +181,19 @@ public final class ArTables {
      * end, or a static LFT port (the switch's fallback when AR is off or the group is unusable)
      * that is not in the LID's group. The daemon refuses to push tables with any.
      */
-    public static java.util.List<String> problems(ForwardingTables t, int limit) {
-        java.util.List<String> out = new java.util.ArrayList<>();
+    public static List<String> problems(ForwardingTables t, int limit) {
+        List<String> out = new ArrayList<>();
         ArTables ar = t.ar();
         if (ar == null) {
             return out;
         }
-        org.fabriclab.routing.fabric.Fabric f = t.fabric();
+        Fabric f = t.fabric();
         for (int s = 0; s < f.switchCount() && out.size() < limit; s++) {
             int node = f.switchNode(s);
             for (int g = 1; g <= ar.groupCount(s) && out.size() < limit; g++) {
                 for (int p : ar.ports(s, g)) {
-                    int peer = p >= 1 && p <= f.portCount(node) ? f.peerNode(f.globalPort(node, p)) : org.fabriclab.routing.fabric.Fabric.NONE;
-                    if (peer == org.fabriclab.routing.fabric.Fabric.NONE || !f.isSwitch(peer)) {
+                    int peer = p >= 1 && p <= f.portCount(node) ? f.peerNode(f.globalPort(node, p)) : Fabric.NONE;
+                    if (peer == Fabric.NONE || !f.isSwitch(peer)) {
                         out.add(f.name(node) + ": AR group " + g + " has port " + p + ", which leads to no switch");
                     }
                 }
@@ -207,9 +208,9 @@ public final class ArTables {
                     continue;
                 }
                 int staticPort = t.port(s, lid);
-                if (java.util.Arrays.stream(ar.ports(s, g)).noneMatch(p -> p == staticPort)) {
+                if (Arrays.stream(ar.ports(s, g)).noneMatch(p -> p == staticPort)) {
                     out.add(f.name(node) + ": LID " + lid + " has static port " + staticPort + " outside its AR group " + g + " "
-                            + java.util.Arrays.toString(ar.ports(s, g)));
+                            + Arrays.toString(ar.ports(s, g)));
                 }
             }
         }

@@ -3,6 +3,7 @@ package org.fabriclab.routing.engine;
 import java.util.Arrays;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.lid.LidAssignment;
+import org.fabriclab.routing.torus.SourceRoutes;
 
 /**
  * The linear forwarding tables (LFTs) of every switch, as OpenSM holds them: per switch, per
@@ -27,14 +28,14 @@ public final class ForwardingTables {
     private final String engine;
     private final PathLanes lanes;
     private final ArTables ar;
-    private final org.fabriclab.routing.torus.SourceRoutes sourceRoutes;
+    private final SourceRoutes sourceRoutes;
 
     private ForwardingTables(Fabric fabric, LidAssignment lids, byte[] byLid, String engine, PathLanes lanes, ArTables ar) {
         this(fabric, lids, byLid, engine, lanes, ar, null);
     }
 
     private ForwardingTables(Fabric fabric, LidAssignment lids, byte[] byLid, String engine, PathLanes lanes, ArTables ar,
-                             org.fabriclab.routing.torus.SourceRoutes sourceRoutes) {
+                             SourceRoutes sourceRoutes) {
         this.fabric = fabric;
         this.lids = lids;
         this.byLid = byLid;
@@ -96,12 +97,12 @@ public final class ForwardingTables {
      * name} produced them: hosts write the route into each packet and the switches forward by it;
      * the LFTs deliver the last hop.
      */
-    public ForwardingTables withSourceRoutes(org.fabriclab.routing.torus.SourceRoutes r, String name) {
+    public ForwardingTables withSourceRoutes(SourceRoutes r, String name) {
         return new ForwardingTables(fabric, lids, byLid, name, lanes, ar, r);
     }
 
     /** The source routes, or null if the switches route by the LFTs alone. */
-    public org.fabriclab.routing.torus.SourceRoutes sourceRoutes() {
+    public SourceRoutes sourceRoutes() {
         return sourceRoutes;
     }
 

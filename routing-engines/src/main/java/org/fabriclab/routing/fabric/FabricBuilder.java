@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntPredicate;
 
 /**
  * Builds a {@link Fabric}. Not thread-safe; one builder builds one fabric.
@@ -54,7 +55,7 @@ public final class FabricBuilder {
      * A builder holding everything {@code f} holds but the nodes {@code drop} names and their links:
      * a fabric with failed nodes. The kept nodes keep their names, GUIDs and order.
      */
-    public static FabricBuilder copyWithout(Fabric f, java.util.function.IntPredicate drop) {
+    public static FabricBuilder copyWithout(Fabric f, IntPredicate drop) {
         FabricBuilder b = new FabricBuilder(f.kind());
         int[] kept = new int[f.nodeCount()];
         for (int n = 0; n < f.nodeCount(); n++) {

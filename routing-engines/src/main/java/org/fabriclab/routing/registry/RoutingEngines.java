@@ -8,7 +8,11 @@ import org.fabriclab.routing.engine.RoutingEngine;
 import org.fabriclab.routing.engine.ar.AdaptiveEngines;
 import org.fabriclab.routing.engine.file.FileEngine;
 import org.fabriclab.routing.engine.minhop.MinHopEngine;
+import org.fabriclab.routing.engine.torus.TorusRoutingEngine;
 import org.fabriclab.routing.engine.updn.UpDownEngine;
+import org.fabriclab.routing.torus.TorusBfsEngine;
+import org.fabriclab.routing.torus.TorusGeneticEngine;
+import org.fabriclab.routing.torus.TorusSsspEngine;
 
 /** The registry of routing engines: every engine by its key, in one list. */
 public final class RoutingEngines {
@@ -27,12 +31,12 @@ public final class RoutingEngines {
             new Info(AdaptiveEngines.Lag.NAME, "minhop LFT + adaptive-routing groups of parallel links (AR LAG)", AdaptiveEngines.Lag::new),
             new Info(AdaptiveEngines.Tree.NAME, "minhop LFT + adaptive-routing groups of all least-hop ports, fat trees (AR TREE)",
                     AdaptiveEngines.Tree::new),
-            new Info(org.fabriclab.routing.torus.TorusBfsEngine.NAME, "Angara source routes (torus): breadth-first search of the routing graph",
-                    () -> new org.fabriclab.routing.engine.torus.TorusRoutingEngine(org.fabriclab.routing.torus.TorusBfsEngine.NAME)),
-            new Info(org.fabriclab.routing.torus.TorusSsspEngine.NAME, "Angara source routes (torus): unique routes, then weighted shortest paths",
-                    () -> new org.fabriclab.routing.engine.torus.TorusRoutingEngine(org.fabriclab.routing.torus.TorusSsspEngine.NAME)),
-            new Info(org.fabriclab.routing.torus.TorusGeneticEngine.NAME, "Angara source routes (torus): genetic search, seeded (slow)",
-                    () -> new org.fabriclab.routing.engine.torus.TorusRoutingEngine(org.fabriclab.routing.torus.TorusGeneticEngine.NAME)),
+            new Info(TorusBfsEngine.NAME, "Angara source routes (torus): breadth-first search of the routing graph",
+                    () -> new TorusRoutingEngine(TorusBfsEngine.NAME)),
+            new Info(TorusSsspEngine.NAME, "Angara source routes (torus): unique routes, then weighted shortest paths",
+                    () -> new TorusRoutingEngine(TorusSsspEngine.NAME)),
+            new Info(TorusGeneticEngine.NAME, "Angara source routes (torus): genetic search, seeded (slow)",
+                    () -> new TorusRoutingEngine(TorusGeneticEngine.NAME)),
             new Info(AdaptiveEngines.DragonflyPlus.NAME, "minhop LFT + adaptive-routing groups on Dragonfly+: minimal ports and detours "
                     + "through an intermediate group (on lane 1), deadlock freedom proven on their channel dependencies (AR DFP)",
                     AdaptiveEngines.DragonflyPlus::new),

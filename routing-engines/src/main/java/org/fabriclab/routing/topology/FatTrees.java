@@ -1,6 +1,8 @@
 package org.fabriclab.routing.topology;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.FabricBuilder;
 
@@ -67,7 +69,7 @@ final class FatTrees {
         for (int l = 0; l <= h; l++) {
             labels[l] = labels(m, w, l);
         }
-        java.util.Map<String, Integer> ids = new java.util.HashMap<>();
+        Map<String, Integer> ids = new HashMap<>();
         for (int l = 1; l <= h; l++) {
             int ports = m[l - 1] + (l < h ? w[l] : 0);
             for (int[] lab : labels[l]) {

@@ -1,6 +1,8 @@
 package org.fabriclab.routing.topology;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.FabricBuilder;
@@ -66,7 +68,7 @@ final class RandomRegular {
             e[i] = e[j];
             e[j] = t;
         }
-        java.util.Map<Long, Integer> count = new java.util.HashMap<>();
+        Map<Long, Integer> count = new HashMap<>();
         for (int i = 0; i < e.length; i += 2) {
             count.merge(key(e[i], e[i + 1]), 1, Integer::sum);
         }

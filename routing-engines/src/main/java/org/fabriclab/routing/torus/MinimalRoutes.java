@@ -1,5 +1,12 @@
 package org.fabriclab.routing.torus;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
  * The routes of a routing graph from one node to another that are as short as the torus allows:
  * every step takes the packet one hop closer in its dimension, along the ring's shorter way (where
@@ -83,9 +90,9 @@ final class MinimalRoutes {
         this.later = laterDirections(g);
         int vertices = g.vertexCount();
         pattern = new char[vertices];
-        java.util.Map<java.util.List<Integer>, Integer> ids = new java.util.HashMap<>();
-        java.util.List<int[]> patterns = new java.util.ArrayList<>();
-        java.util.List<Integer> key = new java.util.ArrayList<>();
+        Map<List<Integer>, Integer> ids = new HashMap<>();
+        List<int[]> patterns = new ArrayList<>();
+        List<Integer> key = new ArrayList<>();
         for (int v = 0; v < vertices; v++) {
             key.clear();
             int u = v / perNode;
@@ -99,14 +106,14 @@ final class MinimalRoutes {
                     key.add((c % dirs) * perNode + g.edgeTarget(e) % perNode);
                 }
             }
-            java.util.Collections.sort(key);
+            Collections.sort(key);
             Integer id = ids.get(key);
             if (id == null) {
                 id = patterns.size();
                 if (id > Character.MAX_VALUE) {
                     throw new IllegalStateException("more than " + (int) Character.MAX_VALUE + " vertex patterns in the routing graph");
                 }
-                ids.put(new java.util.ArrayList<>(key), id);
+                ids.put(new ArrayList<>(key), id);
                 patterns.add(key.stream().mapToInt(Integer::intValue).toArray());
             }
             pattern[v] = (char) (int) id;
@@ -136,7 +143,7 @@ final class MinimalRoutes {
             next[c] = t.next(c);
         }
         int[] patternOfKind = new int[perNode];
-        java.util.Arrays.fill(patternOfKind, -1);
+        Arrays.fill(patternOfKind, -1);
         boolean alike = true;
         for (int v = 0; v < vertices && alike; v++) {
             int kind = v % perNode;
@@ -164,7 +171,7 @@ final class MinimalRoutes {
         offsetStart = new int[nodeAt.length];
         offsetRoutes = new int[nodeAt.length];
         offsetHops = new int[nodeAt.length];
-        java.util.Arrays.fill(offsetStart, -1);
+        Arrays.fill(offsetStart, -1);
         boolean inOrder = uniform;
         for (int cell = 0; cell < nodeAt.length && inOrder; cell++) {
             inOrder = nodeAt[cell] == cell;
@@ -442,13 +449,13 @@ final class MinimalRoutes {
     private void arrive(int depth) {
         for (int r = 0; r < distinct; r++) {
             int at = routesUsed + r * depth;
-            if (java.util.Arrays.equals(path, 0, depth, routes, at, at + depth)) {
+            if (Arrays.equals(path, 0, depth, routes, at, at + depth)) {
                 return;
             }
         }
         int at = routesUsed + distinct * depth;
         if (at + depth > routes.length) {
-            routes = java.util.Arrays.copyOf(routes, Math.max(at + depth, routes.length * 2));
+            routes = Arrays.copyOf(routes, Math.max(at + depth, routes.length * 2));
         }
         System.arraycopy(path, 0, routes, at, depth);
         distinct++;

@@ -2,7 +2,9 @@ package org.fabriclab.routing.torus;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The shortest routes from one source in a routing graph, for the engines that choose among them:
@@ -96,11 +98,11 @@ final class ShortestRoutes {
     /** Up to {@code limit} distinct shortest routes to end vertex {@code end}, as directions from the source. */
     List<byte[]> routes(int end, int limit) {
         List<byte[]> found = new ArrayList<>();
-        walkBack(end, new byte[level[end]], 0, found, limit, new java.util.HashSet<>());
+        walkBack(end, new byte[level[end]], 0, found, limit, new HashSet<>());
         return found;
     }
 
-    private void walkBack(int v, byte[] path, int len, List<byte[]> found, int limit, java.util.Set<String> seen) {
+    private void walkBack(int v, byte[] path, int len, List<byte[]> found, int limit, Set<String> seen) {
         if (found.size() >= limit) {
             return;
         }

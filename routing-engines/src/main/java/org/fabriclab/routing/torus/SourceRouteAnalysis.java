@@ -1,6 +1,8 @@
 package org.fabriclab.routing.torus;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -118,7 +120,7 @@ public final class SourceRouteAnalysis {
         int[] stack = new int[channels];
         int[] callNode = new int[channels];
         int[] callNext = new int[channels];
-        java.util.Arrays.fill(index, -1);
+        Arrays.fill(index, -1);
         int counter = 0;
         int sp = 0;
         int components = 0;
@@ -196,8 +198,8 @@ public final class SourceRouteAnalysis {
     private static List<String> describeCycle(Torus t, long[] follows, int c, int w, int[] component) {
         int dirs = t.directions();
         int[] parent = new int[t.channelIds()];
-        java.util.Arrays.fill(parent, -2);
-        java.util.ArrayDeque<Integer> q = new java.util.ArrayDeque<>();
+        Arrays.fill(parent, -2);
+        ArrayDeque<Integer> q = new ArrayDeque<>();
         q.add(w);
         parent[w] = -1;
         while (!q.isEmpty() && parent[c] == -2) {

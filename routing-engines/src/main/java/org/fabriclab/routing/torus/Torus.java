@@ -1,6 +1,7 @@
 package org.fabriclab.routing.torus;
 
 import java.util.Arrays;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fabriclab.routing.fabric.Fabric;
@@ -65,7 +66,7 @@ public final class Torus {
      * @throws IllegalArgumentException naming what makes the fabric no torus
      */
     public static Torus of(Fabric fabric) {
-        return of(fabric, java.util.Map.of());
+        return of(fabric, Map.of());
     }
 
     /**
@@ -75,7 +76,7 @@ public final class Torus {
      *
      * @throws IllegalArgumentException naming what makes the fabric no torus
      */
-    public static Torus of(Fabric fabric, java.util.Map<String, int[]> coordinates) {
+    public static Torus of(Fabric fabric, Map<String, int[]> coordinates) {
         int switches = fabric.switchCount();
         if (switches == 0) {
             throw new IllegalArgumentException("the fabric has no switches, so no torus");

@@ -1,8 +1,11 @@
 package org.fabriclab.routing.torus;
 
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
+import org.fabriclab.routing.fabric.Fabric;
 
 /** The torus engines by name. */
 public final class TorusEngines {
@@ -36,18 +39,18 @@ public final class TorusEngines {
      *
      * @throws IllegalArgumentException if the fabric is no torus (the reason named) or the engine is unknown
      */
-    public static SourceRoutes route(org.fabriclab.routing.fabric.Fabric fabric, String engine, java.util.BitSet endpoints, long seed) {
-        return route(fabric, java.util.Map.of(), engine, endpoints, seed);
+    public static SourceRoutes route(Fabric fabric, String engine, BitSet endpoints, long seed) {
+        return route(fabric, Map.of(), engine, endpoints, seed);
     }
 
     /** The same, with switch coordinates from a coordinates file (by switch name) before the fabric's own. */
-    public static SourceRoutes route(org.fabriclab.routing.fabric.Fabric fabric, java.util.Map<String, int[]> coordinates, String engine,
-                                     java.util.BitSet endpoints, long seed) {
+    public static SourceRoutes route(Fabric fabric, Map<String, int[]> coordinates, String engine,
+                                     BitSet endpoints, long seed) {
         TorusEngine e = create(engine);
         Torus t = Torus.of(fabric, coordinates);
         int[] nodes;
         if (endpoints == null) {
-            nodes = java.util.stream.IntStream.range(0, t.nodes()).filter(t::present).toArray(); // not the failed nodes
+            nodes = IntStream.range(0, t.nodes()).filter(t::present).toArray(); // not the failed nodes
         } else {
             nodes = endpoints.stream().map(x -> t.torusNode(fabric.endpointSwitch(x))).filter(u -> u >= 0).distinct().sorted().toArray();
         }

@@ -1,10 +1,14 @@
 package org.fabriclab.routing.torus;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.fabriclab.routing.topology.Topologies;
 
 /**
@@ -20,7 +24,7 @@ public final class TorusStudy {
     public record Sample(int[] dims, int nodes, Map<String, Long> efi, Map<String, Double> sigma4, Map<String, Double> millis) {
         /** The torus's sizes as a topology spec writes them: {@code 4x2x2}. */
         public String size() {
-            return java.util.Arrays.stream(dims).mapToObj(Integer::toString).collect(java.util.stream.Collectors.joining("x"));
+            return Arrays.stream(dims).mapToObj(Integer::toString).collect(Collectors.joining("x"));
         }
     }
 
@@ -56,7 +60,7 @@ public final class TorusStudy {
         // every torus of n dimensions with sizes in [min, max] and at most maxNodes nodes, in a seeded order
         List<int[]> all = new ArrayList<>();
         int[] dims0 = new int[n];
-        java.util.Arrays.fill(dims0, min);
+        Arrays.fill(dims0, min);
         while (true) {
             long nodes = 1;
             for (int d : dims0) {
@@ -80,7 +84,7 @@ public final class TorusStudy {
         }
         SplittableRandom random = new SplittableRandom(seed);
         for (int i = all.size() - 1; i > 0; i--) {
-            java.util.Collections.swap(all, i, random.nextInt(i + 1));
+            Collections.swap(all, i, random.nextInt(i + 1));
         }
         List<Sample> systems = new ArrayList<>();
         for (int[] dims : all.subList(0, Math.min(count, all.size()))) {
@@ -90,7 +94,7 @@ public final class TorusStudy {
             }
             Torus t = Torus.of(Topologies.generate(spec + ",hosts=0"));
             RoutingGraph g = RoutingGraph.withDeadlockFreeTurns(t);
-            int[] every = java.util.stream.IntStream.range(0, t.nodes()).toArray();
+            int[] every = IntStream.range(0, t.nodes()).toArray();
             Map<String, Long> efi = new LinkedHashMap<>();
             Map<String, Double> sigma = new LinkedHashMap<>();
             Map<String, Double> millis = new LinkedHashMap<>();

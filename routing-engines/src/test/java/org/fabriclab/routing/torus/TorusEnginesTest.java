@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Set;
 import java.util.stream.IntStream;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.FabricBuilder;
@@ -206,7 +207,7 @@ class TorusEnginesTest {
     void aTorusMostlyMissingIsRefusedWithTheReason() {
         Fabric full = Topologies.generate("torus:3x3,hosts=0");
         // T0_0, T1_1 and T2_2 span the 3x3 places: 6 of 9 missing
-        Fabric f = FabricBuilder.copyWithout(full, n -> !java.util.Set.of("T0_0", "T1_1", "T2_2").contains(full.name(n))).build();
+        Fabric f = FabricBuilder.copyWithout(full, n -> !Set.of("T0_0", "T1_1", "T2_2").contains(full.name(n))).build();
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Torus.of(f));
         assertTrue(e.getMessage().contains("more than half the torus missing"), e.getMessage());
     }

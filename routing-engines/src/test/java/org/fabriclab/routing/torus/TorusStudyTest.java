@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +15,7 @@ class TorusStudyTest {
         List<String> engines = List.of("torus-bfs", "torus-sssp", "torus-genetic");
         TorusStudy.Result r = TorusStudy.run(2, 6, 2, 8, 36, engines, 3);
         assertEquals(6, r.systems().size());
-        assertEquals(6, r.systems().stream().map(s -> java.util.Arrays.toString(s.dims())).distinct().count(), "distinct tori");
+        assertEquals(6, r.systems().stream().map(s -> Arrays.toString(s.dims())).distinct().count(), "distinct tori");
         for (String e : List.of("torus-sssp", "torus-genetic")) {
             int total = r.groups().stream().filter(g -> g.engine().equals(e)).mapToInt(TorusStudy.Group::systems).sum();
             assertEquals(6, total, e + ": every system in one group");

@@ -1,5 +1,7 @@
 package org.fabriclab.agent.core;
 
+import java.util.Arrays;
+
 
 /**
  * The decisions of a channel adapter (a host's NIC) with one port, for both clocks: a bounded send
@@ -74,7 +76,7 @@ public final class HostCore {
     public void portActive(int peerBufferPackets, long now) {
         active = true;
         busy = false;
-        java.util.Arrays.fill(credits, peerBufferPackets);
+        Arrays.fill(credits, peerBufferPackets);
         send(now);
     }
 
@@ -82,7 +84,7 @@ public final class HostCore {
     public void portDown(long now) {
         endWait(now);
         active = false;
-        java.util.Arrays.fill(credits, 0);
+        Arrays.fill(credits, 0);
     }
 
     public void packetArrived(int h, long now) {

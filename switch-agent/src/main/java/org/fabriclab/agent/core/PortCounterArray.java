@@ -1,5 +1,6 @@
 package org.fabriclab.agent.core;
 
+import java.util.Arrays;
 import org.fabriclab.agent.mgmt.ManagedNode;
 
 /**
@@ -72,7 +73,7 @@ public final class PortCounterArray {
                 values[p * COUNTERS + c] = 0;
             }
             if (inputBytes != null) {
-                java.util.Arrays.fill(inputBytes, p * (ports + 1), (p + 1) * (ports + 1), 0);
+                Arrays.fill(inputBytes, p * (ports + 1), (p + 1) * (ports + 1), 0);
             }
         }
     }

@@ -1,5 +1,6 @@
 package org.fabriclab.agent.core;
 
+import java.util.Arrays;
 import org.fabriclab.routing.torus.SourceRoute;
 
 /**
@@ -95,7 +96,7 @@ public final class SwitchCore {
         count = new int[queues];
         target = new int[queues];
         targetVl = new int[queues];
-        java.util.Arrays.fill(target, NO_TARGET);
+        Arrays.fill(target, NO_TARGET);
         credits = new int[(ports + 1) * vls];
         busy = new boolean[ports + 1];
         active = new boolean[ports + 1];
@@ -104,7 +105,7 @@ public final class SwitchCore {
         requestWords = (queues + 63) >>> 6;
         requests = new long[(ports + 1) * requestWords];
         waitingSince = new long[ports + 1];
-        java.util.Arrays.fill(waitingSince, -1);
+        Arrays.fill(waitingSince, -1);
     }
 
     public int ports() {
@@ -309,7 +310,7 @@ public final class SwitchCore {
             return staticPort;
         }
         if (group >= arNext.length) {
-            arNext = java.util.Arrays.copyOf(arNext, Math.max(group + 1, arNext.length * 2));
+            arNext = Arrays.copyOf(arNext, Math.max(group + 1, arNext.length * 2));
         }
         boolean[] detour = t.arDetourFlags(group);
         int n = members.length;

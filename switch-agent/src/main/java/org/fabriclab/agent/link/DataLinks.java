@@ -5,10 +5,13 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.local.LocalAddress;
 import io.netty.channel.local.LocalChannel;
 import io.netty.channel.local.LocalIoHandler;
@@ -17,10 +20,14 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Data links between nodes over one transport: Netty {@link LocalChannel}s inside one JVM, or TCP
@@ -36,8 +43,8 @@ public final class DataLinks implements AutoCloseable {
     private final boolean tcp;
     private final List<Channel> servers = new ArrayList<>();
     /** Every link channel, closed before the event loops stop (else Netty warns of orphaned peers). */
-    private final io.netty.channel.group.ChannelGroup all =
-            new io.netty.channel.group.DefaultChannelGroup(io.netty.util.concurrent.GlobalEventExecutor.INSTANCE);
+    private final ChannelGroup all =
+            new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
     private DataLinks(EventLoopGroup group, boolean tcp) {
         this.group = group;
@@ -56,7 +63,7 @@ public final class DataLinks implements AutoCloseable {
 
     /** Event loop number {@code i} of the group (to place nodes on chosen threads, e.g. in a benchmark). */
     public EventLoop loop(int i) {
-        java.util.Iterator<io.netty.util.concurrent.EventExecutor> it = group.iterator();
+        Iterator<EventExecutor> it = group.iterator();
         for (int k = 0; k < i; k++) {
             it.next();
         }
@@ -121,7 +128,7 @@ public final class DataLinks implements AutoCloseable {
                     }
                 });
         if (tcp) {
-            b.option(io.netty.channel.ChannelOption.TCP_NODELAY, true);
+            b.option(ChannelOption.TCP_NODELAY, true);
         }
         return b.connect(peer);
     }
@@ -142,7 +149,7 @@ public final class DataLinks implements AutoCloseable {
 
     /** Closes every data link (the event loops keep running, for the nodes to release what they hold). */
     public void closeChannels() {
-        all.close().awaitUninterruptibly(5, java.util.concurrent.TimeUnit.SECONDS);
+        all.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
     @Override
@@ -151,6 +158,6 @@ public final class DataLinks implements AutoCloseable {
         synchronized (servers) {
             servers.forEach(Channel::close);
         }
-        group.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

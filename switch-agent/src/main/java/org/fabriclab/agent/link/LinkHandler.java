@@ -3,6 +3,7 @@ package org.fabriclab.agent.link;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.nio.channels.ClosedChannelException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,7 +86,7 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof java.nio.channels.ClosedChannelException) {
+        if (cause instanceof ClosedChannelException) {
             // a frame written (with the void promise) to a link that has gone: it is lost, count it
             if (port != 0) {
                 node.lostOnLink(port);

@@ -1,6 +1,7 @@
 package org.fabriclab.agent.link;
 
 import io.netty.channel.EventLoop;
+import java.util.concurrent.CompletableFuture;
 import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.mgmt.ManagedNode;
 
@@ -32,8 +33,8 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
     }
 
     /** The core's buffers, credits and links, read on the event loop (troubleshooting). */
-    public java.util.concurrent.CompletableFuture<String> describe() {
-        java.util.concurrent.CompletableFuture<String> f = new java.util.concurrent.CompletableFuture<>();
+    public CompletableFuture<String> describe() {
+        CompletableFuture<String> f = new CompletableFuture<>();
         execute(() -> f.complete(core.describe()));
         return f;
     }

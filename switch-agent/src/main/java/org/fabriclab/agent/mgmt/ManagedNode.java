@@ -1,11 +1,13 @@
 package org.fabriclab.agent.mgmt;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import org.fabriclab.agent.core.FlowSink;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.TableStore;
 import org.fabriclab.proto.v1.Event;
@@ -61,7 +63,7 @@ public final class ManagedNode {
 
     /** A channel adapter's receive counters per source, read on the thread that owns them. */
     public interface FlowSource {
-        java.util.concurrent.CompletableFuture<List<org.fabriclab.agent.core.FlowSink.Flow>> flows();
+        CompletableFuture<List<FlowSink.Flow>> flows();
     }
 
     public ManagedNode(Identity identity) {
@@ -70,13 +72,13 @@ public final class ManagedNode {
         tables = identity.type() == NodeType.NODE_TYPE_SWITCH ? new TableStore(n) : null;
         counters = new PortCounterArray(n);
         states = new PortState[n + 1];
-        java.util.Arrays.fill(states, PortState.PORT_STATE_DOWN);
+        Arrays.fill(states, PortState.PORT_STATE_DOWN);
         lids = new int[n + 1];
         rateGbps = new double[n + 1];
         neighbourGuid = new long[n + 1];
         neighbourPort = new int[n + 1];
         neighbourEndpoint = new String[n + 1];
-        java.util.Arrays.fill(neighbourEndpoint, "");
+        Arrays.fill(neighbourEndpoint, "");
     }
 
     public Identity identity() {

@@ -5,39 +5,51 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.Arrays;
 import java.util.function.Consumer;
+import org.fabriclab.agent.core.FlowSink;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.SwitchTables;
 import org.fabriclab.agent.core.TableWriteException;
+import org.fabriclab.proto.v1.ArGroup;
+import org.fabriclab.proto.v1.ArLftBlock;
+import org.fabriclab.proto.v1.ArTables;
 import org.fabriclab.proto.v1.Event;
+import org.fabriclab.proto.v1.FlowCounter;
+import org.fabriclab.proto.v1.FlowCounters;
+import org.fabriclab.proto.v1.GetArTablesRequest;
+import org.fabriclab.proto.v1.GetFlowCountersRequest;
 import org.fabriclab.proto.v1.GetLftBlockRequest;
 import org.fabriclab.proto.v1.GetNodeInfoRequest;
 import org.fabriclab.proto.v1.GetNodeRecordRequest;
-import org.fabriclab.proto.v1.FlowCounter;
-import org.fabriclab.proto.v1.FlowCounters;
-import org.fabriclab.proto.v1.GetFlowCountersRequest;
 import org.fabriclab.proto.v1.GetPortCountersRequest;
-import org.fabriclab.proto.v1.InputBytes;
 import org.fabriclab.proto.v1.GetPortInfoRequest;
 import org.fabriclab.proto.v1.GetPortInfoResponse;
 import org.fabriclab.proto.v1.GetSmInfoRequest;
+import org.fabriclab.proto.v1.GetSourceRoutesRequest;
 import org.fabriclab.proto.v1.GetSwitchInfoRequest;
+import org.fabriclab.proto.v1.InputBytes;
 import org.fabriclab.proto.v1.LftBlock;
 import org.fabriclab.proto.v1.ManagementGrpc;
 import org.fabriclab.proto.v1.NodeInfo;
 import org.fabriclab.proto.v1.NodeRecord;
 import org.fabriclab.proto.v1.PortCounters;
 import org.fabriclab.proto.v1.PortInfo;
+import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.proto.v1.ResetPortCountersRequest;
 import org.fabriclab.proto.v1.ResetPortCountersResponse;
 import org.fabriclab.proto.v1.SetAllPortInfoRequest;
 import org.fabriclab.proto.v1.SetPortInfoRequest;
 import org.fabriclab.proto.v1.SetSmInfoRequest;
 import org.fabriclab.proto.v1.SmInfo;
+import org.fabriclab.proto.v1.SourceRouteEntry;
+import org.fabriclab.proto.v1.SourceRouteTable;
 import org.fabriclab.proto.v1.SubscribeEventsRequest;
 import org.fabriclab.proto.v1.SwitchInfo;
+import org.fabriclab.proto.v1.WriteSourceRoutesRequest;
 import org.fabriclab.proto.v1.WriteTablesRequest;
 import org.fabriclab.proto.v1.WriteTablesResponse;
+import org.fabriclab.routing.torus.SourceRoute;
 
 /**
  * The {@code Management} gRPC service of one node: reads answer from the {@link ManagedNode};
@@ -121,11 +133,11 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         GetPortInfoResponse.Builder b = GetPortInfoResponse.newBuilder();
         try {
             for (int p = 1; p <= n; p++) {
-                org.fabriclab.proto.v1.PortState now = node.port(p).state();
-                if (now != org.fabriclab.proto.v1.PortState.PORT_STATE_DOWN) {
+                PortState now = node.port(p).state();
+                if (now != PortState.PORT_STATE_DOWN) {
                     // raise a port's state, never lower it: arming a node leaves its active ports active
-                    org.fabriclab.proto.v1.PortState to = now.getNumber() >= request.getState().getNumber()
-                            ? org.fabriclab.proto.v1.PortState.PORT_STATE_UNSPECIFIED : request.getState();
+                    PortState to = now.getNumber() >= request.getState().getNumber()
+                            ? PortState.PORT_STATE_UNSPECIFIED : request.getState();
                     b.addPorts(portInfo(node.setPort(p, request.getLid(), to)));
                 }
             }
@@ -148,12 +160,12 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         SwitchTables t = node.tables().current();
         return SwitchInfo.newBuilder().setLftCapacity(SwitchTables.CAPACITY).setLftTop(t.lftTop())
                 .setTableVersion(t.version()).setPortCount(node.identity().ports()).setLid(node.port(1).lid())
-                .setArEnabled(t.arEnabled()).addAllDirectionPorts(java.util.Arrays.stream(t.directionPorts()).boxed().toList())
+                .setArEnabled(t.arEnabled()).addAllDirectionPorts(Arrays.stream(t.directionPorts()).boxed().toList())
                 .setDataVls(node.dataVls()).build();
     }
 
     @Override
-    public void getArTables(org.fabriclab.proto.v1.GetArTablesRequest request, StreamObserver<org.fabriclab.proto.v1.ArTables> out) {
+    public void getArTables(GetArTablesRequest request, StreamObserver<ArTables> out) {
         if (!requireSwitch(out)) {
             return;
         }
@@ -163,11 +175,11 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             return;
         }
         SwitchTables t = node.tables().current();
-        org.fabriclab.proto.v1.ArTables.Builder b = org.fabriclab.proto.v1.ArTables.newBuilder().setArEnabled(t.arEnabled());
+        ArTables.Builder b = ArTables.newBuilder().setArEnabled(t.arEnabled());
         for (int g = 1; g <= t.arGroupTop(); g++) {
             int[] ports = t.arPorts(g);
             if (ports != null) {
-                org.fabriclab.proto.v1.ArGroup.Builder gb = org.fabriclab.proto.v1.ArGroup.newBuilder().setGroup(g);
+                ArGroup.Builder gb = ArGroup.newBuilder().setGroup(g);
                 for (int p : ports) {
                     gb.addPorts(p);
                 }
@@ -180,7 +192,7 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         for (int p : t.arStaticInputs()) {
             b.addStaticInputPorts(p);
         }
-        org.fabriclab.proto.v1.ArLftBlock.Builder block = org.fabriclab.proto.v1.ArLftBlock.newBuilder().setBlock(request.getBlock());
+        ArLftBlock.Builder block = ArLftBlock.newBuilder().setBlock(request.getBlock());
         for (short g : t.arBlock(request.getBlock())) {
             block.addGroups(g);
         }
@@ -245,8 +257,8 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
     }
 
     @Override
-    public void writeSourceRoutes(org.fabriclab.proto.v1.WriteSourceRoutesRequest request,
-                                  StreamObserver<org.fabriclab.proto.v1.SourceRouteTable> out) {
+    public void writeSourceRoutes(WriteSourceRoutesRequest request,
+                                  StreamObserver<SourceRouteTable> out) {
         if (!requireAdapter(out) || !checkMKey(request.getMKey(), out)) {
             return;
         }
@@ -267,7 +279,7 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
                 return;
             }
             try {
-                table[r.getDlid()] = org.fabriclab.routing.torus.SourceRoute.encode(r.getDirections().toByteArray());
+                table[r.getDlid()] = SourceRoute.encode(r.getDirections().toByteArray());
             } catch (IllegalArgumentException e) {
                 out.onError(invalid(where + ": " + e.getMessage() + "; the routes were left as they were"));
                 return;
@@ -282,24 +294,24 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
     }
 
     @Override
-    public void getSourceRoutes(org.fabriclab.proto.v1.GetSourceRoutesRequest request,
-                                StreamObserver<org.fabriclab.proto.v1.SourceRouteTable> out) {
+    public void getSourceRoutes(GetSourceRoutesRequest request,
+                                StreamObserver<SourceRouteTable> out) {
         if (requireAdapter(out)) {
             reply(out, sourceRouteTable());
         }
     }
 
-    private org.fabriclab.proto.v1.SourceRouteTable sourceRouteTable() {
-        var b = org.fabriclab.proto.v1.SourceRouteTable.newBuilder();
+    private SourceRouteTable sourceRouteTable() {
+        var b = SourceRouteTable.newBuilder();
         long[] table = node.sourceRouteTable();
         for (int lid = 0; lid < table.length; lid++) {
             if (table[lid] != 0) {
-                byte[] dirs = new byte[org.fabriclab.routing.torus.SourceRoute.length(table[lid])];
+                byte[] dirs = new byte[SourceRoute.length(table[lid])];
                 for (int h = 0; h < dirs.length; h++) {
-                    dirs[h] = (byte) org.fabriclab.routing.torus.SourceRoute.direction(table[lid], h);
+                    dirs[h] = (byte) SourceRoute.direction(table[lid], h);
                 }
-                b.addRoutes(org.fabriclab.proto.v1.SourceRouteEntry.newBuilder().setDlid(lid)
-                        .setDirections(com.google.protobuf.ByteString.copyFrom(dirs)));
+                b.addRoutes(SourceRouteEntry.newBuilder().setDlid(lid)
+                        .setDirections(ByteString.copyFrom(dirs)));
             }
         }
         return b.build();
@@ -329,7 +341,7 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
                 return;
             }
             FlowCounters.Builder b = FlowCounters.newBuilder();
-            for (org.fabriclab.agent.core.FlowSink.Flow f : flows) {
+            for (FlowSink.Flow f : flows) {
                 b.addFlows(FlowCounter.newBuilder().setSourceLid(f.sourceLid()).setPackets(f.packets()).setBytes(f.bytes())
                         .setOutOfOrder(f.outOfOrder()).setMissing(f.missing()).setLatencyNsSum(f.latencyNsSum()));
             }

@@ -3,6 +3,7 @@ package org.fabriclab.routing.engine.ar;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.fabriclab.routing.engine.ArTables;
 import org.fabriclab.routing.engine.EngineGuarantees;
 import org.fabriclab.routing.engine.ForwardingTables;
@@ -12,6 +13,7 @@ import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.engine.SwitchGraph;
 import org.fabriclab.routing.engine.minhop.MinHopEngine;
 import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.graph.ChannelDependencyGraph;
 
 /**
  * The group modes of InfiniBand's Adaptive Routing Manager, as routing engines: each computes the
@@ -263,8 +265,8 @@ public final class AdaptiveEngines {
         int lanes = ar.laneCount();
         int[][] lidsAt = Tree.endpointLids(request, g);
         int vertices = f.globalPortCount() * lanes;
-        org.fabriclab.routing.graph.ChannelDependencyGraph.Builder cdg =
-                org.fabriclab.routing.graph.ChannelDependencyGraph.builder(vertices);
+        ChannelDependencyGraph.Builder cdg =
+                ChannelDependencyGraph.builder(vertices);
         // per (channel, lane): the destination switch that last reached it (a seen mark without clearing)
         int[] seenFor = new int[vertices];
         Arrays.fill(seenFor, -1);
@@ -315,7 +317,7 @@ public final class AdaptiveEngines {
                 }
             }
         }
-        java.util.Optional<int[]> cycle = cdg.build().findCycle();
+        Optional<int[]> cycle = cdg.build().findCycle();
         if (cycle.isPresent()) {
             List<String> names = new ArrayList<>();
             for (int v : cycle.get()) {

@@ -13,6 +13,7 @@ import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.engine.SwitchGraph;
+import org.fabriclab.routing.engine.minhop.MinHopEngine;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.lid.LidAssigner;
 import org.fabriclab.routing.topology.Topologies;
@@ -74,7 +75,7 @@ class DragonflyPlusGroupsTest {
         Fabric f = Topologies.generate(SPEC);
         RoutingRequest r = request(f);
         SwitchGraph g = new SwitchGraph(f);
-        ForwardingTables lft = new org.fabriclab.routing.engine.minhop.MinHopEngine().route(r);
+        ForwardingTables lft = new MinHopEngine().route(r);
         ArTables ar = DragonflyPlusGroups.build(r, g, lft.size(), true);
         AdaptiveEngines.requireDeadlockFree(r, g, lft, ar, "ar-dfp"); // proven with the turn
         // the same groups and static inputs on one lane
