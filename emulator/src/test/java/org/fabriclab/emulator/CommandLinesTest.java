@@ -56,4 +56,12 @@ class CommandLinesTest {
         refused(run("bench-forwarding", "--warmup", "3 days"), "emulator bench-forwarding", "--warmup");
         refused(run("bench-forwarding", "--ports", "1"), "emulator bench-forwarding", "--ports must be 2..254");
     }
+
+    /** {@code up --management-port 0} serves on a free TCP port and prints it (it printed "--connect null"). */
+    @Test
+    void upOnAnyFreePortPrintsItsEndpoint() {
+        Run r = run("up", "--topology", "fat-tree:k=2,levels=2", "--management-port", "0", "--exit-after", "100ms");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().matches("(?s)fabric up: .*--connect localhost:[1-9][0-9]*/[0-9a-f]+\\s*"), r.out());
+    }
 }

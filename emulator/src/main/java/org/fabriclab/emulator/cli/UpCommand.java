@@ -29,7 +29,10 @@ public final class UpCommand implements Callable<Integer> {
             description = "Topology spec or file:PATH")
     TopologyArg topology;
 
-    @Option(names = "--management-port", defaultValue = "50100", description = "TCP port of the management server. Default: ${DEFAULT-VALUE}")
+    /** EmulatedFabric's "TCP on a free port" (its 0 means in-process only, which this command cannot serve). */
+    private static final int ANY_TCP_PORT = -1;
+
+    @Option(names = "--management-port", defaultValue = "50100", description = "TCP port of the management server (0: any free port, printed). Default: ${DEFAULT-VALUE}")
     int port;
 
     @Mixin
@@ -54,7 +57,7 @@ public final class UpCommand implements Callable<Integer> {
         TrafficPattern pattern = traffic.pattern("none");
         PrintWriter out = spec.commandLine().getOut();
         try (EmulatedFabric fabric = EmulatedFabric.start(f, EmulatedFabric.Options.DEFAULTS.withThreads(threads).withLinkGbps(link.linkGbps)
-                .withLinkLatencyNs(link.latencyNs(0)).withManagementPort(port).withProcesses(processes))) {
+                .withLinkLatencyNs(link.latencyNs(0)).withManagementPort(port == 0 ? ANY_TCP_PORT : port).withProcesses(processes))) {
             String endpoint = fabric.tcpEndpoint(f.name(f.nodeCount() - 1));
             out.println("fabric up: " + f.switchCount() + " switches, " + f.caCount() + " hosts, " + f.linkCount()
                     + " links; manage it with: bin/fabric-manager --connect " + endpoint);
