@@ -151,6 +151,16 @@ class ManagementServiceTest {
         assertEquals(before, snapshot());
         assertEquals(2, call().getArTables(GetArTablesRequest.newBuilder().setBlock(0).build())
                 .getBlock().getGroups(5));
+
+        // a uint32 group of 2^31 or more (negative in Java) whose low 16 bits name group 2: refused, not group 2
+        var wrapped = ArLftBlock.newBuilder().setBlock(0);
+        for (int i = 0; i < 64; i++) {
+            wrapped.addGroups(i == 7 ? 0xFFFF0002 : 0);
+        }
+        StatusRuntimeException w = assertThrows(StatusRuntimeException.class,
+                () -> call().writeTables(write(1, 2).addLftBlocks(block(0, 4)).addArLftBlocks(wrapped).build()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, w.getStatus().getCode());
+        assertEquals(before, snapshot());
     }
 
     @Test
@@ -384,6 +394,15 @@ class ManagementServiceTest {
                     "the table was left as it was");
             assertEquals("[0, 1, 5]", Arrays.toString(
                     stub.getSourceRoutes(GetSourceRoutesRequest.getDefaultInstance()).getRoutes(0).getDirections().toByteArray()));
+            // LIDs out of range, down to a uint32 read as negative, are refused before the table is sized by them
+            for (int dlid : new int[] {0xC000, 300_000_000, 0x7FFFFFFF, -1}) {
+                StatusRuntimeException big = assertThrows(StatusRuntimeException.class, () -> stub.writeSourceRoutes(
+                        WriteSourceRoutesRequest.newBuilder().addRoutes(SourceRouteEntry.newBuilder().setDlid(dlid)
+                                .setDirections(ByteString.copyFrom(new byte[] {0}))).build()));
+                assertEquals(Status.Code.INVALID_ARGUMENT, big.getStatus().getCode(), Integer.toUnsignedString(dlid));
+                assertTrue(big.getStatus().getDescription().contains("not a unicast LID"), big.getStatus().getDescription());
+            }
+            assertEquals(SourceRoute.encode(new byte[] {0, 1, 5}), ca.sourceRoute(7), "the table was left as it was");
         } finally {
             ch.shutdownNow();
             s.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);

@@ -262,18 +262,21 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         if (!requireAdapter(out) || !checkMKey(request.getMKey(), out)) {
             return;
         }
+        // every LID checked before the table is sized by the largest (a uint32 LID could ask for gigabytes)
         int top = 0;
-        for (var r : request.getRoutesList()) {
-            top = Math.max(top, r.getDlid());
+        for (int k = 0; k < request.getRoutesCount(); k++) {
+            int dlid = request.getRoutes(k).getDlid();
+            if (dlid < 1 || dlid > 0xBFFF) {
+                out.onError(invalid("routes[" + k + "] (LID " + Integer.toUnsignedString(dlid)
+                        + "): not a unicast LID (1..0xbfff); the routes were left as they were"));
+                return;
+            }
+            top = Math.max(top, dlid);
         }
         long[] table = new long[top + 1];
         for (int k = 0; k < request.getRoutesCount(); k++) {
             var r = request.getRoutes(k);
             String where = "routes[" + k + "] (LID " + r.getDlid() + ")";
-            if (r.getDlid() < 1 || r.getDlid() > 0xBFFF) {
-                out.onError(invalid(where + ": not a unicast LID (1..0xbfff); the routes were left as they were"));
-                return;
-            }
             if (table[r.getDlid()] != 0) {
                 out.onError(invalid(where + ": the LID appears twice; the routes were left as they were"));
                 return;

@@ -35,8 +35,9 @@ public final class TableWriteDecoder {
             short[] entries = new short[block.getGroupsCount()];
             for (int i = 0; i < entries.length; i++) {
                 int g = block.getGroups(i);
-                // out of range stays out of range (negative), for the check to name it
-                entries[i] = g > SwitchTables.MAX_AR_GROUPS ? -1 : (short) g;
+                // out of range stays out of range (negative), for the check to name it; a uint32 of
+                // 2^31 or more arrives negative and must not be truncated to a valid group
+                entries[i] = g < 0 || g > SwitchTables.MAX_AR_GROUPS ? -1 : (short) g;
             }
             b.arBlock(block.getBlock(), entries);
         }
