@@ -63,10 +63,10 @@ public final class FlowSink {
         } else {
             x[b + EXPECT] = seq + 1;
         }
-        long pair = Integer.toUnsignedLong(pairSeq);
-        if (pair >= x[b + EXPECT_PAIR]) {
-            x[b + MISSING] += pair - x[b + EXPECT_PAIR];
-            x[b + EXPECT_PAIR] = pair + 1;
+        int gap = pairSeq - (int) x[b + EXPECT_PAIR]; // wrap-safe: a pair's numbers run past 2^32 in a long run
+        if (gap >= 0) {
+            x[b + MISSING] += gap;
+            x[b + EXPECT_PAIR] = pairSeq + 1;
         }
         x[b + PACKETS]++;
         x[b + BYTES] += frameBytes;
