@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -50,6 +51,11 @@ public final class FanOut {
         this.deadlineMillis = deadlineMillis;
     }
 
+    /** Permits free now: every one is back once no fan-out is running (for tests). */
+    int availablePermits() {
+        return inFlight.availablePermits();
+    }
+
     /** The pool the calls run on (also lent to the sweep's route analysis). */
     public ExecutorService executor() {
         return executor;
@@ -71,18 +77,21 @@ public final class FanOut {
         try {
             for (I item : items) {
                 inFlight.acquire();
+                // the permit goes back when the task is done, however: run, failed or cancelled before it
+                // started (a cancelled task never runs its body, so a release there would be lost)
+                FutureTask<T> task = new FutureTask<>(() -> attempt(item, retry, call)) {
+                    @Override
+                    protected void done() {
+                        inFlight.release();
+                    }
+                };
                 try {
-                    futures.add(executor.submit(() -> {
-                        try {
-                            return attempt(item, retry, call);
-                        } finally {
-                            inFlight.release();
-                        }
-                    }));
+                    executor.execute(task);
                 } catch (RuntimeException e) {
                     inFlight.release();
                     throw e;
                 }
+                futures.add(task);
             }
             List<Result<I, T>> out = new ArrayList<>(items.size());
             for (int i = 0; i < items.size(); i++) {

@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.fabriclab.testkit.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -89,5 +90,38 @@ class FanOutTest {
         List<FanOut.Result<String, String>> write = fanOut.run(items, FanOut.Retry.NONE, call);
         assertFalse(write.get(0).ok(), "a write is never tried again");
         assertEquals(1, calls.get("flaky").get());
+    }
+
+    /** A fan-out interrupted while its calls still wait for a thread gives every permit back (cancelled tasks never run). */
+    @Test
+    void anInterruptedFanOutGivesBackThePermitsOfCallsThatNeverStarted() throws Exception {
+        ExecutorService one = Executors.newSingleThreadExecutor();
+        CountDownLatch busy = new CountDownLatch(1);
+        try {
+            one.execute(() -> {
+                try {
+                    busy.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            FanOut fanOut = new FanOut(channels, one, 2, NodeChannels.DEADLINE_MS);
+            Thread caller = new Thread(() -> {
+                try {
+                    fanOut.run(List.of(1, 2, 3), FanOut.Retry.NONE, i -> i);
+                } catch (InterruptedException expected) {
+                    // the interrupt ends the fan-out; its queued calls are cancelled
+                }
+            }, "fan-out caller");
+            caller.start();
+            Waits.until("both permits taken by queued calls", () -> fanOut.availablePermits() == 0);
+            caller.interrupt();
+            caller.join(TimeUnit.SECONDS.toMillis(30));
+            assertFalse(caller.isAlive());
+            assertEquals(2, fanOut.availablePermits(), "the cancelled calls' permits are back");
+        } finally {
+            busy.countDown();
+            one.shutdownNow();
+        }
     }
 }
