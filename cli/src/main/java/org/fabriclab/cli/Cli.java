@@ -1,6 +1,8 @@
 package org.fabriclab.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.lang.reflect.AnnotatedElement;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,6 +21,8 @@ import picocli.CommandLine.ParseResult;
 public final class Cli {
     /** Exit code of a command line the command refuses: usage, a bad value, an unknown name. */
     public static final int BAD_INPUT = 2;
+    /** Exit code of a command that could not do its work (a file it could not write, say). */
+    public static final int FAILED = 1;
 
     private Cli() {
     }
@@ -38,6 +42,11 @@ public final class Cli {
                 err.println(cmd.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
                 err.flush();
                 return BAD_INPUT;
+            }
+            if (ex instanceof IOException || ex instanceof UncheckedIOException) { // a file the user named: no stack trace
+                err.println(cmd.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
+                err.flush();
+                return FAILED;
             }
             throw ex;
         });

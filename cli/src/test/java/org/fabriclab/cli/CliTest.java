@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
@@ -37,11 +40,16 @@ class CliTest {
         Integer colour;
         @Option(names = "--topology", converter = TopologyArg.Converter.class)
         TopologyArg topology;
+        @Option(names = "--write")
+        String write;
         boolean ran;
 
         @Override
-        public Integer call() {
+        public Integer call() throws IOException {
             ran = true;
+            if (write != null) {
+                Files.writeString(Path.of(write), "x");
+            }
             return 0;
         }
     }
@@ -110,5 +118,15 @@ class CliTest {
         Run bare = run("--duration", "5000");
         assertEquals(5000, bare.toy().duration.nanos());
         assertEquals("toy: --duration 5000 without a unit is deprecated; write 5000ns", bare.err().strip());
+    }
+
+    /** A file the command could not write: one line naming it, exit 1, no stack trace. */
+    @Test
+    void anIoFailureIsOneLineNotAStackTrace() {
+        Run r = run("--write", "/no-such-directory/report.svg");
+        assertEquals(Cli.FAILED, r.code(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+        assertTrue(r.err().startsWith("toy: ") && r.err().contains("/no-such-directory/report.svg"), r.err());
+        assertTrue(!r.err().contains("\tat "), "no stack trace: " + r.err());
     }
 }
