@@ -43,6 +43,8 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     private int[] pairSeq = new int[INITIAL_LIDS];
     private final FlowSink sink = new FlowSink();
     private Traffic traffic;
+    /** Stopped: no new packets are created, but those already made (queued or held) still go. */
+    private boolean stopped;
     private HostPolicy policy;
     private double meanGapNs;
     private long nextArrival;
@@ -77,6 +79,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
                 }
             }
             traffic = t;
+            stopped = false;
             created = 0;
             sent = 0;
             long now = System.nanoTime();
@@ -95,14 +98,18 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         });
     }
 
-    /** Stops sending; packets already queued still go. Safe from any thread. */
+    /**
+     * Stops creating packets; those already made (in the source queue or held for a full lane)
+     * still go, moved on by the NIC's credit and link events. Safe from any thread.
+     */
     public void stop() {
         execute(() -> {
-            traffic = null;
+            stopped = true;
             if (ticker != null) {
                 ticker.cancel(false);
                 ticker = null;
             }
+            fill(System.nanoTime());
         });
     }
 
@@ -148,7 +155,9 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         }
         SourceQueue source = policy.source();
         boolean limited = t.packets() > 0;
-        if (meanGapNs == 0) {
+        if (stopped) {
+            nextArrival = Math.max(nextArrival, now); // nothing created while stopped
+        } else if (meanGapNs == 0) {
             while (!source.isFull() && (!limited || created < t.packets())) {
                 source.add(now, -1);
                 created++;
