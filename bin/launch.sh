@@ -30,17 +30,18 @@ fi
 # A short-lived command (CDS=1, fabricctl) starts from a class-data archive of its own classes,
 # written by its first run after each build, and a daemon verb compiles with C1 only: most of its
 # time is loading and interpreting some four thousand classes, not its work (docs/benchmarks.md).
-# Offline routing (route --topology, torus-study) keeps the optimising compiler: it computes.
+# Offline routing (route --topology, torus-study) keeps the optimising compiler: it computes. The
+# archive's notes on classes it cannot hold (old class files, JFR events) are silenced.
 if [ "${CDS:-0}" = 1 ]; then
   archive="${jar%.jar}.jsa"
   jit="-XX:TieredStopAtLevel=1"
   case " $* " in *" --topology "*|*" --topology="*|" torus-study "*) jit="" ;; esac
   if [ -f "$archive" ] && [ "$archive" -nt "$jar" ]; then
-    exec java -XX:SharedArchiveFile="$archive" $jit ${JAVA_OPTS:-} -jar "$jar" "$@"
+    exec java -XX:SharedArchiveFile="$archive" -Xlog:cds*=off $jit ${JAVA_OPTS:-} -jar "$jar" "$@"
   fi
   # written beside, then moved into place: two first runs at once cannot leave half an archive
   rc=0
-  java -XX:ArchiveClassesAtExit="$archive.$$" $jit ${JAVA_OPTS:-} -jar "$jar" "$@" || rc=$?
+  java -XX:ArchiveClassesAtExit="$archive.$$" -Xlog:cds*=off $jit ${JAVA_OPTS:-} -jar "$jar" "$@" || rc=$?
   if [ -s "$archive.$$" ]; then mv -f "$archive.$$" "$archive"; else rm -f "$archive.$$"; fi
   exit "$rc"
 fi
