@@ -30,7 +30,6 @@ import org.fabriclab.proto.v1.TraceRouteRequest;
 import org.fabriclab.proto.v1.TraceRouteResponse;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.lid.LidAssignment;
-import org.fabriclab.routing.registry.RoutingEngines;
 
 /**
  * The {@code Admin} gRPC service (see {@code admin.proto}): status, topology, route traces and table
@@ -212,12 +211,12 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
         reply(out, engineInfo(manager.snapshot()));
     }
 
-    /** The chain, the engine that produced the installed tables and what it promises (as it declares it). */
+    /** The chain, the engine that produced the installed tables and what it promises (as the sweep's routing result carried it). */
     private static EngineChainInfo engineInfo(FabricManager.Snapshot s) {
         EngineChainInfo.Builder b = EngineChainInfo.newBuilder().setChain(s.engineChain());
         if (s.outcome() != null) {
             String active = s.outcome().tables().engine();
-            var g = RoutingEngines.create(active).guarantees();
+            var g = s.outcome().guarantees();
             b.setActive(active).setActiveGuarantees(EngineGuarantees.newBuilder()
                     .setDeadlockFree(g.deadlockFree()).setLanes(g.lanes()).setSourceRoutes(g.sourceRoutes()));
         }

@@ -187,7 +187,7 @@ public final class FabricManager implements AutoCloseable {
     private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "manager-sweep"));
     private final ExecutorService io = Executors.newFixedThreadPool(IO_THREADS, r -> thread(r, "manager-io"));
     /** Every fan-out of management calls: discovery, light sweeps, the heavy sweep's pushes. */
-    private final FanOut fanOut = new FanOut(channels, io, IO_THREADS, NodeChannels.DEADLINE_MS);
+    private final FanOut fanOut = new FanOut(channels, io, IO_THREADS);
     private final Discovery discovery = new Discovery(fanOut);
     private final HeavySweep heavySweep;
     private final Mastership mastership;

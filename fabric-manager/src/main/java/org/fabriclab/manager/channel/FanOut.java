@@ -9,7 +9,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.fabriclab.proto.v1.ManagementGrpc;
 
@@ -41,14 +40,12 @@ public final class FanOut {
     private final NodeChannels channels;
     private final ExecutorService executor;
     private final Semaphore inFlight;
-    private final long deadlineMillis;
 
-    /** Calls on {@code executor}, at most {@code maxInFlight} at a time, each stub with a deadline of {@code deadlineMillis}. */
-    public FanOut(NodeChannels channels, ExecutorService executor, int maxInFlight, long deadlineMillis) {
+    /** Calls on {@code executor}, at most {@code maxInFlight} at a time, each stub with the channels' standard deadline. */
+    public FanOut(NodeChannels channels, ExecutorService executor, int maxInFlight) {
         this.channels = channels;
         this.executor = executor;
         this.inFlight = new Semaphore(maxInFlight);
-        this.deadlineMillis = deadlineMillis;
     }
 
     /** Permits free now: every one is back once no fan-out is running (for tests). */
@@ -61,9 +58,9 @@ public final class FanOut {
         return executor;
     }
 
-    /** A blocking stub for {@code endpoint} whose calls end at the fan-out's deadline from now. */
+    /** A blocking stub for {@code endpoint} whose calls end at the standard deadline from now ({@link NodeChannels#blocking}). */
     public ManagementGrpc.ManagementBlockingStub stub(String endpoint) {
-        return ManagementGrpc.newBlockingStub(channels.forEndpoint(endpoint)).withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS);
+        return channels.blocking(endpoint);
     }
 
     /**

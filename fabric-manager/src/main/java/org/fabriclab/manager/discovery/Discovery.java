@@ -8,11 +8,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
+
+
+
 import org.fabriclab.manager.channel.FanOut;
-import org.fabriclab.manager.channel.NodeChannels;
+
 import org.fabriclab.proto.v1.GetNodeRecordRequest;
 import org.fabriclab.proto.v1.NodeInfo;
 import org.fabriclab.proto.v1.NodeRecord;

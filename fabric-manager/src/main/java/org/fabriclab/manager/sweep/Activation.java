@@ -1,9 +1,7 @@
 package org.fabriclab.manager.sweep;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.fabriclab.manager.channel.FanOut;
 import org.fabriclab.manager.discovery.DiscoveredNode;
 import org.fabriclab.manager.discovery.Discovery;
@@ -33,14 +31,10 @@ final class Activation {
     /** Arms, then activates; returns the ports that were not yet active with their LID. */
     int activate(Discovery.Result d, LidAssignment lids) throws SweepException, InterruptedException {
         Fabric f = d.fabric();
-        Map<Long, Integer> nodeOf = new HashMap<>();
-        for (int n = 0; n < f.nodeCount(); n++) {
-            nodeOf.put(f.nodeGuid(n), n);
-        }
         List<DiscoveredNode> todo = new ArrayList<>();
         int ports = 0;
         for (DiscoveredNode dn : d.nodes()) {
-            int n = nodeOf.get(dn.info().getNodeGuid());
+            int n = f.nodeByGuid(dn.info().getNodeGuid()).orElseThrow();
             int waiting = 0;
             for (PortInfo p : dn.ports()) {
                 if (f.peerNode(f.globalPort(n, p.getPortNumber())) >= 0
@@ -53,7 +47,7 @@ final class Activation {
                 ports += waiting;
             }
         }
-        HeavySweep.requireAll(fanOut.run(todo, FanOut.Retry.NONE, dn -> arm(dn, f, nodeOf.get(dn.info().getNodeGuid()), lids)),
+        HeavySweep.requireAll(fanOut.run(todo, FanOut.Retry.NONE, dn -> arm(dn, f, f.nodeByGuid(dn.info().getNodeGuid()).orElseThrow(), lids)),
                 "arming ports");
         SetAllPortInfoRequest active = SetAllPortInfoRequest.newBuilder().setMKey(mKey).setState(PortState.PORT_STATE_ACTIVE).build();
         HeavySweep.requireAll(fanOut.run(todo, FanOut.Retry.NONE, dn -> fanOut.stub(dn.endpoint()).setAllPortInfo(active)),

@@ -12,6 +12,7 @@ import org.fabriclab.proto.v1.SetSmInfoRequest;
 import org.fabriclab.proto.v1.SmState;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
 import org.fabriclab.routing.analysis.RouteReport;
+import org.fabriclab.routing.engine.EngineGuarantees;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingOptions;
@@ -67,7 +68,7 @@ public final class HeavySweep {
     }
 
     /** What a sweep produced. */
-    public record Outcome(Fabric fabric, LidAssignment lids, ForwardingTables tables, RouteReport report,
+    public record Outcome(Fabric fabric, LidAssignment lids, ForwardingTables tables, EngineGuarantees guarantees, RouteReport report,
                           int changedBlocks, int activatedPorts, long routingMillis, long validationMillis,
                           long pushMillis, long activationMillis, String jobNodes) {
     }
@@ -107,7 +108,7 @@ public final class HeavySweep {
         long t2 = System.nanoTime();
         int activated = activation.activate(d, lids);
         long t3 = System.nanoTime();
-        return new Outcome(f, lids, routed.tables(), report, changed, activated, routingMillis, (t1 - tv) / 1_000_000,
+        return new Outcome(f, lids, routed.tables(), routed.guarantees(), report, changed, activated, routingMillis, (t1 - tv) / 1_000_000,
                 (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, jobNodes);
     }
 

@@ -63,8 +63,7 @@ final class RouteValidation {
         }
         Fabric f = t.fabric();
         for (int s = 0; s < f.switchCount(); s++) {
-            DiscoveredNode node = d.byGuid().get(f.nodeGuid(f.switchNode(s)));
-            int vls = node == null || node.switchInfo() == null ? 0 : node.switchInfo().getDataVls();
+            int vls = dataVls(d, s);
             if (vls != 0 && vls < needed) {
                 throw new SweepException(engine + " needs " + needed + " data VLs (it declares " + g.lanes() + "; its paths use "
                         + t.lanes().laneCount() + ", its adaptive-routing lane turns " + (t.ar() == null ? 1 : t.ar().laneCount())
@@ -72,5 +71,12 @@ final class RouteValidation {
                         + "that needs fewer (ar-dfp-minimal instead of ar-dfp); no switch was changed");
             }
         }
+    }
+
+    /** Switch {@code s}'s data VLs as discovery read them (0: not reported). */
+    static int dataVls(Discovery.Result d, int s) {
+        Fabric f = d.fabric();
+        DiscoveredNode node = d.byGuid().get(f.nodeGuid(f.switchNode(s)));
+        return node == null || node.switchInfo() == null ? 0 : node.switchInfo().getDataVls();
     }
 }

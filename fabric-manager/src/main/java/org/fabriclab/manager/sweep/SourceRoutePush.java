@@ -40,6 +40,8 @@ final class SourceRoutePush {
         Fabric f = t.fabric();
         List<DiscoveredNode> adapters = new ArrayList<>();
         Map<Long, WriteSourceRoutesRequest> requests = new HashMap<>();
+        // one copy of a route per pair of member switches, shared by their hosts' entries
+        ByteString[][] route = new ByteString[install.members()][];
         for (int e = 0; e < f.endpointCount(); e++) {
             DiscoveredNode dn = d.byGuid().get(f.nodeGuid(f.endpointNode(e)));
             if (dn == null || requests.containsKey(dn.info().getNodeGuid())) {
@@ -48,7 +50,13 @@ final class SourceRoutePush {
             WriteSourceRoutesRequest.Builder w = WriteSourceRoutesRequest.newBuilder().setMKey(mKey);
             for (int e2 = 0; e2 < f.endpointCount(); e2++) {
                 if (install.holds(e, e2)) {
-                    w.addRoutes(SourceRouteEntry.newBuilder().setDlid(install.dlid(e2)).setDirections(ByteString.copyFrom(install.directions(e, e2))));
+                    int m = install.member(e);
+                    ByteString[] from = route[m] != null ? route[m] : (route[m] = new ByteString[install.members()]);
+                    int to = install.member(e2);
+                    if (from[to] == null) {
+                        from[to] = ByteString.copyFrom(install.directions(e, e2));
+                    }
+                    w.addRoutes(SourceRouteEntry.newBuilder().setDlid(install.dlid(e2)).setDirections(from[to]));
                 }
             }
             requests.put(dn.info().getNodeGuid(), w.build());

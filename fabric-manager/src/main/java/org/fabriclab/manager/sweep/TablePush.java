@@ -58,8 +58,7 @@ final class TablePush {
         }
         List<FanOut.Result<Integer, Integer>> results = fanOut.run(switches, FanOut.Retry.NONE, s -> {
             DiscoveredNode node = d.byGuid().get(f.nodeGuid(f.switchNode(s)));
-            int vls = node.switchInfo() == null ? 0 : node.switchInfo().getDataVls();
-            return pushSwitch(node, SwitchInstall.of(t, s, vls, true));
+            return pushSwitch(node, SwitchInstall.of(t, s, RouteValidation.dataVls(d, s), true));
         });
         int changed = 0;
         List<String> failed = new ArrayList<>();

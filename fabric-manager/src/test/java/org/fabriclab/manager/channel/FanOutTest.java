@@ -32,7 +32,7 @@ class FanOutTest {
 
     @Test
     void atMostTheBoundIsInFlightAndResultsComeInOrder() throws Exception {
-        FanOut fanOut = new FanOut(channels, executor, 2, NodeChannels.DEADLINE_MS);
+        FanOut fanOut = new FanOut(channels, executor, 2);
         AtomicInteger inFlight = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
         CountDownLatch twoStarted = new CountDownLatch(2);
@@ -67,7 +67,7 @@ class FanOutTest {
 
     @Test
     void onlyReadsAreRetriedAndOnlyOnTransientStatuses() throws Exception {
-        FanOut fanOut = new FanOut(channels, executor, 4, NodeChannels.DEADLINE_MS);
+        FanOut fanOut = new FanOut(channels, executor, 4);
         Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
         List<String> items = List.of("flaky", "bad");
         Function<String, String> call = s -> {
@@ -105,7 +105,7 @@ class FanOutTest {
                     Thread.currentThread().interrupt();
                 }
             });
-            FanOut fanOut = new FanOut(channels, one, 2, NodeChannels.DEADLINE_MS);
+            FanOut fanOut = new FanOut(channels, one, 2);
             Thread caller = new Thread(() -> {
                 try {
                     fanOut.run(List.of(1, 2, 3), FanOut.Retry.NONE, i -> i);

@@ -163,7 +163,6 @@ public final class RouteAnalyzer {
         return sw == Fabric.NONE ? -1 : f.switchIndex(sw);
     }
 
-    /** State of one analysis; arrays sized once and reused for every destination. */
     /**
      * One worker's contiguous share of the destinations, run once by whichever thread claims it
      * first: one of the executor's, or the caller when it has finished its own share.
@@ -197,6 +196,7 @@ public final class RouteAnalyzer {
         }
     }
 
+    /** State of one analysis; arrays sized once and reused for every destination. */
     private static final class Run {
         private final Plan plan;
         private final ForwardingTables t;

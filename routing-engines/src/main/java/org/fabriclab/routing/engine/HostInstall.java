@@ -52,9 +52,17 @@ public final class HostInstall {
         return routes.directions(member[src], member[dst]);
     }
 
-    /** The node-set members of {@code src}'s and {@code dst}'s switches, for callers that share work per pair of switches. */
+    /**
+     * The node-set member of {@code endpoint}'s switch, or -1: what an adapter holds depends on its
+     * switch only, so callers share work (and tables) per member, and per pair of members.
+     */
     public int member(int endpoint) {
         return member[endpoint];
+    }
+
+    /** Switches in the routes' node set (0 without source routes). */
+    public int members() {
+        return routes == null ? 0 : routes.size();
     }
 
     /** The destination LID under which {@code dst}'s route is held. */

@@ -138,15 +138,11 @@ public record SwitchInstall(byte[] lft, int lftTop, List<LaneMap> sl2vl, int[][]
                 && Arrays.equals(arLft, o.arLft) && Arrays.equals(arStaticInputs, o.arStaticInputs);
     }
 
-    /** True if {@code o} holds the same tables, field by field. */
-    public boolean sameAs(SwitchInstall o) {
-        return lftTop == o.lftTop && Arrays.equals(lft, o.lft) && sameLanes(o) && sameAr(o) && Arrays.equals(directionPorts, o.directionPorts);
-    }
-
-    /** The same tables, field by field ({@link #sameAs}); a record's own equals would compare the arrays by reference. */
+    /** The same tables, field by field (a record's own equals would compare the arrays by reference). */
     @Override
     public boolean equals(Object o) {
-        return o instanceof SwitchInstall other && sameAs(other);
+        return o instanceof SwitchInstall other && lftTop == other.lftTop && Arrays.equals(lft, other.lft) && sameLanes(other)
+                && sameAr(other) && Arrays.equals(directionPorts, other.directionPorts);
     }
 
     @Override

@@ -45,8 +45,4 @@ public final class Arrivals {
     public long nextGapNs() {
         return mode == Mode.PACED ? pacedGapNs : Math.max(1, (long) (-Math.log(1 - random.nextDouble()) * meanGapNs));
     }
-
-    public Mode mode() {
-        return mode;
-    }
 }

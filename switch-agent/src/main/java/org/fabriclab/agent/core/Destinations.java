@@ -50,7 +50,7 @@ public final class Destinations {
     }
 
     /** Moves the all-to-all turn on as if {@code picks} packets had been sent (tests of long runs). */
-    public void skip(long picks) {
+    void skip(long picks) {
         turn = (int) ((turn + picks % choices) % choices);
     }
 }

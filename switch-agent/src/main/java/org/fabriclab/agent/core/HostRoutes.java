@@ -45,37 +45,44 @@ public final class HostRoutes {
      * Per endpoint, its source routes by destination LID: to every host on another switch of the
      * routes' node set, the route between the two switches (as Angara's adapter holds them; the
      * destination switch's LFT delivers the last hop). Empty tables when the engine made no source
-     * routes. The daemon's push sends the same entries.
+     * routes. The daemon's push sends the same entries. Every host on one switch holds the same
+     * table, so the hosts of a switch share one array (not to be changed).
      */
     public static long[][] sourceRouteTables(ForwardingTables t) {
         HostInstall install = HostInstall.of(t);
-        int endpoints = t.fabric().endpointCount();
-        long[][] out = new long[endpoints][];
+        long[][] out = new long[t.fabric().endpointCount()][];
         Arrays.fill(out, NONE);
-        if (!install.hasRoutes()) {
-            return out;
-        }
-        // one encoding per pair of member switches, shared by their hosts
-        int members = t.sourceRoutes().size();
-        long[][] encoded = new long[members][members];
-        int maxLid = t.lids().maxLid();
-        for (int e = 0; e < endpoints; e++) {
-            for (int e2 = 0; e2 < endpoints; e2++) {
-                if (!install.holds(e, e2)) {
-                    continue;
+        long[][] ofMember = new long[install.members()][];
+        for (int e = 0; e < out.length; e++) {
+            int m = install.member(e);
+            if (m >= 0) {
+                if (ofMember[m] == null) {
+                    ofMember[m] = tableOf(install, e, out.length, t.lids().maxLid());
                 }
-                if (out[e] == NONE) {
-                    out[e] = new long[maxLid + 1];
-                }
-                long[] pair = encoded[install.member(e)];
-                int to = install.member(e2);
-                if (pair[to] == 0) {
-                    pair[to] = SourceRoute.encode(install.directions(e, e2));
-                }
-                out[e][install.dlid(e2)] = pair[to];
+                out[e] = ofMember[m];
             }
         }
         return out;
+    }
+
+    /** The table of endpoint {@code e}'s adapter: one encoding per destination switch, entered under each of its hosts' LIDs. */
+    private static long[] tableOf(HostInstall install, int e, int endpoints, int maxLid) {
+        long[] table = NONE;
+        long[] toMember = new long[install.members()];
+        for (int e2 = 0; e2 < endpoints; e2++) {
+            if (!install.holds(e, e2)) {
+                continue;
+            }
+            if (table == NONE) {
+                table = new long[maxLid + 1];
+            }
+            int to = install.member(e2);
+            if (toMember[to] == 0) {
+                toMember[to] = SourceRoute.encode(install.directions(e, e2));
+            }
+            table[install.dlid(e2)] = toMember[to];
+        }
+        return table;
     }
 
     /** The source route to {@code dlid}, or 0. */

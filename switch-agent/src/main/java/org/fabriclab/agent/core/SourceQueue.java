@@ -92,10 +92,4 @@ public final class SourceQueue {
     public long refused() {
         return refused;
     }
-
-    /** Empties the queue (the refused count stays). */
-    public void clear() {
-        head = 0;
-        count = 0;
-    }
 }
