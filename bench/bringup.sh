@@ -9,8 +9,8 @@ state="$(mktemp -d)"
 for topo in fat-tree:k=6,levels=3 torus:8x8x8,hosts=2 fat-tree:k=18,levels=3; do
   for r in $(seq "$reps"); do
     rm -f "$state/guid2lid"
-    JAVA_OPTS="${JAVA_OPTS:--Xmx12g}" "$root/bin/fabric-manager" --emulate "$topo" --traffic none --exit-after 1 \
-      --state-dir "$state" --admin-port 0 --metrics-port 0 --sweep-interval 0 --perf-interval 60000 2>&1 \
+    JAVA_OPTS="${JAVA_OPTS:--Xmx12g}" "$root/bin/fabric-manager" --emulate "$topo" --traffic none --exit-after 1s \
+      --state-dir "$state" --admin-port 0 --metrics-port 0 --sweep-interval 0 --perf-interval 60s 2>&1 \
       | grep -E "emulated fabric up|heavy sweep done" | sed "s|^|$topo run $r: |"
   done
 done
