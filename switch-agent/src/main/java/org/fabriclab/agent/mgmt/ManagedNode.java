@@ -7,6 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.fabriclab.agent.core.FlowSink;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.TableStore;
@@ -49,6 +50,7 @@ public final class ManagedNode {
     private long eventSequence;
     private volatile FlowSource flowSource;
     private volatile Gauges gauges;
+    private volatile LongSupplier modelClock = System::nanoTime;
     /** The thread that writes {@link #counters}: the data plane's event loop once one drives the node; until then the caller's. */
     private volatile Executor countersOwner = Runnable::run;
 
@@ -153,6 +155,20 @@ public final class ManagedNode {
     public long sourceRoute(int dlid) {
         long[] r = sourceRoutes;
         return dlid < r.length ? r[dlid] : 0;
+    }
+
+    /**
+     * Where the node's model time comes from (its data plane sets it; by default the wall clock).
+     * Counters are stamped with it when read, so that rates computed from two reads are in model
+     * time whatever time dilation the live plane runs under.
+     */
+    public void modelClock(LongSupplier nanos) {
+        modelClock = nanos;
+    }
+
+    /** The node's model time in nanoseconds now (only differences between two reads mean anything). */
+    public long modelTimeNanos() {
+        return modelClock.getAsLong();
     }
 
     /** Where a switch's queue gauges come from (its data plane sets it). */

@@ -237,7 +237,7 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             return;
         }
         PortCounterArray c = node.counters();
-        PortCounters.Builder b = PortCounters.newBuilder().setPortNumber(p)
+        PortCounters.Builder b = PortCounters.newBuilder().setPortNumber(p).setModelTimeNs(node.modelTimeNanos())
                 .setXmitDataOctets(c.get(p, PortCounterArray.XMIT_DATA)).setRcvDataOctets(c.get(p, PortCounterArray.RCV_DATA))
                 .setXmitPkts(c.get(p, PortCounterArray.XMIT_PKTS)).setRcvPkts(c.get(p, PortCounterArray.RCV_PKTS))
                 .setXmitWaitNs(c.get(p, PortCounterArray.XMIT_WAIT_NS))
@@ -343,7 +343,7 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
                         + " could not be read: " + error.getMessage()).asRuntimeException());
                 return;
             }
-            FlowCounters.Builder b = FlowCounters.newBuilder();
+            FlowCounters.Builder b = FlowCounters.newBuilder().setModelTimeNs(node.modelTimeNanos());
             for (FlowSink.Flow f : flows) {
                 b.addFlows(FlowCounter.newBuilder().setSourceLid(f.sourceLid()).setPackets(f.packets()).setBytes(f.bytes())
                         .setOutOfOrder(f.outOfOrder()).setMissing(f.missing()).setLatencyNsSum(f.latencyNsSum()));
