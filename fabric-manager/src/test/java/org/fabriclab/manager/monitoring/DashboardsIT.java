@@ -22,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * at the links' rate, so outputs congest and adaptive routing decides; Debian's
  * {@code /usr/bin/prometheus} scrapes it every second with the rules loaded; then every panel's
  * expression of every dashboard, every query variable and every recording rule runs through
- * {@code /api/v1/query}, and each must return data in its panel's unit ({@link Units}). Every
- * failing expression is reported at once. An integration test: it waits on live traffic.
+ * {@code /api/v1/query}, and each must return data in its panel's unit ({@link Units}); every
+ * rule, alerts too, must have been evaluated without error. Every failure is reported at once.
+ * An integration test: it waits on live traffic.
  */
 class DashboardsIT {
     /**
@@ -87,6 +88,7 @@ class DashboardsIT {
                     }
                 }
             }
+            prometheus.unhealthyRules().forEach(rule -> failures.add("rule evaluated with an error: " + rule));
             Set<String> exported = new TreeSet<>();
             prometheus.query("group by (__name__) ({job=\"fabriclab\"})").samples().forEach(s -> exported.add(s.labels().get("__name__")));
             Set<String> arrived = new TreeSet<>(AWAITING_METRICS_MERGE);

@@ -124,6 +124,34 @@ final class Prometheus implements AutoCloseable {
         return new Answer(samples, null);
     }
 
+    /**
+     * The rules Prometheus loaded whose last evaluation was not healthy ({@code /api/v1/rules}:
+     * an error at run time that promtool cannot see, as a join matching many series to many), each
+     * as "file group name: health lastError"; fails if it loaded no rule.
+     */
+    List<String> unhealthyRules() throws IOException, InterruptedException {
+        String body = http.send(HttpRequest.newBuilder(api.resolve("api/v1/rules")).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        List<String> unhealthy = new ArrayList<>();
+        int rules = 0;
+        for (JsonElement g : JsonParser.parseString(body).getAsJsonObject().getAsJsonObject("data").getAsJsonArray("groups")) {
+            JsonObject group = g.getAsJsonObject();
+            for (JsonElement r : group.getAsJsonArray("rules")) {
+                JsonObject rule = r.getAsJsonObject();
+                rules++;
+                if (!rule.get("health").getAsString().equals("ok")) {
+                    unhealthy.add(Path.of(group.get("file").getAsString()).getFileName() + " " + group.get("name").getAsString() + " "
+                            + rule.get("name").getAsString() + ": " + rule.get("health").getAsString()
+                            + (rule.has("lastError") ? " " + rule.get("lastError").getAsString() : ""));
+                }
+            }
+        }
+        if (rules == 0) {
+            throw new IllegalStateException("prometheus loaded no rules: " + body);
+        }
+        return unhealthy;
+    }
+
     /** Whether {@code promql} returns any sample now (for a named wait: a failed request fails the wait). */
     boolean returnsData(String promql) {
         try {
