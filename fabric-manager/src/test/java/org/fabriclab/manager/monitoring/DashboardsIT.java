@@ -58,12 +58,17 @@ class DashboardsIT {
         int metricsPort = Prometheus.freePort();
         Process daemon = startDaemon(dir, metricsPort);
         try (Prometheus prometheus = Prometheus.start(dir, "127.0.0.1:" + metricsPort, Rules.ruleFiles())) {
-            Waits.until("prometheus has scraped the daemon's fabric 10 times with traffic and congested outputs", () -> {
-                if (!daemon.isAlive()) {
-                    throw new IllegalStateException("the daemon exited with " + daemon.exitValue() + ":\n" + read(dir.resolve("daemon.log")));
-                }
-                return prometheus.returnsData(SCRAPED);
-            });
+            try {
+                Waits.until("prometheus has scraped the daemon's fabric 10 times with traffic and congested outputs", () -> {
+                    if (!daemon.isAlive()) {
+                        throw new IllegalStateException("the daemon exited with " + daemon.exitValue());
+                    }
+                    return prometheus.returnsData(SCRAPED);
+                });
+            } catch (RuntimeException e) {
+                throw new AssertionError(e.getMessage() + "\nprometheus's target: " + prometheus.query("up").samples()
+                        + "\nthe daemon's log:\n" + read(dir.resolve("daemon.log")) + "\nprometheus's log:\n" + prometheus.log(), e);
+            }
             List<Query> queries = new ArrayList<>(Dashboards.queries());
             queries.addAll(Dashboards.variableQueries());
             queries.addAll(Rules.queries(false));
