@@ -1,0 +1,146 @@
+package org.fabriclab.manager.monitoring;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.fabriclab.manager.FabricManagerMain;
+import org.fabriclab.testkit.Waits;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The dashboards and recording rules against a real Prometheus: the daemon runs (its own main, in
+ * a JVM of its own, as a lab runs it) with an embedded Dragonfly+ under ar-dfp and uniform traffic
+ * at the links' rate, so outputs congest and adaptive routing decides; Debian's
+ * {@code /usr/bin/prometheus} scrapes it every second with the rules loaded; then every panel's
+ * expression of every dashboard, every query variable and every recording rule runs through
+ * {@code /api/v1/query}, and each must return data in its panel's unit ({@link Units}); every
+ * rule, alerts too, must have been evaluated without error. Every failure is reported at once.
+ * An integration test: it waits on live traffic.
+ */
+class DashboardsIT {
+    /**
+     * Names of docs/metrics.md the daemon of this branch does not export yet (the metrics work of
+     * issue 15 adds them): an expression reading one of them may return no data. Remove after the
+     * metrics merge: the test fails, naming it, as soon as the daemon exports one of these.
+     */
+    static final Set<String> AWAITING_METRICS_MERGE = Set.of(
+            "fabric_state", "fabric_up_since_seconds", "fabric_manager_info", "fabric_link_info", "fabric_perf_poll_duration_seconds",
+            "fabric_port_transmit_discards_total", "fabric_switch_adaptive_decisions_total", "fabric_flow_throughput_bits_per_second",
+            "fabric_flows_active", "fabric_flow_throughput_cov", "fabric_destination_receive_bits_per_second",
+            "fabric_destination_out_of_order_packets_total", "fabric_emulation_dilation", "fabric_emulation_faithful",
+            "fabric_emulation_lag_seconds", "process_cpu_usage", "system_cpu_usage", "jvm_gc_pause_seconds_sum",
+            "jvm_threads_live_threads");
+
+    /** Panels that rightly show nothing on a healthy fabric, by title, and why. */
+    static final Map<String, String> MAY_BE_EMPTY = Map.of(
+            "Discards by reason", "a reason's series appears when it is first non-zero, and this fabric discards nothing");
+
+    /** The fabric: 5 groups of 2 leaves and 2 spines, 10 hosts, local and global links; ar-dfp's detours. */
+    private static final String[] DAEMON = {"--emulate", "dragonfly-plus:p=1,leaves=2,spines=2,h=2", "--engine", "ar-dfp",
+        "--traffic", "uniform", "--link-gbps", "0.2", "--traffic-gbps", "0.2", "--perf-interval", "1s", "--sweep-interval", "5s"};
+
+    /** Scrapes to wait for: rates over a minute need a few, and some congested outputs with their input shares. */
+    private static final String SCRAPED = "min(count_over_time(fabric_port_transmit_bytes_total[1m])) >= 10"
+            + " and on() count(fabric_port_input_share_ratio) > 0";
+
+    @Test
+    void everyPanelAndRecordingRuleReturnsDataInItsUnit(@TempDir Path dir) throws Exception {
+        Promtool.assumeInstalled(Promtool.PROMETHEUS);
+        int metricsPort = Prometheus.freePort();
+        Process daemon = startDaemon(dir, metricsPort);
+        try (Prometheus prometheus = Prometheus.start(dir, "127.0.0.1:" + metricsPort, Rules.ruleFiles())) {
+            try {
+                Waits.until("prometheus has scraped the daemon's fabric 10 times with traffic and congested outputs", () -> {
+                    if (!daemon.isAlive()) {
+                        throw new IllegalStateException("the daemon exited with " + daemon.exitValue());
+                    }
+                    return prometheus.returnsData(SCRAPED);
+                });
+            } catch (RuntimeException e) {
+                throw new AssertionError(e.getMessage() + "\nprometheus's target: " + prometheus.query("up").samples()
+                        + "\nthe daemon's log:\n" + read(dir.resolve("daemon.log")) + "\nprometheus's log:\n" + prometheus.log(), e);
+            }
+            List<Query> queries = new ArrayList<>(Dashboards.queries());
+            queries.addAll(Dashboards.variableQueries());
+            queries.addAll(Rules.queries(false));
+            List<String> failures = new ArrayList<>();
+            List<String> awaiting = new ArrayList<>();
+            for (Query q : queries) {
+                Prometheus.Answer answer = prometheus.query(q.runnable());
+                Set<String> missing = new TreeSet<>(q.metrics());
+                missing.retainAll(AWAITING_METRICS_MERGE);
+                if (answer.error() != null) {
+                    failures.add(q + "\n    -> refused: " + answer.error());
+                } else if (answer.samples().isEmpty() && MAY_BE_EMPTY.containsKey(q.title())) {
+                    System.out.println("may be empty (" + MAY_BE_EMPTY.get(q.title()) + "): " + q);
+                } else if (answer.samples().isEmpty() && !missing.isEmpty()) {
+                    awaiting.add(q + "\n    -> no data: reads " + missing + ", awaiting the metrics merge");
+                } else if (answer.samples().isEmpty()) {
+                    failures.add(q + "\n    -> no data");
+                } else {
+                    String outside = outsideItsUnit(q, answer);
+                    if (outside != null) {
+                        failures.add(q + "\n    -> " + outside);
+                    }
+                }
+            }
+            prometheus.unhealthyRules().forEach(rule -> failures.add("rule evaluated with an error: " + rule));
+            Set<String> exported = new TreeSet<>();
+            prometheus.query("group by (__name__) ({job=\"fabriclab\"})").samples().forEach(s -> exported.add(s.labels().get("__name__")));
+            Set<String> arrived = new TreeSet<>(AWAITING_METRICS_MERGE);
+            arrived.retainAll(exported);
+            if (!arrived.isEmpty()) {
+                failures.add("the daemon exports " + arrived + " now: remove them from DashboardsIT.AWAITING_METRICS_MERGE");
+            }
+            System.out.println(queries.size() + " expressions run, " + awaiting.size() + " awaiting the metrics merge:\n" + String.join("\n", awaiting));
+            assertTrue(failures.isEmpty(), failures.size() + " of " + queries.size() + " expressions failed:\n" + String.join("\n", failures)
+                    + "\n\nthe daemon exports: " + exported);
+        } finally {
+            Prometheus.stop(daemon, "the daemon");
+        }
+    }
+
+    /** Why the answer is not all in the query's unit (the first few samples that are not), or null if it is. */
+    private static String outsideItsUnit(Query q, Prometheus.Answer answer) {
+        Instant now = Instant.now();
+        List<String> wrong = new ArrayList<>();
+        for (Prometheus.Sample s : answer.samples()) {
+            String why = Units.outside(q, s.value(), now);
+            if (why != null) {
+                wrong.add(why + ": " + s);
+            }
+        }
+        return wrong.isEmpty() ? null : wrong.size() + " of " + answer.samples().size() + " samples: " + String.join("; ", wrong.subList(0, Math.min(3, wrong.size())));
+    }
+
+    /**
+     * The daemon, {@link FabricManagerMain} with the test's classpath in a JVM of its own (with a
+     * small young generation, so that garbage collections, and their metrics, come soon), its log
+     * in {@code dir}; its admin port free, its state in {@code dir}.
+     */
+    private static Process startDaemon(Path dir, int metricsPort) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-Xmn16m", "-cp", System.getProperty("java.class.path"), FabricManagerMain.class.getName()));
+        command.addAll(List.of(DAEMON));
+        command.addAll(List.of("--metrics-port", Integer.toString(metricsPort), "--admin-port", Integer.toString(Prometheus.freePort()),
+                "--state-dir", dir.resolve("state").toString()));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("daemon.log").toFile()).start();
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return "(" + file + " unreadable: " + e.getMessage() + ")";
+        }
+    }
+}
