@@ -269,6 +269,9 @@ public final class FabricView implements HttpHandler {
             body = zipped.toByteArray();
             ex.getResponseHeaders().add("Content-Encoding", "gzip");
         }
+        if (a.status() == 405) {
+            ex.getResponseHeaders().add("Allow", "GET, HEAD");
+        }
         ex.getResponseHeaders().add("Content-Type", a.type());
         ex.getResponseHeaders().add("Cache-Control", "no-store");
         ex.getResponseHeaders().add("X-Content-Type-Options", "nosniff");

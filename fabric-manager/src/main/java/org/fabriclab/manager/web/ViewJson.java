@@ -27,7 +27,8 @@ final class ViewJson {
     static String fabric(FabricPicture p, long version, String state, String engine) {
         JsonWriter j = new JsonWriter(64 + p.nodes.length * 40 + p.linkCount() * 20);
         j.open().member("version", version).member("state", state).member("engine", engine).member("layout", p.kind)
-                .member("hostsShown", p.hostsShown).member("switchCount", p.switchCount())
+                .member("hostsShown", p.hostsShown).member("hostsDrawable", p.fabric.caCount() <= FabricView.MAX_HOSTS_DRAWN)
+                .member("switchCount", p.switchCount())
                 .member("hostCount", p.fabric.caCount());
         j.name("names").array();
         for (int v : p.nodes) {

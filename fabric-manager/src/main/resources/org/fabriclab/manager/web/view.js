@@ -68,10 +68,21 @@ function draw(f) {
   const r = Math.max(1.5, Math.min(8, Math.sqrt(W * H / Math.max(1, n)) * 0.12));
   const width = Math.max(0.5, Math.min(3, 4000 / Math.max(1, f.linkKind.length)));
   const lf = document.createDocumentFragment();
+  // on a torus, the wrap-around links and those between planes would lie on top of the grid's:
+  // they bend (their halves meet beside the straight line's middle)
+  let shortest = Infinity;
+  if (f.layout === 'torus') {
+    for (let l = 0; l < f.linkKind.length; l++) {
+      const [ax, ay] = px(f, f.links[4 * l]), [bx, by] = px(f, f.links[4 * l + 2]);
+      if (f.links[4 * l] < f.switchCount && f.links[4 * l + 2] < f.switchCount) shortest = Math.min(shortest, Math.hypot(bx - ax, by - ay));
+    }
+  }
   for (let l = 0; l < f.linkKind.length; l++) {
     const a = f.links[4 * l], b = f.links[4 * l + 2];
     const [ax, ay] = px(f, a), [bx, by] = px(f, b);
-    const mx = (ax + bx) / 2, my = (ay + by) / 2;
+    const length = Math.hypot(bx - ax, by - ay);
+    const bend = length > 1.5 * shortest ? 0.08 + 10 / length : 0;
+    const mx = (ax + bx) / 2 - bend * (by - ay), my = (ay + by) / 2 + bend * (bx - ax);
     for (let d = 0; d < 2; d++) {
       const [x1, y1] = d === 0 ? [ax, ay] : [bx, by];
       const line = el('line', {x1: x1.toFixed(1), y1: y1.toFixed(1), x2: mx.toFixed(1), y2: my.toFixed(1),
@@ -105,6 +116,7 @@ function draw(f) {
   s.textContent = f.switchCount + ' switches, ' + f.hostCount + ' hosts' + (f.hostsShown ? '' : ' (collapsed)') + ', '
     + f.linkKind.length + ' links drawn; ' + f.layout + ' layout; ' + (f.engine || 'not routed') + '; ' + f.state;
   document.getElementById('hosts').checked = f.hostsShown;
+  document.getElementById('hosts').disabled = !f.hostsDrawable;
 }
 
 function paint(load) {

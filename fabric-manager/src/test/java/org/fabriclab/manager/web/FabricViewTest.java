@@ -208,6 +208,26 @@ class FabricViewTest {
         }
     }
 
+    @Test
+    void aLargeFabricIsDrawnWithItsHostsCollapsedAndNotRoutedYetHasNoRoutes() {
+        Fabric big = Topologies.generate("fat-tree:k=18,levels=3");
+        FabricView unrouted = new FabricView(() -> new ViewState("ROUTING", big, null, 0), Map::of);
+        Map<String, Object> f = JsonValue.object(new String(unrouted.answer("GET", "/api/fabric", null).body(), StandardCharsets.UTF_8));
+        assertEquals(false, f.get("hostsShown"));
+        assertEquals(false, f.get("hostsDrawable"));
+        assertEquals("", f.get("engine"));
+        assertEquals(972, ((List<?>) f.get("names")).size());
+        FabricView.Refused e = assertThrows(FabricView.Refused.class, () -> unrouted.answer("GET", "/api/load", "hosts=1"));
+        assertEquals(400, e.status);
+        assertTrue(e.getMessage().startsWith("too many hosts to draw (5832, at most 2048)"), e.getMessage());
+        Map<String, Object> load = JsonValue.object(new String(unrouted.answer("GET", "/api/load", null).body(), StandardCharsets.UTF_8));
+        assertTrue(Arrays.stream(JsonValue.ints(load.get("u"))).allMatch(u -> u == -1), "nothing polled: every link unknown");
+        Map<String, Object> node = JsonValue.object(new String(unrouted.answer("GET", "/api/node", "name=L2_0_0_0&port=1").body(),
+                StandardCharsets.UTF_8));
+        assertFalse(node.containsKey("routes") || node.containsKey("lid"), node.toString());
+        assertEquals(18 + 18, ((List<?>) node.get("ports")).size());
+    }
+
     private static String gunzip(byte[] body) throws IOException {
         try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
