@@ -14,6 +14,8 @@ const view = {
   switchShapes: [],  // per drawn switch: its <rect>
   lastU: null,
   selected: null,    // the selected element, outlined
+  refresh: null,     // what redraws the details panel with fresh counters at each poll
+  busy: false,       // a poll is under way
 };
 
 function el(name, attrs, parent) {
@@ -59,6 +61,8 @@ function px(f, i) {
 function draw(f) {
   view.fabric = f;
   view.lastU = null;
+  view.refresh = null;
+  view.selected = null;
   const links = document.getElementById('links');
   const nodes = document.getElementById('nodes');
   links.replaceChildren();
@@ -151,17 +155,26 @@ function paint(load) {
   if (load.top.length === 0) list.innerHTML = '<li class="hint">none in the last interval</li>';
 }
 
+// One poll: the load, the structure again if the fabric changed, the details panel. A poll
+// still under way when the next is due (a large fabric on a slow link) makes that one skip.
 async function tick() {
+  if (view.busy) return;
+  view.busy = true;
   try {
     const load = await getJson('api/load' + hostsQuery());
     const fits = () => view.fabric && load.version === view.fabric.version && load.u.length === 2 * view.fabric.linkKind.length;
     if (!fits()) {
       draw(await getJson('api/fabric' + hostsQuery()));
     }
-    if (fits()) paint(load); // else the fabric changed in between: the next tick paints it
-    status('');
+    if (fits()) {
+      paint(load);
+      status('');
+      if (view.refresh) await view.refresh();
+    } // else the fabric changed in between: the next tick paints it
   } catch (e) {
     status(e.message);
+  } finally {
+    view.busy = false;
   }
 }
 
@@ -231,21 +244,23 @@ function heading(node) {
   return h;
 }
 
-function detailsBox() {
+// Fills the details panel at once (so that the refresh at each poll does not flicker), marked
+// with what it shows (data-node or data-link).
+function showDetails(mark, parts) {
   const box = document.getElementById('details');
-  box.replaceChildren();
   const h = document.createElement('h2');
   h.textContent = 'details';
-  box.appendChild(h);
-  return box;
+  box.replaceChildren(h, ...parts);
+  delete box.dataset.node;
+  delete box.dataset.link;
+  Object.assign(box.dataset, mark);
 }
 
 async function showNode(name, port) {
+  view.refresh = () => showNode(name, port);
   try {
     const node = await getJson('api/node?name=' + encodeURIComponent(name) + (port ? '&port=' + port : ''));
-    const box = detailsBox();
-    box.dataset.node = name;
-    box.append(heading(node), portTable(node, 0), routesBlock(node));
+    showDetails({node: name}, [heading(node), portTable(node, 0), routesBlock(node)]);
     const i = view.fabric ? view.fabric.names.indexOf(name) : -1;
     select(i >= 0 ? document.querySelector('[data-node="' + i + '"]') : null);
   } catch (e) {
@@ -254,21 +269,21 @@ async function showNode(name, port) {
 }
 
 async function showLink(l) {
+  view.refresh = () => showLink(l);
   const f = view.fabric;
   const ends = [[f.links[4 * l], f.links[4 * l + 1]], [f.links[4 * l + 2], f.links[4 * l + 3]]];
   try {
-    const box = detailsBox();
-    box.dataset.link = l;
     const title = document.createElement('h3');
     title.textContent = 'link ' + f.names[ends[0][0]] + ':' + ends[0][1] + ' \u2194 ' + f.names[ends[1][0]] + ':' + ends[1][1]
       + ' (' + f.kinds[f.linkKind[l]] + ')';
-    box.appendChild(title);
+    const parts = [title];
     for (const [n, p] of ends) {
       const node = await getJson('api/node?name=' + encodeURIComponent(f.names[n]) + '&port=' + p);
       const h = document.createElement('h3');
       h.textContent = f.names[n] + ' port ' + p + ' out';
-      box.append(h, portTable(node, p), routesBlock(node));
+      parts.push(h, portTable(node, p), routesBlock(node));
     }
+    showDetails({link: l}, parts);
     select(view.halves[2 * l]);
   } catch (e) {
     status(e.message);
