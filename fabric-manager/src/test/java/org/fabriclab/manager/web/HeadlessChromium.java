@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.testkit.Waits;
@@ -44,26 +45,45 @@ final class HeadlessChromium {
         Path run = Files.createTempDirectory(dir, "chromium-");
         Path out = run.resolve("dom.html");
         Path err = run.resolve("stderr.txt");
-        ProcessBuilder b = new ProcessBuilder(List.of(BINARY.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=" + run.resolve("profile"),
-                "--virtual-time-budget=" + VIRTUAL_MS, "--dump-dom", url))
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
-        b.environment().put("HOME", run.toString());
-        b.environment().put("XDG_CONFIG_HOME", run.resolve("config").toString());
-        b.environment().put("XDG_CACHE_HOME", run.resolve("cache").toString());
-        Process p = b.start();
+        Process p = start(run, List.of("--virtual-time-budget=" + VIRTUAL_MS, "--dump-dom", url), out, err);
         try {
             assertTrue(p.waitFor(LIMIT_SECONDS, TimeUnit.SECONDS), "chromium did not finish loading " + url + " in " + LIMIT_SECONDS + " s");
             assertEquals(0, p.exitValue(), "chromium failed on " + url + ":\n" + Files.readString(err));
             return Files.readString(out, StandardCharsets.UTF_8);
         } finally {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            String mark = run.toString();
-            ProcessHandle.allProcesses().filter(h -> h.info().commandLine().orElse("").contains(mark))
-                    .forEach(ProcessHandle::destroyForcibly);
-            Waits.until("no chromium process of this run left", () -> !p.isAlive()
-                    && ProcessHandle.allProcesses().noneMatch(h -> h.isAlive() && h.info().commandLine().orElse("").contains(mark)));
+            kill(p, run);
         }
+    }
+
+    /** A chromium for run directory {@code run} (its profile, home and config there), with {@code arguments}, started. */
+    static Process start(Path run, List<String> arguments, Path out, Path err) throws IOException {
+        List<String> command = new ArrayList<>(List.of(BINARY.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=" + run.resolve("profile")));
+        command.addAll(arguments);
+        ProcessBuilder b = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        b.environment().put("HOME", run.toString());
+        b.environment().put("XDG_CONFIG_HOME", run.resolve("config").toString());
+        b.environment().put("XDG_CACHE_HOME", run.resolve("cache").toString());
+        return b.start();
+    }
+
+    /**
+     * Ends {@code p} (asked first: chromium then ends and reaps its own processes), then kills what
+     * is left of it, its descendants and every process whose command line names {@code run}, and
+     * waits until none is left.
+     */
+    static void kill(Process p, Path run) {
+        p.destroy();
+        try {
+            p.waitFor(10, TimeUnit.SECONDS); // a bound, not a wait for anything: what is left is killed below
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        String mark = run.toString();
+        ProcessHandle.allProcesses().filter(h -> h.info().commandLine().orElse("").contains(mark)).forEach(ProcessHandle::destroyForcibly);
+        Waits.until("no chromium process of this run left", () -> !p.isAlive()
+                && ProcessHandle.allProcesses().noneMatch(h -> h.isAlive() && h.info().commandLine().orElse("").contains(mark)));
     }
 }
