@@ -135,10 +135,12 @@ public final class FabricManagerMain implements Callable<Integer> {
                              smPriority, mKey == null ? 0 : hex(mKey)));
              PerfManager perf = new PerfManager(manager, registry, perfInterval.millis(), maxFlowMetrics);
              MetricsServer metrics = new MetricsServer(registry, metricsPort)) {
+            metrics.serve("/", FabricViewSource.view(manager, perf, registry));
             HealthStatusManager health = new HealthStatusManager();
             Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager, perf))
                     .addService(health.getHealthService()).addService(ProtoReflectionServiceV1.newInstance()).build().start();
-            LOG.info("admin gRPC on port {}, metrics on http://localhost:{}/metrics", admin.getPort(), metrics.port());
+            LOG.info("admin gRPC on port {}, metrics on http://localhost:{}/metrics, the fabric view on http://localhost:{}/",
+                    admin.getPort(), metrics.port(), metrics.port());
             FabricManager.Snapshot s = manager.sweep().get();
             if (s.state() != FabricManager.State.UP) {
                 LOG.error("the first heavy sweep failed: {}; the manager keeps running and retries on traps, sweeps and requests", s.lastError());

@@ -1,5 +1,6 @@
 package org.fabriclab.manager;
 
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -22,6 +23,11 @@ public final class MetricsServer implements AutoCloseable {
             }
         });
         server.start();
+    }
+
+    /** Serves {@code handler} under {@code path} too (the fabric view at {@code /}). */
+    public void serve(String path, HttpHandler handler) {
+        server.createContext(path, handler);
     }
 
     public int port() {
