@@ -26,22 +26,32 @@ if [ -n "$stale" ]; then
     echo "$(basename "$0"): the build failed; run './mvnw -DskipTests -pl $MODULE -am package' in $root to see why" >&2
     exit 3
   }
+  # the build may leave an up-to-date jar as it was (a change to tests only): it is current now
+  touch "$jar"
 fi
-# A short-lived command (CDS=1, fabricctl) starts from a class-data archive of its own classes,
-# written by its first run after each build, and a daemon verb compiles with C1 only: most of its
-# time is loading and interpreting some four thousand classes, not its work (docs/benchmarks.md).
-# Offline routing (route --topology, torus-study) keeps the optimising compiler: it computes. The
-# archive's notes on classes it cannot hold (old class files, JFR events) are silenced.
+# A short-lived command (CDS=1, fabricctl) starts from a class-data archive of its own classes and
+# runs with C1 only, the serial collector and no perf-data file: a daemon verb is over in a few
+# tenths of a second, most of them loading and interpreting classes (docs/benchmarks.md). Offline
+# routing (route --topology, torus-study) keeps the optimising compiler and the default collector:
+# it computes, on both cores. The archive is written at the exit of the first daemon verb after
+# each build, so it holds what those verbs load (an offline verb would train it on the wrong
+# classes); its notes on classes it cannot hold (old class files, JFR events) are silenced.
 if [ "${CDS:-0}" = 1 ]; then
   archive="${jar%.jar}.jsa"
-  jit="-XX:TieredStopAtLevel=1"
-  case " $* " in *" --topology "*|*" --topology="*|" torus-study "*) jit="" ;; esac
+  quick="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData"
+  case " $* " in *" --topology "*|*" --topology="*|*" torus-study "*) quick="" ;; esac
   if [ -f "$archive" ] && [ "$archive" -nt "$jar" ]; then
-    exec java -XX:SharedArchiveFile="$archive" -Xlog:cds*=off $jit ${JAVA_OPTS:-} -jar "$jar" "$@"
+    exec java -XX:SharedArchiveFile="$archive" -Xlog:cds*=off $quick ${JAVA_OPTS:-} -jar "$jar" "$@"
+  fi
+  # a daemon verb (route and topology without --topology) writes the archive; others only run
+  daemon_verb=0
+  case "${1:-}" in status|sweep|job|engine|tables|counters|route|topology) [ -n "$quick" ] && daemon_verb=1 ;; esac
+  if [ "$daemon_verb" = 0 ]; then
+    exec java $quick ${JAVA_OPTS:-} -jar "$jar" "$@"
   fi
   # written beside, then moved into place: two first runs at once cannot leave half an archive
   rc=0
-  java -XX:ArchiveClassesAtExit="$archive.$$" -Xlog:cds*=off $jit ${JAVA_OPTS:-} -jar "$jar" "$@" || rc=$?
+  java -XX:ArchiveClassesAtExit="$archive.$$" -Xlog:cds*=off $quick ${JAVA_OPTS:-} -jar "$jar" "$@" || rc=$?
   if [ -s "$archive.$$" ]; then mv -f "$archive.$$" "$archive"; else rm -f "$archive.$$"; fi
   exit "$rc"
 fi
