@@ -4,13 +4,17 @@
 # daemon (the README's main job: fat-tree:k=4,levels=3 with its default traffic, on ports picked
 # free), then runs ROUNDS rounds, each variant once per round in turn so that the machine's load
 # falls on all alike, and prints each variant's runs and median in seconds.
-#   warm   bin/fabricctl status, its class-data archive written
-#   cold   bin/fabricctl status, first run after a build (no archive: this run writes it)
-#   fresh  the jar in a fresh JVM with the launcher's flags, no archive, none written
-#   floor  java -version
+#   floor       java -version
+#   cold        bin/fabricctl status with the jar and its class-data archive dropped from the page
+#               cache first (posix_fadvise DONTNEED on those two files only): the first run after a
+#               build that the disk must serve
+#   warm        bin/fabricctl status
+#   no-archive  the jar in a fresh JVM with the launcher's flags but no archive (a JDK the archive
+#               was not made for)
 # With OLD.jar (a build from before, e.g. `git stash; ./mvnw -DskipTests -pl fabricctl -am package`
-# and a copy of fabricctl/target/fabricctl-*-all.jar), also old-warm and old-cold: that jar as the
-# launcher ran it then (C1, its own archive, written by its first run).
+# and a copy of fabricctl/target/fabricctl-*-all.jar), also old-cold and old-warm: that jar as the
+# launcher ran it then (C1; the first run after a build dumped a dynamic archive at exit, the
+# following runs started from it).
 # Usage: bench/cli-start.sh [ROUNDS] [OLD.jar]     TRAFFIC=none for a quiet daemon.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -19,9 +23,8 @@ old="${2:-}"
 work="$(mktemp -d)"
 trap 'kill "$daemon" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
 
-"$root/bin/fabricctl" --version >/dev/null   # builds the jar if it is stale
+"$root/bin/fabricctl" --version >/dev/null   # builds the jar and its archive if they are stale
 jar="$(ls "$root"/fabricctl/target/fabricctl-*-all.jar)"
-archive="${jar%.jar}.jsa"
 "$root/bin/fabric-manager" --emulate fat-tree:k=4,levels=3 --traffic "${TRAFFIC:-uniform}" --admin-port 0 --metrics-port 0 \
   --state-dir "$work" >"$work/daemon.log" 2>&1 &
 daemon=$!
@@ -39,20 +42,27 @@ took() {
   e=$(date +%s%N)
   echo "$(( (e - s) / 1000000 ))" | awk '{printf "%.3f", $1 / 1000}'
 }
-quick="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData"
+# drops these files' pages from the page cache (theirs only)
+uncache() {
+  python3 -c 'import os, sys
+for f in sys.argv[1:]:
+    if os.path.exists(f):
+        fd = os.open(f, os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd)' "$@"
+}
 declare -A runs
-variants="floor fresh cold warm"
+variants="floor cold warm no-archive"
 [ -n "$old" ] && variants="$variants old-cold old-warm"
+status=(status --server "localhost:$port")
 for r in $(seq "$rounds"); do
   for v in $variants; do
     case "$v" in
       floor) t=$(took java -version) ;;
-      fresh) t=$(took java $quick -jar "$jar" status --server "localhost:$port") ;;
-      cold) rm -f "$archive"; t=$(took "$root/bin/fabricctl" status --server "localhost:$port") ;;
-      warm) t=$(took "$root/bin/fabricctl" status --server "localhost:$port") ;;
-      old-cold) rm -f "$work/old.jsa"
-        t=$(took java -XX:ArchiveClassesAtExit="$work/old.jsa" -Xlog:cds*=off -XX:TieredStopAtLevel=1 -jar "$old" status --server "localhost:$port") ;;
-      old-warm) t=$(took java -XX:SharedArchiveFile="$work/old.jsa" -Xlog:cds*=off -XX:TieredStopAtLevel=1 -jar "$old" status --server "localhost:$port") ;;
+      cold) uncache "$jar" "${jar%.jar}.jsa"; t=$(took "$root/bin/fabricctl" "${status[@]}") ;;
+      warm) t=$(took "$root/bin/fabricctl" "${status[@]}") ;;
+      no-archive) t=$(took java -XX:TieredStopAtLevel=1 -jar "$jar" "${status[@]}") ;;
+      old-cold) rm -f "$work/old.jsa"; uncache "$old"
+        t=$(took java -XX:ArchiveClassesAtExit="$work/old.jsa" -Xlog:cds*=off -XX:TieredStopAtLevel=1 -jar "$old" "${status[@]}") ;;
+      old-warm) t=$(took java -XX:SharedArchiveFile="$work/old.jsa" -Xlog:cds*=off -XX:TieredStopAtLevel=1 -jar "$old" "${status[@]}") ;;
     esac
     runs[$v]="${runs[$v]:-} $t"
   done

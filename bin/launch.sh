@@ -13,7 +13,7 @@ if [ ! -f "$jar" ]; then
   stale="missing"
 else
   for d in $DEPS; do
-    if [ -n "$(find "$root/$d/src" "$root/$d/pom.xml" -newer "$jar" -print -quit 2>/dev/null)" ]; then
+    if [ -n "$(find "$root/$d/src/main" "$root/$d/pom.xml" -newer "$jar" -print -quit 2>/dev/null)" ]; then
       stale="older than the sources in $d"; break
     fi
   done
@@ -26,33 +26,19 @@ if [ -n "$stale" ]; then
     echo "$(basename "$0"): the build failed; run './mvnw -DskipTests -pl $MODULE -am package' in $root to see why" >&2
     exit 3
   }
-  # the build may leave an up-to-date jar as it was (a change to tests only): it is current now
-  touch "$jar"
 fi
-# A short-lived command (CDS=1, fabricctl) starts from a class-data archive of its own classes and
-# runs with C1 only, the serial collector and no perf-data file: a daemon verb is over in a few
-# tenths of a second, most of them loading and interpreting classes (docs/benchmarks.md). Offline
-# routing (route --topology, torus-study) keeps the optimising compiler and the default collector:
-# it computes, on both cores. The archive is written at the exit of the first daemon verb after
-# each build, so it holds what those verbs load (an offline verb would train it on the wrong
-# classes); its notes on classes it cannot hold (old class files, JFR events) are silenced.
+# A short-lived command (CDS=1, fabricctl) starts from the class-data archive its build writes
+# beside the jar (fabricctl/pom.xml says how) and runs with C1 only: a daemon verb is over in a few
+# tenths of a second, most of them loading and interpreting classes (docs/benchmarks.md; the serial
+# collector and -XX:-UsePerfData were tried and saved nothing measurable). Offline routing (route
+# --topology, torus-study) keeps the optimising compiler: it computes. An archive older than the
+# jar, or one this JVM cannot use (another JDK), is passed over: the command runs without it.
 if [ "${CDS:-0}" = 1 ]; then
   archive="${jar%.jar}.jsa"
-  quick="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData"
+  quick="-XX:TieredStopAtLevel=1"
   case " $* " in *" --topology "*|*" --topology="*|*" torus-study "*) quick="" ;; esac
-  if [ -f "$archive" ] && [ "$archive" -nt "$jar" ]; then
-    exec java -XX:SharedArchiveFile="$archive" -Xlog:cds*=off $quick ${JAVA_OPTS:-} -jar "$jar" "$@"
-  fi
-  # a daemon verb (route and topology without --topology) writes the archive; others only run
-  daemon_verb=0
-  case "${1:-}" in status|sweep|job|engine|tables|counters|route|topology) [ -n "$quick" ] && daemon_verb=1 ;; esac
-  if [ "$daemon_verb" = 0 ]; then
-    exec java $quick ${JAVA_OPTS:-} -jar "$jar" "$@"
-  fi
-  # written beside, then moved into place: two first runs at once cannot leave half an archive
-  rc=0
-  java -XX:ArchiveClassesAtExit="$archive.$$" -Xlog:cds*=off $quick ${JAVA_OPTS:-} -jar "$jar" "$@" || rc=$?
-  if [ -s "$archive.$$" ]; then mv -f "$archive.$$" "$archive"; else rm -f "$archive.$$"; fi
-  exit "$rc"
+  share=""
+  if [ -f "$archive" ] && ! [ "$jar" -nt "$archive" ]; then share="-XX:SharedArchiveFile=$archive -Xlog:cds*=off"; fi
+  exec java $share $quick ${JAVA_OPTS:-} -jar "$jar" "$@"
 fi
 exec java ${JAVA_OPTS:-} -jar "$jar" "$@"
