@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -119,6 +120,9 @@ final class UnaryExchange {
             return new Result(Status.UNAVAILABLE.withDescription(e.getMessage() == null ? e.toString() : e.getMessage()).withCause(e), null);
         } catch (IllegalStateException e) {
             return new Result(Status.INTERNAL.withDescription(e.getMessage()).withCause(e), null);
+        } catch (BufferUnderflowException | NumberFormatException e) {
+            // a frame shorter than its type's fields, a grpc-status that is not a number
+            return new Result(Status.INTERNAL.withDescription("a malformed answer from the server: " + e).withCause(e), null);
         }
     }
 

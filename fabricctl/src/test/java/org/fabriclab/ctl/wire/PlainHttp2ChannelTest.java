@@ -9,7 +9,12 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.proto.v1.AdminGrpc;
 import org.fabriclab.proto.v1.DumpTablesRequest;
@@ -113,6 +118,28 @@ class PlainHttp2ChannelTest {
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> AdminGrpc.newBlockingStub(PlainHttp2Channel.forTarget("localhost:" + port))
                 .withDeadlineAfter(60, TimeUnit.SECONDS).getStatus(GetStatusRequest.getDefaultInstance()));
         assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.getStatus().toString());
+    }
+
+    @Test
+    void aMalformedAnswerIsInternal() throws Exception {
+        try (ServerSocket fake = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Thread peer = new Thread(() -> {
+                try (Socket s = fake.accept()) {
+                    // RST_STREAM on stream 1 with 2 of its 4 payload bytes
+                    s.getOutputStream().write(new byte[] {0, 0, 2, 3, 0, 0, 0, 0, 1, 0, 0});
+                    s.getInputStream().transferTo(OutputStream.nullOutputStream()); // until the client closes
+                } catch (IOException e) {
+                    // the client is gone: nothing left to do
+                }
+            }, "fake-http2-server");
+            peer.start();
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> AdminGrpc.newBlockingStub(
+                    PlainHttp2Channel.forTarget("127.0.0.1:" + fake.getLocalPort())).withDeadlineAfter(60, TimeUnit.SECONDS)
+                    .getStatus(GetStatusRequest.getDefaultInstance()));
+            assertEquals(Status.Code.INTERNAL, e.getStatus().getCode(), e.getStatus().toString());
+            assertTrue(e.getStatus().getDescription().startsWith("a malformed answer from the server"), e.getStatus().toString());
+            peer.join();
+        }
     }
 
     @Test
