@@ -13,7 +13,7 @@ if [ ! -f "$jar" ]; then
   stale="missing"
 else
   for d in $DEPS; do
-    if [ -n "$(find "$root/$d/src" "$root/$d/pom.xml" -newer "$jar" -print -quit 2>/dev/null)" ]; then
+    if [ -n "$(find "$root/$d/src/main" "$root/$d/pom.xml" -newer "$jar" -print -quit 2>/dev/null)" ]; then
       stale="older than the sources in $d"; break
     fi
   done
@@ -27,22 +27,18 @@ if [ -n "$stale" ]; then
     exit 3
   }
 fi
-# A short-lived command (CDS=1, fabricctl) starts from a class-data archive of its own classes,
-# written by its first run after each build, and a daemon verb compiles with C1 only: most of its
-# time is loading and interpreting some four thousand classes, not its work (docs/benchmarks.md).
-# Offline routing (route --topology, torus-study) keeps the optimising compiler: it computes. The
-# archive's notes on classes it cannot hold (old class files, JFR events) are silenced.
+# A short-lived command (CDS=1, fabricctl) starts from the class-data archive its build writes
+# beside the jar (fabricctl/pom.xml says how) and runs with C1 only: a daemon verb is over in a few
+# tenths of a second, most of them loading and interpreting classes (docs/benchmarks.md; the serial
+# collector and -XX:-UsePerfData were tried and saved nothing measurable). Offline routing (route
+# --topology, torus-study) keeps the optimising compiler: it computes. An archive older than the
+# jar, or one this JVM cannot use (another JDK), is passed over: the command runs without it.
 if [ "${CDS:-0}" = 1 ]; then
   archive="${jar%.jar}.jsa"
-  jit="-XX:TieredStopAtLevel=1"
-  case " $* " in *" --topology "*|*" --topology="*|" torus-study "*) jit="" ;; esac
-  if [ -f "$archive" ] && [ "$archive" -nt "$jar" ]; then
-    exec java -XX:SharedArchiveFile="$archive" -Xlog:cds*=off $jit ${JAVA_OPTS:-} -jar "$jar" "$@"
-  fi
-  # written beside, then moved into place: two first runs at once cannot leave half an archive
-  rc=0
-  java -XX:ArchiveClassesAtExit="$archive.$$" -Xlog:cds*=off $jit ${JAVA_OPTS:-} -jar "$jar" "$@" || rc=$?
-  if [ -s "$archive.$$" ]; then mv -f "$archive.$$" "$archive"; else rm -f "$archive.$$"; fi
-  exit "$rc"
+  quick="-XX:TieredStopAtLevel=1"
+  case " $* " in *" --topology "*|*" --topology="*|*" torus-study "*) quick="" ;; esac
+  share=""
+  if [ -f "$archive" ] && ! [ "$jar" -nt "$archive" ]; then share="-XX:SharedArchiveFile=$archive -Xlog:cds*=off"; fi
+  exec java $share $quick ${JAVA_OPTS:-} -jar "$jar" "$@"
 fi
 exec java ${JAVA_OPTS:-} -jar "$jar" "$@"

@@ -1,16 +1,20 @@
 package org.fabriclab.ctl;
 
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.fabriclab.cli.TimeSpan;
+import org.fabriclab.ctl.wire.PlainHttp2Channel;
 import org.fabriclab.proto.v1.AdminGrpc;
 import picocli.CommandLine.Option;
 
-/** The options every daemon verb shares ({@code --server}, {@code --timeout}), and a stub with a deadline on every call. */
+/**
+ * The options every daemon verb shares ({@code --server}, {@code --timeout}), and a stub with a
+ * deadline on every call. The stub runs on a {@link PlainHttp2Channel}, one plain HTTP/2 connection
+ * per call, not on grpc-netty: a verb makes one or two calls, and Netty's start-up would be most
+ * of its time (docs/benchmarks.md).
+ */
 final class Daemon {
     @Option(names = "--server", defaultValue = "localhost:50051", paramLabel = "HOST:PORT",
             description = "The fabric manager's admin endpoint. Default: ${DEFAULT-VALUE}")
@@ -22,7 +26,12 @@ final class Daemon {
 
     /** Runs {@code call} against the daemon; turns "not reachable" into a message that says what to do. */
     <T> T call(Function<AdminGrpc.AdminBlockingStub, T> call) {
-        ManagedChannel ch = NettyChannelBuilder.forTarget(server).usePlaintext().build();
+        PlainHttp2Channel ch;
+        try {
+            ch = PlainHttp2Channel.forTarget(server);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--server: " + e.getMessage(), e);
+        }
         try {
             return call.apply(AdminGrpc.newBlockingStub(ch).withDeadlineAfter(timeout.nanos(), TimeUnit.NANOSECONDS));
         } catch (StatusRuntimeException e) {
@@ -31,8 +40,6 @@ final class Daemon {
                         + e.getStatus().getDescription() + "); start it with 'bin/fabric-manager --emulate SPEC' or give --server HOST:PORT");
             }
             throw new IllegalArgumentException(e.getStatus().getCode() + ": " + e.getStatus().getDescription());
-        } finally {
-            ch.shutdownNow();
         }
     }
 

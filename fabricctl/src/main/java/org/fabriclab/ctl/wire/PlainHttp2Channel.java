@@ -1,0 +1,144 @@
+package org.fabriclab.ctl.wire;
+
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.Deadline;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A gRPC {@link Channel} for a command that makes a call or two and exits: each unary call opens a
+ * plain-text HTTP/2 connection to {@code HOST:PORT}, makes the call ({@link UnaryExchange}) and
+ * closes it. Generated blocking stubs work on it unchanged: the call runs when the stub half-closes
+ * it, and its result reaches the stub's listener through the call's executor. No threads, no
+ * event loop, nothing to shut down.
+ */
+public final class PlainHttp2Channel extends Channel {
+    private final InetSocketAddress address;
+    private final String authority;
+
+    private PlainHttp2Channel(InetSocketAddress address, String authority) {
+        this.address = address;
+        this.authority = authority;
+    }
+
+    /**
+     * A channel to {@code target}, {@code HOST:PORT} ({@code [V6ADDR]:PORT} for IPv6; a
+     * {@code dns:///} prefix is accepted, as grpc's target syntax allows). The name is resolved on each call.
+     *
+     * @throws IllegalArgumentException if the target has no port
+     */
+    public static PlainHttp2Channel forTarget(String target) {
+        String authority = target.startsWith("dns:///") ? target.substring("dns:///".length()) : target;
+        int colon = authority.lastIndexOf(':');
+        int port = -1;
+        if (colon > 0 && colon < authority.length() - 1 && authority.substring(colon + 1).chars().allMatch(Character::isDigit)) {
+            port = Integer.parseInt(authority.substring(colon + 1));
+        }
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("'" + target + "' is not HOST:PORT");
+        }
+        String host = authority.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        return new PlainHttp2Channel(InetSocketAddress.createUnresolved(host, port), authority);
+    }
+
+    @Override
+    public String authority() {
+        return authority;
+    }
+
+    @Override
+    public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
+        if (method.getType() != MethodDescriptor.MethodType.UNARY) {
+            throw new UnsupportedOperationException(method.getFullMethodName() + " is " + method.getType() + "; this channel makes unary calls only");
+        }
+        return new UnaryCall<>(method, options);
+    }
+
+    /** One unary call: collects the request, runs the exchange on half-close. */
+    private final class UnaryCall<Q, R> extends ClientCall<Q, R> {
+        private final MethodDescriptor<Q, R> method;
+        private final CallOptions options;
+        private Listener<R> listener;
+        private Q request;
+
+        UnaryCall(MethodDescriptor<Q, R> method, CallOptions options) {
+            this.method = method;
+            this.options = options;
+        }
+
+        @Override
+        public void start(Listener<R> responseListener, Metadata headers) {
+            listener = responseListener;
+        }
+
+        @Override
+        public void request(int numMessages) {
+            // the response is delivered whole on half-close
+        }
+
+        @Override
+        public void cancel(String message, Throwable cause) {
+            // nothing runs in the background: the exchange is over before the stub can cancel
+        }
+
+        @Override
+        public void sendMessage(Q message) {
+            if (request != null) {
+                throw new IllegalStateException(method.getFullMethodName() + " is unary: one request message");
+            }
+            request = message;
+        }
+
+        @Override
+        public void halfClose() {
+            Deadline deadline = options.getDeadline();
+            long timeout = deadline == null ? 0 : Math.max(1, deadline.timeRemaining(TimeUnit.NANOSECONDS));
+            UnaryExchange.Result r = UnaryExchange.call(resolved(), authority, "/" + method.getFullMethodName(), bytes(request), timeout);
+            Status status = r.status();
+            R response = null;
+            if (status.isOk() && r.message() != null) {
+                try {
+                    response = method.parseResponse(new ByteArrayInputStream(r.message()));
+                } catch (RuntimeException e) {
+                    status = Status.INTERNAL.withDescription("cannot parse the response of " + method.getFullMethodName() + ": " + e.getMessage()).withCause(e);
+                }
+            }
+            Executor executor = options.getExecutor() == null ? Runnable::run : options.getExecutor();
+            R message = response;
+            Status end = status;
+            executor.execute(() -> {
+                listener.onHeaders(new Metadata());
+                if (message != null) {
+                    listener.onMessage(message);
+                }
+                listener.onClose(end, new Metadata());
+            });
+        }
+
+        private byte[] bytes(Q message) {
+            try (InputStream s = method.streamRequest(message)) {
+                return s.readAllBytes();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot serialise the request of " + method.getFullMethodName(), e);
+            }
+        }
+    }
+
+    /** Resolved at each call, as a channel resolves its target (the unresolved address only names it). */
+    private InetSocketAddress resolved() {
+        return new InetSocketAddress(address.getHostString(), address.getPort());
+    }
+}
