@@ -4,11 +4,20 @@ import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -70,9 +79,17 @@ public final class FabricManagerMain implements Callable<Integer> {
             description = "Port counter polling interval (ms, s). Default: ${DEFAULT-VALUE}")
     TimeSpan perfInterval;
 
-    @Option(names = "--max-flow-metrics", defaultValue = "" + PerfManager.DEFAULT_MAX_FLOWS, paramLabel = "N",
-            description = "Most flows (source, destination) exported with their own series; the first seen. Default: ${DEFAULT-VALUE}")
-    int maxFlowMetrics;
+    @DeprecatedSpelling(names = "--max-flow-metrics", use = "--top-flows K")
+    @Option(names = {"--top-flows", "--max-flow-metrics"}, defaultValue = "" + PerfManager.DEFAULT_TOP_FLOWS, paramLabel = "K",
+            description = "Flows exported with their own series: the K of the highest throughput over the last poll (every host's "
+                    + "received total and fairness are exported whatever K). --max-flow-metrics is its old, deprecated spelling. "
+                    + "Default: ${DEFAULT-VALUE}")
+    int topFlows;
+
+    @Option(names = "--metrics-address", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
+            description = "Address the /metrics server binds (0.0.0.0: every interface, for a Prometheus on another machine). "
+                    + "Default: ${DEFAULT-VALUE}")
+    String metricsAddress;
 
     /** Embedded mode: the hosts' traffic once the fabric is up. */
     @Mixin
@@ -121,7 +138,10 @@ public final class FabricManagerMain implements Callable<Integer> {
         long sweepSeconds = sweepInterval.wholeSeconds("--sweep-interval");
         TrafficPattern pattern = traffic.pattern("uniform");
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new JvmMemoryMetrics().bindTo(registry);
+        for (MeterBinder b : List.of(new JvmMemoryMetrics(), new JvmThreadMetrics(), new ClassLoaderMetrics(), new ProcessorMetrics(),
+                new UptimeMetrics(), new FileDescriptorMetrics())) {
+            b.bindTo(registry);
+        }
         EmulatedFabric fabric = null;
         String endpoint = connect;
         if (emulate != null) {
@@ -133,12 +153,14 @@ public final class FabricManagerMain implements Callable<Integer> {
              FabricManager manager = new FabricManager(endpoint, engine.chain, stateDir.resolve("guid2lid"), registry,
                      new Mastership.Config(smGuid == null ? FabricManager.smGuid(stateDir.resolve("guid2lid")) : hex(smGuid),
                              smPriority, mKey == null ? 0 : hex(mKey)));
-             PerfManager perf = new PerfManager(manager, registry, perfInterval.millis(), maxFlowMetrics);
-             MetricsServer metrics = new MetricsServer(registry, metricsPort)) {
+             PerfManager perf = new PerfManager(manager, registry, perfInterval.millis(), topFlows);
+             JvmGcMetrics gc = new JvmGcMetrics();
+             MetricsServer metrics = new MetricsServer(registry, InetAddress.getByName(metricsAddress), metricsPort)) {
+            gc.bindTo(registry);
             HealthStatusManager health = new HealthStatusManager();
             Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager, perf))
                     .addService(health.getHealthService()).addService(ProtoReflectionServiceV1.newInstance()).build().start();
-            LOG.info("admin gRPC on port {}, metrics on http://localhost:{}/metrics", admin.getPort(), metrics.port());
+            LOG.info("admin gRPC on port {}, metrics on http://{}:{}/metrics", admin.getPort(), metricsAddress, metrics.port());
             FabricManager.Snapshot s = manager.sweep().get();
             if (s.state() != FabricManager.State.UP) {
                 LOG.error("the first heavy sweep failed: {}; the manager keeps running and retries on traps, sweeps and requests", s.lastError());

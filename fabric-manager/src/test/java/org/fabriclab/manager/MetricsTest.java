@@ -46,8 +46,12 @@ class MetricsTest {
             assertTrue(body.contains("fabric_sweep_duration_seconds_count 1"));
             assertTrue(body.contains("fabric_port_transmit_bytes_total{node=\"L0\",port=\"3\"}"));
             assertTrue(body.contains("fabric_port_utilisation_ratio{node=\"L0_H0\",port=\"1\"}"));
-            // L0_H0 sent 200 packets of 1024 + 29 bytes
-            assertTrue(body.contains("fabric_port_transmit_packets_total{node=\"L0_H0\",port=\"1\"} 200.0"), body);
+            assertTrue(body.contains("fabric_port_transmit_bytes_total{node=\"L0_H0\",port=\"1\"}"), body);
+            assertEquals(200, perf.samples().stream().filter(l -> l.node().equals("L0_H0")).findFirst().orElseThrow().xmitPkts(),
+                    "L0_H0 sent its 200 packets");
+            assertTrue(body.contains("fabric_link_info{kind=\"host\",node=\"L0_H0\",port=\"1\",rate_gbps=\"100\",remote_node=\"L0\""), body);
+            assertTrue(body.contains("fabric_state{state=\"UP\"} 1.0"), body);
+            assertTrue(body.contains("fabric_manager_info{engine=\"minhop\""), body);
 
             promtoolAccepts(dir, body);
         }
