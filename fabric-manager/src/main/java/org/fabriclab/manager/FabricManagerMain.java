@@ -4,20 +4,10 @@ import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
-import io.micrometer.core.instrument.binder.MeterBinder;
-import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.core.instrument.binder.system.UptimeMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -137,11 +127,7 @@ public final class FabricManagerMain implements Callable<Integer> {
         }
         long sweepSeconds = sweepInterval.wholeSeconds("--sweep-interval");
         TrafficPattern pattern = traffic.pattern("uniform");
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        for (MeterBinder b : List.of(new JvmMemoryMetrics(), new JvmThreadMetrics(), new ClassLoaderMetrics(), new ProcessorMetrics(),
-                new UptimeMetrics(), new FileDescriptorMetrics())) {
-            b.bindTo(registry);
-        }
+        PrometheusMeterRegistry registry = MetricsServer.newRegistry();
         EmulatedFabric fabric = null;
         String endpoint = connect;
         if (emulate != null) {
@@ -154,9 +140,7 @@ public final class FabricManagerMain implements Callable<Integer> {
                      new Mastership.Config(smGuid == null ? FabricManager.smGuid(stateDir.resolve("guid2lid")) : hex(smGuid),
                              smPriority, mKey == null ? 0 : hex(mKey)));
              PerfManager perf = new PerfManager(manager, registry, perfInterval.millis(), topFlows);
-             JvmGcMetrics gc = new JvmGcMetrics();
              MetricsServer metrics = new MetricsServer(registry, InetAddress.getByName(metricsAddress), metricsPort)) {
-            gc.bindTo(registry);
             HealthStatusManager health = new HealthStatusManager();
             Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager, perf))
                     .addService(health.getHealthService()).addService(ProtoReflectionServiceV1.newInstance()).build().start();

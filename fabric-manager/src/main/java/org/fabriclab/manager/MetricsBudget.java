@@ -1,8 +1,5 @@
 package org.fabriclab.manager;
 
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.InputStream;
 import java.net.URI;
@@ -63,9 +60,7 @@ public final class MetricsBudget implements Callable<Integer> {
         Discovery.Result d = SyntheticCounters.discovered(f, 100);
         FabricManager.Snapshot snapshot = FabricManager.Snapshot.initial("minhop").routing(d);
         SyntheticCounters counters = new SyntheticCounters(f, 100, flowsPerHost, 10);
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new JvmMemoryMetrics().bindTo(registry);
-        new JvmThreadMetrics().bindTo(registry);
+        PrometheusMeterRegistry registry = MetricsServer.newRegistry();
         long linked = d.nodes().stream().flatMap(n -> n.ports().stream()).filter(p -> p.getNeighbourNodeGuid() != 0).count();
         System.out.printf(Locale.ROOT, "%s: %d switches, %d hosts, %d directed links; calls per poll: %d (one per node; per port it was %d)%n",
                 spec, f.switchCount(), f.caCount(), linked, d.nodes().size(), linked + f.caCount());
