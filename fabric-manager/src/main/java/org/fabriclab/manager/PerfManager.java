@@ -130,8 +130,9 @@ public final class PerfManager implements AutoCloseable {
         final Map<Integer, long[]> inputBytes = new HashMap<>();
         /** Per input port: its share over the last poll, while the port has been congested within {@link #SHARE_POLLS} polls. */
         final Map<Integer, double[]> inputShare = new ConcurrentHashMap<>();
-        /** The exposition's labels of this link, made once ({@link PerfMetrics}). */
+        /** The exposition's labels of this link and of its {@code fabric_link_info}, made once per discovery ({@link PerfMetrics}). */
         Labels labels;
+        Labels infoLabels;
 
         Link(String node, int port, boolean sw) {
             this.node = node;
@@ -151,6 +152,7 @@ public final class PerfManager implements AutoCloseable {
         volatile long adaptiveMinimal;
         volatile long adaptiveNonminimal;
         Labels labels;
+        Labels infoLabels;
 
         Node(String name, long guid, boolean sw, String level, String group, String coordinates) {
             this.name = name;
@@ -322,7 +324,7 @@ public final class PerfManager implements AutoCloseable {
                 String kind = v == Fabric.NONE ? null : layout.linkKind(v, p.getPortNumber());
                 l.kind = kind == null ? "" : kind;
                 l.rateGbps = p.getRateGbps();
-                l.labels = null;
+                l.infoLabels = null;
                 byPort[p.getPortNumber()] = l;
                 nowLinks.add(l);
             }

@@ -20,7 +20,7 @@ import java.util.List;
  * {@code PrometheusMeterRegistry}'s {@code PrometheusRegistry} beside Micrometer's own meters, so
  * that the ~35,000 links of an 18-ary 3-tree cost no meters, only the data points of one scrape;
  * a link, node or flow no longer in the poll simply has no data point. Each link's and node's
- * labels are made once and shared by all its series. Gauges without a value (Jain's index of a
+ * labels, and those of its {@code _info}, are made once per discovery and shared by all its series. Gauges without a value (Jain's index of a
  * port nothing went through) are left out rather than written as NaN.
  */
 final class PerfMetrics implements MultiCollector {
@@ -49,8 +49,11 @@ final class PerfMetrics implements MultiCollector {
         List<InfoDataPointSnapshot> linkInfo = new ArrayList<>(n);
         for (PerfManager.Link l : links) {
             Labels labels = labels(l);
-            linkInfo.add(new InfoDataPointSnapshot(labels.merge(new String[] {"remote_node", "remote_port", "kind", "rate_gbps"},
-                    new String[] {l.remoteNode, Integer.toString(l.remotePort), l.kind, number(l.rateGbps)})));
+            if (l.infoLabels == null) {
+                l.infoLabels = labels.merge(new String[] {"remote_node", "remote_port", "kind", "rate_gbps"},
+                        new String[] {l.remoteNode, Integer.toString(l.remotePort), l.kind, number(l.rateGbps)});
+            }
+            linkInfo.add(new InfoDataPointSnapshot(l.infoLabels));
             if (l.lastBytes < 0) {
                 continue; // not polled yet
             }
@@ -107,10 +110,11 @@ final class PerfMetrics implements MultiCollector {
         for (PerfManager.Node n : perf.nodes()) {
             if (n.labels == null) {
                 n.labels = Labels.of("node", n.name);
+                n.infoLabels = n.labels.merge(new String[] {"guid", "type", "level", "group", "coordinates"},
+                        new String[] {String.format("0x%016x", n.guid), n.sw ? "switch" : "host", n.level, n.group, n.coordinates});
             }
             Labels labels = n.labels;
-            info.add(new InfoDataPointSnapshot(labels.merge(new String[] {"guid", "type", "level", "group", "coordinates"},
-                    new String[] {String.format("0x%016x", n.guid), n.sw ? "switch" : "host", n.level, n.group, n.coordinates})));
+            info.add(new InfoDataPointSnapshot(n.infoLabels));
             if (n.sw) {
                 decisions.add(counter(n.adaptiveMinimal, labels.add("choice", "minimal")));
                 decisions.add(counter(n.adaptiveNonminimal, labels.add("choice", "nonminimal")));
