@@ -7,6 +7,7 @@ import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -125,6 +126,15 @@ public final class FabricManagerMain implements Callable<Integer> {
                 throw new IllegalArgumentException(hex[0] + " must be up to 16 hex digits, not '" + hex[1] + "'");
             }
         }
+        if (topFlows < 0) {
+            throw new IllegalArgumentException("--top-flows must be 0 or more, not " + topFlows);
+        }
+        InetAddress metricsBind;
+        try {
+            metricsBind = InetAddress.getByName(metricsAddress);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("--metrics-address '" + metricsAddress + "' is not an address of this machine (" + e.getMessage() + ")");
+        }
         long sweepSeconds = sweepInterval.wholeSeconds("--sweep-interval");
         TrafficPattern pattern = traffic.pattern("uniform");
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
@@ -140,7 +150,7 @@ public final class FabricManagerMain implements Callable<Integer> {
                      new Mastership.Config(smGuid == null ? FabricManager.smGuid(stateDir.resolve("guid2lid")) : hex(smGuid),
                              smPriority, mKey == null ? 0 : hex(mKey)));
              PerfManager perf = new PerfManager(manager, registry, perfInterval.millis(), topFlows);
-             MetricsServer metrics = new MetricsServer(registry, InetAddress.getByName(metricsAddress), metricsPort)) {
+             MetricsServer metrics = new MetricsServer(registry, metricsBind, metricsPort)) {
             HealthStatusManager health = new HealthStatusManager();
             Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager, perf))
                     .addService(health.getHealthService()).addService(ProtoReflectionServiceV1.newInstance()).build().start();
