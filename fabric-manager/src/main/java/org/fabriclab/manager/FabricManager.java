@@ -4,6 +4,8 @@ import io.grpc.stub.StreamObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -23,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.manager.channel.FanOut;
 import org.fabriclab.manager.channel.NodeChannels;
 import org.fabriclab.manager.discovery.DiscoveredNode;
@@ -199,6 +202,7 @@ public final class FabricManager implements AutoCloseable {
     private final Counter sweepErrors;
     private final Counter trapCounter;
     private final Counter lightSweepCounter;
+    private final MultiGauge managerInfo;
     private volatile Snapshot snapshot;
     private EngineChain chain;
 
@@ -228,6 +232,20 @@ public final class FabricManager implements AutoCloseable {
         Gauge.builder("fabric.links", this, m -> m.snapshot.discovered() == null ? 0 : m.snapshot.discovered().fabric().linkCount())
                 .description("links discovered").register(registry);
         Gauge.builder("fabric.table.version", this, m -> m.snapshot.tableVersion()).description("table version").register(registry);
+        for (State st : State.values()) {
+            Gauge.builder("fabric.state", this, m -> m.snapshot.state() == st ? 1 : 0).tag("state", st.name())
+                    .description("1 for the state the manager is in, 0 for the others").register(registry);
+        }
+        Gauge.builder("fabric.up.since", this, m -> m.snapshot.upSinceEpochMillis() / 1000.0).baseUnit("seconds")
+                .description("epoch seconds since which the fabric has been UP without a failed sweep (0: not up)").register(registry);
+        managerInfo = MultiGauge.builder("fabric.manager.info").description("1; the engine whose tables are in the switches, the daemon's version")
+                .register(registry);
+        managerInfo("");
+    }
+
+    /** {@code fabric_manager_info}'s one series, for the engine whose tables are in the switches now. */
+    private void managerInfo(String engine) {
+        managerInfo.register(List.of(MultiGauge.Row.of(Tags.of("engine", engine, "version", VersionProvider.version()), 1)), true);
     }
 
     /**
@@ -410,19 +428,21 @@ public final class FabricManager implements AutoCloseable {
             sweepTimer.record(millis, TimeUnit.MILLISECONDS);
             Snapshot before = snapshot;
             boolean changed = o.changedBlocks() > 0 || before.tableVersion() == 0;
+            // up since the first sweep after the last failure: the sweep's own DISCOVERING and ROUTING do not end it
             snapshot = before.toBuilder().state(State.UP).discovered(d).outcome(o).tableVersion(before.tableVersion() + (changed ? 1 : 0))
-                    .lastHeavySweepMillis(millis).upSinceEpochMillis(before.state() == State.UP && before.upSinceEpochMillis() > 0
+                    .lastHeavySweepMillis(millis).upSinceEpochMillis(before.upSinceEpochMillis() > 0
                             ? before.upSinceEpochMillis() : System.currentTimeMillis())
                     .lastError("").heavySweeps(before.heavySweeps() + 1).build();
             LOG.info("heavy sweep done in {} ms (discovery {}, claim {}, routing {}, validation {}, push {}, activation {}): {} switches, "
                     + "{} hosts, {} links; engine {}; {} LFT blocks changed, {} ports activated", millis, discoveryMillis, claimMillis,
                     o.routingMillis(), o.validationMillis(), o.pushMillis(), o.activationMillis(), d.fabric().switchCount(),
                     d.fabric().caCount(), d.fabric().linkCount(), o.tables().engine(), o.changedBlocks(), o.activatedPorts());
+            managerInfo(o.tables().engine());
             subscribeTraps(d);
         } catch (DiscoveryException | SweepException | RuntimeException e) {
             sweepErrors.increment();
             LOG.error("heavy sweep failed: {}", e.getMessage());
-            snapshot = snapshot.withState(State.FAILED, e.getMessage());
+            snapshot = snapshot.withState(State.FAILED, e.getMessage()).toBuilder().upSinceEpochMillis(0).build();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -437,7 +457,7 @@ public final class FabricManager implements AutoCloseable {
         if (snapshot.state() != State.STANDBY) {
             LOG.warn(note);
         }
-        snapshot = snapshot.standby(d, note);
+        snapshot = snapshot.standby(d, note).toBuilder().upSinceEpochMillis(0).build();
     }
 
     private Map<Long, Integer> readLids() {

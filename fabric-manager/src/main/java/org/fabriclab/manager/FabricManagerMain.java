@@ -4,10 +4,10 @@ import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -70,9 +70,17 @@ public final class FabricManagerMain implements Callable<Integer> {
             description = "Port counter polling interval (ms, s). Default: ${DEFAULT-VALUE}")
     TimeSpan perfInterval;
 
-    @Option(names = "--max-flow-metrics", defaultValue = "" + PerfManager.DEFAULT_MAX_FLOWS, paramLabel = "N",
-            description = "Most flows (source, destination) exported with their own series; the first seen. Default: ${DEFAULT-VALUE}")
-    int maxFlowMetrics;
+    @DeprecatedSpelling(names = "--max-flow-metrics", use = "--top-flows K")
+    @Option(names = {"--top-flows", "--max-flow-metrics"}, defaultValue = "" + PerfManager.DEFAULT_TOP_FLOWS, paramLabel = "K",
+            description = "Flows exported with their own series: the K of the highest throughput over the last poll (every host's "
+                    + "received total and fairness are exported whatever K). --max-flow-metrics is its old, deprecated spelling. "
+                    + "Default: ${DEFAULT-VALUE}")
+    int topFlows;
+
+    @Option(names = "--metrics-address", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
+            description = "Address the /metrics server binds (0.0.0.0: every interface, for a Prometheus on another machine). "
+                    + "Default: ${DEFAULT-VALUE}")
+    String metricsAddress;
 
     /** Embedded mode: the hosts' traffic once the fabric is up. */
     @Mixin
@@ -118,10 +126,18 @@ public final class FabricManagerMain implements Callable<Integer> {
                 throw new IllegalArgumentException(hex[0] + " must be up to 16 hex digits, not '" + hex[1] + "'");
             }
         }
+        if (topFlows < 0) {
+            throw new IllegalArgumentException("--top-flows must be 0 or more, not " + topFlows);
+        }
+        InetAddress metricsBind;
+        try {
+            metricsBind = InetAddress.getByName(metricsAddress);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("--metrics-address '" + metricsAddress + "' is not an address of this machine (" + e.getMessage() + ")");
+        }
         long sweepSeconds = sweepInterval.wholeSeconds("--sweep-interval");
         TrafficPattern pattern = traffic.pattern("uniform");
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new JvmMemoryMetrics().bindTo(registry);
+        PrometheusMeterRegistry registry = MetricsServer.newRegistry();
         EmulatedFabric fabric = null;
         String endpoint = connect;
         if (emulate != null) {
@@ -133,14 +149,14 @@ public final class FabricManagerMain implements Callable<Integer> {
              FabricManager manager = new FabricManager(endpoint, engine.chain, stateDir.resolve("guid2lid"), registry,
                      new Mastership.Config(smGuid == null ? FabricManager.smGuid(stateDir.resolve("guid2lid")) : hex(smGuid),
                              smPriority, mKey == null ? 0 : hex(mKey)));
-             PerfManager perf = new PerfManager(manager, registry, perfInterval.millis(), maxFlowMetrics);
-             MetricsServer metrics = new MetricsServer(registry, metricsPort)) {
-            metrics.serve("/", FabricViewSource.view(manager, perf, registry));
+             PerfManager perf = new PerfManager(manager, registry, perfInterval.millis(), topFlows);
+             MetricsServer metrics = new MetricsServer(registry, metricsBind, metricsPort)) {
+            metrics.serve("/", FabricViewSource.view(manager, perf));
             HealthStatusManager health = new HealthStatusManager();
             Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager, perf))
                     .addService(health.getHealthService()).addService(ProtoReflectionServiceV1.newInstance()).build().start();
-            LOG.info("admin gRPC on port {}, metrics on http://localhost:{}/metrics, the fabric view on http://localhost:{}/",
-                    admin.getPort(), metrics.port(), metrics.port());
+            LOG.info("admin gRPC on port {}, metrics on http://{}:{}/metrics, the fabric view on http://{}:{}/",
+                    admin.getPort(), metricsAddress, metrics.port(), metricsAddress, metrics.port());
             FabricManager.Snapshot s = manager.sweep().get();
             if (s.state() != FabricManager.State.UP) {
                 LOG.error("the first heavy sweep failed: {}; the manager keeps running and retries on traps, sweeps and requests", s.lastError());

@@ -1,11 +1,6 @@
 package org.fabriclab.manager;
 
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.fabriclab.manager.web.FabricView;
@@ -15,24 +10,20 @@ import org.fabriclab.manager.web.ViewState;
 /**
  * Where the fabric view ({@code manager.web}, which knows neither the manager nor the perf
  * manager, so that the packages stay free of cycles) gets its state: the manager's snapshot, and
- * the one place it reads the perf manager: its {@link PerfManager#samples()} for counters and
- * utilisation, and the gauges it registers under the metric names of {@code docs/metrics.md}
- * ({@code fabric.port.congested}, {@code fabric.port.input.fairness}, {@code
- * fabric.port.input.share}) for congestion and input shares, which {@code samples()} does not
- * carry. When the perf manager's API changes, only this class follows it.
+ * the one place it reads the perf manager: its {@link PerfManager#samples()} for counters,
+ * utilisation, congestion and input shares. When the perf manager's API changes, only this class
+ * follows it.
  */
 public final class FabricViewSource implements Supplier<Map<String, PortReading>> {
     private final PerfManager perf;
-    private final MeterRegistry registry;
 
-    private FabricViewSource(PerfManager perf, MeterRegistry registry) {
+    private FabricViewSource(PerfManager perf) {
         this.perf = perf;
-        this.registry = registry;
     }
 
-    /** The fabric view of {@code manager}'s state and {@code perf}'s polls ({@code perf} registers its meters in {@code registry}). */
-    public static FabricView view(FabricManager manager, PerfManager perf, MeterRegistry registry) {
-        return new FabricView(() -> state(manager.snapshot()), new FabricViewSource(perf, registry));
+    /** The fabric view of {@code manager}'s state and {@code perf}'s polls. */
+    public static FabricView view(FabricManager manager, PerfManager perf) {
+        return new FabricView(() -> state(manager.snapshot()), new FabricViewSource(perf));
     }
 
     /** The view's state of a snapshot: the tables only if they are of the fabric discovered last. */
@@ -47,43 +38,11 @@ public final class FabricViewSource implements Supplier<Map<String, PortReading>
     /** Every polled port by {@link PortReading#key}, as last polled. */
     @Override
     public Map<String, PortReading> get() {
-        Map<String, Double> congested = new HashMap<>();
-        Map<String, Double> fairness = new HashMap<>();
-        Map<String, List<double[]>> shares = new HashMap<>();
-        // one pass over the registry (a search per name would pass over every meter each time: 240,000 on the 18-ary 3-tree)
-        registry.forEachMeter(m -> {
-            if (!(m instanceof Gauge g)) {
-                return;
-            }
-            switch (g.getId().getName()) {
-                case "fabric.port.congested" -> congested.put(key(g), g.value());
-                case "fabric.port.input.fairness" -> fairness.put(key(g), g.value());
-                case "fabric.port.input.share" -> {
-                    double v = g.value();
-                    String input = g.getId().getTag("input");
-                    if (v > 0 && input != null) {
-                        shares.computeIfAbsent(key(g), k -> new ArrayList<>()).add(new double[] {Integer.parseInt(input), v});
-                    }
-                }
-                default -> {
-                }
-            }
-        });
         Map<String, PortReading> out = new HashMap<>();
         for (PerfManager.LinkSample s : perf.samples()) {
-            String k = PortReading.key(s.node(), s.port());
-            boolean hot = congested.getOrDefault(k, 0.0) == 1;
-            List<double[]> in = hot ? shares.getOrDefault(k, List.of()).stream().sorted(Comparator.comparingDouble(x -> x[0])).toList()
-                    : List.of();
-            int[] inputs = in.stream().mapToInt(x -> (int) x[0]).toArray();
-            double[] share = in.stream().mapToDouble(x -> x[1]).toArray();
-            out.put(k, new PortReading(s.node(), s.port(), s.utilisation(), s.xmitBytes(), s.xmitPkts(), s.xmitWaitNs(), s.discards(),
-                    hot, fairness.getOrDefault(k, Double.NaN), inputs, share));
+            out.put(PortReading.key(s.node(), s.port()), new PortReading(s.node(), s.port(), s.utilisation(), s.xmitBytes(),
+                    s.xmitPkts(), s.xmitWaitNs(), s.discards(), s.congested(), s.inputFairness(), s.inputs(), s.shares()));
         }
         return out;
-    }
-
-    private static String key(Gauge g) {
-        return PortReading.key(g.getId().getTag("node"), Integer.parseInt(g.getId().getTag("port")));
     }
 }

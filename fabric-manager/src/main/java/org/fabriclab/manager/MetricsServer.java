@@ -2,24 +2,77 @@ package org.fabriclab.manager;
 
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.management.OperatingSystemMXBean;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
 
-/** Serves the Prometheus exposition at {@code /metrics} (JDK HTTP server, one thread). */
+/**
+ * Serves the Prometheus exposition at {@code /metrics} (JDK HTTP server, one thread), streamed
+ * as it is written (chunked: a large fabric's exposition is never held as one string and one byte
+ * array), gzipped when the scraper accepts it, as Prometheus does. Binds the loopback address
+ * unless told otherwise: the exposition names every node of the fabric.
+ */
 public final class MetricsServer implements AutoCloseable {
+    private static final String TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8";
     private final HttpServer server;
 
+    /**
+     * The daemon's registry, with the JVM and process binders (memory, GC, threads, classes, CPU,
+     * uptime, file descriptors). Two of Micrometer's names are not Prometheus's and {@code promtool
+     * check metrics} refuses them: {@code process_cpu_time_ns_total} (an abbreviated unit) is
+     * exported as {@code process_cpu_seconds_total}, as Prometheus's own clients name it, and
+     * {@code system_cpu_count} (a {@code _count} suffix on a gauge) is left out. The GC binder
+     * listens for as long as the JVM runs.
+     */
+    public static PrometheusMeterRegistry newRegistry() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        registry.config().meterFilter(MeterFilter.deny(id -> id.getName().equals("process.cpu.time") || id.getName().equals("system.cpu.count")));
+        for (MeterBinder b : List.of(new JvmMemoryMetrics(), new JvmGcMetrics(), new JvmThreadMetrics(), new ClassLoaderMetrics(),
+                new ProcessorMetrics(), new UptimeMetrics(), new FileDescriptorMetrics())) {
+            b.bindTo(registry);
+        }
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os && os.getProcessCpuTime() >= 0) {
+            FunctionCounter.builder("process.cpu", os, o -> o.getProcessCpuTime() / 1e9).baseUnit("seconds")
+                    .description("CPU time the daemon's process used").register(registry);
+        }
+        return registry;
+    }
+
+    /** On the loopback address. */
     public MetricsServer(PrometheusMeterRegistry registry, int port) throws IOException {
-        server = HttpServer.create(new InetSocketAddress(port), 0);
+        this(registry, InetAddress.getLoopbackAddress(), port);
+    }
+
+    public MetricsServer(PrometheusMeterRegistry registry, InetAddress address, int port) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(address, port), 0);
         server.createContext("/metrics", ex -> {
-            byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
-            ex.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-            ex.sendResponseHeaders(200, body.length);
-            try (OutputStream o = ex.getResponseBody()) {
-                o.write(body);
+            String accept = ex.getRequestHeaders().getFirst("Accept-Encoding");
+            boolean gzip = accept != null && accept.contains("gzip");
+            ex.getResponseHeaders().add("Content-Type", TEXT_FORMAT);
+            if (gzip) {
+                ex.getResponseHeaders().add("Content-Encoding", "gzip");
+            }
+            ex.sendResponseHeaders(200, 0);
+            try (OutputStream body = ex.getResponseBody(); OutputStream o = gzip ? new GZIPOutputStream(body, 1 << 16) : new BufferedOutputStream(body, 1 << 16)) {
+                registry.scrape(o, TEXT_FORMAT);
             }
         });
         server.start();

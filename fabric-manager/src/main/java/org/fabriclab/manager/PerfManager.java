@@ -2,80 +2,122 @@ package org.fabriclab.manager;
 
 import io.grpc.StatusRuntimeException;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.snapshots.Labels;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.fabriclab.manager.channel.FanOut;
+import org.fabriclab.manager.channel.NodeChannels;
 import org.fabriclab.manager.discovery.DiscoveredNode;
+import org.fabriclab.manager.discovery.Discovery;
 import org.fabriclab.proto.v1.FlowCounter;
 import org.fabriclab.proto.v1.FlowCounters;
-import org.fabriclab.proto.v1.GetFlowCountersRequest;
-import org.fabriclab.proto.v1.GetPortCountersRequest;
+import org.fabriclab.proto.v1.GetNodeCountersRequest;
+import org.fabriclab.proto.v1.NodeCounters;
 import org.fabriclab.proto.v1.NodeType;
 import org.fabriclab.proto.v1.PortCounters;
 import org.fabriclab.proto.v1.PortInfo;
 import org.fabriclab.proto.v1.PortState;
+import org.fabriclab.proto.v1.XmitDiscards;
 import org.fabriclab.routing.analysis.Fairness;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.fabric.FabricLayout;
 
 /**
- * The performance manager: polls every linked port's counters on an interval (as OpenSM's perfmgr
- * does) and every channel adapter's flow counters, and exports:
+ * The performance manager: polls every node's counters on an interval, as OpenSM's perfmgr does,
+ * with one {@code GetNodeCounters} call per node (every port, the node's adaptive decisions and a
+ * host's flow counters in one reply), fanned out as discovery is ({@link FanOut}, retried once
+ * or twice on UNAVAILABLE and DEADLINE_EXCEEDED). From two polls it computes, in the nodes' model
+ * time ({@code model_time_ns}; the manager's wall clock where a node reports 0):
  * <ul>
- *   <li>per directed link: transmitted bytes and packets, transmit wait and discards (counters);
- *       utilisation over the last interval, input-buffer depth and heads waiting (gauges);
- *   <li>per switch output port, over the last interval: whether it was congested ({@link
- *       Fairness#congested}: inputs competing at high utilisation, or credit waits), Jain's fairness index
- *       over the input ports that sent through it, and for congested ports each input's share;
- *   <li>per flow (source to destination node, as the destination counts them): throughput over
- *       the last interval, bytes and packets out of order (counters), up to {@code maxFlows} flows;
- *       and per destination, Jain's index over the flows it received in the interval (a hot
- *       spot's fairness, the paper's C2 experiments).
+ *   <li>per directed link: utilisation; per switch output, whether it was congested ({@link
+ *       Fairness#congested}), Jain's index over its inputs, and each input's share while it is
+ *       congested (dropped after {@value #SHARE_POLLS} polls without congestion);
+ *   <li>per flow (source to destination, as the destination counts it) its throughput, of which
+ *       the top K are kept; per destination what it received, Jain's index over its flows and the
+ *       packets out of order; over all active flows the coefficient of variation.
  * </ul>
- * Meters read this class's fields at scrape time. Tags are node, port and input names, so their
- * number is bounded by the fabric (input shares only for ports that were congested, flows by
- * {@code maxFlows}). A poll that fails is counted in {@code fabric.perf.poll.failures}: {@code
- * kind=node} for a gRPC status (a node gone, a deadline; expected, the next poll tries again),
- * {@code kind=unexpected} for anything else, logged with the node and port; either way polling
- * goes on with the next port. Runs on its own {@code perf-manager} thread.
+ * State is plain fields read racily at scrape time by {@link PerfMetrics}, which builds the
+ * per-link series from them then (tens of thousands of links are not tens of thousands of
+ * meters). The links and nodes are those of the last discovery: a link gone after a sweep loses
+ * its series. A node that fails a poll is counted in {@code fabric.perf.poll.failures}: {@code
+ * kind=node} for a gRPC status (a node gone, a deadline; its series keep their last values and the
+ * next poll tries again), {@code kind=unexpected} for anything else, logged with the node; either
+ * way polling goes on with the other nodes. Polls run on the {@code perf-manager} thread, the
+ * calls on the {@code perf-io} pool (separate from the sweeps' pool, so a slow poll never delays
+ * a sweep).
  */
 public final class PerfManager implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PerfManager.class);
-    private final FabricManager manager;
-    private final MeterRegistry registry;
+
+    /** Flows exported with their own series when no limit is given. */
+    public static final int DEFAULT_TOP_FLOWS = 20;
+    /** Polls an input's share outlives its port's last congested poll. */
+    public static final int SHARE_POLLS = 10;
+    /** The {@code reason} label of {@code XmitDiscards}' fields, in their order. */
+    static final String[] DISCARD_REASONS = {"no_route", "no_lane", "port_down", "overflow", "link_lost"};
+    /** Calls in flight at once. */
+    private static final int IO_THREADS = 8;
+
+    /** Where a node's counters come from: its agent ({@code GetNodeCounters}), or a benchmark's made-up ones. */
+    @FunctionalInterface
+    public interface CounterSource {
+        NodeCounters read(DiscoveredNode node);
+    }
+
+    private final Supplier<FabricManager.Snapshot> snapshots;
+    private final CounterSource source;
     private final long intervalMillis;
-    private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "perf-manager");
-        t.setDaemon(true);
-        return t;
-    });
-    private final Map<String, Link> links = new ConcurrentHashMap<>();
-    private final Map<String, Flow> flows = new ConcurrentHashMap<>();
-    private final Map<String, Destination> destinations = new ConcurrentHashMap<>();
-    private final int maxFlows;
-    private boolean warnedFlows;
-    /** Polls a node refused or did not answer (a gRPC status: a node gone, a deadline): expected, the next poll tries again. */
+    private final int topFlows;
+    private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "perf-manager"));
+    private final ExecutorService io = Executors.newFixedThreadPool(IO_THREADS, r -> thread(r, "perf-io"));
+    private final FanOut fanOut;
     private final Counter nodeFailures;
-    /** Polls that failed for any other reason (a bug): logged with the node and port, and polling goes on. */
     private final Counter unexpectedFailures;
+    private final PerfMetrics metrics;
+    private final PrometheusMeterRegistry prometheus;
 
-    /** Flows exported when no limit is given. */
-    public static final int DEFAULT_MAX_FLOWS = 4096;
+    // written by the polling thread only (poll is not reentrant: synchronized), read at scrape time
+    private volatile Discovery.Result labelled;
+    private volatile List<Link> links = List.of();
+    private volatile List<Node> nodes = List.of();
+    private final Map<String, Link[]> linksByNode = new HashMap<>();
+    private final Map<String, Node> nodeByName = new HashMap<>();
+    private final Map<String, Destination> destinations = new ConcurrentHashMap<>();
+    private volatile List<FlowRate> top = List.of();
+    volatile int flowsActive;
+    volatile double flowCov = Double.NaN;
+    volatile double pollSeconds = Double.NaN;
 
-    /** Counters of one directed link, as last polled. */
+    /** Counters of one directed link, as last polled, and what it is. */
     static final class Link {
+        final String node;
+        final int port;
+        final boolean sw;
+        String remoteNode = "";
+        int remotePort;
+        String kind = "";
+        double rateGbps;
         volatile long xmitBytes;
         volatile long xmitPkts;
         volatile long xmitWaitNs;
         volatile long discards;
+        /** In the order of {@link #DISCARD_REASONS}. */
+        final long[] discardsByReason = new long[DISCARD_REASONS.length];
         volatile double utilisation;
         volatile long queued;
         volatile long waitingHeads;
@@ -83,129 +125,281 @@ public final class PerfManager implements AutoCloseable {
         volatile double inputFairness = Double.NaN;
         long lastBytes = -1;
         long lastWaitNs;
-        long lastNanos;
-        double rateGbps;
-        /** Per input port: bytes sent through this port as last polled, and the share over the last interval. */
+        long lastTime;
+        int uncongestedPolls;
+        /** Per input port: bytes sent through this port as last polled. */
         final Map<Integer, long[]> inputBytes = new HashMap<>();
+        /** Per input port: its share over the last poll, while the port has been congested within {@link #SHARE_POLLS} polls. */
         final Map<Integer, double[]> inputShare = new ConcurrentHashMap<>();
-        String node;
-        int port;
+        /** The exposition's labels of this link and of its {@code fabric_link_info}, made once per discovery ({@link PerfMetrics}). */
+        Labels labels;
+        Labels infoLabels;
+
+        Link(String node, int port, boolean sw) {
+            this.node = node;
+            this.port = port;
+            this.sw = sw;
+        }
     }
 
-    /** One flow as its destination counts it. */
-    static final class Flow {
-        volatile long bytes;
-        volatile long outOfOrder;
-        volatile double gbps;
-        long lastBytes = -1;
-        long lastNanos;
+    /** One node as discovered, and its adaptive decisions as last polled. */
+    static final class Node {
+        final String name;
+        final long guid;
+        final boolean sw;
+        final String level;
+        final String group;
+        final String coordinates;
+        volatile long adaptiveMinimal;
+        volatile long adaptiveNonminimal;
+        Labels labels;
+        Labels infoLabels;
+
+        Node(String name, long guid, boolean sw, String level, String group, String coordinates) {
+            this.name = name;
+            this.guid = guid;
+            this.sw = sw;
+            this.level = level;
+            this.group = group;
+            this.coordinates = coordinates;
+        }
     }
 
-    /** One destination's flows' fairness over the last interval. */
+    /** One destination host: its flows' bytes as last polled (by source LID), and the aggregates over the last poll. */
     static final class Destination {
+        final String node;
+        final Map<Integer, Long> lastBytes = new HashMap<>();
+        long lastTime = -1;
+        volatile double receiveBps;
         volatile double jain = Double.NaN;
+        volatile long outOfOrder;
+        Labels labels;
+
+        Destination(String node) {
+            this.node = node;
+        }
+    }
+
+    /** A flow's throughput over the last poll, in bytes per second of model time. */
+    public record FlowRate(String src, String dst, double bps) {
     }
 
     public PerfManager(FabricManager manager, MeterRegistry registry, long intervalMillis) {
-        this(manager, registry, intervalMillis, DEFAULT_MAX_FLOWS);
+        this(manager, registry, intervalMillis, DEFAULT_TOP_FLOWS);
     }
 
-    /** With {@code maxFlows} the most flows exported (the first seen); more are counted in the log, once. */
-    public PerfManager(FabricManager manager, MeterRegistry registry, long intervalMillis, int maxFlows) {
-        if (maxFlows < 0) {
-            throw new IllegalArgumentException("the flow limit is not negative; got " + maxFlows);
+    /** Exporting the {@code topFlows} flows of the highest throughput with their own series. */
+    public PerfManager(FabricManager manager, MeterRegistry registry, long intervalMillis, int topFlows) {
+        this(manager::snapshot, manager.channels(), null, registry, intervalMillis, topFlows);
+    }
+
+    /**
+     * Polling what {@code snapshots} says was discovered, through {@code channels} or, if {@code
+     * source} is given, from it (benchmarks, tests). On a {@link PrometheusMeterRegistry} the
+     * series are exported ({@link PerfMetrics}); on any other only the failures are counted.
+     */
+    PerfManager(Supplier<FabricManager.Snapshot> snapshots, NodeChannels channels, CounterSource source, MeterRegistry registry,
+                long intervalMillis, int topFlows) {
+        if (topFlows < 0) {
+            throw new IllegalArgumentException("--top-flows is 0 or more; got " + topFlows);
         }
-        this.manager = manager;
-        this.registry = registry;
+        this.snapshots = snapshots;
+        this.fanOut = new FanOut(channels, io, IO_THREADS);
+        this.source = source != null ? source
+                : n -> fanOut.stub(n.endpoint()).getNodeCounters(GetNodeCountersRequest.getDefaultInstance());
         this.intervalMillis = intervalMillis;
-        this.maxFlows = maxFlows;
-        nodeFailures = failures("node", "polls a node refused or did not answer (gRPC status: a node gone, a deadline)");
-        unexpectedFailures = failures("unexpected", "polls that failed for another reason (a bug: see the log)");
+        this.topFlows = topFlows;
+        nodeFailures = failures(registry, "node", "polls a node refused or did not answer (gRPC status: a node gone, a deadline)");
+        unexpectedFailures = failures(registry, "unexpected", "polls that failed for another reason (a bug: see the log)");
+        metrics = new PerfMetrics(this);
+        prometheus = registry instanceof PrometheusMeterRegistry p ? p : null;
+        if (prometheus != null) {
+            prometheus.getPrometheusRegistry().register(metrics);
+        }
     }
 
-    private Counter failures(String kind, String description) {
+    private static Counter failures(MeterRegistry registry, String kind, String description) {
         return Counter.builder("fabric.perf.poll.failures").tag("kind", kind).description(description).register(registry);
+    }
+
+    private static Thread thread(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
     }
 
     public void start() {
         poller.scheduleWithFixedDelay(this::poll, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
     }
 
-    /** Polls once (also used by tests and by {@code fabricctl counters}). */
-    public void poll() {
-        FabricManager.Snapshot s = manager.snapshot();
-        if (s.discovered() == null) {
+    /** Polls every node once (also used by tests and benchmarks); one poll at a time. */
+    public synchronized void poll() {
+        FabricManager.Snapshot s = snapshots.get();
+        if (s.discovered() == null || poller.isShutdown()) {
             return;
+        }
+        long t0 = System.nanoTime();
+        if (s.discovered() != labelled) {
+            relabel(s.discovered());
         }
         Map<Integer, String> byLid = new HashMap<>();
         if (s.outcome() != null) {
-            var f = s.outcome().fabric();
+            Fabric f = s.outcome().fabric();
             for (int e = 0; e < f.endpointCount(); e++) {
                 byLid.put(s.outcome().lids().endpointLid(e), f.name(f.endpointNode(e)));
             }
         }
-        for (DiscoveredNode n : s.discovered().nodes()) {
-            if (poller.isShutdown()) {
-                return;
+        List<FanOut.Result<DiscoveredNode, NodeCounters>> results;
+        try {
+            results = fanOut.run(s.discovered().nodes(), FanOut.Retry.IDEMPOTENT, source::read);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        Flows flows = new Flows(topFlows);
+        for (FanOut.Result<DiscoveredNode, NodeCounters> r : results) {
+            String name = r.item().info().getDescription();
+            if (r.failure() instanceof StatusRuntimeException) {
+                nodeFailures.increment();
+            } else if (r.failure() != null) {
+                unexpected(r.failure(), name);
+            } else {
+                try {
+                    update(name, r.value(), byLid, flows);
+                } catch (RuntimeException e) {
+                    unexpected(e, name);
+                }
             }
+        }
+        top = flows.top();
+        flowsActive = flows.active;
+        flowCov = flows.cov();
+        pollSeconds = (System.nanoTime() - t0) / 1e9;
+    }
+
+    /** A failure polling cannot expect: counted, logged with the node, and polling goes on with the next. */
+    private void unexpected(Throwable e, String node) {
+        unexpectedFailures.increment();
+        LOG.error("polling the counters of {} failed unexpectedly; polling goes on with the others", node, e);
+    }
+
+    /**
+     * A new discovery: the links and nodes to export are now its own, with their far ends, kinds
+     * and layout. A link or node still there keeps its counters (and its ports' input shares);
+     * one gone is dropped with its series, a destination gone with its flows.
+     */
+    private void relabel(Discovery.Result d) {
+        Fabric f = d.fabric();
+        FabricLayout layout = FabricLayout.of(f);
+        Map<String, Link> before = new HashMap<>();
+        links.forEach(l -> before.put(l.node + "/" + l.port, l));
+        List<Link> nowLinks = new ArrayList<>();
+        List<Node> nowNodes = new ArrayList<>();
+        Set<String> hosts = new HashSet<>();
+        linksByNode.clear();
+        nodeByName.clear();
+        for (DiscoveredNode n : d.nodes()) {
+            String name = n.info().getDescription();
             boolean sw = n.info().getType() == NodeType.NODE_TYPE_SWITCH;
+            int v = f.nodeByGuid(n.info().getNodeGuid()).orElse(Fabric.NONE);
+            int[] coords = v == Fabric.NONE ? null : layout.coordinates(v);
+            Node node = new Node(name, n.info().getNodeGuid(), sw, v == Fabric.NONE ? "" : known(layout.level(v)),
+                    v == Fabric.NONE ? "" : known(layout.group(v)), coords == null ? "" : join(coords));
+            nowNodes.add(node);
+            nodeByName.put(name, node);
+            if (!sw) {
+                hosts.add(name);
+            }
+            Link[] byPort = new Link[n.ports().size() + 1];
             for (PortInfo p : n.ports()) {
-                if (p.getState() == PortState.PORT_STATE_DOWN || p.getNeighbourNodeGuid() == 0) {
+                if (p.getState() == PortState.PORT_STATE_DOWN || p.getNeighbourNodeGuid() == 0 || p.getPortNumber() >= byPort.length) {
                     continue;
                 }
-                try {
-                    PortCounters c = manager.channels().blocking(n.endpoint())
-                            .getPortCounters(GetPortCountersRequest.newBuilder().setPortNumber(p.getPortNumber()).build());
-                    update(n.info().getDescription(), p, c, sw);
-                } catch (StatusRuntimeException e) {
-                    // a node that went away: its meters keep their last values until the next sweep
-                    nodeFailures.increment();
-                } catch (RuntimeException e) {
-                    unexpected(e, "the port counters of " + n.info().getDescription() + " port " + p.getPortNumber());
+                Link l = before.get(name + "/" + p.getPortNumber());
+                if (l == null || l.sw != sw) {
+                    l = new Link(name, p.getPortNumber(), sw);
                 }
+                DiscoveredNode far = d.byGuid().get(p.getNeighbourNodeGuid());
+                l.remoteNode = far == null ? "" : far.info().getDescription();
+                l.remotePort = p.getNeighbourPort();
+                String kind = v == Fabric.NONE ? null : layout.linkKind(v, p.getPortNumber());
+                l.kind = kind == null ? "" : kind;
+                l.rateGbps = p.getRateGbps();
+                l.infoLabels = null;
+                byPort[p.getPortNumber()] = l;
+                nowLinks.add(l);
             }
-            if (!sw) {
-                try {
-                    pollFlows(n.info().getDescription(), manager.channels().blocking(n.endpoint())
-                            .getFlowCounters(GetFlowCountersRequest.getDefaultInstance()), byLid);
-                } catch (StatusRuntimeException e) {
-                    nodeFailures.increment();
-                } catch (RuntimeException e) {
-                    unexpected(e, "the flow counters of " + n.info().getDescription());
+            linksByNode.put(name, byPort);
+        }
+        nowLinks.sort(Comparator.comparing((Link l) -> l.node).thenComparingInt(l -> l.port));
+        nowNodes.sort(Comparator.comparing(n -> n.name));
+        destinations.keySet().retainAll(hosts);
+        links = List.copyOf(nowLinks);
+        nodes = List.copyOf(nowNodes);
+        labelled = d;
+    }
+
+    private static String known(int v) {
+        return v == Fabric.NONE ? "" : Integer.toString(v);
+    }
+
+    private static String join(int[] coords) {
+        StringBuilder sb = new StringBuilder();
+        for (int c : coords) {
+            sb.append(sb.length() == 0 ? "" : ",").append(c);
+        }
+        return sb.toString();
+    }
+
+    /** One node's reply: its linked ports, its adaptive decisions, a host's flows. */
+    private void update(String name, NodeCounters nc, Map<Integer, String> byLid, Flows flows) {
+        long now = nc.getModelTimeNs() != 0 ? nc.getModelTimeNs() : System.nanoTime();
+        Link[] byPort = linksByNode.get(name);
+        if (byPort != null) {
+            for (PortCounters c : nc.getPortsList()) {
+                int p = c.getPortNumber();
+                if (p > 0 && p < byPort.length && byPort[p] != null) {
+                    update(byPort[p], c, now);
                 }
             }
         }
+        Node node = nodeByName.get(name);
+        if (node != null && nc.hasAdaptiveDecisions()) {
+            node.adaptiveMinimal = nc.getAdaptiveDecisions().getMinimal();
+            node.adaptiveNonminimal = nc.getAdaptiveDecisions().getNonminimal();
+        }
+        if (nc.hasFlows()) {
+            pollFlows(name, nc.getFlows(), now, byLid, flows);
+        }
     }
 
-    /** A failure polling cannot expect: counted, logged with what was polled, and polling goes on with the next. */
-    private void unexpected(RuntimeException e, String what) {
-        unexpectedFailures.increment();
-        LOG.error("polling {} failed unexpectedly; polling goes on with the others", what, e);
-    }
-
-    private void update(String node, PortInfo p, PortCounters c, boolean sw) {
-        String key = node + "/" + p.getPortNumber();
-        Link l = links.computeIfAbsent(key, k -> register(node, p, sw));
-        long now = System.nanoTime();
-        boolean interval = l.lastBytes >= 0 && now > l.lastNanos;
+    private static void update(Link l, PortCounters c, long now) {
+        boolean interval = l.lastBytes >= 0 && now > l.lastTime;
         if (interval && l.rateGbps > 0) {
-            double bits = (c.getXmitDataOctets() - l.lastBytes) * 8.0;
-            l.utilisation = Math.max(0, Math.min(1, bits / ((now - l.lastNanos) * l.rateGbps)));
+            double bits = Math.max(0, c.getXmitDataOctets() - l.lastBytes) * 8.0;
+            l.utilisation = Math.min(1, bits / ((now - l.lastTime) * l.rateGbps));
         }
-        if (interval && sw) {
-            l.congested = inputShares(l, c, now - l.lastNanos) ? 1 : 0;
+        if (interval && l.sw) {
+            boolean congested = inputShares(l, c, now - l.lastTime);
+            l.congested = congested ? 1 : 0;
+            l.uncongestedPolls = congested ? 0 : l.uncongestedPolls + 1;
+            if (l.uncongestedPolls >= SHARE_POLLS) {
+                l.inputShare.clear();
+            }
         }
-        if (!interval && sw) {
+        if (!interval && l.sw) {
             c.getInputBytesList().forEach(x -> l.inputBytes.put(x.getInputPort(), new long[] {x.getBytes()}));
         }
         l.lastBytes = c.getXmitDataOctets();
         l.lastWaitNs = c.getXmitWaitNs();
-        l.lastNanos = now;
-        l.rateGbps = p.getRateGbps();
+        l.lastTime = now;
         l.xmitBytes = c.getXmitDataOctets();
         l.xmitPkts = c.getXmitPkts();
         l.xmitWaitNs = c.getXmitWaitNs();
         l.discards = c.getXmitDiscards();
+        XmitDiscards why = c.getXmitDiscardsByReason();
+        long[] byReason = {why.getNoRoute(), why.getNoLane(), why.getPortDown(), why.getOverflow(), why.getLinkLost()};
+        System.arraycopy(byReason, 0, l.discardsByReason, 0, byReason.length);
         l.queued = c.getInputQueuedPackets();
         l.waitingHeads = c.getOutputWaitingHeads();
     }
@@ -213,13 +407,13 @@ public final class PerfManager implements AutoCloseable {
     /**
      * The bytes each input sent through {@code l} in the interval of {@code intervalNs}: Jain's index
      * over the inputs that sent any, and, if the port was congested, each input's share of what it
-     * sent (an input's gauge is registered the first time its port is congested, and reads 0 in an
-     * interval it sent nothing in). Congested as {@link Fairness#congested} says.
+     * sent (an input that sent nothing this time reads 0 while its port keeps its shares).
+     * Congested as {@link Fairness#congested} says.
      *
      * @return whether the port was congested
      */
-    private boolean inputShares(Link l, PortCounters c, long intervalNs) {
-        Map<Integer, Long> delta = new TreeMap<>();
+    private static boolean inputShares(Link l, PortCounters c, long intervalNs) {
+        Map<Integer, Long> delta = new HashMap<>();
         long total = 0;
         for (var x : c.getInputBytesList()) {
             long[] last = l.inputBytes.computeIfAbsent(x.getInputPort(), k -> new long[1]);
@@ -238,124 +432,140 @@ public final class PerfManager implements AutoCloseable {
         }
         if (congested && delta.size() > 1) {
             for (var e : delta.entrySet()) {
-                l.inputShare.computeIfAbsent(e.getKey(), in -> registerShare(l, in))[0] = e.getValue() / (double) total;
+                l.inputShare.computeIfAbsent(e.getKey(), in -> new double[1])[0] = e.getValue() / (double) total;
             }
         }
         return congested;
     }
 
-    private double[] registerShare(Link l, int input) {
-        double[] share = new double[1];
-        Gauge.builder("fabric.port.input.share", share, x -> x[0]).baseUnit("ratio")
-                .description("share of a congested switch output's bytes that came from one input port, over the last interval")
-                .tags(Tags.of("node", l.node, "port", Integer.toString(l.port), "input", Integer.toString(input))).register(registry);
-        return share;
-    }
-
-    /** One destination's flow counters: each flow's throughput over the interval and the destination's fairness. */
-    private void pollFlows(String dst, FlowCounters fc, Map<Integer, String> byLid) {
-        long now = System.nanoTime();
-        List<Double> active = new ArrayList<>();
+    /** One destination's flow counters: each flow's throughput over the interval, offered to the top K, and the destination's aggregates. */
+    private void pollFlows(String dst, FlowCounters fc, long now, Map<Integer, String> byLid, Flows flows) {
+        Destination d = destinations.computeIfAbsent(dst, Destination::new);
+        boolean interval = d.lastTime >= 0 && now > d.lastTime;
+        double received = 0;
+        double sum = 0;
+        double sumSq = 0;
+        int active = 0;
+        long outOfOrder = 0;
         for (FlowCounter x : fc.getFlowsList()) {
-            String src = byLid.getOrDefault(x.getSourceLid(), "lid" + x.getSourceLid());
-            String key = src + ">" + dst;
-            Flow f = flows.get(key);
-            if (f == null) {
-                if (flows.size() >= maxFlows) {
-                    if (!warnedFlows) {
-                        warnedFlows = true;
-                        LOG.warn("more than {} flows: the flows seen after that are not exported (the destinations' fairness still "
-                                + "counts them); raise the limit with --max-flow-metrics", maxFlows);
-                    }
-                    f = new Flow(); // measured, not exported
-                } else {
-                    f = flows.computeIfAbsent(key, k -> registerFlow(src, dst));
-                }
+            Long last = d.lastBytes.put(x.getSourceLid(), x.getBytes());
+            outOfOrder += x.getOutOfOrder();
+            if (!interval || last == null) {
+                continue;
             }
-            if (f.lastBytes >= 0 && now > f.lastNanos) {
-                f.gbps = Math.max(0, x.getBytes() - f.lastBytes) * 8.0 / (now - f.lastNanos);
-                if (f.gbps > 0) {
-                    active.add(f.gbps);
-                }
+            double bps = Math.max(0, x.getBytes() - last) * 1e9 / (now - d.lastTime);
+            if (bps > 0) {
+                received += bps;
+                sum += bps;
+                sumSq += bps * bps;
+                active++;
+                flows.offer(x.getSourceLid(), dst, bps, byLid);
             }
-            f.lastBytes = x.getBytes();
-            f.lastNanos = now;
-            f.bytes = x.getBytes();
-            f.outOfOrder = x.getOutOfOrder();
         }
-        Destination d = destinations.computeIfAbsent(dst, k -> {
-            Destination n = new Destination();
-            Gauge.builder("fabric.destination.flow.fairness", n, y -> y.jain)
-                    .description("Jain's index over the throughputs of the flows a node received in the last interval")
-                    .tags(Tags.of("node", k)).register(registry);
-            return n;
-        });
-        d.jain = active.isEmpty() ? Double.NaN : Fairness.jain(active.stream().mapToDouble(Double::doubleValue).toArray());
-    }
-
-    private Flow registerFlow(String src, String dst) {
-        Flow f = new Flow();
-        Tags tags = Tags.of("src", src, "dst", dst);
-        Gauge.builder("fabric.flow.throughput", f, x -> x.gbps).baseUnit("gbps")
-                .description("a flow's throughput at its destination over the last interval").tags(tags).register(registry);
-        FunctionCounter.builder("fabric.flow.received", f, x -> x.bytes).baseUnit("bytes")
-                .description("bytes of a flow its destination received").tags(tags).register(registry);
-        FunctionCounter.builder("fabric.flow.out.of.order", f, x -> x.outOfOrder).baseUnit("packets")
-                .description("packets of a flow that arrived after a later one (reordering, as adaptive routing causes)").tags(tags)
-                .register(registry);
-        return f;
-    }
-
-    private Link register(String node, PortInfo p, boolean sw) {
-        Link l = new Link();
-        l.node = node;
-        l.port = p.getPortNumber();
-        Tags tags = Tags.of("node", node, "port", Integer.toString(p.getPortNumber()));
-        FunctionCounter.builder("fabric.port.transmit.bytes", l, x -> x.xmitBytes).baseUnit("bytes")
-                .description("bytes sent on the link").tags(tags).register(registry);
-        FunctionCounter.builder("fabric.port.transmit.packets", l, x -> x.xmitPkts).baseUnit("packets")
-                .description("packets sent on the link").tags(tags).register(registry);
-        FunctionCounter.builder("fabric.port.transmit.wait", l, x -> x.xmitWaitNs / 1e9).baseUnit("seconds")
-                .description("time a packet was ready but the port had no credit (PortXmitWait)").tags(tags).register(registry);
-        FunctionCounter.builder("fabric.port.transmit.discards", l, x -> x.discards).baseUnit("packets")
-                .description("packets discarded (no route, link failed)").tags(tags).register(registry);
-        Gauge.builder("fabric.port.utilisation", l, x -> x.utilisation).baseUnit("ratio")
-                .description("share of the link's rate used over the last polling interval").tags(tags).register(registry);
-        Gauge.builder("fabric.port.queue.depth", l, x -> x.queued).baseUnit("packets")
-                .description("packets in the port's input buffers when last polled, every lane").tags(tags).register(registry);
-        Gauge.builder("fabric.port.waiting.heads", l, x -> x.waitingHeads)
-                .description("input-buffer heads waiting for this port as their output when last polled (contention)").tags(tags)
-                .register(registry);
-        if (!sw) {
-            return l;
+        d.lastTime = now;
+        d.outOfOrder = outOfOrder;
+        if (interval) {
+            d.receiveBps = received;
+            d.jain = active == 0 ? Double.NaN : sum * sum / (active * sumSq);
         }
-        Gauge.builder("fabric.port.congested", l, x -> x.congested)
-                .description("1 if the switch output was congested over the last interval (inputs competing at 0.9 utilisation or more, or credit waits)")
-                .tags(tags).register(registry);
-        Gauge.builder("fabric.port.input.fairness", l, x -> x.inputFairness)
-                .description("Jain's index over the bytes each input port sent through this switch output in the last interval")
-                .tags(tags).register(registry);
-        return l;
     }
 
-    /** One link's counters as last polled. */
+    /** The flows of one poll: the top K by throughput, and the sums the coefficient of variation needs. */
+    static final class Flows {
+        private final int k;
+        private final PriorityQueue<FlowRate> heap = new PriorityQueue<>(Comparator.comparingDouble(FlowRate::bps));
+        int active;
+        private double sum;
+        private double sumSq;
+
+        Flows(int k) {
+            this.k = k;
+        }
+
+        void offer(int srcLid, String dst, double bps, Map<Integer, String> byLid) {
+            active++;
+            sum += bps;
+            sumSq += bps * bps;
+            if (k == 0 || (heap.size() == k && bps <= heap.peek().bps())) {
+                return;
+            }
+            String src = byLid.get(srcLid);
+            heap.add(new FlowRate(src == null ? "lid" + srcLid : src, dst, bps));
+            if (heap.size() > k) {
+                heap.poll();
+            }
+        }
+
+        /** The top K, highest first. */
+        List<FlowRate> top() {
+            List<FlowRate> out = new ArrayList<>(heap);
+            out.sort(Comparator.comparingDouble(FlowRate::bps).reversed());
+            return List.copyOf(out);
+        }
+
+        /** Standard deviation over mean of the active flows' throughputs; NaN with none. */
+        double cov() {
+            if (active == 0) {
+                return Double.NaN;
+            }
+            double mean = sum / active;
+            return Math.sqrt(Math.max(0, sumSq / active - mean * mean)) / mean;
+        }
+    }
+
+    List<Link> links() {
+        return links;
+    }
+
+    List<Node> nodes() {
+        return nodes;
+    }
+
+    Iterable<Destination> destinations() {
+        return destinations.values();
+    }
+
+    /** The top K flows of the last poll, highest throughput first. */
+    public List<FlowRate> topFlows() {
+        return top;
+    }
+
+    /**
+     * One link's counters as last polled; for a switch output also whether it was congested over
+     * the last poll, Jain's index over its inputs (NaN if none sent) and, when congested, each
+     * input port's share, inputs in ascending order.
+     */
     public record LinkSample(String node, int port, long xmitBytes, long xmitPkts, long xmitWaitNs, long discards,
-                             double utilisation) {
+                             double utilisation, boolean congested, double inputFairness, int[] inputs, double[] shares) {
     }
 
     /** Every polled link, in node/port order. */
     public List<LinkSample> samples() {
         List<LinkSample> out = new ArrayList<>();
-        new TreeMap<>(links).forEach((k, l) -> {
-            int slash = k.lastIndexOf('/');
-            out.add(new LinkSample(k.substring(0, slash), Integer.parseInt(k.substring(slash + 1)), l.xmitBytes, l.xmitPkts,
-                    l.xmitWaitNs, l.discards, l.utilisation));
-        });
+        for (Link l : links) {
+            if (l.lastBytes >= 0) {
+                boolean hot = l.congested == 1;
+                TreeMap<Integer, Double> in = new TreeMap<>();
+                if (hot) {
+                    l.inputShare.forEach((port, share) -> {
+                        if (share[0] > 0) {
+                            in.put(port, share[0]);
+                        }
+                    });
+                }
+                out.add(new LinkSample(l.node, l.port, l.xmitBytes, l.xmitPkts, l.xmitWaitNs, l.discards, l.utilisation, hot,
+                        l.inputFairness, in.keySet().stream().mapToInt(Integer::intValue).toArray(),
+                        in.values().stream().mapToDouble(Double::doubleValue).toArray()));
+            }
+        }
         return out;
     }
 
     @Override
     public void close() {
+        if (prometheus != null) {
+            prometheus.getPrometheusRegistry().unregister(metrics);
+        }
         // let a poll in progress finish: interrupting an in-process call mid-way is noisy and gains nothing
         poller.shutdown();
         try {
@@ -366,5 +576,6 @@ public final class PerfManager implements AutoCloseable {
             poller.shutdownNow();
             Thread.currentThread().interrupt();
         }
+        io.shutdownNow();
     }
 }

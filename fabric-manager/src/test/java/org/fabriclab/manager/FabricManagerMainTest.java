@@ -38,6 +38,8 @@ class FabricManagerMainTest {
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--perf-interval", "often"), "--perf-interval", "'often' is not a duration");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--sweep-interval", "1500ms"), "--sweep-interval is whole seconds, not 1500ms");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--sm-priority", "16"), "--sm-priority must be 0..15");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--top-flows", "-1"), "--top-flows must be 0 or more, not -1");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--metrics-address", "no.such.host.invalid"), "--metrics-address 'no.such.host.invalid'");
         refused(run(), "give exactly one of --emulate SPEC (embedded fabric) or --connect HOST:PORT");
     }
 
@@ -48,5 +50,12 @@ class FabricManagerMainTest {
         assertEquals("2", r[0], r[1]);
         assertTrue(r[1].contains("fabric-manager: --seed is deprecated and goes away in the next release; use --connect ENDPOINT"), r[1]);
         assertTrue(r[1].contains("give exactly one of --emulate SPEC (embedded fabric) or --connect HOST:PORT"), r[1]);
+    }
+
+    /** {@code --max-flow-metrics N} is the old spelling of {@code --top-flows K}: it still works, with a warning. */
+    @Test
+    void theOldFlowLimitSpellingIsTheTopFlows() {
+        String[] r = run("--emulate", "fat-tree:k=4,levels=2", "--connect", "localhost:1", "--max-flow-metrics", "5");
+        assertTrue(r[1].contains("fabric-manager: --max-flow-metrics is deprecated and goes away in the next release; use --top-flows K"), r[1]);
     }
 }

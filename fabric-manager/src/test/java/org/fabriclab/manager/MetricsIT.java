@@ -62,7 +62,7 @@ class MetricsIT {
             String body = registry.scrape();
             double[] gbps = new double[3];
             for (int i = 0; i < 3; i++) {
-                gbps[i] = value(body, "fabric_flow_throughput_gbps{dst=\"" + flows[i][1] + "\",src=\"" + flows[i][0] + "\"}");
+                gbps[i] = value(body, "fabric_flow_throughput_bytes_per_second{dst=\"" + flows[i][1] + "\",src=\"" + flows[i][0] + "\"}") * 8 / 1e9;
             }
             LiveRates.assumeKeptUp("the three flows' Gbps over the window", Arrays.stream(gbps).sum(), 2.0, 0.85);
             double[] sorted = gbps.clone();
@@ -86,7 +86,7 @@ class MetricsIT {
                     .peek(l -> assertEquals(0.5, Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)), 0.05, l)).count();
             assertEquals(2, shares, body);
             assertTrue(body.contains("fabric_destination_flow_fairness{node=\"D\"} 1.0"), body);
-            assertTrue(body.contains("fabric_port_queue_depth_packets{node=\"SW2\""), body);
+            assertTrue(body.contains("fabric_link_info{kind=\"switch\",node=\"SW1\",port=\"" + shared + "\""), body);
             MetricsTest.promtoolAccepts(dir, body);
         }
     }

@@ -3,7 +3,6 @@ package org.fabriclab.manager;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,12 +29,16 @@ import org.junit.jupiter.api.io.TempDir;
 class MetricsTest {
     @Test
     void exportsManagerAndLinkMetricsThatPromtoolAccepts(@TempDir Path dir) throws Exception {
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        PrometheusMeterRegistry registry = MetricsServer.newRegistry(); // with the JVM and process binders the daemon has
         try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate("rlft:leaves=2,spines=1,hosts=2"), EmulatedFabric.Options.DEFAULTS);
              FabricManager manager = new FabricManager(fabric.endpoint("L0_H0"), "minhop", null, registry);
              PerfManager perf = new PerfManager(manager, registry, 1000);
              MetricsServer server = new MetricsServer(registry, 0)) {
-            assertEquals(FabricManager.State.UP, manager.sweep().get(60, TimeUnit.SECONDS).state());
+            long upSince = manager.sweep().get(60, TimeUnit.SECONDS).upSinceEpochMillis();
+            assertTrue(upSince > 0);
+            FabricManager.Snapshot again = manager.sweep().get(60, TimeUnit.SECONDS);
+            assertEquals(FabricManager.State.UP, again.state());
+            assertEquals(upSince, again.upSinceEpochMillis(), "up since the first sweep: a sweep that succeeds does not reset it");
             fabric.startTraffic(TrafficPattern.ALL_TO_ALL, 0, 1024, 200);
             Waits.until("every packet arrived", () -> fabric.hosts().stream().mapToLong(h -> h.stats().join().received()).sum() == 800);
             perf.poll();
@@ -43,11 +46,18 @@ class MetricsTest {
                     HttpResponse.BodyHandlers.ofString()).body();
             assertTrue(body.contains("fabric_switches 3.0"), body);
             assertTrue(body.contains("fabric_hosts 4.0"));
-            assertTrue(body.contains("fabric_sweep_duration_seconds_count 1"));
+            assertTrue(body.contains("fabric_sweep_duration_seconds_count 2"));
+            assertTrue(body.contains("fabric_up_since_seconds "), body);
             assertTrue(body.contains("fabric_port_transmit_bytes_total{node=\"L0\",port=\"3\"}"));
             assertTrue(body.contains("fabric_port_utilisation_ratio{node=\"L0_H0\",port=\"1\"}"));
-            // L0_H0 sent 200 packets of 1024 + 29 bytes
-            assertTrue(body.contains("fabric_port_transmit_packets_total{node=\"L0_H0\",port=\"1\"} 200.0"), body);
+            assertTrue(body.contains("fabric_port_transmit_bytes_total{node=\"L0_H0\",port=\"1\"}"), body);
+            assertEquals(200, perf.samples().stream().filter(l -> l.node().equals("L0_H0")).findFirst().orElseThrow().xmitPkts(),
+                    "L0_H0 sent its 200 packets");
+            assertTrue(body.contains("fabric_link_info{kind=\"host\",node=\"L0_H0\",port=\"1\",rate_gbps=\"100\",remote_node=\"L0\""), body);
+            assertTrue(body.contains("fabric_state{state=\"UP\"} 1.0"), body);
+            assertTrue(body.contains("fabric_manager_info{engine=\"minhop\""), body);
+            assertTrue(body.contains("process_cpu_seconds_total "), body);
+            assertTrue(body.contains("jvm_gc_memory_allocated_bytes_total "), body);
 
             promtoolAccepts(dir, body);
         }

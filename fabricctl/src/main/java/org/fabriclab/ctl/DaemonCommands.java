@@ -190,8 +190,9 @@ final class DaemonCommands {
                 m.put("links", links);
                 out.println(Json.write(m));
             } else {
-                out.printf("%-24s %5s %16s %14s %14s %10s %7s%n", "node", "port", "xmit bytes", "xmit packets", "xmit wait ns", "discards", "util");
-                c.getLinksList().forEach(l -> out.printf("%-24s %5d %16d %14d %14d %10d %6.1f%%%n", l.getNode(), l.getPort(),
+                // utilisation to 0.001%: a host offering 0.02 Gbps on a 100 Gbps link reads 0.020%, not 0.0%
+                out.printf("%-24s %5s %16s %14s %14s %10s %9s%n", "node", "port", "xmit bytes", "xmit packets", "xmit wait ns", "discards", "util");
+                c.getLinksList().forEach(l -> out.printf("%-24s %5d %16d %14d %14d %10d %8.3f%%%n", l.getNode(), l.getPort(),
                         l.getXmitDataOctets(), l.getXmitPkts(), l.getXmitWaitNs(), l.getXmitDiscards(), l.getUtilisation() * 100));
             }
             out.flush();

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.fabriclab.agent.core.PacketPool;
 import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.agent.core.PortCounterArray.DiscardReason;
 import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.core.SwitchTables;
 import org.fabriclab.agent.core.TableBatch;
@@ -253,6 +254,8 @@ class SwitchCoreTest {
         core.packetArrived(1, packet(10, 50, 0), 200);
         assertArrayEquals(new int[] {4}, ports());
         assertEquals(1, core.detourDecisions());
+        assertEquals(1, counters.getNode(PortCounterArray.ADAPTIVE_NONMINIMAL), "the detour counted as the node's non-minimal decision");
+        assertEquals(4, counters.getNode(PortCounterArray.ADAPTIVE_MINIMAL));
     }
 
     @Test
@@ -440,6 +443,7 @@ class SwitchCoreTest {
         assertTrue(log.contains("discard flow 7 from 2"), log.toString());
         assertTrue(log.contains("credit 2/0"));
         assertEquals(1, counters.get(2, PortCounterArray.XMIT_DISCARDS));
+        assertEquals(1, counters.discards(2, DiscardReason.NO_ROUTE), "counted under its reason");
         assertEquals(0, core.queued(2, 0));
     }
 
@@ -466,6 +470,36 @@ class SwitchCoreTest {
         core.packetArrived(2, packet(11, 3, 0), 2);
         assertTrue(log.contains("discard flow 3 from 2"));
         assertEquals(0, pool.inUse(), "every handle went back to the pool");
+        assertEquals(1, counters.discards(1, DiscardReason.PORT_DOWN), "routed to the dead port while waiting for it");
+        assertEquals(1, counters.discards(2, DiscardReason.PORT_DOWN), "routed to the dead port on arrival");
+        assertEquals(0, counters.discards(1, DiscardReason.NO_ROUTE) + counters.discards(2, DiscardReason.NO_ROUTE));
+    }
+
+    /** Each discard is counted under why it happened, and the reasons add up to the total the simulator reads. */
+    @Test
+    void discardsAreCountedByReason() {
+        core.packetArrived(1, packet(10, 1, 5), 0); // lane 5 on a two-lane switch
+        for (int i = 0; i < 6; i++) {
+            core.packetArrived(2, packet(10, 10 + i, 0), 0); // four credits on port 3, one on the wire: the sixth overflows
+        }
+        core.portDown(2, 1); // what sat in port 2's buffer is lost with its link
+        assertEquals(1, counters.discards(1, DiscardReason.NO_LANE));
+        assertEquals(1, counters.discards(2, DiscardReason.OVERFLOW));
+        long lost = counters.discards(2, DiscardReason.LINK_LOST);
+        assertTrue(lost > 0, "buffered packets lost with the link: " + lost);
+        long byReason = 0;
+        for (int p = 1; p <= PORTS; p++) {
+            for (DiscardReason r : DiscardReason.all()) {
+                byReason += counters.discards(p, r);
+            }
+        }
+        long total = 0;
+        for (int p = 1; p <= PORTS; p++) {
+            total += counters.get(p, PortCounterArray.XMIT_DISCARDS);
+        }
+        assertEquals(total, byReason);
+        counters.reset(0);
+        assertEquals(0, counters.discards(2, DiscardReason.OVERFLOW), "a reset clears the reasons too");
     }
 
     /** A 2D torus switch: +X port 1, +Y 2, -X 3, -Y 4, a host on 5; LID 20 is that host, LID 21 statically out of port 4. */

@@ -66,7 +66,7 @@ class FabricViewBrowserTest {
         server = new MetricsServer(registry, 0);
         swept = manager.sweep().get(60, TimeUnit.SECONDS);
         assertEquals(FabricManager.State.UP, swept.state(), swept.lastError());
-        server.serve("/", FabricViewSource.view(manager, perf, registry));
+        server.serve("/", FabricViewSource.view(manager, perf));
         perf.poll();
         perf.poll();
         url = "http://localhost:" + server.port() + "/";

@@ -57,7 +57,7 @@ class FabricViewTest {
         assertEquals(FabricManager.State.UP, snapshot.state(), snapshot.lastError());
         perf.poll();
         perf.poll();
-        view = FabricViewSource.view(manager, perf, registry);
+        view = FabricViewSource.view(manager, perf);
         server = new MetricsServer(registry, 0);
         server.serve("/", view);
     }
@@ -201,7 +201,7 @@ class FabricViewTest {
     @Test
     void beforeTheFirstSweepTheDataIsUnavailable() throws Exception {
         try (FabricManager idle = new FabricManager("localhost:1", "minhop", null, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))) {
-            FabricView early = FabricViewSource.view(idle, null, null);
+            FabricView early = FabricViewSource.view(idle, null);
             FabricView.Refused e = assertThrows(FabricView.Refused.class, () -> early.answer("GET", "/api/fabric", null));
             assertEquals(503, e.status);
             assertEquals(200, early.answer("GET", "/", null).status());

@@ -15,6 +15,11 @@ import org.fabriclab.agent.mgmt.ManagedNode;
  * in on: what each input got of an output, unless made without it ({@link #PortCounterArray(int, boolean)}:
  * a simulation that reports no port shares saves a cache miss per packet). (Queue depths are the core's own state, read through
  * {@link ManagedNode#gauges}, not kept twice.)
+ *
+ * <p>Discards are counted twice at no cost on the hot path (a discard is never on it): in the
+ * total {@link #XMIT_DISCARDS} the simulator's reports read, and by {@link DiscardReason}, as IBA
+ * splits PortXmitDiscards from the errors behind them. Node-level counters (not of a port) are the
+ * AR groups' decisions of a switch, minimal or not ({@link #ADAPTIVE_MINIMAL}, {@link #ADAPTIVE_NONMINIMAL}).
  */
 public final class PortCounterArray {
     public static final int XMIT_DATA = 0;
@@ -25,9 +30,41 @@ public final class PortCounterArray {
     public static final int XMIT_DISCARDS = 5;
     public static final int COUNTERS = 6;
 
+    /** Node counter: packets an AR group routed by a minimal port. */
+    public static final int ADAPTIVE_MINIMAL = 0;
+    /** Node counter: packets an AR group routed by a detour port (non-minimal). */
+    public static final int ADAPTIVE_NONMINIMAL = 1;
+    public static final int NODE_COUNTERS = 2;
+
+    /** Why a packet was discarded (IBA counts them apart: PortXmitDiscards, VL15Dropped, buffer overruns, link errors). */
+    public enum DiscardReason {
+        /** No output for the destination: no LFT entry, or a port beyond the switch's. */
+        NO_ROUTE,
+        /** The packet's lane, or the lane the SL-to-VL map gives it, is one the node does not have. */
+        NO_LANE,
+        /** Routed to (or arriving on) a port whose link is down. */
+        PORT_DOWN,
+        /** No buffer for it: a sender that ignored credits, or no packet slot left. */
+        OVERFLOW,
+        /** Lost with its link: in the dead link's buffers or on the wire when it failed. */
+        LINK_LOST;
+
+        private static final DiscardReason[] ALL = values();
+
+        /** Every reason, in ordinal order (a shared array: do not write to it). */
+        public static DiscardReason[] all() {
+            return ALL;
+        }
+    }
+
+    private static final int REASONS = DiscardReason.ALL.length;
+
     private final long[] values;
     /** Per output, per input: bytes; null if not kept. */
     private final long[] inputBytes;
+    /** Per port, per {@link DiscardReason}: packets. */
+    private final long[] discards;
+    private final long[] node = new long[NODE_COUNTERS];
     private final int ports;
 
     /** Counters of {@code ports} ports and the bytes each output sent by input port. */
@@ -39,6 +76,7 @@ public final class PortCounterArray {
     public PortCounterArray(int ports, boolean perInputBytes) {
         this.ports = ports;
         values = new long[(ports + 1) * COUNTERS];
+        discards = new long[(ports + 1) * REASONS];
         inputBytes = perInputBytes ? new long[(ports + 1) * (ports + 1)] : null;
     }
 
@@ -54,6 +92,26 @@ public final class PortCounterArray {
         return values[port * COUNTERS + counter];
     }
 
+    /** A packet was discarded at {@code port} for {@code reason}: counted in {@link #XMIT_DISCARDS} and by reason. */
+    public void discard(int port, DiscardReason reason) {
+        values[port * COUNTERS + XMIT_DISCARDS]++;
+        discards[port * REASONS + reason.ordinal()]++;
+    }
+
+    /** Packets discarded at {@code port} for {@code reason}. */
+    public long discards(int port, DiscardReason reason) {
+        return discards[port * REASONS + reason.ordinal()];
+    }
+
+    /** Adds one to node counter {@code counter} ({@link #ADAPTIVE_MINIMAL}, {@link #ADAPTIVE_NONMINIMAL}). */
+    public void addNode(int counter) {
+        node[counter]++;
+    }
+
+    public long getNode(int counter) {
+        return node[counter];
+    }
+
     /** Output {@code out} sent {@code bytes} that arrived on input {@code in}. */
     public void addInput(int out, int in, long bytes) {
         if (inputBytes != null) {
@@ -66,12 +124,16 @@ public final class PortCounterArray {
         return inputBytes == null ? 0 : inputBytes[out * (ports + 1) + in];
     }
 
-    /** Clears one port's counters, or every port's when {@code port} is 0. */
+    /** Clears one port's counters, or every port's and the node's when {@code port} is 0. */
     public void reset(int port) {
+        if (port == 0) {
+            Arrays.fill(node, 0);
+        }
         for (int p = port == 0 ? 0 : port; p <= (port == 0 ? ports : port); p++) {
             for (int c = 0; c < COUNTERS; c++) {
                 values[p * COUNTERS + c] = 0;
             }
+            Arrays.fill(discards, p * REASONS, (p + 1) * REASONS, 0);
             if (inputBytes != null) {
                 Arrays.fill(inputBytes, p * (ports + 1), (p + 1) * (ports + 1), 0);
             }

@@ -1,6 +1,7 @@
 package org.fabriclab.agent.core;
 
 import java.util.Arrays;
+import org.fabriclab.agent.core.PortCounterArray.DiscardReason;
 import org.fabriclab.routing.torus.SourceRoute;
 
 /**
@@ -14,7 +15,7 @@ import org.fabriclab.routing.torus.SourceRoute;
  *       sender holds one credit per free slot: a packet is only ever sent into free space;
  *   <li>the head packet of each input buffer is routed when it reaches the head: LFT lookup on its
  *       destination LID, output VL from the SL-to-VL map; an unroutable packet is discarded and
- *       counted ({@code XMIT_DISCARDS} on its input port), and its credit returned;
+ *       counted on its input port by reason ({@link PortCounterArray#discard}), and its credit returned;
  *   <li>each output port has an arbiter that, when the link is free, grants round-robin over
  *       (input port, VL) pairs whose head wants this output and has a credit on the output VL.
  *       Round-robin over inputs is what makes the parking-lot effect real: a local input gets as
@@ -67,8 +68,6 @@ public final class SwitchCore {
     private static final int BLOCKED = 1 << 16;
     /** Per AR group: the index in its port list after the last choice (round-robin among equals). */
     private int[] arNext = new int[16];
-    private long arDecisions;
-    private long detours;
     /** Per output port: how many queue heads are routed to it. */
     private final int[] wanting;
     /** Per output port, {@link #requestWords} words: bit q set when queue q's head is routed to it. */
@@ -196,7 +195,7 @@ public final class SwitchCore {
             // whatever sat in the dead link's input buffers will never be credited back: drop it
             while (count[q0 + v] > 0) {
                 int h = dequeue(q0 + v);
-                counters.add(port, PortCounterArray.XMIT_DISCARDS, 1);
+                counters.discard(port, DiscardReason.LINK_LOST);
                 out.discarded(h, port, now);
             }
             setTarget(q0 + v, NO_TARGET);
@@ -216,7 +215,7 @@ public final class SwitchCore {
         counters.add(inPort, PortCounterArray.RCV_DATA, pool.bytes(h));
         if (vl >= vls || count[q] == depth || !active[inPort]) {
             // a sender that ignored credits, or a lane we do not have: drop, never block the link
-            counters.add(inPort, PortCounterArray.XMIT_DISCARDS, 1);
+            counters.discard(inPort, vl >= vls ? DiscardReason.NO_LANE : count[q] == depth ? DiscardReason.OVERFLOW : DiscardReason.PORT_DOWN);
             out.discarded(h, inPort, now);
             return;
         }
@@ -276,7 +275,12 @@ public final class SwitchCore {
                     port = adaptivePort(t, group, port, inPort, pool.sl(h));
                 }
             }
-            if (port >= 1 && port <= ports && active[port]) {
+            DiscardReason why;
+            if (port < 1 || port > ports) {
+                why = DiscardReason.NO_ROUTE;
+            } else if (!active[port]) {
+                why = DiscardReason.PORT_DOWN;
+            } else {
                 int vl = t.vl(inPort, port, pool.sl(h));
                 if (vl < vls) {
                     setTarget(q, port);
@@ -284,9 +288,10 @@ public final class SwitchCore {
                     arbitrate(port, now);
                     return;
                 }
+                why = DiscardReason.NO_LANE;
             }
             dequeue(q);
-            counters.add(inPort, PortCounterArray.XMIT_DISCARDS, 1);
+            counters.discard(inPort, why);
             out.returnCredit(inPort, q - (inPort - 1) * vls, now);
             out.discarded(h, inPort, now);
         }
@@ -341,30 +346,30 @@ public final class SwitchCore {
                 bestLoad = load;
             }
         }
-        if (bestDetour >= 0 && (best < 0 || bestLoad > 2 * bestDetourLoad + DETOUR_THRESHOLD)) {
+        boolean detoured = bestDetour >= 0 && (best < 0 || bestLoad > 2 * bestDetourLoad + DETOUR_THRESHOLD);
+        if (detoured) {
             best = bestDetour;
             bestIndex = bestDetourIndex;
-            detours++;
         }
         if (best < 0) {
             return staticPort;
         }
         arNext[group] = bestIndex + 1;
-        arDecisions++;
+        counters.addNode(detoured ? PortCounterArray.ADAPTIVE_NONMINIMAL : PortCounterArray.ADAPTIVE_MINIMAL);
         return best;
     }
 
     /** Load a minimal port carries beyond twice a detour's before the detour is taken (in waiting heads). */
     static final int DETOUR_THRESHOLD = 2;
 
-    /** Adaptive choices that took a detour port (for tests and troubleshooting). */
+    /** Adaptive choices that took a detour port, since the counters were last reset (for tests and troubleshooting). */
     public long detourDecisions() {
-        return detours;
+        return counters.getNode(PortCounterArray.ADAPTIVE_NONMINIMAL);
     }
 
-    /** Adaptive choices made so far (for tests and troubleshooting). */
+    /** Adaptive choices made, minimal or not, since the counters were last reset (for tests and troubleshooting). */
     public long adaptiveDecisions() {
-        return arDecisions;
+        return counters.getNode(PortCounterArray.ADAPTIVE_MINIMAL) + counters.getNode(PortCounterArray.ADAPTIVE_NONMINIMAL);
     }
 
     /** Points queue {@code q}'s head at output {@code port} (or none), keeping each output's requests (count and bits). */

@@ -8,6 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.PacketPool;
 import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.agent.core.PortCounterArray.DiscardReason;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -252,7 +253,7 @@ public abstract class LiveNode {
         int h = pool.allocate();
         if (h == PacketPool.NONE) {
             // cannot happen while peers respect credits; count and drop rather than block the link
-            counters().add(port, PortCounterArray.XMIT_DISCARDS, 1);
+            counters().discard(port, DiscardReason.OVERFLOW);
             f.release();
             return;
         }
@@ -280,7 +281,7 @@ public abstract class LiveNode {
 
     /** A frame written to {@code port} was lost with its link (credit frames included: they are few, and lost too). */
     void lostOnLink(int port) {
-        counters().add(port, PortCounterArray.XMIT_DISCARDS, 1);
+        counters().discard(port, DiscardReason.LINK_LOST);
     }
 
     /** Core action: send packet {@code h} on {@code port}/{@code vl}; the frame is rewritten in place and written. */
@@ -294,7 +295,7 @@ public abstract class LiveNode {
         long start = busyUntil[port] >= now - CATCH_UP_NS ? busyUntil[port] : now;
         busyUntil[port] = start + (long) (bytes * nsPerByte[port]);
         if (c == null) {
-            counters().add(port, PortCounterArray.XMIT_DISCARDS, 1);
+            counters().discard(port, DiscardReason.PORT_DOWN);
             f.release();
         } else if (portLatencyNs[port] > 0) {
             wires[port].carry(f, busyUntil[port] + portLatencyNs[port], now);
@@ -454,7 +455,7 @@ public abstract class LiveNode {
                 head = (head + 1) & (frames.length - 1);
                 size--;
                 if (f.getByte(f.readerIndex() + Frames.TYPE) == Frames.DATA) {
-                    counters().add(port, PortCounterArray.XMIT_DISCARDS, 1);
+                    counters().discard(port, DiscardReason.LINK_LOST);
                 }
                 f.release();
             }

@@ -6,11 +6,14 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Consumer;
 import org.fabriclab.agent.core.FlowSink;
 import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.agent.core.PortCounterArray.DiscardReason;
 import org.fabriclab.agent.core.SwitchTables;
 import org.fabriclab.agent.core.TableWriteException;
+import org.fabriclab.proto.v1.AdaptiveDecisions;
 import org.fabriclab.proto.v1.ArGroup;
 import org.fabriclab.proto.v1.ArLftBlock;
 import org.fabriclab.proto.v1.ArTables;
@@ -20,6 +23,7 @@ import org.fabriclab.proto.v1.FlowCounters;
 import org.fabriclab.proto.v1.GetArTablesRequest;
 import org.fabriclab.proto.v1.GetFlowCountersRequest;
 import org.fabriclab.proto.v1.GetLftBlockRequest;
+import org.fabriclab.proto.v1.GetNodeCountersRequest;
 import org.fabriclab.proto.v1.GetNodeInfoRequest;
 import org.fabriclab.proto.v1.GetNodeRecordRequest;
 import org.fabriclab.proto.v1.GetPortCountersRequest;
@@ -31,6 +35,7 @@ import org.fabriclab.proto.v1.GetSwitchInfoRequest;
 import org.fabriclab.proto.v1.InputBytes;
 import org.fabriclab.proto.v1.LftBlock;
 import org.fabriclab.proto.v1.ManagementGrpc;
+import org.fabriclab.proto.v1.NodeCounters;
 import org.fabriclab.proto.v1.NodeInfo;
 import org.fabriclab.proto.v1.NodeRecord;
 import org.fabriclab.proto.v1.PortCounters;
@@ -49,6 +54,7 @@ import org.fabriclab.proto.v1.SwitchInfo;
 import org.fabriclab.proto.v1.WriteSourceRoutesRequest;
 import org.fabriclab.proto.v1.WriteTablesRequest;
 import org.fabriclab.proto.v1.WriteTablesResponse;
+import org.fabriclab.proto.v1.XmitDiscards;
 import org.fabriclab.routing.torus.SourceRoute;
 
 /**
@@ -236,12 +242,22 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             out.onError(notFound("port " + p + " does not exist; this node has ports 1.." + n));
             return;
         }
+        reply(out, portCounters(p, node.modelTimeNanos()));
+    }
+
+    /** Port {@code p}'s counters as read now, stamped with model time {@code modelTimeNs}. */
+    private PortCounters portCounters(int p, long modelTimeNs) {
+        int n = node.identity().ports();
         PortCounterArray c = node.counters();
-        PortCounters.Builder b = PortCounters.newBuilder().setPortNumber(p).setModelTimeNs(node.modelTimeNanos())
+        PortCounters.Builder b = PortCounters.newBuilder().setPortNumber(p).setModelTimeNs(modelTimeNs)
                 .setXmitDataOctets(c.get(p, PortCounterArray.XMIT_DATA)).setRcvDataOctets(c.get(p, PortCounterArray.RCV_DATA))
                 .setXmitPkts(c.get(p, PortCounterArray.XMIT_PKTS)).setRcvPkts(c.get(p, PortCounterArray.RCV_PKTS))
                 .setXmitWaitNs(c.get(p, PortCounterArray.XMIT_WAIT_NS))
-                .setXmitDiscards(c.get(p, PortCounterArray.XMIT_DISCARDS));
+                .setXmitDiscards(c.get(p, PortCounterArray.XMIT_DISCARDS))
+                .setXmitDiscardsByReason(XmitDiscards.newBuilder()
+                        .setNoRoute(c.discards(p, DiscardReason.NO_ROUTE)).setNoLane(c.discards(p, DiscardReason.NO_LANE))
+                        .setPortDown(c.discards(p, DiscardReason.PORT_DOWN)).setOverflow(c.discards(p, DiscardReason.OVERFLOW))
+                        .setLinkLost(c.discards(p, DiscardReason.LINK_LOST)));
         ManagedNode.Gauges g = node.gauges();
         if (g != null) {
             // read while the data plane moves them: never report a transient below zero
@@ -253,7 +269,38 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
                 b.addInputBytes(InputBytes.newBuilder().setInputPort(in).setBytes(bytes));
             }
         }
-        reply(out, b.build());
+        return b.build();
+    }
+
+    /**
+     * Every port's counters, the node's adaptive decisions and, on a channel adapter with a data
+     * plane, its flow counters: one call where a manager polling port by port makes one per port.
+     * Everything is stamped with one model time, read first.
+     */
+    @Override
+    public void getNodeCounters(GetNodeCountersRequest request, StreamObserver<NodeCounters> out) {
+        long modelTimeNs = node.modelTimeNanos();
+        PortCounterArray c = node.counters();
+        NodeCounters.Builder b = NodeCounters.newBuilder().setModelTimeNs(modelTimeNs);
+        for (int p = 1; p <= node.identity().ports(); p++) {
+            b.addPorts(portCounters(p, modelTimeNs));
+        }
+        if (node.isSwitch()) {
+            b.setAdaptiveDecisions(AdaptiveDecisions.newBuilder().setMinimal(c.getNode(PortCounterArray.ADAPTIVE_MINIMAL))
+                    .setNonminimal(c.getNode(PortCounterArray.ADAPTIVE_NONMINIMAL)));
+        }
+        ManagedNode.FlowSource source = node.flowSource();
+        if (source == null) {
+            reply(out, b.build());
+            return;
+        }
+        source.flows().whenComplete((flows, error) -> {
+            if (error != null) {
+                out.onError(flowsUnreadable(error));
+                return;
+            }
+            reply(out, b.setFlows(flowCounters(flows, modelTimeNs)).build());
+        });
     }
 
     @Override
@@ -339,17 +386,25 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         }
         source.flows().whenComplete((flows, error) -> {
             if (error != null) {
-                out.onError(Status.UNAVAILABLE.withDescription("the flow counters of " + node.identity().description()
-                        + " could not be read: " + error.getMessage()).asRuntimeException());
+                out.onError(flowsUnreadable(error));
                 return;
             }
-            FlowCounters.Builder b = FlowCounters.newBuilder().setModelTimeNs(node.modelTimeNanos());
-            for (FlowSink.Flow f : flows) {
-                b.addFlows(FlowCounter.newBuilder().setSourceLid(f.sourceLid()).setPackets(f.packets()).setBytes(f.bytes())
-                        .setOutOfOrder(f.outOfOrder()).setMissing(f.missing()).setLatencyNsSum(f.latencyNsSum()));
-            }
-            reply(out, b.build());
+            reply(out, flowCounters(flows, node.modelTimeNanos()));
         });
+    }
+
+    private StatusRuntimeException flowsUnreadable(Throwable error) {
+        return Status.UNAVAILABLE.withDescription("the flow counters of " + node.identity().description()
+                + " could not be read: " + error.getMessage()).asRuntimeException();
+    }
+
+    private static FlowCounters flowCounters(List<FlowSink.Flow> flows, long modelTimeNs) {
+        FlowCounters.Builder b = FlowCounters.newBuilder().setModelTimeNs(modelTimeNs);
+        for (FlowSink.Flow f : flows) {
+            b.addFlows(FlowCounter.newBuilder().setSourceLid(f.sourceLid()).setPackets(f.packets()).setBytes(f.bytes())
+                    .setOutOfOrder(f.outOfOrder()).setMissing(f.missing()).setLatencyNsSum(f.latencyNsSum()));
+        }
+        return b.build();
     }
 
     @Override

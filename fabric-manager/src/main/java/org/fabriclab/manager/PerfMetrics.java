@@ -1,0 +1,204 @@
+package org.fabriclab.manager;
+
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.InfoSnapshot;
+import io.prometheus.metrics.model.snapshots.InfoSnapshot.InfoDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricMetadata;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The perf manager's series, built at scrape time from its last poll (docs/metrics.md names them):
+ * per directed link, per node, the top K flows and per destination. Registered on the
+ * {@code PrometheusMeterRegistry}'s {@code PrometheusRegistry} beside Micrometer's own meters, so
+ * that the ~35,000 links of an 18-ary 3-tree cost no meters, only the data points of one scrape;
+ * a link, node or flow no longer in the poll simply has no data point. Each link's and node's
+ * labels, and those of its {@code _info}, are made once per discovery and shared by all its series. Gauges without a value (Jain's index of a
+ * port nothing went through) are left out rather than written as NaN.
+ */
+final class PerfMetrics implements MultiCollector {
+    private static final String[] REASONS = PerfManager.DISCARD_REASONS;
+
+    private final PerfManager perf;
+
+    PerfMetrics(PerfManager perf) {
+        this.perf = perf;
+    }
+
+    @Override
+    public MetricSnapshots collect() {
+        List<PerfManager.Link> links = perf.links();
+        List<MetricSnapshot> out = new ArrayList<>(32);
+        int n = links.size();
+        List<CounterDataPointSnapshot> bytes = new ArrayList<>(n);
+        List<CounterDataPointSnapshot> wait = new ArrayList<>(n);
+        List<CounterDataPointSnapshot> discards = new ArrayList<>();
+        List<GaugeDataPointSnapshot> utilisation = new ArrayList<>(n);
+        List<GaugeDataPointSnapshot> queued = new ArrayList<>(n);
+        List<GaugeDataPointSnapshot> heads = new ArrayList<>(n);
+        List<GaugeDataPointSnapshot> congested = new ArrayList<>(n);
+        List<GaugeDataPointSnapshot> fairness = new ArrayList<>(n);
+        List<GaugeDataPointSnapshot> shares = new ArrayList<>();
+        List<InfoDataPointSnapshot> linkInfo = new ArrayList<>(n);
+        for (PerfManager.Link l : links) {
+            Labels labels = labels(l);
+            if (l.infoLabels == null) {
+                l.infoLabels = labels.merge(new String[] {"remote_node", "remote_port", "kind", "rate_gbps"},
+                        new String[] {l.remoteNode, Integer.toString(l.remotePort), l.kind, number(l.rateGbps)});
+            }
+            linkInfo.add(new InfoDataPointSnapshot(l.infoLabels));
+            if (l.lastBytes < 0) {
+                continue; // not polled yet
+            }
+            bytes.add(counter(l.xmitBytes, labels));
+            wait.add(counter(l.xmitWaitNs / 1e9, labels));
+            for (int r = 0; r < REASONS.length; r++) {
+                if (l.discardsByReason[r] > 0) {
+                    discards.add(counter(l.discardsByReason[r], labels.add("reason", REASONS[r])));
+                }
+            }
+            utilisation.add(gauge(ratio(l.utilisation), labels));
+            if (l.sw) {
+                // sparse: an empty buffer or an output no head waits for has no series (hosts have no input buffers)
+                if (l.queued > 0) {
+                    queued.add(gauge(l.queued, labels));
+                }
+                if (l.waitingHeads > 0) {
+                    heads.add(gauge(l.waitingHeads, labels));
+                }
+                congested.add(gauge(l.congested, labels));
+                if (!Double.isNaN(l.inputFairness)) {
+                    fairness.add(gauge(ratio(l.inputFairness), labels));
+                }
+                l.inputShare.forEach((in, share) -> shares.add(gauge(ratio(share[0]), labels.add("input", Integer.toString(in)))));
+            }
+        }
+        out.add(new InfoSnapshot(new MetricMetadata("fabric_link", "1 per directed linked port: its far end, what kind of link, its rate"),
+                linkInfo));
+        counter(out, "fabric_port_transmit_bytes", "bytes sent on the link", bytes);
+        counter(out, "fabric_port_transmit_wait_seconds", "model time a packet was ready but the port had no credit (PortXmitWait)", wait);
+        counter(out, "fabric_port_transmit_discards", "packets discarded, by reason (a reason appears once non-zero)", discards);
+        gauge(out, "fabric_port_utilisation_ratio", "share of the link's rate used over the last poll, model time", utilisation);
+        gauge(out, "fabric_port_queue_depth_packets", "switch ports: packets in the input buffers at the poll, every lane (absent: 0)",
+                queued);
+        gauge(out, "fabric_port_waiting_heads", "switch outputs: input-buffer heads waiting for it at the poll (absent: 0)", heads);
+        gauge(out, "fabric_port_congested", "switch outputs: 1 if congested over the last poll (inputs competing at 0.9 utilisation "
+                + "or more, or credit waits)", congested);
+        gauge(out, "fabric_port_input_fairness", "switch outputs: Jain's index over the bytes each input sent through it in the last "
+                + "poll (absent if none)", fairness);
+        gauge(out, "fabric_port_input_share_ratio", "congested switch outputs: each input's share over the last poll; removed after "
+                + PerfManager.SHARE_POLLS + " polls without congestion", shares);
+        nodes(out);
+        flows(out);
+        if (!Double.isNaN(perf.pollSeconds)) {
+            gauge(out, "fabric_perf_poll_duration_seconds", "how long the last poll of every node took (wall)",
+                    List.of(gauge(perf.pollSeconds, Labels.EMPTY)));
+        }
+        return new MetricSnapshots(out);
+    }
+
+    private void nodes(List<MetricSnapshot> out) {
+        List<InfoDataPointSnapshot> info = new ArrayList<>();
+        List<CounterDataPointSnapshot> decisions = new ArrayList<>();
+        for (PerfManager.Node n : perf.nodes()) {
+            if (n.labels == null) {
+                n.labels = Labels.of("node", n.name);
+                n.infoLabels = n.labels.merge(new String[] {"guid", "type", "level", "group", "coordinates"},
+                        new String[] {String.format("0x%016x", n.guid), n.sw ? "switch" : "host", n.level, n.group, n.coordinates});
+            }
+            Labels labels = n.labels;
+            info.add(new InfoDataPointSnapshot(n.infoLabels));
+            if (n.sw) {
+                decisions.add(counter(n.adaptiveMinimal, labels.add("choice", "minimal")));
+                decisions.add(counter(n.adaptiveNonminimal, labels.add("choice", "nonminimal")));
+            }
+        }
+        out.add(new InfoSnapshot(new MetricMetadata("fabric_node", "1 per node: its GUID, type and place in the layout (empty where unknown)"),
+                info));
+        counter(out, "fabric_switch_adaptive_decisions", "packets an AR group routed: by a minimal port, or a detour (nonminimal)",
+                decisions);
+    }
+
+    private void flows(List<MetricSnapshot> out) {
+        List<GaugeDataPointSnapshot> top = new ArrayList<>();
+        for (PerfManager.FlowRate f : perf.topFlows()) {
+            top.add(gauge(Math.rint(f.bps()), Labels.of("src", f.src(), "dst", f.dst())));
+        }
+        gauge(out, "fabric_flow_throughput_bytes_per_second", "the top K flows by throughput over the last poll (--top-flows), model time",
+                top);
+        gauge(out, "fabric_flows_active", "flows that moved bytes in the last poll", List.of(gauge(perf.flowsActive, Labels.EMPTY)));
+        if (!Double.isNaN(perf.flowCov)) {
+            gauge(out, "fabric_flow_throughput_cov", "coefficient of variation of the active flows' throughputs over the last poll",
+                    List.of(gauge(perf.flowCov, Labels.EMPTY)));
+        }
+        List<GaugeDataPointSnapshot> received = new ArrayList<>();
+        List<GaugeDataPointSnapshot> jain = new ArrayList<>();
+        List<CounterDataPointSnapshot> outOfOrder = new ArrayList<>();
+        for (PerfManager.Destination d : perf.destinations()) {
+            if (d.labels == null) {
+                d.labels = Labels.of("node", d.node);
+            }
+            Labels labels = d.labels;
+            received.add(gauge(Math.rint(d.receiveBps), labels));
+            if (!Double.isNaN(d.jain)) {
+                jain.add(gauge(ratio(d.jain), labels));
+            }
+            outOfOrder.add(counter(d.outOfOrder, labels));
+        }
+        gauge(out, "fabric_destination_receive_bytes_per_second", "what each host received over the last poll, every source, model time",
+                received);
+        gauge(out, "fabric_destination_flow_fairness", "Jain's index over the throughputs of the flows a host received in the last poll",
+                jain);
+        counter(out, "fabric_destination_out_of_order_packets", "packets a host received after a later one of the same source",
+                outOfOrder);
+    }
+
+    private static Labels labels(PerfManager.Link l) {
+        Labels made = l.labels;
+        if (made == null) {
+            made = Labels.of("node", l.node, "port", Integer.toString(l.port));
+            l.labels = made;
+        }
+        return made;
+    }
+
+    /**
+     * A ratio to six decimals: a gauge read against thresholds and drawn as colours needs no more,
+     * and the 18-digit doubles of a division would add ~10 bytes to each of ~100,000 lines.
+     */
+    private static double ratio(double v) {
+        return Math.round(v * 1e6) / 1e6;
+    }
+
+    private static String number(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    private static CounterDataPointSnapshot counter(double value, Labels labels) {
+        return new CounterDataPointSnapshot(value, labels, null, 0);
+    }
+
+    private static GaugeDataPointSnapshot gauge(double value, Labels labels) {
+        return new GaugeDataPointSnapshot(value, labels, null);
+    }
+
+    /** A family with at least one data point (an empty family is left out: promtool and Prometheus need no HELP without samples). */
+    private static void counter(List<MetricSnapshot> out, String name, String help, List<CounterDataPointSnapshot> points) {
+        if (!points.isEmpty()) {
+            out.add(new CounterSnapshot(new MetricMetadata(name, help), points));
+        }
+    }
+
+    private static void gauge(List<MetricSnapshot> out, String name, String help, List<GaugeDataPointSnapshot> points) {
+        if (!points.isEmpty()) {
+            out.add(new GaugeSnapshot(new MetricMetadata(name, help), points));
+        }
+    }
+}
