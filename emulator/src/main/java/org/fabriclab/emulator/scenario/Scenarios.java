@@ -9,9 +9,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.Arrivals;
 import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.core.TableInstall;
 import org.fabriclab.agent.core.TableWriteException;
 import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.agent.link.Frames;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.ModelClock;
 import org.fabriclab.agent.link.Traffic;
@@ -228,7 +230,9 @@ public final class Scenarios {
                 }
                 TimeUnit.NANOSECONDS.sleep(clock.wallNanos(warmupMillis * 1_000_000));
                 fabric.stopTraffic();
-                TimeUnit.NANOSECONDS.sleep(clock.wallNanos(LIVE_DRAIN_MILLIS * 1_000_000));
+                // and at least twice a full source queue's time at the link rate, in model time
+                long queueNs = (long) (2 * SourceQueue.PACKETS * (Frames.DATA_HEADER + PAYLOAD_BYTES) * 8 / linkGbps);
+                TimeUnit.NANOSECONDS.sleep(Math.max(LIVE_DRAIN_MILLIS * 1_000_000, clock.wallNanos(queueNs)));
             }
             int n = s.senders().size();
             int bins = s.phases() * LIVE_BINS_PER_PHASE;
@@ -286,8 +290,10 @@ public final class Scenarios {
         }
     }
 
-    /** How long a live fabric is left to drain after the warm-up. */
+    /** How long a live fabric is left to drain after the warm-up, wall time (longer when dilated: see there). */
     private static final long LIVE_DRAIN_MILLIS = 300;
+    /** The senders' payload. */
+    private static final int PAYLOAD_BYTES = 2048;
 
     /** Starts sender {@code i} of {@code s} at the full link rate. */
     private static void startSender(EmulatedFabric fabric, Fabric f, ForwardingTables tables, Scenario s, int i,
@@ -295,7 +301,7 @@ public final class Scenarios {
         Sender x = s.senders().get(i);
         int dlid = tables.lids().endpointLid(endpoint(f, x.dst()));
         // evenly paced, as the simulator's flows
-        ((LiveHost) fabric.node(x.src())).start(new Traffic(new int[] {dlid}, TrafficPattern.ALL_TO_ALL, linkGbps, 2048, 0, i + 1)
+        ((LiveHost) fabric.node(x.src())).start(new Traffic(new int[] {dlid}, TrafficPattern.ALL_TO_ALL, linkGbps, PAYLOAD_BYTES, 0, i + 1)
                 .withArrivals(Arrivals.Mode.PACED));
     }
 

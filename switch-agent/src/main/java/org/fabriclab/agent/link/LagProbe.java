@@ -21,12 +21,13 @@ final class LagProbe implements Runnable {
     /** Slots kept: the longest interval a reader can ask about, in seconds, plus the current one. */
     static final int SLOTS = 64;
     /**
-     * The lag a faithful emulation stays within, in model time: half a link's catch-up window
-     * ({@link LiveNode#CATCH_UP_NS}), so a late wake-up or delivery costs its link no rate (the
-     * next frame starts where the last ended) and with a margin. Worst over an interval, it counts
-     * every preemption and collector pause of the JVM; D makes them short in model time.
+     * The lag a faithful emulation stays within, in model time: a link's catch-up window
+     * ({@link LiveNode#CATCH_UP_NS}), within which a late wake-up or delivery costs its link no
+     * rate (the next frame starts where the last ended). Worst over an interval, it counts every
+     * preemption and collector pause of the JVM (a loaded machine stalls a process for 100 ms and
+     * more); D makes them short in model time.
      */
-    static final long BOUND_NS = LiveNode.CATCH_UP_NS / 2;
+    static final long BOUND_NS = LiveNode.CATCH_UP_NS;
 
     private final EventLoop loop;
     private final ModelClock clock;

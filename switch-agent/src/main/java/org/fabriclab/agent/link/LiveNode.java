@@ -14,9 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Drives a node's core from Netty in model time, {@link ModelClock}'s wall clock slowed by the time
- * dilation D: the live agent's half of "one core, two clocks". Everything here runs on the node's {@link EventLoop} (its channels are registered on it
- * and management calls reach it through {@link #execute}), so no state is locked.
+ * Drives a node's core from Netty in model time ({@link ModelClock}: the wall clock slowed by the
+ * time dilation D): the live agent's half of "one core, two clocks". Everything here runs on the
+ * node's {@link EventLoop} (its channels are registered on it and management calls reach it
+ * through {@link #execute}), so no state is locked.
  *
  * <p>Per event the driver calls the core, then {@link #drain}s what the core asked for: links
  * whose transmission time has passed are freed (not from inside the core's own call, so the core
@@ -108,7 +109,9 @@ public abstract class LiveNode {
             wakeUp[p] = () -> {
                 wakeUpScheduled[port] = false;
                 long now = now();
-                lag(port, now - busyUntil[port]);
+                if (busyUntil[port] > 0) { // 0: the link came up again since the wake-up was set
+                    lag(port, now - busyUntil[port]);
+                }
                 linkFreeCore(port, now);
                 drain(now);
             };
@@ -138,8 +141,9 @@ public abstract class LiveNode {
     }
 
     /**
-     * Runs this node on {@code c} (the fabric's shared model clock) instead of its own real-time
-     * one; counters read by management are stamped with it. Set it before the links come up.
+     * Runs this node on {@code c} (the fabric's shared model clock) instead of the JVM's
+     * {@link ModelClock#SYSTEM}; counters read by management are stamped with it. Set it before
+     * the links come up.
      */
     public void modelClock(ModelClock c) {
         clock = c;
