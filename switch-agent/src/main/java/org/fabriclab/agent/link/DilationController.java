@@ -19,7 +19,7 @@ public final class DilationController {
     static final double LOWER = 1.5;
     static final double MARGIN = 1.25;
     static final int QUIET_INTERVALS = 3;
-    static final int MEMORY_INTERVALS = 30;
+    static final int MEMORY_INTERVALS = 150;
     static final int HOLD_INTERVALS = 1;
 
     /** A change of D and why, or none ({@code dilation} is the one in force, {@code why} null). */
