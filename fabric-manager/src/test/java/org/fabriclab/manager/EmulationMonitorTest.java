@@ -3,14 +3,17 @@ package org.fabriclab.manager;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.grpc.stub.StreamObserver;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.cli.TimeDilation;
 import org.fabriclab.emulator.live.EmulatedFabric;
+import org.fabriclab.proto.v1.AdminGrpc;
 import org.fabriclab.proto.v1.GetStatusRequest;
 import org.fabriclab.proto.v1.ManagerStatus;
 import org.fabriclab.routing.fabric.Fabric;
@@ -49,23 +52,17 @@ class EmulationMonitorTest {
             assertEquals(0, registry.get("fabric.emulation.dilation.changes").tag("direction", "down").counter().count());
             assertEquals(10, monitor.summary().dilation());
 
-            CompletableFuture<ManagerStatus> status = new CompletableFuture<>();
-            new AdminService(manager, null, monitor).getStatus(GetStatusRequest.getDefaultInstance(), new StreamObserver<>() {
-                @Override
-                public void onNext(ManagerStatus s) {
-                    status.complete(s);
-                }
-
-                @Override
-                public void onError(Throwable t) {
-                    status.completeExceptionally(t);
-                }
-
-                @Override
-                public void onCompleted() {
-                }
-            });
-            ManagerStatus s = status.get(10, TimeUnit.SECONDS);
+            String name = InProcessServerBuilder.generateName();
+            Server admin = InProcessServerBuilder.forName(name).directExecutor().addService(new AdminService(manager, null, monitor))
+                    .build().start();
+            ManagedChannel ch = InProcessChannelBuilder.forName(name).directExecutor().build();
+            ManagerStatus s;
+            try {
+                s = AdminGrpc.newBlockingStub(ch).withDeadlineAfter(10, TimeUnit.SECONDS).getStatus(GetStatusRequest.getDefaultInstance());
+            } finally {
+                ch.shutdownNow();
+                admin.shutdownNow();
+            }
             assertEquals(10, s.getTimeDilation(), "fabricctl status reads the dilation");
             assertEquals(monitor.summary().worstWhere(), s.getEmulationLagWhere());
         }
