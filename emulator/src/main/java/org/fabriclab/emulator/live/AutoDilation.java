@@ -26,10 +26,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code --time-dilation auto} for a fabric emulated from this JVM: every {@link #INTERVAL_MS}
- * reads the worst lag of every node (those in this JVM from their loops, switch processes by
- * GetEmulationStatus) over the interval, asks the {@link DilationController}, and on a change
- * sets the fabric's clock and every switch process's (SetTimeDilation), logging when and why.
+ * {@code --time-dilation auto} for a fabric emulated from this JVM: once traffic starts
+ * ({@link #follow}), every {@link #INTERVAL_MS} reads the worst lag of every node (those in this
+ * JVM from their loops, switch processes by GetEmulationStatus) over the interval, asks the
+ * {@link DilationController}, and on a change sets the fabric's clock and every switch process's
+ * (SetTimeDilation), logging when and why. An idle fabric's lags (the start's compiling, a
+ * stall of the machine) say nothing of the load it will carry: before traffic D stays put.
  */
 final class AutoDilation implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AutoDilation.class);
@@ -45,6 +47,8 @@ final class AutoDilation implements AutoCloseable {
     private final List<ManagedChannel> processes = new ArrayList<>();
     private final List<String> processNames = new ArrayList<>();
     private final DilationController controller = new DilationController();
+    /** Set once traffic started (timer thread only). */
+    private boolean following;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "time-dilation");
         t.setDaemon(true);
@@ -63,15 +67,20 @@ final class AutoDilation implements AutoCloseable {
     }
 
     void start() {
-        controller.hold(); // the fabric is starting: its first lags are the start's
         timer.scheduleWithFixedDelay(this::decide, INTERVAL_MS, INTERVAL_MS, TimeUnit.MILLISECONDS);
     }
 
-    /** Sets D from outside the controller (the starting estimate), which then waits for lags at the new D. */
-    void start(double d) {
+    /**
+     * Traffic starts: from now on D follows the lags, starting from {@code d} (the estimate from
+     * the offered load, or the D in force); the controller waits for lags at it.
+     */
+    void follow(double d) {
+        if (d != clock.dilation()) {
+            set(d); // at once: the traffic starting now runs at it
+        }
         timer.execute(() -> {
+            following = true;
             controller.hold();
-            set(d);
         });
     }
 
@@ -82,6 +91,9 @@ final class AutoDilation implements AutoCloseable {
     }
 
     private void decide() {
+        if (!following) {
+            return;
+        }
         try {
             Worst w = worst();
             DilationController.Decision d = controller.next(clock.dilation(), w.lagNs(), w.boundNs());

@@ -437,8 +437,8 @@ public final class EmulatedFabric implements AutoCloseable {
             return;
         }
         TrafficPlan plan = TrafficPlan.of(pattern, lids.length, groups, 1);
-        if (auto != null && options.timeDilation().dilation() == 0) {
-            startingDilation(lids.length, rateGbps, payloadBytes);
+        if (auto != null) {
+            auto.follow(options.timeDilation().dilation() == 0 ? startingDilation(lids.length, rateGbps, payloadBytes) : clock.dilation());
         }
         for (int i = 0; i < lids.length; i++) {
             HostRoutes lanes = new HostRoutes(new long[0], PathLanes.SINGLE, 0);
@@ -461,8 +461,8 @@ public final class EmulatedFabric implements AutoCloseable {
      */
     static final double FRAMES_PER_LOOP_SECOND = 250_000;
 
-    /** {@code auto} with no starting D given: raises D to what the offered load needs (never lowers it: the lags do that). */
-    private void startingDilation(int hosts, double rateGbps, int payloadBytes) {
+    /** {@code auto} with no starting D given: what the offered load needs, or the D in force if more (the lags lower it). */
+    private double startingDilation(int hosts, double rateGbps, int payloadBytes) {
         double links = AutoDilation.meanLinks(fabric);
         double d = DilationController.initial(hosts, rateGbps, Frames.DATA_HEADER + payloadBytes, links, options.threads(),
                 FRAMES_PER_LOOP_SECOND);
@@ -471,7 +471,18 @@ public final class EmulatedFabric implements AutoCloseable {
                     + "{} frames a second of {} event loops", String.format("%.3g", clock.dilation()), String.format("%.3g", d), hosts,
                     rateGbps, Frames.DATA_HEADER + payloadBytes, String.format("%.2f", links),
                     String.format("%.3g", hosts * rateGbps * 1e9 / 8 / (Frames.DATA_HEADER + payloadBytes) * links), options.threads());
-            auto.start(d);
+            return d;
+        }
+        return clock.dilation();
+    }
+
+    /**
+     * {@code auto}: traffic started by other means than {@link #startTraffic} (a scenario's
+     * senders) has started; D follows the lags from now on. Nothing without {@code auto}.
+     */
+    public void followLags() {
+        if (auto != null) {
+            auto.follow(clock.dilation());
         }
     }
 

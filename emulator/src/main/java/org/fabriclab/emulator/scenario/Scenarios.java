@@ -224,6 +224,7 @@ public final class Scenarios {
                 m.setPort(1, tables.lids().endpointLid(e), PortState.PORT_STATE_ARMED);
                 m.setPort(1, 0, PortState.PORT_STATE_ACTIVE);
             }
+            fabric.followLags(); // auto: the senders start now
             if (warmupMillis > 0) {
                 for (int i = 0; i < s.senders().size(); i++) {
                     startSender(fabric, f, tables, s, i, linkGbps);
