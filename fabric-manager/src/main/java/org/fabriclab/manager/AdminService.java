@@ -38,6 +38,7 @@ import org.fabriclab.routing.lid.LidAssignment;
 public final class AdminService extends AdminGrpc.AdminImplBase {
     private final FabricManager manager;
     private final PerfManager perf;
+    private final EmulationMonitor emulation;
 
     public AdminService(FabricManager manager) {
         this(manager, null);
@@ -45,8 +46,14 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
 
     /** With a perf manager, {@code GetCounters} answers from its last poll. */
     public AdminService(FabricManager manager, PerfManager perf) {
+        this(manager, perf, null);
+    }
+
+    /** With an emulation monitor, {@code GetStatus} also says the dilation and fidelity of its last poll. */
+    public AdminService(FabricManager manager, PerfManager perf, EmulationMonitor emulation) {
         this.manager = manager;
         this.perf = perf;
+        this.emulation = emulation;
     }
 
     /** Per-link counters as the perf manager last polled them. */
@@ -89,7 +96,13 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
     /** Get the manager's state and the fabric's size. */
     @Override
     public void getStatus(GetStatusRequest request, StreamObserver<ManagerStatus> out) {
-        reply(out, status(manager.snapshot()));
+        ManagerStatus s = status(manager.snapshot());
+        if (emulation != null) {
+            EmulationMonitor.Summary e = emulation.summary();
+            s = s.toBuilder().setTimeDilation(e.dilation()).setEmulationFaithful(e.faithful()).setEmulationLagSeconds(e.worstLagSeconds())
+                    .setEmulationLagWhere(e.worstWhere()).build();
+        }
+        reply(out, s);
     }
 
     /** Nodes and links of the last sweep. */

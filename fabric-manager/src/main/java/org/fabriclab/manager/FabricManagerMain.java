@@ -17,6 +17,7 @@ import org.fabriclab.cli.Cli;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.EngineOption;
 import org.fabriclab.cli.LinkOptions;
+import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.cli.VersionProvider;
@@ -90,6 +91,10 @@ public final class FabricManagerMain implements Callable<Integer> {
     @Mixin
     LinkOptions link;
 
+    /** Embedded mode: the emulated fabric's time dilation. */
+    @Mixin
+    TimeDilationOption dilation;
+
     @Option(names = "--sm-priority", defaultValue = "0", paramLabel = "0..15",
             description = "Priority in the election of the master manager (IBA SMInfo): the highest configures the fabric, "
                     + "the others stand by. Default: ${DEFAULT-VALUE}")
@@ -142,7 +147,8 @@ public final class FabricManagerMain implements Callable<Integer> {
         String endpoint = connect;
         if (emulate != null) {
             Fabric topology = emulate.fabric();
-            fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLinkGbps(link.linkGbps).withLinkLatencyNs(link.latencyNs(0)));
+            fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLinkGbps(link.linkGbps).withLinkLatencyNs(link.latencyNs(0))
+                    .withTimeDilation(dilation.timeDilation));
             endpoint = fabric.endpoint(topology.name(topology.nodeCount() - 1));
         }
         try (EmulatedFabric emulated = fabric;
@@ -150,10 +156,11 @@ public final class FabricManagerMain implements Callable<Integer> {
                      new Mastership.Config(smGuid == null ? FabricManager.smGuid(stateDir.resolve("guid2lid")) : hex(smGuid),
                              smPriority, mKey == null ? 0 : hex(mKey)));
              PerfManager perf = new PerfManager(manager, registry, perfInterval.millis(), topFlows);
+             EmulationMonitor emulation = new EmulationMonitor(manager, registry, perfInterval.millis());
              MetricsServer metrics = new MetricsServer(registry, metricsBind, metricsPort)) {
             metrics.serve("/", FabricViewSource.view(manager, perf));
             HealthStatusManager health = new HealthStatusManager();
-            Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager, perf))
+            Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager, perf, emulation))
                     .addService(health.getHealthService()).addService(ProtoReflectionServiceV1.newInstance()).build().start();
             LOG.info("admin gRPC on port {}, metrics on http://{}:{}/metrics, the fabric view on http://{}:{}/",
                     admin.getPort(), metricsAddress, metrics.port(), metricsAddress, metrics.port());
@@ -172,6 +179,7 @@ public final class FabricManagerMain implements Callable<Integer> {
                 manager.startPeriodicSweeps(sweepSeconds);
             }
             perf.start();
+            emulation.start();
             CountDownLatch stop = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "shutdown"));
             if (exitAfter.nanos() > 0) {

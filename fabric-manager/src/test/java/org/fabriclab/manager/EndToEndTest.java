@@ -19,6 +19,7 @@ import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.cli.TimeDilation;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.proto.v1.AdminGrpc;
 import org.fabriclab.proto.v1.TraceRouteRequest;
@@ -187,7 +188,7 @@ class EndToEndTest {
     @Test
     void detoursOnSwitchesWithOneLaneAreRefusedBeforeAnythingIsWritten(@TempDir Path dir) throws Exception {
         Fabric topology = Topologies.generate("dragonfly-plus:p=1,leaves=2,spines=2,h=2");
-        EmulatedFabric.Options oneLane = new EmulatedFabric.Options(2, 1, 8, 100, 0, 0, false);
+        EmulatedFabric.Options oneLane = new EmulatedFabric.Options(2, 1, 8, 100, 0, 0, false, TimeDilation.REAL_TIME);
         try (EmulatedFabric fabric = EmulatedFabric.start(topology, oneLane);
              FabricManager manager = new FabricManager(fabric.endpoint(fabric.hosts().get(0).name()), "ar-dfp",
                      dir.resolve("guid2lid"), new SimpleMeterRegistry())) {

@@ -41,6 +41,10 @@ class FabricManagerMainTest {
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--top-flows", "-1"), "--top-flows must be 0 or more, not -1");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--metrics-address", "no.such.host.invalid"), "--metrics-address 'no.such.host.invalid'");
         refused(run(), "give exactly one of --emulate SPEC (embedded fabric) or --connect HOST:PORT");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--time-dilation", "0.5"), "--time-dilation", "0.5 is out of range 1..1000");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--time-dilation", "1001"), "--time-dilation", "out of range 1..1000");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--time-dilation", "fast"), "--time-dilation",
+                "\"fast\" is neither a number D (1..1000) nor auto");
     }
 
     /** {@code --seed ENDPOINT} is the old spelling of {@code --connect}: it still counts as one, with a warning. */

@@ -44,6 +44,11 @@ final class DaemonCommands {
         m.put("traps", s.getTraps());
         m.put("lastError", s.getLastError());
         m.put("jobNodes", s.getJobNodes());
+        if (s.getTimeDilation() > 0) { // an emulated fabric: its time dilation and the fidelity monitor's verdict
+            m.put("timeDilation", s.getTimeDilation());
+            m.put("faithful", s.getEmulationFaithful());
+            m.put("worstLag", String.format("%.1f us (%s)", s.getEmulationLagSeconds() * 1e6, s.getEmulationLagWhere()));
+        }
         return m;
     }
 

@@ -11,11 +11,13 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.LiveSwitch;
+import org.fabriclab.agent.link.ModelClock;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.agent.mgmt.ManagementService;
 import org.fabriclab.cli.Cli;
 import org.fabriclab.cli.LaneOptions;
 import org.fabriclab.cli.LinkOptions;
+import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.proto.v1.NodeType;
 import org.slf4j.Logger;
@@ -61,6 +63,10 @@ public final class SwitchAgentMain implements Callable<Integer> {
 
     @Mixin
     LinkOptions link;
+
+    /** The process's model clock starts at the D given ({@code auto}: real time); the fabric's controller sets it by RPC. */
+    @Mixin
+    TimeDilationOption dilation;
 
     @Spec
     CommandSpec spec;
@@ -109,6 +115,7 @@ public final class SwitchAgentMain implements Callable<Integer> {
         try (DataLinks data = DataLinks.tcp(1)) {
             LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, rates, endpoint);
             sw.linkLatencyNs(link.latencyNs(0));
+            sw.modelClock(new ModelClock(System::nanoTime, Math.max(1, dilation.timeDilation.dilation())));
             InetSocketAddress bound = (InetSocketAddress) data.listen(sw, new InetSocketAddress("localhost", dataPort));
             PrintWriter out = spec.commandLine().getOut();
             out.println("ready management=" + endpoint + " data=localhost:" + bound.getPort());

@@ -15,6 +15,8 @@ import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.JsonOption;
 import org.fabriclab.cli.NamedValues;
 import org.fabriclab.cli.SeedOption;
+import org.fabriclab.cli.TimeDilation;
+import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.emulator.scenario.Scenarios;
 import org.fabriclab.emulator.scenario.ThroughputPlot;
@@ -54,6 +56,11 @@ public final class ScenarioCommand implements Callable<Integer> {
 
     @Option(names = "--live", description = "On the live emulated fabric in this JVM, in wall-clock time (use slow links: --link-gbps 1)")
     boolean live;
+
+    @Option(names = "--time-dilation", defaultValue = "1", paramLabel = "D|auto", converter = TimeDilationOption.Converter.class,
+            description = "With --live: run D times slower than real time, phases and rates in model time, so fast links are emulated "
+                    + "faithfully (e.g. --link-gbps 100 --time-dilation 100); auto: follow the fidelity monitor. Default: ${DEFAULT-VALUE}")
+    TimeDilation timeDilation;
 
     @Option(names = "--phase", paramLabel = "TIME", converter = TimeSpan.BareNanos.class,
             description = "Length of each phase (ns, us, ms, s): virtual time simulated, wall-clock time live. Default: 200us simulated, 2s live")
@@ -112,7 +119,7 @@ public final class ScenarioCommand implements Callable<Integer> {
         try {
             Scenarios.Scenario scenario = Scenarios.byName(name);
             double gbps = linkGbps != null ? linkGbps : live ? 1 : 200;
-            r = live ? Scenarios.live(scenario, ar, gbps, phase == null ? 2000 : phase.millis(), warmupMs)
+            r = live ? Scenarios.live(scenario, ar, gbps, phase == null ? 2000 : phase.millis(), warmupMs, timeDilation)
                     : Scenarios.simulate(scenario, ar, gbps, phase == null ? 200_000 : phase.nanos(), seed.seed);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -4,9 +4,10 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.cli.LinkOptions;
+import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.emulator.live.EmulatedFabric;
@@ -38,6 +39,9 @@ public final class UpCommand implements Callable<Integer> {
     @Mixin
     LinkOptions link;
 
+    @Mixin
+    TimeDilationOption dilation;
+
     @Option(names = "--threads", defaultValue = "2", description = "Event loops for the data plane. Default: ${DEFAULT-VALUE}")
     int threads;
 
@@ -57,7 +61,8 @@ public final class UpCommand implements Callable<Integer> {
         TrafficPattern pattern = traffic.pattern("none");
         PrintWriter out = spec.commandLine().getOut();
         try (EmulatedFabric fabric = EmulatedFabric.start(f, EmulatedFabric.Options.DEFAULTS.withThreads(threads).withLinkGbps(link.linkGbps)
-                .withLinkLatencyNs(link.latencyNs(0)).withManagementPort(port == 0 ? ANY_TCP_PORT : port).withProcesses(processes))) {
+                .withLinkLatencyNs(link.latencyNs(0)).withManagementPort(port == 0 ? ANY_TCP_PORT : port).withProcesses(processes)
+                .withTimeDilation(dilation.timeDilation))) {
             String endpoint = fabric.tcpEndpoint(f.name(f.nodeCount() - 1));
             out.println("fabric up: " + f.switchCount() + " switches, " + f.caCount() + " hosts, " + f.linkCount()
                     + " links; manage it with: bin/fabric-manager --connect " + endpoint);

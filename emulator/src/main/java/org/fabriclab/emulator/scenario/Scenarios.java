@@ -9,11 +9,15 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.Arrivals;
 import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.core.TableInstall;
 import org.fabriclab.agent.core.TableWriteException;
 import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.agent.link.Frames;
 import org.fabriclab.agent.link.LiveHost;
+import org.fabriclab.agent.link.ModelClock;
 import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.cli.TimeDilation;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.emulator.sim.PortShares;
 import org.fabriclab.emulator.sim.Simulation;
@@ -185,9 +189,19 @@ public final class Scenarios {
      * before anything is measured (a cold JVM forwards a fraction of the rate for its first second
      * or two). Each phase lasts {@code phaseMillis} of wall time, sampled from the receivers'
      * counters {@link #LIVE_BINS_PER_PHASE} times, and measured over its last four fifths. Two
-     * cores emulate only slow links faithfully: use a small {@code linkGbps} (1 or 2).
+     * cores emulate only slow links faithfully: use a small {@code linkGbps} (1 or 2), or dilate time.
      */
     public static Result live(Scenario s, boolean adaptive, double linkGbps, long phaseMillis, long warmupMillis)
+            throws RoutingException, IOException, InterruptedException {
+        return live(s, adaptive, linkGbps, phaseMillis, warmupMillis, TimeDilation.REAL_TIME);
+    }
+
+    /**
+     * {@link #live(Scenario, boolean, double, long, long)} under time dilation {@code dilation}:
+     * phases, warm-up and rates are in model time (a phase takes D times {@code phaseMillis} of
+     * wall time), so fast links are emulated faithfully by a slow machine given a large enough D.
+     */
+    public static Result live(Scenario s, boolean adaptive, double linkGbps, long phaseMillis, long warmupMillis, TimeDilation dilation)
             throws RoutingException, IOException, InterruptedException {
         if (phaseMillis < LIVE_BINS_PER_PHASE || warmupMillis < 0) {
             throw new IllegalArgumentException("a live phase lasts at least " + LIVE_BINS_PER_PHASE + " ms and the warm-up is not negative; got "
@@ -195,8 +209,9 @@ public final class Scenarios {
         }
         Fabric f = Topologies.generate(s.topology());
         ForwardingTables tables = tables(s, f);
-        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps);
+        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps).withTimeDilation(dilation);
         try (EmulatedFabric fabric = EmulatedFabric.start(f, o)) {
+            ModelClock clock = fabric.modelClock();
             for (int sw = 0; sw < f.switchCount(); sw++) {
                 try {
                     fabric.node(f.name(f.switchNode(sw))).management().tables().apply(TableInstall.batch(tables, sw, o.vls(), adaptive));
@@ -209,19 +224,22 @@ public final class Scenarios {
                 m.setPort(1, tables.lids().endpointLid(e), PortState.PORT_STATE_ARMED);
                 m.setPort(1, 0, PortState.PORT_STATE_ACTIVE);
             }
+            fabric.followLags(); // auto: the senders start now
             if (warmupMillis > 0) {
                 for (int i = 0; i < s.senders().size(); i++) {
                     startSender(fabric, f, tables, s, i, linkGbps);
                 }
-                Thread.sleep(warmupMillis);
+                TimeUnit.NANOSECONDS.sleep(clock.wallNanos(warmupMillis * 1_000_000));
                 fabric.stopTraffic();
-                Thread.sleep(LIVE_DRAIN_MILLIS);
+                // and at least twice a full source queue's time at the link rate, in model time
+                long queueNs = (long) (2 * SourceQueue.PACKETS * (Frames.DATA_HEADER + PAYLOAD_BYTES) * 8 / linkGbps);
+                TimeUnit.NANOSECONDS.sleep(Math.max(LIVE_DRAIN_MILLIS * 1_000_000, clock.wallNanos(queueNs)));
             }
             int n = s.senders().size();
             int bins = s.phases() * LIVE_BINS_PER_PHASE;
             double[][] series = new double[n][bins];
             long[] previous = received(fabric, f, tables, s);
-            long t = System.nanoTime();
+            long t = clock.nanos();
             long binNs = phaseMillis * 1_000_000 / LIVE_BINS_PER_PHASE;
             PortCounterArray[] counters = new PortCounterArray[f.nodeCount()];
             for (int sw = 0; sw < f.switchCount(); sw++) {
@@ -238,9 +256,9 @@ public final class Scenarios {
                         }
                     }
                 }
-                TimeUnit.NANOSECONDS.sleep(t + binNs - System.nanoTime());
+                TimeUnit.NANOSECONDS.sleep(clock.wallNanos(t + binNs - clock.nanos()));
                 long[] now = received(fabric, f, tables, s);
-                long t1 = System.nanoTime();
+                long t1 = clock.nanos();
                 for (int i = 0; i < n; i++) {
                     series[i][b] = (now[i] - previous[i]) * 8.0 / (t1 - t);
                 }
@@ -250,9 +268,9 @@ public final class Scenarios {
                 int inPhase = b % LIVE_BINS_PER_PHASE;
                 if (inPhase == LIVE_BINS_PER_PHASE / 5 - 1) {
                     windowStart = PortShares.snapshot(f, counters);
-                    windowStartNs = System.nanoTime();
+                    windowStartNs = clock.nanos();
                 } else if (inPhase == LIVE_BINS_PER_PHASE - 1) {
-                    congested.add(PortShares.congested(f, windowStart, PortShares.snapshot(f, counters), System.nanoTime() - windowStartNs,
+                    congested.add(PortShares.congested(f, windowStart, PortShares.snapshot(f, counters), clock.nanos() - windowStartNs,
                             linkGbps));
                 }
             }
@@ -273,8 +291,10 @@ public final class Scenarios {
         }
     }
 
-    /** How long a live fabric is left to drain after the warm-up. */
+    /** How long a live fabric is left to drain after the warm-up, wall time (longer when dilated: see there). */
     private static final long LIVE_DRAIN_MILLIS = 300;
+    /** The senders' payload. */
+    private static final int PAYLOAD_BYTES = 2048;
 
     /** Starts sender {@code i} of {@code s} at the full link rate. */
     private static void startSender(EmulatedFabric fabric, Fabric f, ForwardingTables tables, Scenario s, int i,
@@ -282,7 +302,7 @@ public final class Scenarios {
         Sender x = s.senders().get(i);
         int dlid = tables.lids().endpointLid(endpoint(f, x.dst()));
         // evenly paced, as the simulator's flows
-        ((LiveHost) fabric.node(x.src())).start(new Traffic(new int[] {dlid}, TrafficPattern.ALL_TO_ALL, linkGbps, 2048, 0, i + 1)
+        ((LiveHost) fabric.node(x.src())).start(new Traffic(new int[] {dlid}, TrafficPattern.ALL_TO_ALL, linkGbps, PAYLOAD_BYTES, 0, i + 1)
                 .withArrivals(Arrivals.Mode.PACED));
     }
 

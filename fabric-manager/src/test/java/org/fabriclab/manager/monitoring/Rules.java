@@ -21,7 +21,7 @@ final class Rules {
     private static final Pattern RULE = Pattern.compile("\\s*- (record|alert): (\\S+)\\s*");
     private static final Pattern EXPR = Pattern.compile("(\\s*)expr: (.*)");
     /** The unit of a recorded series by the suffix its name ends in (Prometheus's naming: base units). */
-    private static final Pattern UNIT_SUFFIX = Pattern.compile(".*_(ratio|seconds|bits_per_second)(:\\w*)?");
+    private static final Pattern UNIT_SUFFIX = Pattern.compile(".*_(ratio|seconds|bits_per_second|bytes_per_second)(:\\w*)?");
 
     private Rules() {
     }

@@ -23,6 +23,7 @@ final class Units {
             "s", new Range(0, INF, "seconds"),
             "bytes", new Range(0, INF, "bytes"),
             "bps", new Range(0, INF, "bits per second"),
+            "Bps", new Range(0, INF, "bytes per second"),
             "pps", new Range(0, INF, "packets per second"),
             "cps", new Range(0, INF, "events per second"),
             "none", new Range(-INF, INF, "a plain number"),

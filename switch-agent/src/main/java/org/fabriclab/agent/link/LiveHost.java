@@ -82,16 +82,17 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
             stopped = false;
             created = 0;
             sent = 0;
-            long now = System.nanoTime();
+            long now = now();
             nextArrival = meanGapNs > 0 ? now + policy.nextGapNs() : now;
             if (ticker != null) {
                 ticker.cancel(false);
             }
-            // wake about every four packets' time at the offered rate (100 us .. 10 ms): a thousand
-            // hosts on two threads must not spend the cores waking up
-            long tick = Math.max(TICK_NS, Math.min(10_000_000L, (long) (4 * meanGapNs)));
+            // wake about every four packets' time at the offered rate (100 us .. 10 ms of wall time,
+            // under the dilation in force): a thousand hosts on two threads must not spend the cores
+            // waking up; what a tick creates is due by model time, whatever the tick's length
+            long tick = Math.max(TICK_NS, Math.min(10_000_000L, modelClock().wallNanos((long) (4 * meanGapNs))));
             ticker = loop.scheduleAtFixedRate(() -> {
-                long at = System.nanoTime();
+                long at = now();
                 fill(at);
                 drain(at);
             }, tick, tick, TimeUnit.NANOSECONDS);
@@ -109,7 +110,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
                 ticker.cancel(false);
                 ticker = null;
             }
-            fill(System.nanoTime());
+            fill(now());
         });
     }
 

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.PacketPool;
@@ -14,9 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Drives a node's core from Netty in wall-clock time: the live agent's half of "one core, two
- * clocks". Everything here runs on the node's {@link EventLoop} (its channels are registered on it
- * and management calls reach it through {@link #execute}), so no state is locked.
+ * Drives a node's core from Netty in model time ({@link ModelClock}: the wall clock slowed by the
+ * time dilation D): the live agent's half of "one core, two clocks". Everything here runs on the
+ * node's {@link EventLoop} (its channels are registered on it and management calls reach it
+ * through {@link #execute}), so no state is locked.
  *
  * <p>Per event the driver calls the core, then {@link #drain}s what the core asked for: links
  * whose transmission time has passed are freed (not from inside the core's own call, so the core
@@ -31,6 +33,13 @@ import org.slf4j.LoggerFactory;
  * due. Wall-clock timers fire late by tens of microseconds, so the live plane honours delays of
  * that order and longer; the simulator's virtual clock is exact. Without a delay frames are
  * written at once, as before.
+ *
+ * <p>Every time the core sees is model time; every timer (a link's wake-up, a delivery, a host's
+ * tick) waits the model interval times D in wall time, so a dilated fabric carries its model rates
+ * in model time whatever the machine's speed, as long as the loops keep up. Whether they do is
+ * measured: a link's wake-up or delivery that fires after its model time records the lateness as
+ * the link's lag, and the loop's {@link LagProbe} its own; both are read by {@link #management()}'s
+ * {@link ManagedNode.Emulation}.
  */
 public abstract class LiveNode {
     private static final Logger LOG = LoggerFactory.getLogger(LiveNode.class);
@@ -72,6 +81,13 @@ public abstract class LiveNode {
     private long latencyNs;
     private final long[] portLatencyNs;
     private final Wire[] wires;
+    private ModelClock clock = ModelClock.SYSTEM;
+    private LagProbe probe;
+    /** The last model time read: never runs backwards, even across a change of dilation on another thread. */
+    private long lastNow;
+    /** Per slot of {@link #probe}, the worst link lag (model ns) and its port. */
+    private final long[] linkLag = new long[LagProbe.SLOTS];
+    private final int[] linkLagPort = new int[LagProbe.SLOTS];
 
     protected LiveNode(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double[] rateGbps, String endpoint,
                        int poolSize) {
@@ -93,7 +109,10 @@ public abstract class LiveNode {
             int port = p;
             wakeUp[p] = () -> {
                 wakeUpScheduled[port] = false;
-                long now = System.nanoTime();
+                long now = now();
+                if (busyUntil[port] > 0) { // 0: the link came up again since the wake-up was set
+                    lag(port, now - busyUntil[port]);
+                }
                 linkFreeCore(port, now);
                 drain(now);
             };
@@ -106,6 +125,76 @@ public abstract class LiveNode {
         dirtyList = new int[ports + 1];
         portLatencyNs = new long[ports + 1];
         wires = new Wire[ports + 1];
+        modelClock(clock);
+        mgmt.emulation(new ManagedNode.Emulation() {
+            @Override
+            public CompletableFuture<ManagedNode.EmulationState> state(long windowMillis) {
+                CompletableFuture<ManagedNode.EmulationState> f = new CompletableFuture<>();
+                execute(() -> f.complete(emulationState(LagProbe.slots(windowMillis))));
+                return f;
+            }
+
+            @Override
+            public void dilation(double d) {
+                clock.dilation(d);
+            }
+        });
+    }
+
+    /**
+     * Runs this node on {@code c} (the fabric's shared model clock) instead of the JVM's
+     * {@link ModelClock#SYSTEM}; counters read by management are stamped with it. Set it before
+     * the links come up.
+     */
+    public void modelClock(ModelClock c) {
+        clock = c;
+        mgmt.modelClock(c::nanos);
+    }
+
+    /** The model clock this node runs on. */
+    public ModelClock modelClock() {
+        return clock;
+    }
+
+    /** Model time now, never before the last read. */
+    final long now() {
+        long t = clock.nanos();
+        if (t > lastNow) {
+            lastNow = t;
+        }
+        return lastNow;
+    }
+
+    /** Records a frame of {@code port} late by {@code ns} of model time (event loop only). */
+    final void lag(int port, long ns) {
+        int i = probe.index;
+        if (ns > linkLag[i]) {
+            linkLag[i] = ns;
+            linkLagPort[i] = port;
+        }
+    }
+
+    /** The probe moved on to slot {@code i}: what it held is forgotten. */
+    void clearLagSlot(int i) {
+        linkLag[i] = 0;
+        linkLagPort[i] = 0;
+    }
+
+    private ManagedNode.EmulationState emulationState(int slots) {
+        if (probe == null) { // no link has come up: nothing has been late
+            return new ManagedNode.EmulationState(clock.dilation(), clock.nanos(), 0, 0, 0, LagProbe.BOUND_NS);
+        }
+        long worst = 0;
+        int port = 0;
+        for (int b = 0; b < slots; b++) {
+            int i = probe.indexBack(b);
+            if (linkLag[i] > worst) {
+                worst = linkLag[i];
+                port = linkLagPort[i];
+            }
+        }
+        return new ManagedNode.EmulationState(clock.dilation(), clock.nanos(), probe.loopLag(slots), worst, port,
+                LagProbe.BOUND_NS);
     }
 
     /**
@@ -207,6 +296,10 @@ public abstract class LiveNode {
     }
 
     void linkUp(int port, Channel ch, Hello h) {
+        if (probe == null) {
+            probe = clock.probe(loop);
+            probe.add(this);
+        }
         channels[port] = ch;
         double gbps = Math.min(rateGbps[port], h.rateMbps() / 1000.0);
         nsPerByte[port] = gbps > 0 ? 8.0 / gbps : 0;
@@ -216,7 +309,7 @@ public abstract class LiveNode {
             wires[port] = new Wire(port);
         }
         mgmt.linkUp(port, gbps, h.guid(), h.port(), h.endpoint());
-        long now = System.nanoTime();
+        long now = now();
         portActiveCore(port, Math.min(h.bufferPackets(), bufferPackets), now);
         drain(now);
     }
@@ -230,7 +323,7 @@ public abstract class LiveNode {
             wires[port].lose();
         }
         mgmt.linkDown(port);
-        long now = System.nanoTime();
+        long now = now();
         portDownCore(port, now);
         for (int v = 0; v < vls; v++) {
             credits[port * vls + v] = 0;
@@ -249,7 +342,7 @@ public abstract class LiveNode {
     }
 
     void dataArrived(int port, ByteBuf f) {
-        long now = System.nanoTime();
+        long now = now();
         int h = pool.allocate();
         if (h == PacketPool.NONE) {
             // cannot happen while peers respect credits; count and drop rather than block the link
@@ -274,7 +367,7 @@ public abstract class LiveNode {
     }
 
     void creditArrived(int port, int vl, int count) {
-        long now = System.nanoTime();
+        long now = now();
         creditReturnedCore(port, vl, count, now);
         drain(now);
     }
@@ -303,7 +396,7 @@ public abstract class LiveNode {
             c.write(f, c.voidPromise());
             markDirty(port);
         }
-        long ahead = busyUntil[port] - now;
+        long ahead = clock.wallNanos(busyUntil[port] - now);
         if (ahead <= SLACK_NS) {
             if (!freePending[port]) {
                 freePending[port] = true;
@@ -422,9 +515,10 @@ public abstract class LiveNode {
         @Override
         public void run() {
             scheduled = false;
-            long now = System.nanoTime();
+            long now = now();
             Channel c = channels[port];
             while (size > 0 && due[head] <= now) {
+                lag(port, now - due[head]);
                 ByteBuf f = frames[head];
                 frames[head] = null;
                 head = (head + 1) & (frames.length - 1);
@@ -443,7 +537,7 @@ public abstract class LiveNode {
         private void schedule(long now) {
             if (size > 0 && !scheduled) {
                 scheduled = true;
-                loop.schedule(this, Math.max(0, due[head] - now), TimeUnit.NANOSECONDS);
+                loop.schedule(this, Math.max(0, clock.wallNanos(due[head] - now)), TimeUnit.NANOSECONDS);
             }
         }
 

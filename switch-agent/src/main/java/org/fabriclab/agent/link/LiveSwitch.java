@@ -15,7 +15,7 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
         mgmt.dataVls(vls);
         // new tables: packets waiting for an output are routed again by them, on the event loop
         mgmt.tables().onChange(() -> execute(() -> {
-            long now = System.nanoTime();
+            long now = now();
             core.tablesChanged(now);
             drain(now);
         }));

@@ -49,6 +49,7 @@ public final class ManagedNode {
     private long mKey;
     private long eventSequence;
     private volatile FlowSource flowSource;
+    private volatile Emulation emulation;
     private volatile Gauges gauges;
     private volatile LongSupplier modelClock = System::nanoTime;
     /** The thread that writes {@link #counters}: the data plane's event loop once one drives the node; until then the caller's. */
@@ -62,6 +63,28 @@ public final class ManagedNode {
     }
     /** A channel adapter's source routes by destination LID ({@code SourceRoute} encoding; 0: none), replaced whole. */
     private volatile long[] sourceRoutes = new long[0];
+
+    /**
+     * An emulated node's time dilation and fidelity: the dilation its model clock runs at, and how
+     * far behind model time its event loop and its links ran over a recent interval.
+     */
+    public interface Emulation {
+        /** The state over (at least) the last {@code windowMillis} of wall time, read on the thread that owns it. */
+        CompletableFuture<EmulationState> state(long windowMillis);
+
+        /** Sets the dilation of the node's model clock; throws IllegalArgumentException if out of range. */
+        void dilation(double d);
+    }
+
+    /**
+     * Lags are model nanoseconds, worst over the interval: {@code loopLagNs} how late the node's
+     * event loop ran a task due at a set time, {@code linkLagNs} how late a frame left (or
+     * arrived over) the node's link {@code linkLagPort} after its model time; {@code boundNs} the
+     * lag within which the node counts as faithful.
+     */
+    public record EmulationState(double dilation, long modelTimeNs, long loopLagNs, long linkLagNs, int linkLagPort,
+                                 long boundNs) {
+    }
 
     /** A channel adapter's receive counters per source, read on the thread that owns them. */
     public interface FlowSource {
@@ -189,6 +212,16 @@ public final class ManagedNode {
     /** The per-flow counters' source, or null (a switch, or a node without a data plane). */
     public FlowSource flowSource() {
         return flowSource;
+    }
+
+    /** Where the node's dilation and lags come from (its live data plane sets it). */
+    public void emulation(Emulation e) {
+        emulation = e;
+    }
+
+    /** The node's dilation and lags, or null (no live data plane). */
+    public Emulation emulation() {
+        return emulation;
     }
 
     /**

@@ -17,10 +17,12 @@ import org.fabriclab.proto.v1.AdaptiveDecisions;
 import org.fabriclab.proto.v1.ArGroup;
 import org.fabriclab.proto.v1.ArLftBlock;
 import org.fabriclab.proto.v1.ArTables;
+import org.fabriclab.proto.v1.EmulationStatus;
 import org.fabriclab.proto.v1.Event;
 import org.fabriclab.proto.v1.FlowCounter;
 import org.fabriclab.proto.v1.FlowCounters;
 import org.fabriclab.proto.v1.GetArTablesRequest;
+import org.fabriclab.proto.v1.GetEmulationStatusRequest;
 import org.fabriclab.proto.v1.GetFlowCountersRequest;
 import org.fabriclab.proto.v1.GetLftBlockRequest;
 import org.fabriclab.proto.v1.GetNodeCountersRequest;
@@ -46,6 +48,7 @@ import org.fabriclab.proto.v1.ResetPortCountersResponse;
 import org.fabriclab.proto.v1.SetAllPortInfoRequest;
 import org.fabriclab.proto.v1.SetPortInfoRequest;
 import org.fabriclab.proto.v1.SetSmInfoRequest;
+import org.fabriclab.proto.v1.SetTimeDilationRequest;
 import org.fabriclab.proto.v1.SmInfo;
 import org.fabriclab.proto.v1.SourceRouteEntry;
 import org.fabriclab.proto.v1.SourceRouteTable;
@@ -453,6 +456,51 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         };
         call.setOnCancelHandler(() -> node.removeListener(listener));
         node.addListener(listener);
+    }
+
+    @Override
+    public void getEmulationStatus(GetEmulationStatusRequest request, StreamObserver<EmulationStatus> out) {
+        ManagedNode.Emulation e = emulation(out);
+        if (e != null) {
+            replyEmulation(e, request.getWindowMs(), out);
+        }
+    }
+
+    @Override
+    public void setTimeDilation(SetTimeDilationRequest request, StreamObserver<EmulationStatus> out) {
+        ManagedNode.Emulation e = emulation(out);
+        if (e == null || !checkMKey(request.getMKey(), out)) {
+            return;
+        }
+        try {
+            e.dilation(request.getDilation());
+        } catch (IllegalArgumentException x) {
+            out.onError(invalid(x.getMessage() + "; node " + node.identity().description() + " keeps its dilation"));
+            return;
+        }
+        replyEmulation(e, 0, out);
+    }
+
+    private ManagedNode.Emulation emulation(StreamObserver<?> out) {
+        ManagedNode.Emulation e = node.emulation();
+        if (e == null) {
+            out.onError(Status.UNIMPLEMENTED.withDescription("node " + node.identity().description()
+                    + " has no live data plane; time dilation is the emulated plane's").asRuntimeException());
+        }
+        return e;
+    }
+
+    private void replyEmulation(ManagedNode.Emulation e, long windowMs, StreamObserver<EmulationStatus> out) {
+        e.state(windowMs).whenComplete((s, error) -> {
+            if (error != null) {
+                out.onError(Status.UNAVAILABLE.withDescription("the emulation status of " + node.identity().description()
+                        + " could not be read: " + error.getMessage()).asRuntimeException());
+                return;
+            }
+            reply(out, EmulationStatus.newBuilder().setDilation(s.dilation()).setModelTimeNs(s.modelTimeNs())
+                    .setLoopLagNs(s.loopLagNs()).setLinkLagNs(s.linkLagNs()).setLinkLagPort(s.linkLagPort())
+                    .setLagBoundNs(s.boundNs()).build());
+        });
     }
 
     private static SmInfo smInfo(ManagedNode.SmInfoState s) {
