@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Data links between nodes over one transport: Netty {@link LocalChannel}s inside one JVM, or TCP
@@ -42,6 +43,8 @@ public final class DataLinks implements AutoCloseable {
     private final EventLoopGroup group;
     private final boolean tcp;
     private final List<Channel> servers = new ArrayList<>();
+    /** Numbers the in-JVM connecting ends, so that a port cabled again never takes a name still held. */
+    private final AtomicLong connections = new AtomicLong();
     /** Every link channel, closed before the event loops stop (else Netty warns of orphaned peers). */
     private final ChannelGroup all =
             new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
@@ -115,11 +118,18 @@ public final class DataLinks implements AutoCloseable {
 
     /** In-JVM: cables port {@code port} of {@code node} to port {@code peerPort} of the node named {@code peer}. */
     public ChannelFuture connect(LiveNode node, int port, String peer, int peerPort) {
-        return connect(node, port, new LocalAddress(address(peer)), peerPort);
+        // the connecting end named too: Netty names an unnamed one from a 32-bit hash, and the 35,000
+        // links of an 18-ary 3-tree then collide ("address already in use") in about one start of seven
+        LocalAddress self = new LocalAddress(address(node.name()) + ":" + port + "#" + connections.incrementAndGet());
+        return bootstrap(node, port, peerPort).connect(new LocalAddress(address(peer)), self);
     }
 
     /** Cables port {@code port} of {@code node} to port {@code peerPort} of the node listening at {@code peer}. */
     public ChannelFuture connect(LiveNode node, int port, SocketAddress peer, int peerPort) {
+        return bootstrap(node, port, peerPort).connect(peer);
+    }
+
+    private Bootstrap bootstrap(LiveNode node, int port, int peerPort) {
         Bootstrap b = new Bootstrap().group(node.eventLoop()).channel(tcp ? NioSocketChannel.class : LocalChannel.class)
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
@@ -130,7 +140,7 @@ public final class DataLinks implements AutoCloseable {
         if (tcp) {
             b.option(ChannelOption.TCP_NODELAY, true);
         }
-        return b.connect(peer);
+        return b;
     }
 
     /** {@code HOST:PORT} as a TCP address. */
