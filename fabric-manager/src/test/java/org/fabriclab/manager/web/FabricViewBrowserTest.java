@@ -97,9 +97,9 @@ class FabricViewBrowserTest {
         }
 
         fabric.startTraffic(TrafficPattern.UNIFORM, 1, 2048, 0, swept.outcome().tables());
-        Waits.until("the perf manager saw traffic on a link", () -> {
+        Waits.until("the perf manager saw traffic on a link, at the view's resolution (1 ppm)", () -> {
             perf.poll(); // the last poll is what the page reads: no other poll runs
-            return perf.samples().stream().anyMatch(x -> x.utilisation() > 0);
+            return perf.samples().stream().anyMatch(x -> x.utilisation() >= 1e-6);
         });
         String leafUp = firstLoadedPort(swept.outcome().fabric(), perf);
         String busy = HeadlessChromium.dumpDom(url + "#link=" + leafUp, dir);
