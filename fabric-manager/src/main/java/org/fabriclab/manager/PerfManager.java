@@ -68,6 +68,13 @@ public final class PerfManager implements AutoCloseable {
     public static final int DEFAULT_TOP_FLOWS = 20;
     /** Polls an input's share outlives its port's last congested poll. */
     public static final int SHARE_POLLS = 10;
+    /**
+     * Switch outputs whose input shares are exported, the most congested first (congested in the
+     * last poll, then by utilisation): an overloaded 18-ary 3-tree congests tens of thousands of
+     * outputs with up to 36 inputs each, which would be a million series; 64 outputs are at most
+     * 2,304. The fabric view and {@link #samples()} still carry every output's shares.
+     */
+    public static final int SHARE_OUTPUTS = 64;
     /** The {@code reason} label of {@code XmitDiscards}' fields, in their order. */
     static final String[] DISCARD_REASONS = {"no_route", "no_lane", "port_down", "overflow", "link_lost"};
     /** Calls in flight at once. */

@@ -12,6 +12,7 @@ import io.prometheus.metrics.model.snapshots.MetricMetadata;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -77,8 +78,11 @@ final class PerfMetrics implements MultiCollector {
                 if (!Double.isNaN(l.inputFairness)) {
                     fairness.add(gauge(ratio(l.inputFairness), labels));
                 }
-                l.inputShare.forEach((in, share) -> shares.add(gauge(ratio(share[0]), labels.add("input", Integer.toString(in)))));
             }
+        }
+        for (PerfManager.Link l : mostCongested(links)) {
+            Labels labels = labels(l);
+            l.inputShare.forEach((in, share) -> shares.add(gauge(ratio(share[0]), labels.add("input", Integer.toString(in)))));
         }
         out.add(new InfoSnapshot(new MetricMetadata("fabric_link", "1 per directed linked port: its far end, what kind of link, its rate"),
                 linkInfo));
@@ -93,8 +97,8 @@ final class PerfMetrics implements MultiCollector {
                 + "or more, or credit waits)", congested);
         gauge(out, "fabric_port_input_fairness", "switch outputs: Jain's index over the bytes each input sent through it in the last "
                 + "poll (absent if none)", fairness);
-        gauge(out, "fabric_port_input_share_ratio", "congested switch outputs: each input's share over the last poll; removed after "
-                + PerfManager.SHARE_POLLS + " polls without congestion", shares);
+        gauge(out, "fabric_port_input_share_ratio", "the " + PerfManager.SHARE_OUTPUTS + " most congested switch outputs: each "
+                + "input's share over the last poll; removed after " + PerfManager.SHARE_POLLS + " polls without congestion", shares);
         nodes(out);
         flows(out);
         if (!Double.isNaN(perf.pollSeconds)) {
@@ -102,6 +106,24 @@ final class PerfMetrics implements MultiCollector {
                     List.of(gauge(perf.pollSeconds, Labels.EMPTY)));
         }
         return new MetricSnapshots(out);
+    }
+
+    /**
+     * The switch outputs with input shares, at most {@link PerfManager#SHARE_OUTPUTS}: those
+     * congested in the last poll first, then the most utilised.
+     */
+    private static List<PerfManager.Link> mostCongested(List<PerfManager.Link> links) {
+        List<PerfManager.Link> withShares = new ArrayList<>();
+        for (PerfManager.Link l : links) {
+            if (l.sw && l.lastBytes >= 0 && !l.inputShare.isEmpty()) {
+                withShares.add(l);
+            }
+        }
+        if (withShares.size() <= PerfManager.SHARE_OUTPUTS) {
+            return withShares;
+        }
+        withShares.sort(Comparator.comparingDouble((PerfManager.Link l) -> l.congested).thenComparingDouble(l -> l.utilisation).reversed());
+        return withShares.subList(0, PerfManager.SHARE_OUTPUTS);
     }
 
     private void nodes(List<MetricSnapshot> out) {

@@ -180,6 +180,25 @@ class PerfManagerTest {
 
     /** Discards are exported by reason, a reason's series once it is non-zero. */
     @Test
+    void inputSharesAreExportedForTheMostCongestedOutputsOnly() {
+        SyntheticCounters everyOutputCongested = new SyntheticCounters(fabric, 100, 4, 1);
+        PerfManager.CounterSource source = everyOutputCongested::read;
+        try (PerfManager perf = perf(source, 20)) {
+            for (int i = 0; i < 2; i++) {
+                everyOutputCongested.nextPoll();
+                perf.poll();
+            }
+            long congested = perf.samples().stream().filter(PerfManager.LinkSample::congested).count();
+            assertTrue(congested > PerfManager.SHARE_OUTPUTS, "the test congests more outputs than are exported: " + congested);
+            long exported = series(registry.scrape(), "fabric_port_input_share_ratio").stream()
+                    .map(l -> l.get("node") + ":" + l.get("port")).distinct().count();
+            assertEquals(PerfManager.SHARE_OUTPUTS, exported, "input shares of the " + PerfManager.SHARE_OUTPUTS + " most congested outputs");
+            assertTrue(perf.samples().stream().filter(PerfManager.LinkSample::congested).allMatch(x -> x.shares().length > 1),
+                    "the samples (the fabric view) keep every congested output's shares");
+        }
+    }
+
+    @Test
     void discardsAreExportedByReason() {
         PerfManager.CounterSource source = n -> {
             NodeCounters c = synthetic.read(n);
