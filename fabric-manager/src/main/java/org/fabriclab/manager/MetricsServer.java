@@ -22,17 +22,27 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * Serves the Prometheus exposition at {@code /metrics} (JDK HTTP server, one thread), streamed
+ * Serves the Prometheus exposition at {@code /metrics} (JDK HTTP server, {@value #THREADS} request
+ * threads, so that a slow answer of the fabric view on a large fabric does not hold up a scrape), streamed
  * as it is written (chunked: a large fabric's exposition is never held as one string and one byte
  * array), gzipped when the scraper accepts it, as Prometheus does. Binds the loopback address
  * unless told otherwise: the exposition names every node of the fabric.
  */
 public final class MetricsServer implements AutoCloseable {
     private static final String TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8";
+    /** Requests served at once: a scrape and a fabric view's poll, or two browsers. */
+    static final int THREADS = 2;
     private final HttpServer server;
+    private final ExecutorService requests = Executors.newFixedThreadPool(THREADS, r -> {
+        Thread t = new Thread(r, "metrics-http");
+        t.setDaemon(true);
+        return t;
+    });
 
     /**
      * The daemon's registry, with the JVM and process binders (memory, GC, threads, classes, CPU,
@@ -75,6 +85,7 @@ public final class MetricsServer implements AutoCloseable {
                 registry.scrape(o, TEXT_FORMAT);
             }
         });
+        server.setExecutor(requests);
         server.start();
     }
 
@@ -90,5 +101,6 @@ public final class MetricsServer implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        requests.shutdownNow();
     }
 }
