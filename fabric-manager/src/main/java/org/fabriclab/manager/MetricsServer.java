@@ -94,6 +94,11 @@ public final class MetricsServer implements AutoCloseable {
         server.createContext(path, handler);
     }
 
+    /** The address it listens on. */
+    public InetAddress address() {
+        return server.getAddress().getAddress();
+    }
+
     public int port() {
         return server.getAddress().getPort();
     }
