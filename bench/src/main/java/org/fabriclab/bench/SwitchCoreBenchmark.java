@@ -81,6 +81,11 @@ public class SwitchCoreBenchmark {
             public void discarded(int h, int inPort, long t) {
                 throw new IllegalStateException("the benchmark's packets are all routable");
             }
+
+            @Override
+            public void qFeedback(int port, int row, float value, long t) {
+                throw new IllegalStateException("the benchmark's switch routes by its LFT and AR groups: no Q-adaptive feedback");
+            }
         });
         List<TableBatch.Block> blocks = new ArrayList<>();
         List<TableBatch.ArBlock> arBlocks = new ArrayList<>();

@@ -327,6 +327,11 @@ public final class FabricManager implements AutoCloseable {
         return done;
     }
 
+    /** Sets the engines' parameters ({@code --engine-param}) the sweeps route with from now on. */
+    public void engineParams(Map<String, String> params) {
+        heavySweep.engineParams(params);
+    }
+
     /** Sets the engine chain (validated now) and sweeps with it. */
     public CompletableFuture<Snapshot> setEngine(String spec) {
         EngineChain parsed = EngineChain.parse(spec);

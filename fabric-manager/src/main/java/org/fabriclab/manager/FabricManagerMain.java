@@ -9,13 +9,18 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.FrameSizes;
+import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.cli.Cli;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.EngineOption;
+import org.fabriclab.cli.LaneOptions;
 import org.fabriclab.cli.LinkOptions;
 import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.TimeSpan;
@@ -24,11 +29,15 @@ import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.emulator.cli.TrafficOptions;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.registry.EngineChain;
+import org.fabriclab.routing.registry.RoutingEngines;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code bin/fabric-manager}: the daemon. With {@code --emulate SPEC} it first starts an emulated
@@ -95,6 +104,18 @@ public final class FabricManagerMain implements Callable<Integer> {
     @Mixin
     TimeDilationOption dilation;
 
+    /** Embedded mode: the switches' lanes and buffers. */
+    @Mixin
+    LaneOptions lanes;
+
+    @Option(names = "--output-buffer", defaultValue = "0", paramLabel = "PACKETS",
+            description = "Embedded mode: output buffer per switch port and lane, in packets (0: input-queued switches). "
+                    + "Default: ${DEFAULT-VALUE}")
+    int outputBuffer;
+
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--sm-priority", defaultValue = "0", paramLabel = "0..15",
             description = "Priority in the election of the master manager (IBA SMInfo): the highest configures the fabric, "
                     + "the others stand by. Default: ${DEFAULT-VALUE}")
@@ -109,6 +130,18 @@ public final class FabricManagerMain implements Callable<Integer> {
     @Option(names = "--exit-after", defaultValue = "0", paramLabel = "TIME", converter = TimeSpan.BareSeconds.class,
             description = "Stop after this long (ms, s; 0: run until interrupted). For scripted runs. Default: ${DEFAULT-VALUE}")
     TimeSpan exitAfter;
+
+    /** Payload bytes of the emulated hosts' packets. */
+    private static final int TRAFFIC_PAYLOAD = 2048;
+
+    /** The most data VLs any engine of the chain declares it needs. */
+    private static int lanesNeeded(String chain) {
+        int n = 1;
+        for (String name : EngineChain.parse(chain).names()) {
+            n = Math.max(n, RoutingEngines.create(name).guarantees().lanes());
+        }
+        return n;
+    }
 
     private static long hex(String s) {
         return Long.parseUnsignedLong(s.startsWith("0x") ? s.substring(2) : s, 16);
@@ -140,6 +173,12 @@ public final class FabricManagerMain implements Callable<Integer> {
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("--metrics-address '" + metricsAddress + "' is not an address of this machine (" + e.getMessage() + ")");
         }
+        Map<String, String> engineParams = new LinkedHashMap<>(engine.checkedParams());
+        if (outputBuffer < 0 || outputBuffer > SwitchCore.MAX_OUTPUT_BUFFER) {
+            throw new IllegalArgumentException("--output-buffer must be 0.." + SwitchCore.MAX_OUTPUT_BUFFER + ", not " + outputBuffer);
+        }
+        // the emulated switches get the lanes the chain needs (Dragonfly engines up to 5) unless --vls says
+        int vls = spec.commandLine().getParseResult().hasMatchedOption("--vls") ? lanes.vls : Math.max(lanes.vls, lanesNeeded(engine.chain));
         long sweepSeconds = sweepInterval.wholeSeconds("--sweep-interval");
         TrafficPattern pattern = traffic.pattern("uniform");
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
@@ -148,7 +187,11 @@ public final class FabricManagerMain implements Callable<Integer> {
         if (emulate != null) {
             Fabric topology = emulate.fabric();
             fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLinkGbps(link.linkGbps).withLinkLatencyNs(link.latencyNs(0))
-                    .withTimeDilation(dilation.timeDilation));
+                    .withTimeDilation(dilation.timeDilation).withLanes(vls, lanes.buffer, outputBuffer));
+            // a Q-table seed is the no-congestion time of the emulated links and the hosts' packets unless told otherwise
+            engineParams.putIfAbsent("link_gbps", Double.toString(link.linkGbps));
+            engineParams.putIfAbsent("packet_bytes", Integer.toString(FrameSizes.DATA_HEADER + TRAFFIC_PAYLOAD));
+            engineParams.keySet().retainAll(EngineOption.readBy(engine.chain));
             endpoint = fabric.endpoint(topology.name(topology.nodeCount() - 1));
         }
         try (EmulatedFabric emulated = fabric;
@@ -158,6 +201,7 @@ public final class FabricManagerMain implements Callable<Integer> {
              PerfManager perf = new PerfManager(manager, registry, perfInterval.millis(), topFlows);
              EmulationMonitor emulation = new EmulationMonitor(manager, registry, perfInterval.millis());
              MetricsServer metrics = new MetricsServer(registry, metricsBind, metricsPort)) {
+            manager.engineParams(engineParams);
             metrics.serve("/", FabricViewSource.view(manager, perf));
             HealthStatusManager health = new HealthStatusManager();
             Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager, perf, emulation))
@@ -169,7 +213,7 @@ public final class FabricManagerMain implements Callable<Integer> {
                 LOG.error("the first heavy sweep failed: {}; the manager keeps running and retries on traps, sweeps and requests", s.lastError());
             } else if (emulated != null && pattern != null) {
                 try {
-                    emulated.startTraffic(pattern, traffic.gbps, 2048, 0, s.outcome().tables());
+                    emulated.startTraffic(pattern, traffic.gbps, TRAFFIC_PAYLOAD, 0, s.outcome().tables());
                     LOG.info("traffic started: {} at {} Gbps per host", traffic.name("uniform"), traffic.gbps);
                 } catch (IllegalArgumentException e) { // the pattern does not fit the fabric (group-shift without groups)
                     LOG.error("no traffic started: {}", e.getMessage());

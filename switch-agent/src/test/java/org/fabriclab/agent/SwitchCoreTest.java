@@ -49,6 +49,10 @@ class SwitchCoreTest {
             }
 
             @Override
+            public void qFeedback(int port, int row, float value, long now) {
+            }
+
+            @Override
             public void discarded(int h, int inPort, long now) {
                 log.add("discard flow " + pool.flow(h) + " from " + inPort);
                 pool.release(h);
@@ -156,6 +160,10 @@ class SwitchCoreTest {
 
             @Override
             public void returnCredit(int port, int vl, long now) {
+            }
+
+            @Override
+            public void qFeedback(int port, int row, float value, long now) {
             }
 
             @Override
@@ -345,6 +353,10 @@ class SwitchCoreTest {
                 }
 
                 @Override
+                public void qFeedback(int port, int row, float value, long now) {
+                }
+
+                @Override
                 public void discarded(int h, int inPort, long now) {
                     pool.release(h);
                 }
@@ -373,6 +385,10 @@ class SwitchCoreTest {
 
             @Override
             public void returnCredit(int port, int vl, long now) {
+            }
+
+            @Override
+            public void qFeedback(int port, int row, float value, long now) {
             }
 
             @Override
@@ -520,6 +536,10 @@ class SwitchCoreTest {
 
             @Override
             public void returnCredit(int port, int vl, long now) {
+            }
+
+            @Override
+            public void qFeedback(int port, int row, float value, long now) {
             }
 
             @Override

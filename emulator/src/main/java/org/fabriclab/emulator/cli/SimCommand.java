@@ -15,6 +15,7 @@ import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.emulator.sim.Simulation;
+import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.routing.registry.EngineChain;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingException;
@@ -74,6 +75,11 @@ public final class SimCommand implements Callable<Integer> {
     @Mixin
     LaneOptions lanes;
 
+    @Option(names = "--output-buffer", defaultValue = "0", paramLabel = "PACKETS",
+            description = "Output buffer per switch port and lane, in packets: 0 models input-queued switches (InfiniBand's); "
+                    + "more, input-output queued ones (SST/Merlin's router, as the Q-adaptive paper simulates). Default: ${DEFAULT-VALUE}")
+    int outputBuffer;
+
     @Option(names = "--adaptive", defaultValue = "on", converter = OnOff.class, paramLabel = "on|off",
             description = "on: switches choose among the AR groups of an ar-* engine (AR); off: static routing by its LFT (DR). "
                     + "Default: ${DEFAULT-VALUE}")
@@ -120,8 +126,14 @@ public final class SimCommand implements Callable<Integer> {
     /** The engine chain's tables for the fabric, seeded with {@code --seed}. */
     private ForwardingTables route() throws RoutingException {
         Fabric f = topology.fabric();
-        return EngineChain.parse(routing != null ? routing : engine.chain).route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS.withSeed(seed.seed)))
-                .tables();
+        String chain = routing != null ? routing : engine.chain;
+        Map<String, String> params = new LinkedHashMap<>(EngineOption.checked(engine.params, chain));
+        // a Q-table seed is the no-congestion time of the simulated links and packets unless told otherwise
+        params.putIfAbsent("link_gbps", Double.toString(link.linkGbps));
+        params.putIfAbsent("packet_bytes", Integer.toString(FrameSizes.DATA_HEADER + payload));
+        params.keySet().retainAll(EngineOption.readBy(chain));
+        return EngineChain.parse(chain).route(new RoutingRequest(f, LidAssigner.assign(f),
+                RoutingOptions.DEFAULTS.withSeed(seed.seed).withParams(params))).tables();
     }
 
     /** The simulation the options describe: every option's way into the simulator, in one place. */
@@ -129,7 +141,7 @@ public final class SimCommand implements Callable<Integer> {
         long durationNs = duration.nanos();
         long warmupNs = warmup == null ? durationNs / 5 : warmup.nanos();
         return Simulation.Config.builder(topology.fabric(), tables).pattern(pattern).load(load).linkGbps(link.linkGbps)
-                .latencyNs(link.latencyNs(DEFAULT_LATENCY_NS)).vls(lanes.vls).bufferPackets(lanes.buffer).payloadBytes(payload)
+                .latencyNs(link.latencyNs(DEFAULT_LATENCY_NS)).vls(lanes.vls).bufferPackets(lanes.buffer).outputBufferPackets(outputBuffer).payloadBytes(payload)
                 .durationNs(durationNs).warmupNs(warmupNs).seed(seed.seed).adaptive(adaptive.on()).build();
     }
 
@@ -142,7 +154,8 @@ public final class SimCommand implements Callable<Integer> {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("topology", topology.spec());
         m.put("routing", config.tables().engine());
-        m.put("adaptive", config.adaptive() && config.tables().ar() != null);
+        m.put("adaptive", config.adaptive() && config.tables().ar() != null
+                || config.tables().dragonfly() != null && config.tables().dragonfly().algorithm().adaptive());
         m.put("pattern", new SimPatterns().nameOf(pattern));
         m.put("hosts", config.fabric().endpointCount());
         m.put("switches", config.fabric().switchCount());

@@ -70,37 +70,49 @@ public final class EmulatedFabric implements AutoCloseable {
      *                        (hosts stay in this JVM, on TCP links to their switches)
      * @param timeDilation    how much slower than real time the fabric runs (see {@link ModelClock}), fixed
      *                        or {@code auto}
+     * @param outputBufferPackets the switches' output buffer per port and lane (0: input-queued)
      */
     public record Options(int threads, int vls, int bufferPackets, double linkGbps, long linkLatencyNs, int managementPort,
-                          boolean processes, TimeDilation timeDilation) {
+                          boolean processes, TimeDilation timeDilation, int outputBufferPackets) {
         /**
-         * Two event loops, two lanes, 8-packet buffers, 100 Gbps links without delay, in-process
-         * management only, real time.
+         * Two event loops, two lanes, 8-packet buffers, input-queued switches, 100 Gbps links
+         * without delay (but where the topology gives one), in-process management only, real time.
          */
         public static final Options DEFAULTS = new Options(2, 2, 8, 100, 0, 0, false, TimeDilation.REAL_TIME);
 
+        /** Input-queued switches. */
+        public Options(int threads, int vls, int bufferPackets, double linkGbps, long linkLatencyNs, int managementPort,
+                       boolean processes, TimeDilation timeDilation) {
+            this(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, 0);
+        }
+
+        /** Data lanes, input buffer and output buffer (0: input-queued) per port and lane. */
+        public Options withLanes(int lanes, int buffer, int outputBuffer) {
+            return new Options(threads, lanes, buffer, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, outputBuffer);
+        }
+
         public Options withThreads(int t) {
-            return new Options(t, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation);
+            return new Options(t, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, outputBufferPackets);
         }
 
         public Options withLinkGbps(double g) {
-            return new Options(threads, vls, bufferPackets, g, linkLatencyNs, managementPort, processes, timeDilation);
+            return new Options(threads, vls, bufferPackets, g, linkLatencyNs, managementPort, processes, timeDilation, outputBufferPackets);
         }
 
         public Options withLinkLatencyNs(long ns) {
-            return new Options(threads, vls, bufferPackets, linkGbps, ns, managementPort, processes, timeDilation);
+            return new Options(threads, vls, bufferPackets, linkGbps, ns, managementPort, processes, timeDilation, outputBufferPackets);
         }
 
         public Options withManagementPort(int port) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, port, processes, timeDilation);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, port, processes, timeDilation, outputBufferPackets);
         }
 
         public Options withProcesses(boolean p) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, p, timeDilation);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, p, timeDilation, outputBufferPackets);
         }
 
         public Options withTimeDilation(TimeDilation d) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, d);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, d, outputBufferPackets);
         }
     }
 
@@ -164,9 +176,16 @@ public final class EmulatedFabric implements AutoCloseable {
             Arrays.fill(rates, options.linkGbps());
             String endpoint = tcpServer == null ? endpoint(n)
                     : "localhost:" + tcpServer.getPort() + "/" + NodeRoutingRegistry.authority(fabric.nodeGuid(n));
-            LiveNode node = sw ? new LiveSwitch(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), rates, endpoint)
+            LiveNode node = sw ? new LiveSwitch(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(),
+                    options.outputBufferPackets(), rates, endpoint)
                     : new LiveHost(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), options.linkGbps(), endpoint);
             node.linkLatencyNs(options.linkLatencyNs());
+            for (int p = 1; p <= fabric.portCount(n); p++) {
+                long delay = fabric.linkDelayNs(fabric.globalPort(n, p));
+                if (delay >= 0) {
+                    node.linkLatencyNs(p, delay); // the topology's own cable (a Dragonfly's local and global links)
+                }
+            }
             node.modelClock(clock);
             nodes[n] = node;
             byName.put(name, node);

@@ -46,6 +46,8 @@ public final class Simulation {
      * @param adaptive     switches choose among AR groups' ports (if the engine made any); false: static routing (DR)
      * @param flows        if not empty, the traffic: these flows (each at {@code load} of the link rate, evenly
      *                     spaced), instead of every host by {@code pattern}
+     * @param outputBufferPackets the switches' output buffer per port and lane (0: input-queued, as InfiniBand
+     *                     switches are modelled; more: input-output queued, as SST/Merlin's router)
      *
      * <p>Tables with source routes (a torus engine's) run as Angara does: hosts write the route to
      * the destination's switch into each packet, switches forward by it (the LFTs deliver the last
@@ -53,11 +55,11 @@ public final class Simulation {
      */
     public record Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps,
                          long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed,
-                         boolean adaptive, List<Flow> flows) {
+                         boolean adaptive, List<Flow> flows, int outputBufferPackets) {
         public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
                       int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive) {
             this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
-                    adaptive, List.of());
+                    adaptive, List.of(), 0);
         }
 
 
@@ -80,6 +82,14 @@ public final class Simulation {
             }
             if (linkGbps <= 0 || latencyNs < 0 || vls < 1 || bufferPackets < 1) {
                 throw new IllegalArgumentException("link rate, buffers and lanes must be positive and the delay not negative");
+            }
+            if (outputBufferPackets < 0 || outputBufferPackets > SwitchCore.MAX_OUTPUT_BUFFER) {
+                throw new IllegalArgumentException("an output buffer of " + outputBufferPackets + " packets is outside 0.."
+                        + SwitchCore.MAX_OUTPUT_BUFFER);
+            }
+            if (outputBufferPackets > 0 && tables.sourceRoutes() != null) {
+                throw new IllegalArgumentException(tables.engine() + "'s source routes keep deadlock freedom by bubble flow control "
+                        + "on the input buffers, which output buffers would bypass: simulate them input-queued (no --output-buffer)");
             }
             if (payloadBytes < 0 || payloadBytes > FrameSizes.MAX_PAYLOAD) {
                 throw new IllegalArgumentException("payload " + payloadBytes + " bytes is outside 0.." + FrameSizes.MAX_PAYLOAD);
@@ -108,6 +118,11 @@ public final class Simulation {
                             + " per node, as an LFT can name (255 means no route)");
                 }
             }
+            if (tables.dragonfly() != null && tables.dragonfly().algorithm().vcs() > vls) {
+                throw new IllegalArgumentException(tables.engine() + " needs " + tables.dragonfly().algorithm().vcs()
+                        + " virtual channels to be deadlock-free, but the switches have " + vls + "; run with --vls "
+                        + tables.dragonfly().algorithm().vcs());
+            }
             if (tables.ar() != null && tables.ar().laneCount() > vls) { // the lane turns are written with AR off too
                 throw new IllegalArgumentException(tables.engine() + "'s tables move packets to lane " + (tables.ar().laneCount() - 1)
                         + " (its detours' deadlock freedom needs " + tables.ar().laneCount() + " lanes), but the switches have " + vls
@@ -124,7 +139,7 @@ public final class Simulation {
         public Builder toBuilder() {
             return new Builder(fabric, tables).pattern(pattern).load(load).linkGbps(linkGbps).latencyNs(latencyNs).vls(vls)
                     .bufferPackets(bufferPackets).payloadBytes(payloadBytes).durationNs(durationNs).warmupNs(warmupNs).seed(seed)
-                    .adaptive(adaptive).flows(flows);
+                    .adaptive(adaptive).flows(flows).outputBufferPackets(outputBufferPackets);
         }
     }
 
@@ -148,6 +163,7 @@ public final class Simulation {
         private long seed = 1;
         private boolean adaptive = true;
         private List<Flow> flows = List.of();
+        private int outputBufferPackets;
 
         private Builder(Fabric fabric, ForwardingTables tables) {
             this.fabric = fabric;
@@ -220,10 +236,16 @@ public final class Simulation {
             return this;
         }
 
+        /** Output buffer per switch port and lane, in packets (0: input-queued). */
+        public Builder outputBufferPackets(int v) {
+            outputBufferPackets = v;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the value out of range, as {@link Config}'s constructor does */
         public Config build() {
             return new Config(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs,
-                    warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows);
+                    warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows, outputBufferPackets);
         }
     }
 
@@ -263,6 +285,8 @@ public final class Simulation {
     static final int INJECT_FLOW = 4;
     /** Take a snapshot of the switches' counters (at the edges of each phase's measured window). */
     static final int SNAPSHOT = 5;
+    /** Q-adaptive feedback reaches the upstream router (its argument: a slot of {@link #feedback}). */
+    static final int QFEEDBACK = 6;
     private static final int SEND_QUEUE = 16;
 
     private final Config c;
@@ -280,6 +304,10 @@ public final class Simulation {
      */
     private final long[] peerEvent;
     private final long latencyNs;
+    /** Per global port, its link's propagation delay: the fabric's where it gives one, else the configured one. */
+    private final long[] delayNs;
+    /** Q-adaptive feedback on its way upstream: row and value per slot, slots reused through a free list. */
+    private final FeedbackSlots feedback = new FeedbackSlots();
     private final Measurements measure;
     private final TrafficSources sources;
 
@@ -295,6 +323,8 @@ public final class Simulation {
         long slots = (long) endpoints * (c.vls() * SEND_QUEUE + 1) + 1;
         for (int g = 0; g < f.globalPortCount(); g++) {
             slots += f.peerNode(g) == Fabric.NONE ? 0 : (long) c.vls() * c.bufferPackets();
+            // and a switch's output buffers
+            slots += f.isSwitch(f.nodeOfGlobalPort(g)) ? (long) c.vls() * c.outputBufferPackets() : 0;
         }
         pool = new PacketPool(Math.toIntExact(slots));
         queue = new EventQueue(endpoints);
@@ -316,7 +346,7 @@ public final class Simulation {
                 TableStore tables = new TableStore(f.portCount(n));
                 tables.apply(TableInstall.batch(c.tables(), f.switchIndex(n), c.vls(), c.adaptive()));
                 int node = n;
-                switchCore[n] = new SwitchCore(f.portCount(n), c.vls(), c.bufferPackets(), tables, counters[n], pool,
+                switchCore[n] = new SwitchCore(f.portCount(n), c.vls(), c.bufferPackets(), c.outputBufferPackets(), tables, counters[n], pool,
                         new SwitchCore.Output() {
                             @Override
                             public void transmit(int port, int vl, int h, long t) {
@@ -333,10 +363,22 @@ public final class Simulation {
                             public void discarded(int h, int inPort, long t) {
                                 pool.release(h);
                             }
+
+                            @Override
+                            public void qFeedback(int port, int row, float value, long t) {
+                                long peer = peerEvent[f.globalPort(node, port)];
+                                if (peer >= 0) {
+                                    queue.push(t + delayNs[f.globalPort(node, port)], EventQueue.with(peer, QFEEDBACK, feedback.put(row, value)));
+                                }
+                            }
                         });
             }
         }
         latencyNs = c.latencyNs();
+        delayNs = new long[f.globalPortCount()];
+        for (int g = 0; g < delayNs.length; g++) {
+            delayNs[g] = f.linkDelayNs(g) >= 0 ? f.linkDelayNs(g) : latencyNs;
+        }
         peerEvent = new long[f.globalPortCount()];
         for (int g = 0; g < peerEvent.length; g++) {
             peerEvent[g] = f.peerNode(g) == Fabric.NONE ? -1 : EventQueue.event(0, f.peerNode(g), f.peerPort(g), 0);
@@ -435,6 +477,7 @@ public final class Simulation {
                 switch (kind) {
                     case ARRIVE -> s.packetArrived(port, arg, now);
                     case CREDIT -> s.creditReturned(port, arg, 1, now);
+                    case QFEEDBACK -> s.qFeedback(port, feedback.row(arg), feedback.take(arg), now);
                     default -> s.linkFree(port, now);
                 }
             } else {
@@ -455,20 +498,22 @@ public final class Simulation {
 
     /** The core sends packet {@code h} from {@code node}'s {@code port}: the link is busy for its bytes, the peer has it after the delay. */
     private void send(int node, int port, int h, long t) {
-        long peer = peerEvent[f.globalPort(node, port)];
+        int g = f.globalPort(node, port);
+        long peer = peerEvent[g];
         long done = t + (long) Math.ceil(pool.bytes(h) * nsPerByte);
         queue.push(done, EventQueue.event(FREE, node, port, 0));
         if (peer < 0) {
             pool.release(h);
             return;
         }
-        queue.push(done + latencyNs, EventQueue.with(peer, ARRIVE, h));
+        queue.push(done + delayNs[g], EventQueue.with(peer, ARRIVE, h));
     }
 
     private void credit(int node, int port, int vl, long t) {
-        long peer = peerEvent[f.globalPort(node, port)];
+        int g = f.globalPort(node, port);
+        long peer = peerEvent[g];
         if (peer >= 0) {
-            queue.push(t + latencyNs, EventQueue.with(peer, CREDIT, vl));
+            queue.push(t + delayNs[g], EventQueue.with(peer, CREDIT, vl));
         }
     }
 

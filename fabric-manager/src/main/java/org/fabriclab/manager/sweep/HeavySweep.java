@@ -46,6 +46,14 @@ public final class HeavySweep {
     private final Activation activation;
 
     /** {@code mKey}: carried by every write (0 while the nodes have none). */
+    /** The engines' parameters ({@code --engine-param}), read by every sweep. */
+    private volatile Map<String, String> engineParams = Map.of();
+
+    /** Sets the engines' parameters the next sweeps route with. */
+    public void engineParams(Map<String, String> params) {
+        engineParams = Map.copyOf(params);
+    }
+
     public HeavySweep(FanOut fanOut, long mKey) {
         this.fanOut = fanOut;
         this.mKey = mKey;
@@ -93,7 +101,7 @@ public final class HeavySweep {
         Fabric f = d.fabric();
         LidAssignment lids = LidAssigner.assign(f, previousLids);
         long t0 = System.nanoTime();
-        EngineChain.Result routed = route(f, lids, chain, jobNodes);
+        EngineChain.Result routed = route(f, lids, chain, jobNodes, engineParams);
         long routingMillis = (System.nanoTime() - t0) / 1_000_000;
         for (RoutingException x : routed.failures()) {
             LOG.warn("routing engine fell back: {}", x.getMessage());
@@ -123,8 +131,9 @@ public final class HeavySweep {
         return changed;
     }
 
-    private static EngineChain.Result route(Fabric f, LidAssignment lids, EngineChain chain, String jobNodes) throws SweepException {
-        RoutingOptions options = RoutingOptions.DEFAULTS;
+    private static EngineChain.Result route(Fabric f, LidAssignment lids, EngineChain chain, String jobNodes, Map<String, String> params)
+            throws SweepException {
+        RoutingOptions options = RoutingOptions.DEFAULTS.withParams(params);
         if (!jobNodes.isEmpty()) {
             try {
                 options = options.withEndpoints(NodeSet.parse(f, jobNodes));

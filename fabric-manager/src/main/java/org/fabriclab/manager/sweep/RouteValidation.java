@@ -67,8 +67,9 @@ final class RouteValidation {
             if (vls != 0 && vls < needed) {
                 throw new SweepException(engine + " needs " + needed + " data VLs (it declares " + g.lanes() + "; its paths use "
                         + t.lanes().laneCount() + ", its adaptive-routing lane turns " + (t.ar() == null ? 1 : t.ar().laneCount())
-                        + "), but switch " + f.name(f.switchNode(s)) + " has " + vls + "; run the switches with more lanes, or an engine "
-                        + "that needs fewer (ar-dfp-minimal instead of ar-dfp); no switch was changed");
+                        + (t.dragonfly() == null ? "" : ", its Dragonfly algorithm's virtual channels " + t.dragonfly().algorithm().vcs())
+                        + "), but switch " + f.name(f.switchNode(s)) + " has " + vls + "; run the switches with more lanes (--vls), or "
+                        + "an engine that needs fewer ('fabricctl engines' lists what each needs); no switch was changed");
             }
         }
     }

@@ -4,12 +4,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.fabriclab.manager.channel.FanOut;
 import org.fabriclab.manager.discovery.DiscoveredNode;
 import org.fabriclab.manager.discovery.Discovery;
 import org.fabriclab.proto.v1.ArGroup;
+import org.fabriclab.proto.v1.DragonflyRouting;
 import org.fabriclab.proto.v1.GetArTablesRequest;
+import org.fabriclab.proto.v1.GetDragonflyRoutingRequest;
 import org.fabriclab.proto.v1.GetLftBlockRequest;
 import org.fabriclab.proto.v1.GetSwitchInfoRequest;
 import org.fabriclab.proto.v1.SwitchInfo;
@@ -22,8 +25,8 @@ import org.fabriclab.routing.fabric.Fabric;
  * Phase 1 of a heavy sweep's push: every switch gets what {@link SwitchInstall} maps from the
  * engine's tables (with the SL-to-VL default wrapping at the data VLs the switch reports), in one
  * versioned, all-or-nothing write of only what differs from what it holds: the LFT blocks that
- * changed, the LFT top, the SL-to-VL maps, the whole AR state and the direction ports when they
- * changed. What this manager last wrote is remembered per switch, so a push compares without
+ * changed, the LFT top, the SL-to-VL maps, the whole AR state, the direction ports and the
+ * Dragonfly routing when they changed. What this manager last wrote is remembered per switch, so a push compares without
  * reading back; a switch it did not write last (a restart, another manager) is read back where
  * the contract allows (LFT blocks, AR groups, direction ports) and given its SL-to-VL maps anew.
  *
@@ -123,13 +126,27 @@ final class TablePush {
         if (!directionsKnown) {
             TableWriteEncoder.directions(w, want);
         }
-        if (w.getLftBlocksCount() == 0 && top == want.lftTop() && lanesKnown && arKnown && directionsKnown) {
+        // Dragonfly routing: written when it differs from what this manager wrote last, or (to a switch
+        // it did not write last) from what the switch reports; a Q-adaptive switch keeps what it
+        // learnt unless the routing is written anew
+        boolean dragonflyKnown = trusted ? Objects.equals(want.dragonfly(), known.install().dragonfly())
+                : DragonflyWire.encode(want.dragonfly()).equals(heldDragonfly(node));
+        if (!dragonflyKnown) {
+            TableWriteEncoder.dragonfly(w, want);
+        }
+        if (w.getLftBlocksCount() == 0 && top == want.lftTop() && lanesKnown && arKnown && directionsKnown && dragonflyKnown) {
             pushed.put(guid, new Pushed(version, want));
             return 0;
         }
         int changed = fanOut.stub(node.endpoint()).writeTables(w.build()).getChangedBlocks();
         pushed.put(guid, new Pushed(version + 1, want));
         return changed;
+    }
+
+    /** The Dragonfly routing the switch holds, whole (a switch that learns keeps its Q-table unless it is written anew). */
+    private DragonflyRouting heldDragonfly(DiscoveredNode node) {
+        return fanOut.stub(node.endpoint()).getDragonflyRouting(GetDragonflyRoutingRequest.newBuilder().setFull(true).setRowCount(1).build())
+                .getRouting();
     }
 
     /** Block {@code b} as {@code held} has it; entries past its end are "no route". */

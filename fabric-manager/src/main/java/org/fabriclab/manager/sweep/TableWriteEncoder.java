@@ -69,6 +69,11 @@ final class TableWriteEncoder {
         w.setArStaticInputPorts(inputs);
     }
 
+    /** The Dragonfly routing of {@code in} (algorithm NONE: off, the switch routes by its LFT). */
+    static void dragonfly(WriteTablesRequest.Builder w, SwitchInstall in) {
+        w.setDragonfly(DragonflyWire.encode(in.dragonfly()));
+    }
+
     /** The torus direction ports of {@code in} (none: source routing off). */
     static void directions(WriteTablesRequest.Builder w, SwitchInstall in) {
         DirectionPorts.Builder b = DirectionPorts.newBuilder();

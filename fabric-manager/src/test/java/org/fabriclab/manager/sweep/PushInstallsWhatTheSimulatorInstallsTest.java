@@ -41,10 +41,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the push takes back AR state, lane turns and direction ports it no longer wants.
  */
 class PushInstallsWhatTheSimulatorInstallsTest {
-    /** A fabric each engine can route: fat trees (with parallel links for ar-lag), Dragonfly+, torus. */
+    /** A fabric each engine can route: fat trees (with parallel links for ar-lag), Dragonfly+, Dragonfly, torus. */
     static String fabricFor(String engine) {
         if (engine.startsWith("torus-")) {
             return "torus:4x4";
+        }
+        if (engine.startsWith("df-") || engine.equals("q-adaptive")) {
+            return "dragonfly:p=1,a=2,h=2,g=4";
         }
         return engine.startsWith("ar-dfp") ? "dragonfly-plus:p=1,leaves=2,spines=2,h=2" : "rlft:leaves=4,spines=2,hosts=1,parallel=2";
     }
@@ -56,7 +59,9 @@ class PushInstallsWhatTheSimulatorInstallsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("engines")
     void thePushInstallsWhatTheSimulatorInstalls(String engine) throws Exception {
-        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS;
+        // switches with the lanes the engine needs (a Dragonfly algorithm up to 5)
+        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLanes(Math.max(2, RoutingEngines.create(engine).guarantees().lanes()),
+                8, 0);
         ExecutorService io = Executors.newFixedThreadPool(4);
         try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate(fabricFor(engine)), o);
              NodeChannels channels = new NodeChannels()) {
@@ -104,7 +109,7 @@ class PushInstallsWhatTheSimulatorInstallsTest {
         }
     }
 
-    /** Every field a switch forwards by: LFT and its top, SL-to-VL of every port pair, AR, direction ports. */
+    /** Every field a switch forwards by: LFT and its top, SL-to-VL of every port pair, AR, direction ports, Dragonfly routing. */
     static void assertSame(SwitchTables want, SwitchTables got, int maxLid, String where) {
         assertEquals(want.lftTop(), got.lftTop(), where + ": LFT top");
         assertEquals(want.portCount(), got.portCount(), where);
@@ -127,5 +132,6 @@ class PushInstallsWhatTheSimulatorInstallsTest {
         }
         assertArrayEquals(want.arStaticInputs(), got.arStaticInputs(), where + ": static input ports");
         assertArrayEquals(want.directionPorts(), got.directionPorts(), where + ": direction ports");
+        assertEquals(want.dragonfly(), got.dragonfly(), where + ": Dragonfly routing");
     }
 }

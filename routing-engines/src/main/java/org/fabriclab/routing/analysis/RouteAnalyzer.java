@@ -13,6 +13,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
+import org.fabriclab.routing.dragonfly.DragonflyPaths;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.PathLanes;
 import org.fabriclab.routing.engine.SwitchGraph;
@@ -570,9 +571,20 @@ public final class RouteAnalyzer {
                 }
             }
             long reachable = pairs - unreachable;
+            int lanes = laneCount;
+            int longest = maxHops;
+            DragonflyPaths.Proof proof = null;
+            if (t.dragonfly() != null) {
+                // the packets take the algorithm's paths on its VCs, not the LFT's minimal ones on their lanes
+                proof = DragonflyPaths.prove(t.dragonfly());
+                deadlockFree = proof.deadlockFree();
+                cycle = proof.cycle();
+                lanes = proof.vcs();
+                longest = Math.max(maxHops, proof.maxHops());
+            }
             return new RouteReport(t.engine(), n, members.length, pairs, unreachable, reasons, examples, nonMinimal,
-                    channels, max, min, mean, sigma4, maxHops, reachable == 0 ? 0 : (double) hopSum / reachable,
-                    Arrays.copyOf(histogram, maxHops + 1), laneCount, deadlockFree, cycle);
+                    channels, max, min, mean, sigma4, longest, reachable == 0 ? 0 : (double) hopSum / reachable,
+                    Arrays.copyOf(histogram, maxHops + 1), lanes, deadlockFree, cycle, proof);
         }
 
         private ChannelDependencyGraph dependencyGraph(int lane) {

@@ -2,6 +2,7 @@ package org.fabriclab.routing.analysis;
 
 import java.util.List;
 import java.util.Map;
+import org.fabriclab.routing.dragonfly.DragonflyPaths;
 
 /**
  * What the route analysis found, over the ordered pairs of distinct endpoints in the node set.
@@ -27,12 +28,15 @@ import java.util.Map;
  * @param virtualLanes         lanes the routes use
  * @param deadlockFree         the channel dependency graph of every lane is acyclic
  * @param cdgCycle             a dependency cycle, as channel names, where there is one
+ * @param dragonfly            for a Dragonfly engine's tables, the proof over every path its algorithm allows (then
+ *                             {@code virtualLanes}, {@code deadlockFree}, {@code cdgCycle} and {@code maxHops} are the
+ *                             proof's; loads and mean hops stay those of the minimal routes the LFTs hold); else null
  */
 public record RouteReport(String engine, int switches, int hosts, long pairs, long unreachablePairs,
                           Map<String, Long> unreachableReasons, List<String> unreachableExamples,
                           long nonMinimalPairs, int channels, long edgeForwardingIndex, long minChannelLoad,
                           double meanChannelLoad, double sigma4, int maxHops, double meanHops, long[] hopHistogram,
-                          int virtualLanes, boolean deadlockFree, List<String> cdgCycle) {
+                          int virtualLanes, boolean deadlockFree, List<String> cdgCycle, DragonflyPaths.Proof dragonfly) {
     public RouteReport {
         unreachableReasons = Map.copyOf(unreachableReasons);
         unreachableExamples = List.copyOf(unreachableExamples);

@@ -25,9 +25,11 @@ public record EngineGuarantees(boolean deadlockFree, int lanes, boolean sourceRo
         }
     }
 
-    /** The data VLs tables {@code t} need: the engine's promise, its path lanes and its AR lane turns, the most of them. */
+    /** The data VLs tables {@code t} need: the engine's promise, its path lanes, its AR lane turns and a Dragonfly algorithm's VCs, the most of them. */
     public int lanesNeeded(ForwardingTables t) {
-        return Math.max(lanes, Math.max(t.lanes().laneCount(), t.ar() == null ? 1 : t.ar().laneCount()));
+        int ar = t.ar() == null ? 1 : t.ar().laneCount();
+        int dragonfly = t.dragonfly() == null ? 1 : t.dragonfly().algorithm().vcs();
+        return Math.max(Math.max(lanes, dragonfly), Math.max(t.lanes().laneCount(), ar));
     }
 
     /** In words, for listings: {@code deadlock-free, 2 lanes, source routes}. */

@@ -1,6 +1,7 @@
 package org.fabriclab.routing.engine;
 
 import java.util.Arrays;
+import org.fabriclab.routing.dragonfly.DragonflyTables;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.lid.LidAssignment;
 import org.fabriclab.routing.torus.SourceRoutes;
@@ -29,13 +30,14 @@ public final class ForwardingTables {
     private final PathLanes lanes;
     private final ArTables ar;
     private final SourceRoutes sourceRoutes;
+    private final DragonflyTables dragonfly;
 
     private ForwardingTables(Fabric fabric, LidAssignment lids, byte[] byLid, String engine, PathLanes lanes, ArTables ar) {
-        this(fabric, lids, byLid, engine, lanes, ar, null);
+        this(fabric, lids, byLid, engine, lanes, ar, null, null);
     }
 
     private ForwardingTables(Fabric fabric, LidAssignment lids, byte[] byLid, String engine, PathLanes lanes, ArTables ar,
-                             SourceRoutes sourceRoutes) {
+                             SourceRoutes sourceRoutes, DragonflyTables dragonfly) {
         this.fabric = fabric;
         this.lids = lids;
         this.byLid = byLid;
@@ -45,6 +47,7 @@ public final class ForwardingTables {
         this.lanes = lanes;
         this.ar = ar;
         this.sourceRoutes = sourceRoutes;
+        this.dragonfly = dragonfly;
     }
 
     /** Per-switch tables from per-LID rows, a cache-sized block at a time. */
@@ -89,7 +92,7 @@ public final class ForwardingTables {
 
     /** The same LFTs with adaptive-routing tables beside them, as engine {@code name} produced them. */
     public ForwardingTables withAr(ArTables a, String name) {
-        return new ForwardingTables(fabric, lids, byLid, name, lanes, a);
+        return new ForwardingTables(fabric, lids, byLid, name, lanes, a, sourceRoutes, dragonfly);
     }
 
     /**
@@ -98,7 +101,21 @@ public final class ForwardingTables {
      * the LFTs deliver the last hop.
      */
     public ForwardingTables withSourceRoutes(SourceRoutes r, String name) {
-        return new ForwardingTables(fabric, lids, byLid, name, lanes, ar, r);
+        return new ForwardingTables(fabric, lids, byLid, name, lanes, ar, r, dragonfly);
+    }
+
+    /**
+     * The same LFTs (the minimal routes) with a Dragonfly engine's routing state beside them, as
+     * engine {@code name} produced them: the switches route each packet by the algorithm, the LFTs
+     * deliver to their hosts.
+     */
+    public ForwardingTables withDragonfly(DragonflyTables d, String name) {
+        return new ForwardingTables(fabric, lids, byLid, name, lanes, ar, sourceRoutes, d);
+    }
+
+    /** The Dragonfly routing state, or null if the switches route by the LFTs (and AR) alone. */
+    public DragonflyTables dragonfly() {
+        return dragonfly;
     }
 
     /** The source routes, or null if the switches route by the LFTs alone. */

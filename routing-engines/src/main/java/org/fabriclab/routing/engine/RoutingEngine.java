@@ -1,5 +1,7 @@
 package org.fabriclab.routing.engine;
 
+import java.util.Map;
+
 /**
  * A unicast routing engine, in the manner of OpenSM's {@code osm_routing_engine}: an engine
  * implements the phases it changes and takes the defaults for the rest. Here the phases are
@@ -21,6 +23,15 @@ public interface RoutingEngine {
      */
     default EngineGuarantees guarantees() {
         return EngineGuarantees.NONE;
+    }
+
+    /**
+     * The engine-specific parameters it reads from {@link RoutingOptions#params()}, by name, with
+     * their defaults as text; the command lines refuse any other name given for this engine. None
+     * by default.
+     */
+    default Map<String, String> parameters() {
+        return Map.of();
     }
 
     /** Computes the forwarding tables of every switch for every LID. */

@@ -45,6 +45,10 @@ public record RoutingOptions(long seed, List<Long> rootGuids, Optional<BitSet> e
         return new RoutingOptions(seed, rootGuids, endpoints, Optional.of(dump), params);
     }
 
+    public RoutingOptions withParams(Map<String, String> p) {
+        return new RoutingOptions(seed, rootGuids, endpoints, lftDump, p);
+    }
+
     /** True if endpoint {@code e} is in the job's set (always, when no set was given). */
     public boolean includes(int e) {
         return endpoints.isEmpty() || endpoints.get().get(e);

@@ -3,6 +3,8 @@ package org.fabriclab.routing.engine;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
+import org.fabriclab.routing.dragonfly.DragonflySwitch;
 
 /**
  * What one switch installs from an engine's {@link ForwardingTables}: the one mapping from an
@@ -22,7 +24,7 @@ import java.util.List;
  * out} on the turn's VL); the AR groups, AR LFT (one entry per LFT entry, 0 for none), static
  * input ports of the engine's {@link ArTables} (none without them), AR enabled when the engine
  * made AR tables and the caller routes adaptively; and for source routes, the switch's direction
- * ports (none without them).
+ * ports (none without them); and a Dragonfly engine's routing of the switch (none without it).
  *
  * @param lft            every LFT entry, a whole number of {@link #BLOCK}-entry blocks
  * @param lftTop         the highest LID
@@ -33,9 +35,11 @@ import java.util.List;
  * @param arEnabled      whether the switch routes adaptively
  * @param arStaticInputs input ports whose packets keep to the static LFT
  * @param directionPorts per torus direction, the port (0 for none); empty when the switch does not source-route
+ * @param dragonfly      the switch's Dragonfly routing (algorithm, place, maps, Q-table seed), or null when it routes by
+ *                       its LFT (and AR) alone
  */
 public record SwitchInstall(byte[] lft, int lftTop, List<LaneMap> sl2vl, int[][] arGroups, int[][] arDetours, short[] arLft,
-                            boolean arEnabled, int[] arStaticInputs, int[] directionPorts) {
+                            boolean arEnabled, int[] arStaticInputs, int[] directionPorts, DragonflySwitch dragonfly) {
     /** Entries in one LFT block (IBA LinearForwardingTable attribute). */
     public static final int BLOCK = 64;
     /** Service levels of an SL-to-VL map. */
@@ -60,7 +64,7 @@ public record SwitchInstall(byte[] lft, int lftTop, List<LaneMap> sl2vl, int[][]
 
     /** What a switch holds before its first write: no LFT, every SL on VL 0, no AR, no source routing. */
     public static final SwitchInstall FRESH = new SwitchInstall(new byte[0], 0, List.of(new LaneMap(0, 0, new byte[SERVICE_LEVELS])),
-            new int[0][], new int[0][], new short[0], false, new int[0], new int[0]);
+            new int[0][], new int[0][], new short[0], false, new int[0], new int[0], null);
 
     public SwitchInstall {
         sl2vl = List.copyOf(sl2vl);
@@ -104,7 +108,9 @@ public record SwitchInstall(byte[] lft, int lftTop, List<LaneMap> sl2vl, int[][]
         }
         int[] directions = t.sourceRoutes() == null ? new int[0]
                 : t.sourceRoutes().torus().directionPorts(t.fabric().switchNode(s));
-        return new SwitchInstall(lft, table.length - 1, maps, groups, detours, arLft, ar != null && adaptive, staticInputs, directions);
+        DragonflySwitch dragonfly = t.dragonfly() == null ? null : t.dragonfly().of(s);
+        return new SwitchInstall(lft, table.length - 1, maps, groups, detours, arLft, ar != null && adaptive, staticInputs, directions,
+                dragonfly);
     }
 
     /** Number of LFT blocks. */
@@ -142,7 +148,7 @@ public record SwitchInstall(byte[] lft, int lftTop, List<LaneMap> sl2vl, int[][]
     @Override
     public boolean equals(Object o) {
         return o instanceof SwitchInstall other && lftTop == other.lftTop && Arrays.equals(lft, other.lft) && sameLanes(other)
-                && sameAr(other) && Arrays.equals(directionPorts, other.directionPorts);
+                && sameAr(other) && Arrays.equals(directionPorts, other.directionPorts) && Objects.equals(dragonfly, other.dragonfly);
     }
 
     @Override

@@ -46,6 +46,8 @@ public final class Fabric {
     private final int[] switchIndex;
     private final int[] endpointPort;
     private final int[] endpointOfPort;
+    /** Per global port, its link's propagation delay in ns, or -1 where the fabric does not say. */
+    private final long[] linkDelayNs;
     private final int linkCount;
     private final String kind;
     private final Map<String, Integer> byName;
@@ -92,6 +94,16 @@ public final class Fabric {
             links++;
         }
         linkCount = links;
+        linkDelayNs = new long[ports];
+        Arrays.fill(linkDelayNs, -1);
+        for (int i = 0; i < n; i++) {
+            for (int p = 1; p <= portCount(i); p++) {
+                Long d = b.linkDelays.get(portKey(i, p));
+                if (d != null) {
+                    linkDelayNs[portBase[i] + p - 1] = d;
+                }
+            }
+        }
         for (int i = 0; i < n; i++) {
             for (int p = 1; p <= portCount(i); p++) {
                 Long explicit = b.portGuids.get(portKey(i, p));
@@ -248,6 +260,25 @@ public final class Fabric {
     public boolean isInterSwitch(int globalPort) {
         int n = peerNode[globalPort];
         return n != NONE && isSwitch[n] && isSwitch[nodeOfGlobalPort(globalPort)];
+    }
+
+    /**
+     * The propagation delay of the link on a global port in ns, as the topology gives it (a
+     * Dragonfly's local and global cables), or -1 where it does not say: a simulation or an
+     * emulation then uses the delay it was given for every link.
+     */
+    public long linkDelayNs(int globalPort) {
+        return linkDelayNs[globalPort];
+    }
+
+    /** True if the topology gives any link a delay of its own. */
+    public boolean hasLinkDelays() {
+        for (long d : linkDelayNs) {
+            if (d >= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Tree level (leaves 1, their parents 2, ...), or {@link #NONE} where the generator did not say. */

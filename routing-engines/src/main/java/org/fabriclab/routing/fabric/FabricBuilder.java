@@ -35,6 +35,8 @@ public final class FabricBuilder {
     final List<Integer> preferredLids = new ArrayList<>();
     final Map<Long, Long> portGuids = new HashMap<>();
     final List<int[]> links = new ArrayList<>();
+    /** Per cabled port ({@link Fabric#portKey}), the link's propagation delay in ns where the generator set one. */
+    final Map<Long, Long> linkDelays = new HashMap<>();
     private final Map<String, Integer> byName = new HashMap<>();
     private final Set<Long> usedGuids = new HashSet<>();
     private final Map<Long, int[]> cabled = new HashMap<>();
@@ -80,6 +82,9 @@ public final class FabricBuilder {
                 int z = f.nodeOfGlobalPort(peer);
                 if (kept[a] >= 0 && kept[z] >= 0) {
                     b.link(kept[a], g - f.portBase(a) + 1, kept[z], peer - f.portBase(z) + 1);
+                    if (f.linkDelayNs(g) >= 0) {
+                        b.linkDelay(kept[a], g - f.portBase(a) + 1, f.linkDelayNs(g));
+                    }
                 }
             }
         }
@@ -232,6 +237,25 @@ public final class FabricBuilder {
         return this;
     }
 
+    /**
+     * Sets the propagation delay of the link cabled on port {@code port} of {@code node} (both
+     * directions), as a topology with link lengths gives it (a Dragonfly's short local and long
+     * global cables). Links without one take the delay a simulation or emulation is given.
+     */
+    public FabricBuilder linkDelay(int node, int port, long ns) {
+        checkPort(node, port);
+        int[] other = cabled.get(Fabric.portKey(node, port));
+        if (other == null) {
+            throw new IllegalArgumentException("port " + port + " of \"" + names.get(node) + "\" is not cabled: it has no link delay");
+        }
+        if (ns < 0) {
+            throw new IllegalArgumentException("link delay " + ns + " ns of port " + port + " of \"" + names.get(node) + "\" is negative");
+        }
+        linkDelays.put(Fabric.portKey(node, port), ns);
+        linkDelays.put(Fabric.portKey(other[0], other[1]), ns);
+        return this;
+    }
+
     /** Removes the cable on a port (both ends); does nothing if the port is not cabled. */
     public FabricBuilder unlink(int node, int port) {
         int[] other = cabled.remove(Fabric.portKey(node, port));
@@ -239,6 +263,8 @@ public final class FabricBuilder {
             return this;
         }
         cabled.remove(Fabric.portKey(other[0], other[1]));
+        linkDelays.remove(Fabric.portKey(node, port));
+        linkDelays.remove(Fabric.portKey(other[0], other[1]));
         for (Iterator<int[]> it = links.iterator(); it.hasNext();) {
             int[] l = it.next();
             if ((l[0] == node && l[1] == port) || (l[2] == node && l[3] == port)) {

@@ -3,9 +3,11 @@ package org.fabriclab.routing.registry;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
 import org.fabriclab.routing.engine.EngineGuarantees;
 import org.fabriclab.routing.engine.RoutingEngine;
 import org.fabriclab.routing.engine.ar.AdaptiveEngines;
+import org.fabriclab.routing.engine.dragonfly.DragonflyEngine;
 import org.fabriclab.routing.engine.file.FileEngine;
 import org.fabriclab.routing.engine.minhop.MinHopEngine;
 import org.fabriclab.routing.engine.torus.TorusRoutingEngine;
@@ -41,7 +43,14 @@ public final class RoutingEngines {
                     + "through an intermediate group (on lane 1), deadlock freedom proven on their channel dependencies (AR DFP)",
                     AdaptiveEngines.DragonflyPlus::new),
             new Info(AdaptiveEngines.DragonflyPlus.MINIMAL, "ar-dfp without the detours: the minimal ports only, to compare",
-                    () -> new AdaptiveEngines.DragonflyPlus(false)));
+                    () -> new AdaptiveEngines.DragonflyPlus(false)),
+            dragonfly(DragonflyAlgorithm.MIN), dragonfly(DragonflyAlgorithm.VALG), dragonfly(DragonflyAlgorithm.VALN),
+            dragonfly(DragonflyAlgorithm.UGALG), dragonfly(DragonflyAlgorithm.UGALN), dragonfly(DragonflyAlgorithm.PAR),
+            dragonfly(DragonflyAlgorithm.Q_ADAPTIVE));
+
+    private static Info dragonfly(DragonflyAlgorithm a) {
+        return new Info(a.key(), a.description(), () -> new DragonflyEngine(a));
+    }
 
     private RoutingEngines() {
     }

@@ -24,16 +24,33 @@ final class Dragonflies {
     private Dragonflies() {
     }
 
+    /** The dragonfly spec's parameters, for the messages that list them. */
+    static final List<String> DRAGONFLY_PARAMS = List.of("p", "a", "h", "g", "arrangement", "local-latency", "global-latency",
+            "host-latency");
+
     static Fabric dragonfly(TopologySpec spec) {
+        return dragonfly(spec, spec.text());
+    }
+
+    /** A dragonfly by {@code spec}, named {@code kind} (a paper's test bed keeps its own name). */
+    static Fabric dragonfly(TopologySpec spec, String kind) {
         int p = spec.intParam("p");
         int a = spec.intParam("a");
         int h = spec.intParam("h");
         int g = spec.intParam("g", a * h + 1);
-        spec.checkAllUsed(List.of("p", "a", "h", "g"));
+        String arrangement = spec.stringParam("arrangement", "absolute");
+        long local = spec.durationParamNs("local-latency", -1);
+        long global = spec.durationParamNs("global-latency", -1);
+        long host = spec.durationParamNs("host-latency", -1);
+        spec.checkAllUsed(DRAGONFLY_PARAMS);
         TopologySpec.require(p >= 0 && a >= 1 && h >= 1, "dragonfly: need p >= 0, a >= 1, h >= 1");
         TopologySpec.require(g >= 2 && g <= a * h + 1, "dragonfly: need 2 <= g <= a*h+1 = " + (a * h + 1));
+        TopologySpec.require(arrangement.equals("absolute") || arrangement.equals("relative"),
+                "dragonfly: arrangement=" + arrangement + " is not one of absolute, relative");
+        TopologySpec.require(!arrangement.equals("relative") || g == a * h + 1,
+                "dragonfly: the relative arrangement needs g = a*h+1 = " + (a * h + 1) + " (one global link between every pair of groups)");
         TopologySpec.require((long) g * a <= 20_000, "dragonfly with " + (g * a) + " switches is larger than this tool builds");
-        FabricBuilder b = new FabricBuilder(spec.text());
+        FabricBuilder b = new FabricBuilder(kind);
         int ports = (a - 1) + h + p;
         TopologySpec.require(ports <= FabricBuilder.MAX_PORTS, "dragonfly switches would need " + ports + " ports");
         int[][] sw = new int[g][a];
@@ -49,6 +66,7 @@ final class Dragonflies {
                     int ca = b.addCa("G" + gi + "_S" + si + "_H" + k, 1);
                     b.group(ca, gi);
                     b.link(sw[gi][si], a + h + k, ca, 1);
+                    delay(b, sw[gi][si], a + h + k, host);
                 }
             }
         }
@@ -57,20 +75,52 @@ final class Dragonflies {
                 for (int sj = si + 1; sj < a; sj++) {
                     // switch si's local port to sj is sj (ports 1..a-1 skip itself); sj's to si is si+1
                     b.link(sw[gi][si], sj, sw[gi][sj], si + 1);
+                    delay(b, sw[gi][si], sj, local);
                 }
             }
         }
-        globalLinks(b, sw, g, h, a);
+        if (arrangement.equals("relative")) {
+            relativeGlobalLinks(b, sw, g, h, a, global);
+        } else {
+            globalLinks(b, sw, g, h, a, global);
+        }
         return b.build();
     }
 
-    /** Absolute arrangement; {@code firstGlobalPort} is the port number of global link 0 on a switch. */
-    private static void globalLinks(FabricBuilder b, int[][] routers, int g, int h, int firstGlobalPort) {
+    private static void delay(FabricBuilder b, int node, int port, long ns) {
+        if (ns >= 0) {
+            b.linkDelay(node, port, ns);
+        }
+    }
+
+    /**
+     * Absolute arrangement (SST/Merlin's and BookSim2's): in group G, global channel n = i*h + j
+     * (router i, its global port j) reaches group n if n &lt; G, else n + 1; {@code firstGlobalPort}
+     * is the port number of global link 0 on a switch; {@code delayNs} the global links' delay, or -1.
+     */
+    private static void globalLinks(FabricBuilder b, int[][] routers, int g, int h, int firstGlobalPort, long delayNs) {
         for (int gi = 0; gi < g; gi++) {
             for (int t = gi + 1; t < g; t++) {
                 int ci = t - 1;   // channel of gi towards t (t > gi)
                 int ct = gi;      // channel of t towards gi (gi < t)
                 b.link(routers[gi][ci / h], firstGlobalPort + ci % h, routers[t][ct / h], firstGlobalPort + ct % h);
+                delay(b, routers[gi][ci / h], firstGlobalPort + ci % h, delayNs);
+            }
+        }
+    }
+
+    /**
+     * Relative arrangement: in group G, global channel n reaches group (G + n + 1) mod g, so the
+     * channel of G towards T is (T - G - 1) mod g, and T's towards G is (G - T - 1) mod g. Needs one
+     * global link between every pair of groups (g = a*h + 1).
+     */
+    private static void relativeGlobalLinks(FabricBuilder b, int[][] routers, int g, int h, int firstGlobalPort, long delayNs) {
+        for (int gi = 0; gi < g; gi++) {
+            for (int t = gi + 1; t < g; t++) {
+                int ci = Math.floorMod(t - gi - 1, g);
+                int ct = Math.floorMod(gi - t - 1, g);
+                b.link(routers[gi][ci / h], firstGlobalPort + ci % h, routers[t][ct / h], firstGlobalPort + ct % h);
+                delay(b, routers[gi][ci / h], firstGlobalPort + ci % h, delayNs);
             }
         }
     }
@@ -113,7 +163,7 @@ final class Dragonflies {
                 }
             }
         }
-        globalLinks(b, spine, g, h, leaves + 1);
+        globalLinks(b, spine, g, h, leaves + 1, -1);
         return b.build();
     }
 }

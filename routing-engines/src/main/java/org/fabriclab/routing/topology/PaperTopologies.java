@@ -20,11 +20,18 @@ import org.fabriclab.routing.fabric.FabricBuilder;
  *       on the fourth leaf; 13 on leaf 7 (scenario 6); root 6. The paper does not name the rest; ours
  *       are leaf 30, root 12 and hosts 38 (leaf 14) and 32 (leaf 30).
  *   <li>{@code qadaptive-1056}, {@code qadaptive-2550}: Table 1 of the Q-adaptive routing paper,
- *       dragonflies p=4,a=8,h=4 (33 groups) and p=5,a=10,h=5 (51 groups).
+ *       dragonflies p=4,a=8,h=4 (33 groups) and p=5,a=10,h=5 (51 groups), global links in the
+ *       absolute arrangement, with the paper's cable delays ({@link #QADAPTIVE_LINKS}). Its link rate
+ *       (4 GB/s), packets (128 bytes) and buffers (20 packets per VC) are the simulation's options.
  *   <li>{@code angara-desmos}: the Desmos cluster of the Angara paper, a 4x2x2x2 torus with one host per switch.
  * </ul>
  */
 final class PaperTopologies {
+    /**
+     * The Q-adaptive paper's cables (section 5.1): local links 30 ns, global links 300 ns (the 1:10
+     * ratio of the Dragonfly literature), host links 10 ns (its simulator's configuration).
+     */
+    static final String QADAPTIVE_LINKS = "local-latency=30ns,global-latency=300ns,host-latency=10ns";
     static final List<String> NAMES = List.of("ib-ar-c1", "ib-ar-c2", "qadaptive-1056", "qadaptive-2550", "angara-desmos");
 
     private PaperTopologies() {
@@ -44,9 +51,9 @@ final class PaperTopologies {
             case "ib-ar-c2":
                 return c2(kind);
             case "qadaptive-1056":
-                return Topologies.generate("dragonfly:p=4,a=8,h=4,g=33");
+                return Dragonflies.dragonfly(TopologySpec.parse("dragonfly:p=4,a=8,h=4,g=33," + QADAPTIVE_LINKS), kind);
             case "qadaptive-2550":
-                return Topologies.generate("dragonfly:p=5,a=10,h=5,g=51");
+                return Dragonflies.dragonfly(TopologySpec.parse("dragonfly:p=5,a=10,h=5,g=51," + QADAPTIVE_LINKS), kind);
             case "angara-desmos":
                 return Tori.build(kind, new int[] {4, 2, 2, 2}, 1, false);
             default:

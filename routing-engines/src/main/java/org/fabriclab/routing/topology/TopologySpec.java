@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A parsed topology spec, {@code kind:arg,key=value,...}: {@code fat-tree:k=4,levels=3},
@@ -13,6 +15,7 @@ import java.util.TreeSet;
  * {@link #checkAllUsed} then refuses typos by name.
  */
 public final class TopologySpec {
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|ms|s)");
     private final String text;
     private final String kind;
     private final String positional;
@@ -98,6 +101,40 @@ public final class TopologySpec {
             throw new IllegalArgumentException(kind + ": parameter '" + key + "' is required (in '" + text + "')");
         }
         return intParam(key, 0);
+    }
+
+    /** A parameter's text, or the default if absent. */
+    public String stringParam(String key, String def) {
+        String v = params.get(key);
+        used.add(key);
+        return v == null ? def : v;
+    }
+
+    /**
+     * A duration parameter in nanoseconds, written with its unit ({@code 30ns}, {@code 1.5us},
+     * {@code 2ms}); the default if absent.
+     */
+    public long durationParamNs(String key, long def) {
+        String v = params.get(key);
+        used.add(key);
+        if (v == null) {
+            return def;
+        }
+        Matcher m = DURATION.matcher(v);
+        if (!m.matches()) {
+            throw new IllegalArgumentException(kind + ": parameter " + key + "=" + v + " is not a duration with its unit, like 30ns or 1.5us");
+        }
+        double scale = switch (m.group(2)) {
+            case "ns" -> 1;
+            case "us" -> 1e3;
+            case "ms" -> 1e6;
+            default -> 1e9;
+        };
+        double ns = Double.parseDouble(m.group(1)) * scale;
+        if (ns > 1e12) {
+            throw new IllegalArgumentException(kind + ": parameter " + key + "=" + v + " is longer than this tool simulates (1000 s)");
+        }
+        return Math.round(ns);
     }
 
     /** A list parameter written with {@code x} or {@code .} between numbers ({@code m=4x4x8}); null if absent. */

@@ -30,13 +30,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  * switch's lanes, then the lane turns; AR and direction ports as the engine made them.
  */
 class GuaranteesAndInstallTest {
-    /** A fabric each engine can route: fat trees (with parallel links for ar-lag), Dragonfly+, torus. */
+    /** A fabric each engine can route: fat trees (with parallel links for ar-lag), Dragonfly+, Dragonfly, torus. */
     static String fabricFor(String engine) {
         if (engine.startsWith("torus-")) {
             return "torus:4x4";
         }
         if (engine.startsWith("ar-dfp")) {
             return "dragonfly-plus:p=2,leaves=2,spines=2,h=2";
+        }
+        if (engine.startsWith("df-") || engine.equals("q-adaptive")) {
+            return "dragonfly:p=2,a=4,h=2";
         }
         return "rlft:leaves=4,spines=2,hosts=2,parallel=2";
     }

@@ -19,7 +19,9 @@ import org.fabriclab.agent.mgmt.ManagedNode;
  * <p>Discards are counted twice at no cost on the hot path (a discard is never on it): in the
  * total {@link #XMIT_DISCARDS} the simulator's reports read, and by {@link DiscardReason}, as IBA
  * splits PortXmitDiscards from the errors behind them. Node-level counters (not of a port) are the
- * AR groups' decisions of a switch, minimal or not ({@link #ADAPTIVE_MINIMAL}, {@link #ADAPTIVE_NONMINIMAL}).
+ * adaptive decisions of a switch, minimal or not ({@link #ADAPTIVE_MINIMAL}, {@link #ADAPTIVE_NONMINIMAL}: an AR
+ * group's, or a Dragonfly algorithm's at a decision point), and Q-adaptive's learning ({@link #Q_UPDATES},
+ * {@link #Q_EXPLORATIONS}).
  */
 public final class PortCounterArray {
     public static final int XMIT_DATA = 0;
@@ -34,7 +36,11 @@ public final class PortCounterArray {
     public static final int ADAPTIVE_MINIMAL = 0;
     /** Node counter: packets an AR group routed by a detour port (non-minimal). */
     public static final int ADAPTIVE_NONMINIMAL = 1;
-    public static final int NODE_COUNTERS = 2;
+    /** Node counter: Q-adaptive updates of this switch's Q-table (one per feedback message from a downstream router). */
+    public static final int Q_UPDATES = 2;
+    /** Node counter: Q-adaptive decisions that took a random port (epsilon-greedy exploration). */
+    public static final int Q_EXPLORATIONS = 3;
+    public static final int NODE_COUNTERS = 4;
 
     /** Why a packet was discarded (IBA counts them apart: PortXmitDiscards, VL15Dropped, buffer overruns, link errors). */
     public enum DiscardReason {

@@ -1,7 +1,14 @@
 package org.fabriclab.agent.core;
 
 import java.util.Arrays;
+import java.util.SplittableRandom;
 import org.fabriclab.agent.core.PortCounterArray.DiscardReason;
+import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
+import org.fabriclab.routing.dragonfly.DragonflyHeader;
+import org.fabriclab.routing.dragonfly.DragonflyLids;
+import org.fabriclab.routing.dragonfly.DragonflyParams;
+import org.fabriclab.routing.dragonfly.DragonflyRules;
+import org.fabriclab.routing.dragonfly.DragonflySwitch;
 import org.fabriclab.routing.torus.SourceRoute;
 
 /**
@@ -40,6 +47,14 @@ public final class SwitchCore {
 
         /** Packet {@code h} cannot be forwarded and was discarded; the driver releases what it attached. */
         void discarded(int h, int inPort, long now);
+
+        /**
+         * Q-adaptive's feedback to the router upstream of {@code port}: for Q-table row {@code row}, the
+         * time the packet took from its arrival there to its arrival here plus this router's estimate
+         * of the rest ({@code value}, ns). Sent right after the credit of the same packet, on the same
+         * link; the driver delivers it to the upstream core's {@link SwitchCore#qFeedback}.
+         */
+        void qFeedback(int port, int row, float value, long now);
     }
 
     private static final int NO_TARGET = -1;
@@ -74,13 +89,62 @@ public final class SwitchCore {
     private final long[] requests;
     private final int requestWords;
     private final long[] waitingSince;
+    /** Per buffer slot (as {@link #ring}), when its packet arrived: Q-adaptive's reward starts there. */
+    private final long[] arrivedAt;
+    /** Per output port, the peer's buffer per lane: its credits when none is in use. */
+    private final int[] creditCap;
+    /** The Dragonfly routing whose random generator and Q-table are in use here (adopted from the tables on this thread), or null. */
+    private DragonflySwitch dragonfly;
+    private SplittableRandom random;
+    /** The Q-table being learnt (rows x columns, ns), or null. */
+    private float[] qTable;
+    /** The VC the last Dragonfly routing decision gave its packet. */
+    private int dragonflyVc;
+    /** The largest output buffer, per port and lane, a core takes. */
+    public static final int MAX_OUTPUT_BUFFER = 4096;
+    // output buffers (input-output queued), per (port, lane) o = port * vls + vl: a ring of handles
+    private final int odepth;
+    private final int[] oring;
+    private final int[] ohead;
+    private final int[] ocount;
+    /** Per output port, packets in its output buffers, every lane. */
+    private final int[] ototal;
+    /** Per output port, the lane the link serves first next (round-robin over lanes). */
+    private final int[] nextVl;
+    /** Outputs to serve before the current event ends (input-output queued: no recursion however far a move leads). */
+    private final boolean[] scheduled;
+    private final int[] scheduledList;
+    private int scheduledCount;
+    private boolean serving;
 
+    /** An input-queued switch core (no output buffers). */
     public SwitchCore(int ports, int vls, int bufferPackets, TableStore tables, PortCounterArray counters,
                       PacketPool pool, Output out) {
-        if (vls < 1 || vls > 15 || ports < 1 || ports > 254 || bufferPackets < 1) {
+        this(ports, vls, bufferPackets, 0, tables, counters, pool, out);
+    }
+
+    /**
+     * A switch core with {@code outputBufferPackets} packets of output buffer per port and lane (0:
+     * input-queued only, the InfiniBand-like default; more: input-output queued, as SST/Merlin's
+     * router).
+     */
+    public SwitchCore(int ports, int vls, int bufferPackets, int outputBufferPackets, TableStore tables, PortCounterArray counters,
+                      PacketPool pool, Output out) {
+        if (vls < 1 || vls > 15 || ports < 1 || ports > 254 || bufferPackets < 1 || outputBufferPackets < 0
+                || outputBufferPackets > MAX_OUTPUT_BUFFER) {
             throw new IllegalArgumentException("a switch core needs 1 to 254 ports (it has " + ports + "), 1 to 15 data lanes ("
-                    + vls + ") and a buffer of at least one packet (" + bufferPackets + ")");
+                    + vls + "), a buffer of at least one packet (" + bufferPackets + ") and an output buffer of 0 to "
+                    + MAX_OUTPUT_BUFFER + " packets (" + outputBufferPackets + ")");
         }
+        this.odepth = outputBufferPackets;
+        int outputs = (ports + 1) * vls;
+        oring = new int[outputs * outputBufferPackets];
+        ohead = new int[outputBufferPackets > 0 ? outputs : 0];
+        ocount = new int[ohead.length];
+        ototal = new int[ports + 1];
+        nextVl = new int[ports + 1];
+        scheduled = new boolean[ports + 1];
+        scheduledList = new int[ports + 1];
         this.ports = ports;
         this.vls = vls;
         this.depth = bufferPackets;
@@ -105,6 +169,10 @@ public final class SwitchCore {
         requests = new long[(ports + 1) * requestWords];
         waitingSince = new long[ports + 1];
         Arrays.fill(waitingSince, -1);
+        arrivedAt = new long[queues * bufferPackets];
+        creditCap = new int[ports + 1];
+        // made on the thread that hands the core to its driver: safe to take up the tables' routing here
+        adopt(tables.current().dragonfly());
     }
 
     public int ports() {
@@ -126,6 +194,9 @@ public final class SwitchCore {
                 if (count[q] > 0) {
                     sb.append("->").append(target[q]);
                 }
+            }
+            for (int v = 0; v < vls && odepth > 0; v++) {
+                sb.append(" oq").append(v).append('=').append(ocount[p * vls + v]);
             }
             for (int v = 0; v < vls; v++) {
                 sb.append(" cr").append(v).append('=').append(credits[p * vls + v]);
@@ -154,6 +225,11 @@ public final class SwitchCore {
         return n;
     }
 
+    /** Packets in output {@code port}'s output buffers, every lane (0 in an input-queued core); read as {@link #queuedPackets}. */
+    public int outputQueued(int port) {
+        return ototal[port];
+    }
+
     /** Queue heads routed to output {@code port} and waiting for it (its contention); read as {@link #queuedPackets}. */
     public int waitingHeads(int port) {
         return wanting[port];
@@ -171,6 +247,7 @@ public final class SwitchCore {
     public void portActive(int port, int peerBufferPackets, long now) {
         active[port] = true;
         busy[port] = false;
+        creditCap[port] = peerBufferPackets;
         for (int v = 0; v < vls; v++) {
             credits[port * vls + v] = peerBufferPackets;
         }
@@ -181,6 +258,7 @@ public final class SwitchCore {
             }
         }
         arbitrate(port, now);
+        serveScheduled(now);
     }
 
     /** The link on {@code port} went down: nothing more is sent on it; packets routed to it are discarded. */
@@ -200,11 +278,24 @@ public final class SwitchCore {
             }
             setTarget(q0 + v, NO_TARGET);
         }
+        for (int v = 0; v < vls && odepth > 0; v++) {
+            // and what waited in its output buffers for the link
+            int o = port * vls + v;
+            while (ocount[o] > 0) {
+                int h = oring[o * odepth + ohead[o]];
+                ohead[o] = ohead[o] + 1 == odepth ? 0 : ohead[o] + 1;
+                ocount[o]--;
+                ototal[port]--;
+                counters.discard(port, DiscardReason.LINK_LOST);
+                out.discarded(h, port, now);
+            }
+        }
         for (int q = 0; q < ports * vls; q++) {
             if (count[q] > 0 && target[q] == port) {
                 routeHead(q, now);
             }
         }
+        serveScheduled(now);
     }
 
     /** A packet arrived on {@code inPort}; its header is in {@code pool} slot {@code h}, its lane in {@code pool.vl(h)}. */
@@ -220,10 +311,13 @@ public final class SwitchCore {
             return;
         }
         int tail = head[q] + count[q];
-        ring[q * depth + (tail < depth ? tail : tail - depth)] = h;
+        int slot = q * depth + (tail < depth ? tail : tail - depth);
+        ring[slot] = h;
+        arrivedAt[slot] = now;
         count[q]++;
         if (count[q] == 1) {
             routeHead(q, now);
+            serveScheduled(now);
         }
     }
 
@@ -231,6 +325,7 @@ public final class SwitchCore {
     public void creditReturned(int port, int vl, int n, long now) {
         credits[port * vls + vl] += n;
         arbitrate(port, now);
+        serveScheduled(now);
     }
 
     /**
@@ -240,36 +335,49 @@ public final class SwitchCore {
      * are full (a transient routing loop, then a credit loop that outlives it).
      */
     public void tablesChanged(long now) {
+        DragonflySwitch df = tables.current().dragonfly();
+        if (df != dragonfly) {
+            adopt(df);
+        }
         for (int q = 0; q < ports * vls; q++) {
             if (count[q] > 0 && target[q] != NO_TARGET) {
                 setTarget(q, NO_TARGET);
                 routeHead(q, now);
             }
         }
+        serveScheduled(now);
     }
 
     /** The link of output {@code port} finished sending and may take the next packet. */
     public void linkFree(int port, long now) {
         busy[port] = false;
         arbitrate(port, now);
+        serveScheduled(now);
     }
 
     /** Routes the head of queue {@code q}, discarding heads that cannot be routed, and asks its output for a grant. */
     private void routeHead(int q, long now) {
         SwitchTables t = tables.current();
+        DragonflySwitch df = t.dragonfly();
+        if (df != dragonfly) {
+            adopt(df);
+        }
         int inPort = inPortOf(q);
         while (count[q] > 0) {
             int h = ring[q * depth + head[q]];
             int dlid = pool.dlid(h);
             int port;
             long route = pool.route(h);
-            if (route != 0 && t.sourceRouting() && pool.hops(h) < SourceRoute.length(route)) {
+            if (df != null) {
+                // a Dragonfly: the algorithm's choice, by the rules every router and the proof follow
+                port = dragonflyPort(t, df, h);
+            } else if (route != 0 && t.sourceRouting() && pool.hops(h) < SourceRoute.length(route)) {
                 // a source-routed packet (Angara): the direction of this hop, from its header
                 port = t.directionPort(SourceRoute.direction(route, pool.hops(h)));
             } else {
                 port = t.port(dlid);
             }
-            if (route == 0 && t.arEnabled() && !t.arStaticInput(inPort)) {
+            if (route == 0 && df == null && t.arEnabled() && !t.arStaticInput(inPort)) {
                 int group = t.arGroup(dlid);
                 if (group != 0) {
                     port = adaptivePort(t, group, port, inPort, pool.sl(h));
@@ -281,7 +389,7 @@ public final class SwitchCore {
             } else if (!active[port]) {
                 why = DiscardReason.PORT_DOWN;
             } else {
-                int vl = t.vl(inPort, port, pool.sl(h));
+                int vl = df != null ? dragonflyVc : t.vl(inPort, port, pool.sl(h));
                 if (vl < vls) {
                     setTarget(q, port);
                     targetVl[q] = vl;
@@ -333,7 +441,7 @@ public final class SwitchCore {
                 continue;
             }
             int vl = t.vl(inPort, p, sl);
-            int load = wanting[p] + (busy[p] ? 1 : 0) + (vl < vls && credits[p * vls + vl] == 0 ? BLOCKED : 0);
+            int load = ototal[p] + wanting[p] + (busy[p] ? 1 : 0) + (vl < vls && credits[p * vls + vl] == 0 ? BLOCKED : 0);
             if (detour != null && detour[i]) {
                 if (load < bestDetourLoad) {
                     bestDetour = p;
@@ -357,6 +465,212 @@ public final class SwitchCore {
         arNext[group] = bestIndex + 1;
         counters.addNode(detoured ? PortCounterArray.ADAPTIVE_NONMINIMAL : PortCounterArray.ADAPTIVE_MINIMAL);
         return best;
+    }
+
+    /**
+     * Takes up the tables' Dragonfly routing: its random generator from its seed, and for
+     * Q-adaptive the Q-table from its seed. Called on this core's thread when the tables carry
+     * another routing than the one in use: the same routing kept by a write that changes something
+     * else keeps what was learnt; a routing written anew (a new seed) starts again from it.
+     */
+    private void adopt(DragonflySwitch df) {
+        dragonfly = df;
+        random = df == null ? null : new SplittableRandom(df.seed());
+        qTable = df == null || df.qSeed() == null ? null : df.qSeed().clone();
+    }
+
+    /**
+     * The output port of Dragonfly packet {@code h} at this router, its VC left in {@link
+     * #dragonflyVc} and its routing state written back into its header: {@link DragonflyRules} says
+     * where a decision may be taken; the policy here takes it (UGAL and PAR by congestion, VALg and
+     * VALn at random, Q-adaptive by the Q-table, its threshold and epsilon).
+     */
+    private int dragonflyPort(SwitchTables t, DragonflySwitch r, int h) {
+        DragonflyLids lids = r.lids();
+        int dlid = pool.dlid(h);
+        int de = lids.entry(dlid);
+        if (de < 0) {
+            return SwitchTables.NO_ROUTE;
+        }
+        int se = lids.entry(pool.slid(h));
+        int dstGroup = DragonflyLids.group(de);
+        int dstRouter = DragonflyLids.router(de);
+        int srcGroup = se < 0 ? r.group() : DragonflyLids.group(se);
+        int hops = pool.hops(h);
+        DragonflyAlgorithm alg = r.algorithm();
+        long st = DragonflyRules.arrive(r, pool.route(h));
+        int port = -1;
+        switch (DragonflyRules.decision(alg, r, srcGroup, dstGroup, hops, st)) {
+            case DragonflyRules.VALIANT -> {
+                st = intermediate(r, alg, st, srcGroup, dstGroup);
+                counters.addNode(PortCounterArray.ADAPTIVE_NONMINIMAL);
+            }
+            case DragonflyRules.UGAL -> st = ugal(r, alg, DragonflyHeader.minimal(st), srcGroup, dstGroup, dstRouter);
+            case DragonflyRules.PAR_RECHECK -> st = ugal(r, alg, st | DragonflyHeader.DECIDED, srcGroup, dstGroup, dstRouter);
+            case DragonflyRules.Q_SOURCE -> port = qChoice(r, r.row(dstGroup, se < 0 ? 0 : DragonflyLids.slot(se)),
+                    DragonflyRules.minimal(r, dstGroup, dstRouter), false);
+            case DragonflyRules.Q_INTERMEDIATE -> {
+                st |= DragonflyHeader.DECIDED;
+                port = qChoice(r, r.row(dstGroup, se < 0 ? 0 : DragonflyLids.slot(se)), DragonflyRules.minimal(r, dstGroup, dstRouter),
+                        true);
+            }
+            default -> { }
+        }
+        if (port < 0) {
+            port = DragonflyRules.port(r, dstGroup, dstRouter, st);
+        }
+        if (port == 0) {
+            port = t.port(dlid); // the destination's router: the LFT names its host's port
+        }
+        dragonflyVc = DragonflyRules.vc(alg, r, srcGroup, dstGroup, hops, st);
+        pool.route(h, st);
+        return port;
+    }
+
+    /** {@code st} sent through a random intermediate group (and router, for VALn, UGALn and PAR). */
+    private long intermediate(DragonflySwitch r, DragonflyAlgorithm alg, long st, int srcGroup, int dstGroup) {
+        int ig = DragonflyRules.intermediateGroup(random.nextInt(DragonflyRules.intermediateGroups(r)), srcGroup, dstGroup);
+        int ir = DragonflyRules.throughRouter(alg) ? random.nextInt(r.routers()) : -1;
+        return DragonflyHeader.nonminimal(st, ig, ir);
+    }
+
+    /**
+     * UGAL's choice (and PAR's): a random intermediate is the non-minimal candidate; it is taken
+     * when the minimal port's congestion exceeds {@code ugal_threshold} times the candidate port's
+     * plus {@code ugal_bias}.
+     */
+    private long ugal(DragonflySwitch r, DragonflyAlgorithm alg, long st, int srcGroup, int dstGroup, int dstRouter) {
+        int minPort = DragonflyRules.minimal(r, dstGroup, dstRouter);
+        long nonmin = intermediate(r, alg, st, srcGroup, dstGroup);
+        int nonminPort = DragonflyRules.port(r, dstGroup, dstRouter, nonmin);
+        DragonflyParams p = r.params();
+        if (nonminPort != minPort && congestion(minPort) > p.ugalThreshold() * congestion(nonminPort) + p.ugalBias()) {
+            counters.addNode(PortCounterArray.ADAPTIVE_NONMINIMAL);
+            return nonmin;
+        }
+        counters.addNode(PortCounterArray.ADAPTIVE_MINIMAL);
+        return st;
+    }
+
+    /**
+     * Output {@code port}'s congestion as the paper's baselines estimate it: its output queue (the
+     * packets in its output buffers, the heads routed to it, and the one it is sending) plus its
+     * credits in use, over every lane.
+     */
+    private int congestion(int port) {
+        int c = ototal[port] + wanting[port] + (busy[port] ? 1 : 0);
+        int cap = creditCap[port];
+        for (int v = 0; v < vls; v++) {
+            c += cap - credits[port * vls + v];
+        }
+        return c;
+    }
+
+    /**
+     * Q-adaptive's choice (Equation 2, then epsilon-greedy): at the source router the best of the
+     * minimal port and this router's global ports by {@code row}, against the minimal port, with
+     * {@code q_thld1} (as the paper's simulator: a non-minimal choice at the source is one of its own
+     * global ports); at the first router of an
+     * intermediate group a random local port against the minimal one, with {@code q_thld2}; with
+     * probability {@code epsilon}, any non-host port instead.
+     */
+    private int qChoice(DragonflySwitch r, int row, int minPort, boolean intermediate) {
+        int cols = r.columns();
+        int base = row * cols;
+        int minCol = r.column(minPort);
+        int bestCol = minCol;
+        if (intermediate) {
+            if (r.localColumns() > 0) {
+                bestCol = random.nextInt(r.localColumns());
+            }
+        } else {
+            // the minimal port or one of this router's own global ports (a local detour in the
+            // source group would only come back: the next router routes minimally)
+            float best = qTable[base + minCol];
+            for (int c = r.localColumns(); c < cols; c++) {
+                if (qTable[base + c] < best) {
+                    best = qTable[base + c];
+                    bestCol = c;
+                }
+            }
+        }
+        float qMin = qTable[base + minCol];
+        float av = qMin > 0 ? (qMin - qTable[base + bestCol]) / qMin : 0;
+        DragonflyParams p = r.params();
+        int col = av < (intermediate ? p.qThld2() : p.qThld1()) ? minCol : bestCol;
+        if (p.epsilon() > 0 && random.nextDouble() < p.epsilon()) {
+            col = random.nextInt(cols);
+            counters.addNode(PortCounterArray.Q_EXPLORATIONS);
+        }
+        counters.addNode(col == minCol ? PortCounterArray.ADAPTIVE_MINIMAL : PortCounterArray.ADAPTIVE_NONMINIMAL);
+        return r.portOfColumn(col);
+    }
+
+    /**
+     * Q-adaptive feedback from the router downstream of output {@code port} (Equation 3, hysteretic):
+     * delta = {@code value} - Q; Q moves by {@code alpha} x delta when delta is negative (the route
+     * got quicker), by {@code beta} x delta otherwise. Feedback for a row or port this router does
+     * not have (tables changed since) is dropped.
+     */
+    public void qFeedback(int port, int row, float value, long now) {
+        SwitchTables t = tables.current();
+        if (t.dragonfly() != dragonfly) {
+            adopt(t.dragonfly());
+        }
+        if (qTable == null) {
+            return;
+        }
+        int col = dragonfly.column(port);
+        if (col < 0 || row < 0 || row >= dragonfly.rows()) {
+            return;
+        }
+        int i = row * dragonfly.columns() + col;
+        float delta = value - qTable[i];
+        DragonflyParams p = dragonfly.params();
+        qTable[i] += (float) ((delta < 0 ? p.alpha() : p.beta()) * delta);
+        counters.addNode(PortCounterArray.Q_UPDATES);
+    }
+
+    /**
+     * At the grant of Dragonfly packet {@code h}, which arrived on {@code inPort} at {@code
+     * arrived}: Q-adaptive's feedback to the router it came from (the time from its arrival there
+     * to its arrival here, plus this router's least Q-value of the row, 0 in the destination group;
+     * none on a host's link or between two routers of the destination group, whose rows are never
+     * read), and the header's stamp set to this router's arrival, for the next router's reward.
+     */
+    private void dragonflyGrant(int h, int inPort, long arrived, long now) {
+        DragonflySwitch r = dragonfly;
+        long st = pool.route(h);
+        if (qTable != null && r.kind(inPort) != DragonflySwitch.HOST) {
+            DragonflyLids lids = r.lids();
+            int de = lids.entry(pool.dlid(h));
+            int dstGroup = de < 0 ? -1 : DragonflyLids.group(de);
+            if (de >= 0 && !(dstGroup == r.group() && r.kind(inPort) == DragonflySwitch.LOCAL)) {
+                int se = lids.entry(pool.slid(h));
+                int row = r.row(dstGroup, se < 0 ? 0 : DragonflyLids.slot(se));
+                float estimate = 0;
+                if (dstGroup != r.group()) {
+                    int cols = r.columns();
+                    estimate = Float.MAX_VALUE;
+                    for (int c = row * cols, end = c + cols; c < end; c++) {
+                        estimate = Math.min(estimate, qTable[c]);
+                    }
+                }
+                int reward = (int) arrived - DragonflyHeader.stamp(st);
+                out.qFeedback(inPort, row, reward + estimate, now);
+            }
+        }
+        pool.route(h, DragonflyHeader.withStamp(st, arrived));
+    }
+
+    /**
+     * A copy of the Q-table this router is learning (rows x columns, ns), or null if it learns
+     * none. Read from another thread it may mix values of a few consecutive updates (each value is
+     * whole).
+     */
+    public float[] qTable() {
+        float[] q = qTable;
+        return q == null ? null : q.clone();
     }
 
     /** Load a minimal port carries beyond twice a detour's before the detour is taken (in waiting heads). */
@@ -388,6 +702,10 @@ public final class SwitchCore {
 
     /** Grants output {@code port} to the next (input, VL) in round-robin order that wants it and has a credit. */
     private void arbitrate(int port, long now) {
+        if (odepth > 0) {
+            schedule(port);
+            return;
+        }
         if (busy[port] || !active[port]) {
             return;
         }
@@ -456,11 +774,135 @@ public final class SwitchCore {
         return q < to ? q : -1;
     }
 
+    /** Input-output queued: serve {@code port} before the current event ends. */
+    private void schedule(int port) {
+        if (!scheduled[port]) {
+            scheduled[port] = true;
+            scheduledList[scheduledCount++] = port;
+        }
+    }
+
+    /**
+     * Input-output queued: serves the scheduled outputs until none is left: each moves the input
+     * heads routed to it into its free output buffer slots (round-robin over inputs, as the
+     * input-queued arbiter grants its link), sends on its link if free, and moves again into what
+     * that freed. A move routes the input's next head, which may schedule another output: a loop,
+     * not a recursion, however far it leads.
+     */
+    private void serveScheduled(long now) {
+        if (odepth == 0 || serving) {
+            return;
+        }
+        serving = true;
+        while (scheduledCount > 0) {
+            int port = scheduledList[--scheduledCount];
+            scheduled[port] = false;
+            if (!active[port]) {
+                continue;
+            }
+            fill(port, now);
+            if (send(port, now)) {
+                fill(port, now);
+            }
+        }
+        serving = false;
+    }
+
+    /** Moves input heads routed to {@code port} into its output buffers while a lane they want has room. */
+    private void fill(int port, long now) {
+        int queues = ports * vls;
+        while (wanting[port] > 0) {
+            int start = nextGrant[port];
+            int q = movable(port, start, queues);
+            if (q < 0) {
+                q = movable(port, 0, start);
+            }
+            if (q < 0) {
+                return;
+            }
+            move(port, q, now);
+        }
+    }
+
+    /** The first queue in [from, to) whose head wants {@code port} and whose lane has output room, or -1. */
+    private int movable(int port, int from, int to) {
+        for (int q = nextRequest(port, from, to); q >= 0; q = nextRequest(port, q + 1, to)) {
+            if (ocount[port * vls + targetVl[q]] < odepth) {
+                return q;
+            }
+        }
+        return -1;
+    }
+
+    /** Moves the head of input queue {@code q} into output {@code port}'s buffer of its lane: its input slot is free, its credit returned. */
+    private void move(int port, int q, long now) {
+        int queues = ports * vls;
+        nextGrant[port] = q + 1 == queues ? 0 : q + 1;
+        int vl = targetVl[q];
+        long arrived = arrivedAt[q * depth + head[q]];
+        int h = dequeue(q);
+        int inPort = inPortOf(q);
+        counters.addInput(port, inPort, pool.bytes(h));
+        out.returnCredit(inPort, q - (inPort - 1) * vls, now);
+        if (dragonfly != null) {
+            dragonflyGrant(h, inPort, arrived, now);
+        }
+        pool.vl(h, (byte) vl);
+        int o = port * vls + vl;
+        int tail = ohead[o] + ocount[o];
+        oring[o * odepth + (tail < odepth ? tail : tail - odepth)] = h;
+        ocount[o]++;
+        ototal[port]++;
+        if (count[q] > 0) {
+            routeHead(q, now);
+        } else {
+            setTarget(q, NO_TARGET);
+        }
+    }
+
+    /**
+     * Sends the next packet of output {@code port}'s buffers if its link is free: lanes taken
+     * round-robin among those with a packet and a credit. Returns true if it sent one.
+     */
+    private boolean send(int port, long now) {
+        if (busy[port]) {
+            return false;
+        }
+        if (ototal[port] == 0) {
+            endWait(port, now);
+            return false;
+        }
+        for (int k = 0; k < vls; k++) {
+            int vl = nextVl[port] + k < vls ? nextVl[port] + k : nextVl[port] + k - vls;
+            int o = port * vls + vl;
+            if (ocount[o] > 0 && credits[o] > 0) {
+                endWait(port, now);
+                nextVl[port] = vl + 1 == vls ? 0 : vl + 1;
+                int h = oring[o * odepth + ohead[o]];
+                ohead[o] = ohead[o] + 1 == odepth ? 0 : ohead[o] + 1;
+                ocount[o]--;
+                ototal[port]--;
+                credits[o]--;
+                busy[port] = true;
+                pool.hops(h, pool.hops(h) + 1);
+                counters.add(port, PortCounterArray.XMIT_PKTS, 1);
+                counters.add(port, PortCounterArray.XMIT_DATA, pool.bytes(h));
+                out.transmit(port, vl, h, now);
+                return true;
+            }
+        }
+        if (waitingSince[port] < 0) {
+            waitingSince[port] = now; // packets wait, the link is free, but no lane has a credit: XmitWait runs
+        }
+        return false;
+    }
+
     /** Sends the head of queue {@code q} on output {@code port}, lane {@code vl}. */
     private void grant(int port, int q, int vl, long now) {
         int queues = ports * vls;
         endWait(port, now);
         nextGrant[port] = q + 1 == queues ? 0 : q + 1;
+        long arrived = arrivedAt[q * depth + head[q]];
         int h = dequeue(q);
         credits[port * vls + vl]--;
         busy[port] = true;
@@ -471,6 +913,9 @@ public final class SwitchCore {
         int inPort = inPortOf(q);
         counters.addInput(port, inPort, pool.bytes(h));
         out.returnCredit(inPort, q - (inPort - 1) * vls, now);
+        if (dragonfly != null) {
+            dragonflyGrant(h, inPort, arrived, now);
+        }
         out.transmit(port, vl, h, now);
         if (count[q] > 0) {
             routeHead(q, now);

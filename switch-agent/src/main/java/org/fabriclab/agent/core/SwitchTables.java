@@ -1,10 +1,12 @@
 package org.fabriclab.agent.core;
 
 import java.util.Arrays;
+import org.fabriclab.routing.dragonfly.DragonflySwitch;
 
 /**
  * The tables a switch forwards by, as one immutable snapshot: the linear forwarding table (LFT),
- * its top, the SL-to-VL map and the version the manager gave them. The forwarding path reads the
+ * its top, the SL-to-VL map and the version the manager gave them, with the adaptive-routing
+ * groups, a torus's direction ports or a Dragonfly's routing beside them. The forwarding path reads the
  * current snapshot through one volatile reference ({@link TableStore}); a write builds a new
  * snapshot and swaps it in whole, so a packet never sees half-written tables.
  */
@@ -46,13 +48,16 @@ public final class SwitchTables {
     /** Per port, the direction it leads in, or -1. */
     private final int[] directionOfPort;
     private static final int[] NO_DIRECTIONS = new int[0];
+    /** The Dragonfly routing, or null when the switch routes by its LFT (and AR) alone. */
+    private final DragonflySwitch dragonfly;
 
     SwitchTables(long version, byte[] lft, int lftTop, int ports, byte[] sl2vl) {
-        this(version, lft, lftTop, ports, sl2vl, new short[lft.length], NO_GROUPS, NO_GROUPS, false, NO_DIRECTIONS, NO_DIRECTIONS);
+        this(version, lft, lftTop, ports, sl2vl, new short[lft.length], NO_GROUPS, NO_GROUPS, false, NO_DIRECTIONS, NO_DIRECTIONS, null);
     }
 
     SwitchTables(long version, byte[] lft, int lftTop, int ports, byte[] sl2vl, short[] arLft, int[][] arGroups, int[][] arDetours,
-                 boolean arEnabled, int[] directionPorts, int[] arStaticInputs) {
+                 boolean arEnabled, int[] directionPorts, int[] arStaticInputs, DragonflySwitch dragonfly) {
+        this.dragonfly = dragonfly;
         this.version = version;
         this.lft = lft;
         this.lftTop = lftTop;
@@ -134,6 +139,14 @@ public final class SwitchTables {
     /** True if the switch chooses among AR groups' ports; false: static routing (DR) by the LFT alone. */
     public boolean arEnabled() {
         return arEnabled;
+    }
+
+    /**
+     * The switch's Dragonfly routing (algorithm, place, maps, Q-table seed), or null: it routes by
+     * its LFT (and AR). Hot path.
+     */
+    public DragonflySwitch dragonfly() {
+        return dragonfly;
     }
 
     /** True if this switch forwards source-routed packets (it has direction ports). */

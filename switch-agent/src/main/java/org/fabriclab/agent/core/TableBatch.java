@@ -2,6 +2,8 @@ package org.fabriclab.agent.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import org.fabriclab.routing.dragonfly.DragonflySwitch;
 
 /**
  * One versioned batch of table changes, as the manager sends it: the version it moves from and
@@ -11,12 +13,20 @@ import java.util.List;
  * none, the LFT's static port then), and whether AR is enabled (null keeps the setting); and for
  * source routing on a torus, the port of each direction (+X +Y +Z +K -X -Y -Z -K; 0 where the
  * switch has none; an empty array turns source routing off, null keeps the setting); and the input
- * ports whose packets follow the static LFT even with AR on (null keeps the setting). Build one with
+ * ports whose packets follow the static LFT even with AR on (null keeps the setting); and the
+ * switch's Dragonfly routing (null keeps it; empty turns it off; a value replaces it, and with it
+ * the Q-table the switch learns from: a Q-adaptive switch starts again from the value's seed). Build one with
  * {@link #builder(long, long)}: the record is long and most writes leave most of it alone.
  */
 public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl,
                          List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled, int[] directionPorts,
-                         int[] arStaticInputs) {
+                         int[] arStaticInputs, Optional<DragonflySwitch> dragonfly) {
+    /** Without a change of the Dragonfly routing. */
+    public TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl, List<ArGroup> arGroups,
+                      List<ArBlock> arBlocks, Boolean arEnabled, int[] directionPorts, int[] arStaticInputs) {
+        this(fromVersion, toVersion, blocks, lftTop, sl2vl, arGroups, arBlocks, arEnabled, directionPorts, arStaticInputs, null);
+    }
+
     /** Without adaptive-routing changes. */
     public TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl) {
         this(fromVersion, toVersion, blocks, lftTop, sl2vl, List.of(), List.of(), null, null, null);
@@ -83,6 +93,7 @@ public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, i
         private Boolean arEnabled;
         private int[] directionPorts;
         private int[] arStaticInputs;
+        private Optional<DragonflySwitch> dragonfly;
 
         private Builder(long fromVersion, long toVersion) {
             this.fromVersion = fromVersion;
@@ -136,9 +147,15 @@ public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, i
             return this;
         }
 
+        /** Sets the switch's Dragonfly routing (null: none, routing by the LFT again). */
+        public Builder dragonfly(DragonflySwitch d) {
+            dragonfly = Optional.ofNullable(d);
+            return this;
+        }
+
         public TableBatch build() {
             return new TableBatch(fromVersion, toVersion, blocks, lftTop, sl2vl, arGroups, arBlocks, arEnabled, directionPorts,
-                    arStaticInputs);
+                    arStaticInputs, dragonfly);
         }
     }
 }

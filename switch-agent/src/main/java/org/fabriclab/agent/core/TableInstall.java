@@ -21,7 +21,7 @@ public final class TableInstall {
     /**
      * Everything {@code in} holds, as a batch from {@code fromVersion} to {@code toVersion}: every
      * LFT block, the LFT top, the SL-to-VL maps in order, every AR group, the AR LFT blocks that name
-     * a group, AR on or off, the static input ports and the direction ports. Applied to a fresh
+     * a group, AR on or off, the static input ports, the direction ports and the Dragonfly routing. Applied to a fresh
      * switch it leaves exactly {@code in}; AR LFT blocks of zeros are left out, as a fresh switch
      * holds them already.
      */
@@ -41,6 +41,7 @@ public final class TableInstall {
                 b.arBlock(blk, in.arBlock(blk));
             }
         }
-        return b.arEnabled(in.arEnabled()).arStaticInputs(in.arStaticInputs()).directionPorts(in.directionPorts()).build();
+        return b.arEnabled(in.arEnabled()).arStaticInputs(in.arStaticInputs()).directionPorts(in.directionPorts())
+                .dragonfly(in.dragonfly()).build();
     }
 }

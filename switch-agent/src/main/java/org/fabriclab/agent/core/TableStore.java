@@ -3,6 +3,7 @@ package org.fabriclab.agent.core;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
+import org.fabriclab.routing.dragonfly.DragonflySwitch;
 
 /**
  * Holds a switch's current {@link SwitchTables} and applies batches all-or-nothing: every change
@@ -102,7 +103,9 @@ public final class TableStore {
         boolean ar = batch.arEnabled() != null ? batch.arEnabled() : old.arEnabled();
         int[] directions = batch.directionPorts() != null ? batch.directionPorts() : old.directionPorts();
         int[] staticInputs = batch.arStaticInputs() != null ? batch.arStaticInputs() : old.arStaticInputs();
-        current = new SwitchTables(batch.toVersion(), lft, top, ports, sl2vl, arLft, groups, detours, ar, directions, staticInputs);
+        DragonflySwitch dragonfly = batch.dragonfly() != null ? batch.dragonfly().orElse(null) : old.dragonfly();
+        current = new SwitchTables(batch.toVersion(), lft, top, ports, sl2vl, arLft, groups, detours, ar, directions, staticInputs,
+                dragonfly);
         onChange.run();
         return changed;
     }
@@ -150,6 +153,9 @@ public final class TableStore {
                             + p + " but the switch has ports 0.." + ports + " (255 for no route)");
                 }
             }
+        }
+        if (batch.dragonfly() != null && batch.dragonfly().isPresent() && !batch.dragonfly().get().fits(ports)) {
+            throw invalid("dragonfly: the routing describes " + batch.dragonfly().get().ports() + " ports, but the switch has " + ports);
         }
         int[] dirs = batch.directionPorts();
         if (dirs != null) {

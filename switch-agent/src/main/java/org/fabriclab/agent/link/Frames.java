@@ -16,7 +16,10 @@ import org.fabriclab.agent.core.FrameSizes;
  *  +-------+----+----------------------------------------------------------------+
  *
  *  DATA (1)   5: vl(1) sl(1) hops(1) reserved(1) dlid(2) slid(2) flow(4) seq(4) timestamp(8) route(8) payload...
- *  CREDIT (2) 5: vl(1) count(2)                       credits for buffer slots freed on that lane
+ *  CREDIT (2) 5: vl(1) count(2) [n(1) n x (row(4) value(4))]
+ *                                                     credits for buffer slots freed on that lane, then (when
+ *                                                     the frame is longer) Q-adaptive feedback for the receiver:
+ *                                                     per message a Q-table row and a value (ns, IEEE float)
  *  HELLO (3)  5: guid(8) port(1) peerPort(1) vls(1) bufferPackets(2) rateMbps(4) latencyNs(4) endpointLen(2) endpoint
  * </pre>
  *
@@ -74,6 +77,29 @@ public final class Frames {
     public static ByteBuf credit(ByteBufAllocator alloc, int vl, int count) {
         ByteBuf b = alloc.buffer(8);
         return b.writeInt(4).writeByte(CREDIT).writeByte(vl).writeShort(count);
+    }
+
+    /** Offset of a CREDIT frame's feedback count, when it carries feedback. */
+    public static final int CREDIT_FEEDBACK = 8;
+    /** Bytes of one feedback message in a CREDIT frame. */
+    public static final int FEEDBACK_BYTES = 8;
+    /** Feedback messages one CREDIT frame carries at most. */
+    public static final int MAX_FEEDBACK = 255;
+
+    /**
+     * A CREDIT frame carrying, after its credits, the Q-adaptive feedback messages {@code from ..
+     * from + n - 1} of {@code rows} and {@code values} (n at most {@link #MAX_FEEDBACK}).
+     */
+    public static ByteBuf credit(ByteBufAllocator alloc, int vl, int count, int[] rows, float[] values, int from, int n) {
+        if (n < 0 || n > MAX_FEEDBACK) {
+            throw new IllegalArgumentException(n + " feedback messages in one credit frame; at most " + MAX_FEEDBACK);
+        }
+        ByteBuf b = alloc.buffer(CREDIT_FEEDBACK + 1 + n * FEEDBACK_BYTES);
+        b.writeInt(CREDIT_FEEDBACK + 1 + n * FEEDBACK_BYTES - LENGTH_FIELD).writeByte(CREDIT).writeByte(vl).writeShort(count).writeByte(n);
+        for (int i = from; i < from + n; i++) {
+            b.writeInt(rows[i]).writeFloat(values[i]);
+        }
+        return b;
     }
 
     public static ByteBuf hello(ByteBufAllocator alloc, long guid, int port, int peerPort, int vls, int bufferPackets,

@@ -51,7 +51,17 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
         try {
             if (type == Frames.CREDIT && port != 0) {
                 int i = f.readerIndex();
-                node.creditArrived(port, f.getUnsignedByte(i + 5), f.getUnsignedShort(i + 6));
+                if (f.readableBytes() > Frames.CREDIT_FEEDBACK) {
+                    int n = f.getUnsignedByte(i + Frames.CREDIT_FEEDBACK);
+                    if (f.readableBytes() < Frames.CREDIT_FEEDBACK + 1 + n * Frames.FEEDBACK_BYTES) {
+                        LOG.warn("{}: port {}: dropping a credit frame of {} bytes that announces {} feedback messages", node.name(), port,
+                                f.readableBytes(), n);
+                        return;
+                    }
+                    node.creditArrived(port, f.getUnsignedByte(i + 5), f.getUnsignedShort(i + 6), f, i + Frames.CREDIT_FEEDBACK + 1, n);
+                } else {
+                    node.creditArrived(port, f.getUnsignedByte(i + 5), f.getUnsignedShort(i + 6));
+                }
             } else if (type == Frames.HELLO) {
                 Hello h = Hello.decode(f);
                 if (port == 0) {

@@ -263,4 +263,9 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     protected void portDownCore(int port, long now) {
         core.portDown(now);
     }
+
+    /** Routers send no Q-adaptive feedback on a host's link (the paper's simulator neither): nothing arrives here to learn from. */
+    @Override
+    protected void qFeedbackCore(int port, int row, float value, long now) {
+    }
 }

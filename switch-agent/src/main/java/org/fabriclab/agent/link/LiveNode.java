@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -73,12 +74,21 @@ public abstract class LiveNode {
     private final int[] credits;
     private final int[] creditList;
     private int creditCount;
+    /** Q-adaptive feedback owed upstream in this event, by port (0 once sent), row and value. */
+    private int[] feedbackPort = new int[16];
+    private int[] feedbackRow = new int[16];
+    private float[] feedbackValue = new float[16];
+    private int feedbackCount;
+    private final int[] feedbackScratchRow = new int[Frames.MAX_FEEDBACK];
+    private final float[] feedbackScratchValue = new float[Frames.MAX_FEEDBACK];
     private final boolean[] dirty;
     private final int[] dirtyList;
     private int dirtyCount;
     private boolean flushScheduled;
     private final Runnable flushTask = this::flushNow;
     private long latencyNs;
+    /** Per port, a delay of its own for its link, or -1: the node's. */
+    private final long[] ownLatencyNs;
     private final long[] portLatencyNs;
     private final Wire[] wires;
     private ModelClock clock = ModelClock.SYSTEM;
@@ -124,6 +134,8 @@ public abstract class LiveNode {
         dirty = new boolean[ports + 1];
         dirtyList = new int[ports + 1];
         portLatencyNs = new long[ports + 1];
+        ownLatencyNs = new long[ports + 1];
+        Arrays.fill(ownLatencyNs, -1);
         wires = new Wire[ports + 1];
         modelClock(clock);
         mgmt.emulation(new ManagedNode.Emulation() {
@@ -208,6 +220,22 @@ public abstract class LiveNode {
         latencyNs = ns;
     }
 
+    /**
+     * The propagation delay of the link on {@code port} alone (a topology's own cable: a Dragonfly's
+     * local and global links), from its next hello on; a port without one takes the node's.
+     */
+    public void linkLatencyNs(int port, long ns) {
+        if (ns < 0 || ns > Integer.MAX_VALUE || port < 1 || port > ports) {
+            throw new IllegalArgumentException("link latency " + ns + " ns of port " + port + " is out of range 0.." + Integer.MAX_VALUE);
+        }
+        ownLatencyNs[port] = ns;
+    }
+
+    /** The delay this end of {@code port}'s link says in its hello. */
+    private long ownLatencyNs(int port) {
+        return ownLatencyNs[port] >= 0 ? ownLatencyNs[port] : latencyNs;
+    }
+
     /** The propagation delay of the link on {@code port} as agreed by the hello (event loop only). */
     long portLatencyNs(int port) {
         return portLatencyNs[port];
@@ -277,7 +305,7 @@ public abstract class LiveNode {
 
     ByteBuf helloFor(int port, int peerPort, ByteBufAllocator alloc) {
         return Frames.hello(alloc, mgmt.identity().guid(), port, peerPort, vls, bufferPackets,
-                (int) Math.round(rateGbps[port] * 1000), (int) latencyNs, endpoint);
+                (int) Math.round(rateGbps[port] * 1000), (int) ownLatencyNs(port), endpoint);
     }
 
     /** An accepted link's hello named our {@code port}; false (and the link is closed) if that cannot be. */
@@ -304,7 +332,7 @@ public abstract class LiveNode {
         double gbps = Math.min(rateGbps[port], h.rateMbps() / 1000.0);
         nsPerByte[port] = gbps > 0 ? 8.0 / gbps : 0;
         busyUntil[port] = 0;
-        portLatencyNs[port] = Math.max(latencyNs, h.latencyNs());
+        portLatencyNs[port] = Math.max(ownLatencyNs(port), h.latencyNs());
         if (portLatencyNs[port] > 0 && wires[port] == null) {
             wires[port] = new Wire(port);
         }
@@ -372,6 +400,18 @@ public abstract class LiveNode {
         drain(now);
     }
 
+    /** Credits and, after them, {@code n} Q-adaptive feedback messages read from frame {@code f} at {@code at}. */
+    void creditArrived(int port, int vl, int count, ByteBuf f, int at, int n) {
+        long now = now();
+        if (count > 0) {
+            creditReturnedCore(port, vl, count, now);
+        }
+        for (int k = 0; k < n; k++) {
+            qFeedbackCore(port, f.getInt(at + k * Frames.FEEDBACK_BYTES), f.getFloat(at + k * Frames.FEEDBACK_BYTES + 4), now);
+        }
+        drain(now);
+    }
+
     /** A frame written to {@code port} was lost with its link (credit frames included: they are few, and lost too). */
     void lostOnLink(int port) {
         counters().discard(port, DiscardReason.LINK_LOST);
@@ -383,6 +423,7 @@ public abstract class LiveNode {
         int bytes = pool.bytes(h);
         f.setByte(f.readerIndex() + Frames.VL, vl);
         f.setByte(f.readerIndex() + Frames.HOPS, pool.hops(h));
+        f.setLong(f.readerIndex() + Frames.ROUTE, pool.route(h)); // a Dragonfly's routing state changes on the way
         pool.release(h);
         Channel c = channels[port];
         long start = busyUntil[port] >= now - CATCH_UP_NS ? busyUntil[port] : now;
@@ -416,6 +457,23 @@ public abstract class LiveNode {
         }
     }
 
+    /**
+     * Core action: Q-adaptive feedback for the router upstream of {@code port}; it goes in the next
+     * credit frame on that port (the packet's own credit, owed in the same event), as the paper
+     * suggests embedding it in the credit-based flow control.
+     */
+    protected final void feedback(int port, int row, float value) {
+        if (feedbackCount == feedbackPort.length) {
+            feedbackPort = Arrays.copyOf(feedbackPort, feedbackCount * 2);
+            feedbackRow = Arrays.copyOf(feedbackRow, feedbackCount * 2);
+            feedbackValue = Arrays.copyOf(feedbackValue, feedbackCount * 2);
+        }
+        feedbackPort[feedbackCount] = port;
+        feedbackRow[feedbackCount] = row;
+        feedbackValue[feedbackCount] = value;
+        feedbackCount++;
+    }
+
     /** Core action: a packet could not be forwarded; its frame is released. */
     protected final void drop(int h) {
         Object f = pool.payload[h];
@@ -443,16 +501,49 @@ public abstract class LiveNode {
             int k = creditList[i];
             int port = k / vls;
             Channel c = channels[port];
-            if (c != null && portLatencyNs[port] > 0) {
-                wires[port].carry(Frames.credit(c.alloc(), k % vls, credits[k]), now + portLatencyNs[port], now);
-            } else if (c != null) {
-                c.write(Frames.credit(c.alloc(), k % vls, credits[k]), c.voidPromise());
-                markDirty(port);
+            if (c != null) {
+                ByteBuf frame = feedbackCount == 0 ? Frames.credit(c.alloc(), k % vls, credits[k]) : creditWithFeedback(c, port, k % vls, credits[k]);
+                sendControl(c, port, frame, now);
             }
             credits[k] = 0;
         }
         creditCount = 0;
+        // feedback whose port owed no credit (none, while every feedback follows its packet's credit), or beyond one frame's room
+        for (int i = 0; i < feedbackCount; i++) {
+            Channel c = channels[feedbackPort[i]];
+            if (feedbackPort[i] > 0 && c != null) {
+                sendControl(c, feedbackPort[i], creditWithFeedback(c, feedbackPort[i], 0, 0), now);
+            }
+        }
+        feedbackCount = 0;
         flush();
+    }
+
+    /** A control frame on {@code port}: across the link's delay when it has one. */
+    private void sendControl(Channel c, int port, ByteBuf frame, long now) {
+        if (portLatencyNs[port] > 0) {
+            wires[port].carry(frame, now + portLatencyNs[port], now);
+        } else {
+            c.write(frame, c.voidPromise());
+            markDirty(port);
+        }
+    }
+
+    /**
+     * A credit frame for {@code port}/{@code vl} carrying the port's pending feedback (up to a
+     * frame's room); the messages taken are marked sent (port 0).
+     */
+    private ByteBuf creditWithFeedback(Channel c, int port, int vl, int count) {
+        int n = 0;
+        for (int i = 0; i < feedbackCount && n < Frames.MAX_FEEDBACK; i++) {
+            if (feedbackPort[i] == port) {
+                feedbackScratchRow[n] = feedbackRow[i];
+                feedbackScratchValue[n] = feedbackValue[i];
+                feedbackPort[i] = 0;
+                n++;
+            }
+        }
+        return Frames.credit(c.alloc(), vl, count, feedbackScratchRow, feedbackScratchValue, 0, n);
     }
 
     /**
@@ -577,4 +668,7 @@ public abstract class LiveNode {
     protected abstract void portActiveCore(int port, int peerBufferPackets, long now);
 
     protected abstract void portDownCore(int port, long now);
+
+    /** Q-adaptive feedback arrived on {@code port} from the router downstream of it. */
+    protected abstract void qFeedbackCore(int port, int row, float value, long now);
 }

@@ -10,8 +10,15 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
     private final SwitchCore core;
 
     public LiveSwitch(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double[] rateGbps, String endpoint) {
-        super(loop, mgmt, vls, bufferPackets, rateGbps, endpoint, mgmt.identity().ports() * vls * bufferPackets + 1);
-        core = new SwitchCore(ports, vls, bufferPackets, mgmt.tables(), mgmt.counters(), pool, this);
+        this(loop, mgmt, vls, bufferPackets, 0, rateGbps, endpoint);
+    }
+
+    /** A switch with {@code outputBufferPackets} of output buffer per port and lane (0: input-queued). */
+    public LiveSwitch(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, int outputBufferPackets, double[] rateGbps,
+                      String endpoint) {
+        super(loop, mgmt, vls, bufferPackets, rateGbps, endpoint,
+                mgmt.identity().ports() * vls * (bufferPackets + outputBufferPackets) + 1);
+        core = new SwitchCore(ports, vls, bufferPackets, outputBufferPackets, mgmt.tables(), mgmt.counters(), pool, this);
         mgmt.dataVls(vls);
         // new tables: packets waiting for an output are routed again by them, on the event loop
         mgmt.tables().onChange(() -> execute(() -> {
@@ -28,6 +35,11 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
             @Override
             public int waitingHeads(int port) {
                 return core.waitingHeads(port);
+            }
+
+            @Override
+            public float[] qTable() {
+                return core.qTable();
             }
         });
     }
@@ -57,6 +69,21 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
     @Override
     public void discarded(int h, int inPort, long now) {
         drop(h);
+    }
+
+    @Override
+    public void qFeedback(int port, int row, float value, long now) {
+        feedback(port, row, value);
+    }
+
+    @Override
+    protected void qFeedbackCore(int port, int row, float value, long now) {
+        core.qFeedback(port, row, value, now);
+    }
+
+    /** The Q-table the core is learning (a copy), or null: see {@link SwitchCore#qTable()}. */
+    public float[] qTable() {
+        return core.qTable();
     }
 
     @Override

@@ -60,6 +60,11 @@ public final class ManagedNode {
         int queuedPackets(int port);
 
         int waitingHeads(int port);
+
+        /** The Q-table the data plane is learning (a copy; racy, each value whole), or null if it learns none. */
+        default float[] qTable() {
+            return null;
+        }
     }
     /** A channel adapter's source routes by destination LID ({@code SourceRoute} encoding; 0: none), replaced whole. */
     private volatile long[] sourceRoutes = new long[0];

@@ -13,7 +13,10 @@ import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.PortCounterArray.DiscardReason;
 import org.fabriclab.agent.core.SwitchTables;
 import org.fabriclab.agent.core.TableWriteException;
+import org.fabriclab.routing.dragonfly.DragonflySwitch;
 import org.fabriclab.proto.v1.AdaptiveDecisions;
+import org.fabriclab.proto.v1.DragonflyState;
+import org.fabriclab.proto.v1.GetDragonflyRoutingRequest;
 import org.fabriclab.proto.v1.ArGroup;
 import org.fabriclab.proto.v1.ArLftBlock;
 import org.fabriclab.proto.v1.ArTables;
@@ -171,6 +174,36 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
                 .setTableVersion(t.version()).setPortCount(node.identity().ports()).setLid(node.port(1).lid())
                 .setArEnabled(t.arEnabled()).addAllDirectionPorts(Arrays.stream(t.directionPorts()).boxed().toList())
                 .setDataVls(node.dataVls()).build();
+    }
+
+    @Override
+    public void getDragonflyRouting(GetDragonflyRoutingRequest request, StreamObserver<DragonflyState> out) {
+        if (!requireSwitch(out)) {
+            return;
+        }
+        DragonflySwitch d = node.tables().current().dragonfly();
+        DragonflyState.Builder b = DragonflyState.newBuilder().setRouting(DragonflyWire.encode(d, !request.getFull()));
+        PortCounterArray c = node.counters();
+        b.setQUpdates(c.getNode(PortCounterArray.Q_UPDATES)).setQExplorations(c.getNode(PortCounterArray.Q_EXPLORATIONS))
+                .setMinimalDecisions(c.getNode(PortCounterArray.ADAPTIVE_MINIMAL))
+                .setNonminimalDecisions(c.getNode(PortCounterArray.ADAPTIVE_NONMINIMAL));
+        float[] q = node.gauges() == null ? null : node.gauges().qTable();
+        if (d != null && d.qSeed() != null) {
+            long first = Integer.toUnsignedLong(request.getFirstRow());
+            long count = request.getRowCount() == 0 ? d.rows() - first : Integer.toUnsignedLong(request.getRowCount());
+            if (first >= d.rows() || first + count > d.rows()) {
+                out.onError(Status.INVALID_ARGUMENT.withDescription("rows " + first + " to " + (first + count - 1) + " are beyond the Q-table's "
+                        + d.rows() + " rows (0.." + (d.rows() - 1) + ")").asRuntimeException());
+                return;
+            }
+            int cols = d.columns();
+            b.setRows(d.rows()).setColumns(cols).setFirstRow((int) first);
+            for (long i = first * cols; i < (first + count) * cols; i++) {
+                b.addQValues(q == null || q.length != d.qSeed().length ? d.qSeed()[(int) i] : q[(int) i]);
+                b.addQSeed(d.qSeed()[(int) i]);
+            }
+        }
+        reply(out, b.build());
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.fabriclab.agent.mgmt;
 import java.util.List;
 import org.fabriclab.agent.core.SwitchTables;
 import org.fabriclab.agent.core.TableBatch;
+import org.fabriclab.agent.core.TableWriteException;
 import org.fabriclab.proto.v1.ArGroup;
 import org.fabriclab.proto.v1.ArLftBlock;
 import org.fabriclab.proto.v1.LftBlock;
@@ -20,7 +21,8 @@ public final class TableWriteDecoder {
     private TableWriteDecoder() {
     }
 
-    public static TableBatch decode(WriteTablesRequest request) {
+    /** @throws TableWriteException where a part cannot even be read as what it claims (a malformed Dragonfly routing) */
+    public static TableBatch decode(WriteTablesRequest request) throws TableWriteException {
         TableBatch.Builder b = TableBatch.builder(request.getFromVersion(), request.getToVersion()).lftTop(request.getLftTop());
         for (LftBlock block : request.getLftBlocksList()) {
             b.block(block.getBlock(), block.getPorts().toByteArray());
@@ -50,10 +52,13 @@ public final class TableWriteDecoder {
         if (request.hasArStaticInputPorts()) {
             b.arStaticInputs(ints(request.getArStaticInputPorts().getPortsList()));
         }
+        if (request.hasDragonfly()) {
+            b.dragonfly(DragonflyWire.decode(request.getDragonfly()));
+        }
         return b.build();
     }
 
-    private static int[] ints(List<Integer> list) {
+    static int[] ints(List<Integer> list) {
         int[] out = new int[list.size()];
         for (int i = 0; i < out.length; i++) {
             out[i] = list.get(i);

@@ -1,0 +1,230 @@
+package org.fabriclab.routing.engine.dragonfly;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
+import org.fabriclab.routing.dragonfly.DragonflyFabric;
+import org.fabriclab.routing.dragonfly.DragonflyLids;
+import org.fabriclab.routing.dragonfly.DragonflyParams;
+import org.fabriclab.routing.dragonfly.DragonflyRules;
+import org.fabriclab.routing.dragonfly.DragonflySwitch;
+import org.fabriclab.routing.dragonfly.DragonflyTables;
+import org.fabriclab.routing.dragonfly.QSeeds;
+import org.fabriclab.routing.engine.EngineGuarantees;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.RoutingEngine;
+import org.fabriclab.routing.engine.RoutingException;
+import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.lid.LidAssignment;
+
+/**
+ * The Dragonfly engines, one per {@link DragonflyAlgorithm} ({@code df-min}, {@code df-valg},
+ * {@code df-valn}, {@code df-ugalg}, {@code df-ugaln}, {@code df-par}, {@code q-adaptive}): what
+ * every router needs to route by {@link DragonflyRules} in the switch core (its place in the
+ * Dragonfly, its ports' kinds, its group's gateways, where every LID is, the algorithm and its
+ * parameters, the seed of its random choices, and for Q-adaptive the Q-table it starts from),
+ * beside LFTs of the minimal routes (a switch delivers to its hosts by them, and a tool that reads
+ * LFTs alone sees the minimal paths). The adaptive choices are made per packet by the switches.
+ *
+ * <p>Parameters ({@code --engine-param NAME=VALUE}): those of {@link DragonflyParams}, and for the
+ * Q-table seed {@code link_gbps} (default 32, the paper's 4 GB/s) and {@code packet_bytes} (128),
+ * the local and global cables' delays coming from the fabric ({@link Fabric#linkDelayNs}), else
+ * {@code local_latency_ns} (30) and {@code global_latency_ns} (300). A fabric that is no Dragonfly
+ * is refused with the reason, so a chain falls back.
+ */
+public final class DragonflyEngine implements RoutingEngine {
+    private final DragonflyAlgorithm algorithm;
+
+    public DragonflyEngine(DragonflyAlgorithm algorithm) {
+        this.algorithm = algorithm;
+    }
+
+    @Override
+    public String name() {
+        return algorithm.key();
+    }
+
+    /** Deadlock-free on the algorithm's VCs (proven by the route analysis on every path its rules allow). */
+    @Override
+    public EngineGuarantees guarantees() {
+        return new EngineGuarantees(true, algorithm.vcs(), false);
+    }
+
+    @Override
+    public Map<String, String> parameters() {
+        Map<String, String> m = new LinkedHashMap<>(DragonflyParams.names());
+        m.put("link_gbps", "32");
+        m.put("packet_bytes", "128");
+        m.put("local_latency_ns", "30");
+        m.put("global_latency_ns", "300");
+        return m;
+    }
+
+    @Override
+    public ForwardingTables route(RoutingRequest request) throws RoutingException {
+        Fabric f = request.fabric();
+        DragonflyFabric df;
+        DragonflyParams params;
+        try {
+            df = DragonflyFabric.of(f);
+            params = DragonflyParams.of(request.options().params());
+        } catch (IllegalArgumentException e) {
+            throw new RoutingException(name(), e.getMessage());
+        }
+        LidAssignment lids = request.lids();
+        DragonflyLids where = lidMap(df, lids);
+        double frameNs = number(request, "packet_bytes", 128) * 8 / number(request, "link_gbps", 32);
+        double localHop = frameNs + delay(f, df, true, number(request, "local_latency_ns", 30));
+        double globalHop = frameNs + delay(f, df, false, number(request, "global_latency_ns", 300));
+        DragonflySwitch[] routers = new DragonflySwitch[f.switchCount()];
+        ForwardingTables.Builder out = ForwardingTables.builder(f, lids);
+        for (int s = 0; s < f.switchCount(); s++) {
+            try {
+                routers[s] = router(df, s, params, request.options().seed(), where);
+                if (algorithm == DragonflyAlgorithm.Q_ADAPTIVE) {
+                    routers[s] = routers[s].withQSeed(QSeeds.minimal(routers[s], localHop, globalHop));
+                }
+            } catch (IllegalArgumentException e) {
+                throw new RoutingException(name(), "switch " + f.name(f.switchNode(s)) + ": " + e.getMessage());
+            }
+            minimalLft(df, s, routers[s], lids, out);
+        }
+        return out.build(name()).withDragonfly(new DragonflyTables(df, algorithm, routers), name());
+    }
+
+    private double number(RoutingRequest request, String name, double def) throws RoutingException {
+        String v = request.options().params().get(name);
+        if (v == null) {
+            return def;
+        }
+        try {
+            double x = Double.parseDouble(v.strip());
+            if (!(x > 0 && x < 1e9)) {
+                throw new NumberFormatException();
+            }
+            return x;
+        } catch (NumberFormatException e) {
+            throw new RoutingException(name(), name + "=" + v + " is not a positive number");
+        }
+    }
+
+    /** The delay of the fabric's first local (or global) link where it gives one, else {@code def}. */
+    private static double delay(Fabric f, DragonflyFabric df, boolean local, double def) {
+        for (int g = 0; g < f.globalPortCount(); g++) {
+            if (f.isInterSwitch(g) && f.linkDelayNs(g) >= 0) {
+                int a = f.switchIndex(f.nodeOfGlobalPort(g));
+                int b = f.switchIndex(f.peerNode(g));
+                if ((df.group(a) == df.group(b)) == local) {
+                    return f.linkDelayNs(g);
+                }
+            }
+        }
+        return def;
+    }
+
+    /** Per LID: the group and router index of the switch it is on (or is), and a host's slot. */
+    static DragonflyLids lidMap(DragonflyFabric df, LidAssignment lids) {
+        Fabric f = df.fabric();
+        int[] entries = new int[lids.maxLid() + 1];
+        Arrays.fill(entries, -1);
+        for (int s = 0; s < f.switchCount(); s++) {
+            int lid = lids.switchLid(s);
+            if (lid > 0) {
+                entries[lid] = DragonflyLids.pack(df.group(s), df.index(s), 0);
+            }
+        }
+        for (int e = 0; e < f.endpointCount(); e++) {
+            int lid = lids.endpointLid(e);
+            int sw = f.endpointSwitch(e);
+            if (lid > 0 && sw != Fabric.NONE) {
+                int s = f.switchIndex(sw);
+                entries[lid] = DragonflyLids.pack(df.group(s), df.index(s), df.slot(e));
+            }
+        }
+        return DragonflyLids.of(entries);
+    }
+
+    /** Switch {@code s} as its router description, without a Q seed. */
+    private DragonflySwitch router(DragonflyFabric df, int s, DragonflyParams params, long seed, DragonflyLids lids) {
+        Fabric f = df.fabric();
+        int node = f.switchNode(s);
+        int ports = f.portCount(node);
+        byte[] kind = new byte[ports + 1];
+        int[] peer = new int[ports + 1];
+        Arrays.fill(peer, -1);
+        for (int p = 1; p <= ports; p++) {
+            int other = f.peerNode(f.globalPort(node, p));
+            if (other == Fabric.NONE) {
+                continue;
+            }
+            if (!f.isSwitch(other)) {
+                kind[p] = DragonflySwitch.HOST;
+                continue;
+            }
+            int t = f.switchIndex(other);
+            if (df.group(t) == df.group(s)) {
+                kind[p] = DragonflySwitch.LOCAL;
+                peer[p] = df.index(t);
+            } else {
+                kind[p] = DragonflySwitch.GLOBAL;
+                peer[p] = df.group(t);
+            }
+        }
+        int[] gateway = new int[df.groups()];
+        Arrays.fill(gateway, -1);
+        for (int i = df.routers() - 1; i >= 0; i--) { // the lowest index holding a link wins
+            int r = df.router(df.group(s), i);
+            int rn = f.switchNode(r);
+            for (int p = 1; p <= f.portCount(rn); p++) {
+                int other = f.peerNode(f.globalPort(rn, p));
+                if (other != Fabric.NONE && f.isSwitch(other) && df.group(f.switchIndex(other)) != df.group(s)) {
+                    gateway[df.group(f.switchIndex(other))] = i;
+                }
+            }
+        }
+        // the seed of each router's random choices: the run's, told apart by switch
+        long routerSeed = seed * 0x9E3779B97F4A7C15L + s;
+        return new DragonflySwitch(algorithm, params, routerSeed, df.group(s), df.index(s), df.groups(), df.routers(),
+                df.hostsPerRouter(), kind, peer, gateway, lids, algorithm == DragonflyAlgorithm.Q_ADAPTIVE ? placeholderSeed(df, kind) : null);
+    }
+
+    /** A zero Q-table of the router's shape, replaced by the real seed once the router's columns are known. */
+    private static float[] placeholderSeed(DragonflyFabric df, byte[] kind) {
+        int cols = 0;
+        for (byte k : kind) {
+            cols += k == DragonflySwitch.LOCAL || k == DragonflySwitch.GLOBAL ? 1 : 0;
+        }
+        return new float[df.groups() * df.hostsPerRouter() * cols];
+    }
+
+    /** Switch {@code s}'s LFT: the minimal port to every LID by the rules, the host's port on its own router. */
+    private static void minimalLft(DragonflyFabric df, int s, DragonflySwitch r, LidAssignment lids, ForwardingTables.Builder out) {
+        Fabric f = df.fabric();
+        DragonflyLids where = r.lids();
+        for (int lid = 1; lid <= lids.maxLid(); lid++) {
+            int e = where.entry(lid);
+            if (e < 0) {
+                continue;
+            }
+            int port = DragonflyRules.minimal(r, DragonflyLids.group(e), DragonflyLids.router(e));
+            if (port == 0) {
+                int endpoint = lids.endpointOfLid(lid);
+                port = endpoint < 0 ? 0 : f.peerPort(f.endpointPort(endpoint));
+            }
+            out.set(s, lid, port);
+        }
+    }
+
+    /** The engines' keys. */
+    public static Set<String> keys() {
+        Set<String> out = new LinkedHashSet<>();
+        for (DragonflyAlgorithm a : DragonflyAlgorithm.values()) {
+            out.add(a.key());
+        }
+        return out;
+    }
+}

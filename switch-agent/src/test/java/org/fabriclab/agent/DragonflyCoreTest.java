@@ -1,0 +1,213 @@
+package org.fabriclab.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.fabriclab.agent.core.PacketPool;
+import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.agent.core.SwitchCore;
+import org.fabriclab.agent.core.TableInstall;
+import org.fabriclab.agent.core.TableStore;
+import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
+import org.fabriclab.routing.dragonfly.DragonflyHeader;
+import org.fabriclab.routing.dragonfly.DragonflySwitch;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.RoutingOptions;
+import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.engine.dragonfly.DragonflyEngine;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.lid.LidAssignment;
+import org.fabriclab.routing.topology.Topologies;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The switch core routing a Dragonfly by hand: Q-adaptive's hysteretic update (Equation 3) on a
+ * hand-computed example, its feedback (reward plus estimate) to the upstream router, its source
+ * decision leaving the minimal port once the threshold is passed, UGAL taking the non-minimal
+ * path when the minimal port is congested, and the input-output queued core moving packets into
+ * output buffers (credits returned at the move) and sending them round-robin over lanes.
+ */
+class DragonflyCoreTest {
+    /** Router 0 of group 0 of a dragonfly p=2, a=4, h=2 (9 groups): ports 1-3 local, 4-5 global, 6-7 hosts. */
+    private static final String SPEC = "dragonfly:p=2,a=4,h=2";
+    private final List<long[]> sent = new ArrayList<>();
+    private final List<float[]> feedback = new ArrayList<>();
+    private final List<Integer> credits = new ArrayList<>();
+    private Fabric fabric;
+    private LidAssignment lids;
+    private PacketPool pool;
+    private SwitchCore core;
+    private DragonflySwitch router;
+
+    private void build(DragonflyAlgorithm a, int outputBuffer) throws Exception {
+        fabric = Topologies.generate(SPEC);
+        lids = LidAssigner.assign(fabric);
+        ForwardingTables t = new DragonflyEngine(a).route(new RoutingRequest(fabric, lids, RoutingOptions.DEFAULTS));
+        int s = 0;
+        router = t.dragonfly().of(s);
+        int ports = fabric.portCount(fabric.switchNode(s));
+        TableStore tables = new TableStore(ports);
+        tables.apply(TableInstall.batch(t, s, 5, false));
+        pool = new PacketPool(512);
+        core = new SwitchCore(ports, 5, 4, outputBuffer, tables, new PortCounterArray(ports), pool, new SwitchCore.Output() {
+            @Override
+            public void transmit(int port, int vl, int h, long now) {
+                sent.add(new long[] {port, vl, pool.route(h), now});
+                pool.release(h);
+            }
+
+            @Override
+            public void returnCredit(int port, int vl, long now) {
+                credits.add(port);
+            }
+
+            @Override
+            public void discarded(int h, int inPort, long now) {
+                throw new AssertionError("discarded a packet from port " + inPort);
+            }
+
+            @Override
+            public void qFeedback(int port, int row, float value, long now) {
+                feedback.add(new float[] {port, row, value});
+            }
+        });
+        for (int p = 1; p <= ports; p++) {
+            core.portActive(p, 4, 0);
+        }
+    }
+
+    /** A packet from host {@code src} (endpoint) to host {@code dst}, as it arrives on port {@code inPort} after {@code hops} hops. */
+    private int packet(int src, int dst, int hops, long route) {
+        int h = pool.allocate();
+        pool.dlid(h, lids.endpointLid(dst));
+        pool.slid(h, lids.endpointLid(src));
+        pool.bytes(h, 128);
+        pool.vl(h, (byte) 0);
+        pool.hops(h, hops);
+        pool.route(h, route);
+        return h;
+    }
+
+    private int endpoint(String name) {
+        for (int e = 0; e < fabric.endpointCount(); e++) {
+            if (fabric.endpointName(e).equals(name)) {
+                return e;
+            }
+        }
+        throw new IllegalArgumentException(name);
+    }
+
+    @Test
+    void theHystereticUpdateIsEquationThree() throws Exception {
+        build(DragonflyAlgorithm.Q_ADAPTIVE, 0);
+        int port = router.portOfColumn(0);
+        int row = router.row(3, 1);
+        float q0 = core.qTable()[row * router.columns()];
+        assertEquals(router.qSeed()[row * router.columns()], q0);
+        // worse: delta = 500 - q0 > 0, so Q moves by beta (0.04) x delta
+        core.qFeedback(port, row, 500, 0);
+        float q1 = q0 + 0.04f * (500 - q0);
+        assertEquals(q1, core.qTable()[row * router.columns()], 1e-3);
+        // better: delta = 300 - q1 < 0, so Q moves by alpha (0.2) x delta
+        core.qFeedback(port, row, 300, 0);
+        assertEquals(q1 + 0.2f * (300 - q1), core.qTable()[row * router.columns()], 1e-3);
+        // a seed of 394 ns (a global and a local hop of 128 bytes at 4 GB/s, 300 and 30 ns): 394 -> 398.24 -> 378.592
+        assertEquals(394, q0, 1e-3);
+        assertEquals(378.592, core.qTable()[row * router.columns()], 1e-3);
+        // feedback for a port of no column (a host port) or a row beyond the table changes nothing
+        float[] before = core.qTable();
+        core.qFeedback(6, row, 1e6f, 0);
+        core.qFeedback(port, router.rows(), 1e6f, 0);
+        assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(core.qTable()));
+    }
+
+    @Test
+    void aRouterSendsTheRewardPlusItsEstimateUpstreamAndStampsItsOwnArrival() throws Exception {
+        build(DragonflyAlgorithm.Q_ADAPTIVE, 0);
+        // a packet from group 1 to group 2 arrives on global port 4 or 5 (from the group it leads to) at t = 1000,
+        // having arrived at the upstream router at t = 600 (the stamp)
+        int src = endpoint("G1_S0_H0");
+        int dst = endpoint("G2_S0_H0");
+        int in = router.globalPort(1) != 0 ? router.globalPort(1) : router.portOfColumn(router.columns() - 1);
+        int h = packet(src, dst, 1, DragonflyHeader.withStamp(0, 600));
+        core.packetArrived(in, h, 1000);
+        assertEquals(1, sent.size(), "forwarded");
+        assertEquals(1, feedback.size(), "one feedback message upstream");
+        float[] fb = feedback.get(0);
+        assertEquals(in, (int) fb[0]);
+        int row = router.row(2, 0);
+        assertEquals(row, (int) fb[1]);
+        float estimate = Float.MAX_VALUE;
+        for (int c = 0; c < router.columns(); c++) {
+            estimate = Math.min(estimate, router.qSeed()[row * router.columns() + c]);
+        }
+        assertEquals(400 + estimate, fb[2], 1e-3, "reward 1000 - 600 plus the least Q-value of the row");
+        assertEquals(1000, DragonflyHeader.stamp(sent.get(0)[2]), "the next router's reward starts at this arrival");
+    }
+
+    @Test
+    void theSourceLeavesTheMinimalPortOnlyWhenABetterOneIsQuickerByTheThreshold() throws Exception {
+        build(DragonflyAlgorithm.Q_ADAPTIVE, 0);
+        int src = endpoint("G0_S0_H0");
+        int dst = endpoint("G5_S1_H0");
+        int min = router.globalPort(5) != 0 ? router.globalPort(5) : router.localPort(router.gateway(5));
+        core.packetArrived(6, packet(src, dst, 0, 0), 0);
+        assertEquals(min, sent.get(0)[0], "seeded: minimal");
+        int row = router.row(5, 0);
+        // the minimal port's route gets slower: once it is more than q_thld1 (0.2) above the best global port's, that one is taken
+        for (int i = 0; i < 200; i++) {
+            core.qFeedback(min, row, 5000, 0);
+        }
+        sent.clear();
+        core.packetArrived(6, packet(src, dst, 0, 0), 10);
+        int chosen = (int) sent.get(0)[0];
+        assertNotEquals(min, chosen);
+        assertEquals(DragonflySwitch.GLOBAL, router.kind(chosen), "a non-minimal choice at the source is one of its own global ports");
+        assertEquals(0, sent.get(0)[1], "VC 0 on the first hop");
+    }
+
+    @Test
+    void ugalTakesTheNonMinimalPathWhenTheMinimalPortIsCongested() throws Exception {
+        build(DragonflyAlgorithm.UGALN, 0);
+        int dst = endpoint("G5_S1_H0");
+        int min = router.globalPort(5) != 0 ? router.globalPort(5) : router.localPort(router.gateway(5));
+        core.packetArrived(6, packet(endpoint("G0_S0_H0"), dst, 0, 0), 0);
+        assertEquals(min, sent.get(0)[0], "an idle fabric: minimal");
+        assertEquals(-1, DragonflyHeader.interGroup(sent.get(0)[2]), "no intermediate");
+        // the minimal port now sends and has a credit in use: congestion 2 against 0 on an idle non-minimal port
+        for (int i = 0; i < 3; i++) {
+            core.packetArrived(7, packet(endpoint("G0_S0_H1"), dst, 0, 0), 1 + i);
+        }
+        long nonminimal = sent.stream().filter(x -> DragonflyHeader.has(x[2], DragonflyHeader.NONMINIMAL)).count();
+        assertTrue(nonminimal >= 1, "UGAL sent nothing non-minimally while the minimal port was congested: " + sent.size() + " sent");
+        for (long[] x : sent) {
+            if (DragonflyHeader.has(x[2], DragonflyHeader.NONMINIMAL)) {
+                int ig = DragonflyHeader.interGroup(x[2]);
+                assertTrue(ig != 0 && ig != 5, "an intermediate group is neither the source's nor the destination's: " + ig);
+                assertTrue(DragonflyHeader.interRouter(x[2]) >= 0, "UGALn names the intermediate router");
+            }
+        }
+    }
+
+    @Test
+    void anInputOutputQueuedCoreReturnsTheCreditAtTheMoveAndSendsFromItsOutputBuffer() throws Exception {
+        build(DragonflyAlgorithm.MIN, 2);
+        int src = endpoint("G0_S1_H0");
+        int dst = endpoint("G0_S0_H0");
+        // three packets to a local host: the first is sent at once, the next two wait in the output buffer (2 packets)
+        for (int i = 0; i < 3; i++) {
+            core.packetArrived(1, packet(src, dst, 1, 0), i);
+        }
+        assertEquals(1, sent.size());
+        assertEquals(3, credits.size(), "every packet left its input buffer: three credits back");
+        assertEquals(2, core.outputQueued((int) sent.get(0)[0]));
+        core.linkFree((int) sent.get(0)[0], 10);
+        core.linkFree((int) sent.get(0)[0], 20);
+        assertEquals(3, sent.size());
+        assertEquals(0, core.outputQueued((int) sent.get(0)[0]));
+    }
+}
