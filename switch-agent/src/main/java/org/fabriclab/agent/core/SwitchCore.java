@@ -567,10 +567,8 @@ public final class SwitchCore {
     }
 
     /**
-     * Q-adaptive's choice (Equation 2, then epsilon-greedy): at the source router the best of the
-     * minimal port and this router's global ports by {@code row}, against the minimal port, with
-     * {@code q_thld1} (as the paper's simulator: a non-minimal choice at the source is one of its own
-     * global ports); at the first router of an
+     * Q-adaptive's choice (Equation 2, then epsilon-greedy): at the source router the best column of
+     * {@code row} against the minimal port's, with {@code q_thld1}; at the first router of an
      * intermediate group a random local port against the minimal one, with {@code q_thld2}; with
      * probability {@code epsilon}, any non-host port instead.
      */
@@ -584,10 +582,10 @@ public final class SwitchCore {
                 bestCol = random.nextInt(r.localColumns());
             }
         } else {
-            // the minimal port or one of this router's own global ports (a local detour in the
-            // source group would only come back: the next router routes minimally)
-            float best = qTable[base + minCol];
-            for (int c = r.localColumns(); c < cols; c++) {
+            // the least of the whole row, the first of equals, as the paper's simulator takes it: a
+            // local port too (the next router routes minimally; the learnt values make that a hop more)
+            float best = Float.MAX_VALUE;
+            for (int c = 0; c < cols; c++) {
                 if (qTable[base + c] < best) {
                     best = qTable[base + c];
                     bestCol = c;
