@@ -141,7 +141,7 @@ public final class FabricManagerMain implements Callable<Integer> {
             throw new IllegalArgumentException("--metrics-address '" + metricsAddress + "' is not an address of this machine (" + e.getMessage() + ")");
         }
         long sweepSeconds = sweepInterval.wholeSeconds("--sweep-interval");
-        TrafficPattern pattern = traffic.pattern("uniform");
+        TrafficPattern pattern = emulate == null ? traffic.pattern("uniform") : traffic.pattern("uniform", emulate.fabric());
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
         EmulatedFabric fabric = null;
         String endpoint = connect;
@@ -168,12 +168,8 @@ public final class FabricManagerMain implements Callable<Integer> {
             if (s.state() != FabricManager.State.UP) {
                 LOG.error("the first heavy sweep failed: {}; the manager keeps running and retries on traps, sweeps and requests", s.lastError());
             } else if (emulated != null && pattern != null) {
-                try {
-                    emulated.startTraffic(pattern, traffic.gbps, 2048, 0, s.outcome().tables());
-                    LOG.info("traffic started: {} at {} Gbps per host", traffic.name("uniform"), traffic.gbps);
-                } catch (IllegalArgumentException e) { // the pattern does not fit the fabric (group-shift without groups)
-                    LOG.error("no traffic started: {}", e.getMessage());
-                }
+                emulated.startTraffic(pattern, traffic.gbps, 2048, 0, s.outcome().tables()); // fits the fabric: checked before it started
+                LOG.info("traffic started: {} at {} Gbps per host", traffic.name("uniform"), traffic.gbps);
             }
             if (sweepSeconds > 0) {
                 manager.startPeriodicSweeps(sweepSeconds);

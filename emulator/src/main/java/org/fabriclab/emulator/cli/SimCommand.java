@@ -48,7 +48,7 @@ public final class SimCommand implements Callable<Integer> {
 
     @Option(names = "--pattern", defaultValue = "uniform", paramLabel = "NAME", converter = SimPatterns.class, completionCandidates = SimPatterns.class,
             description = "${COMPLETION-CANDIDATES} (group-shift: every host to a random host of the next group, Dragonfly's "
-                    + "adversarial traffic). Default: ${DEFAULT-VALUE}")
+                    + "adversarial traffic; adv+N: of the group N after its own, adv+1 being group-shift). Default: ${DEFAULT-VALUE}")
     TrafficPattern pattern;
 
     @Option(names = "--load", defaultValue = "0.5", paramLabel = "X", description = "Offered load per host, a fraction of the link rate. Default: ${DEFAULT-VALUE}")
@@ -91,6 +91,7 @@ public final class SimCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        SimPatterns.checkFits("--pattern", pattern, topology.fabric());
         Simulation.Config config;
         try {
             config = config(route());
