@@ -186,6 +186,29 @@ class SimCommandTest {
         assertEquals(0, ok.code(), "adv+8 is the last group before its own: " + ok.err());
     }
 
+    /** --packet-bytes is the whole frame: 128 bytes is a 91-byte payload behind the 37-byte header, so the same run as --payload 91. */
+    @Test
+    void packetBytesIsTheWholeFrame() {
+        String[] common = {"sim", "--topology", "fat-tree:k=4,levels=2", "--load", "0.6", "--duration", "20us", "--json"};
+        Run bytes = run(concat(common, "--packet-bytes", "128"));
+        Run payload = run(concat(common, "--payload", "91"));
+        assertEquals(0, bytes.code(), bytes.err());
+        assertSameSimulation(payload.json(), bytes.json(), "--packet-bytes 128 against --payload 91");
+        Run defaults = run(common);
+        assertTrue(defaults.json().path("packetHops").asLong() < bytes.json().path("packetHops").asLong(),
+                "smaller packets at the same load: more of them");
+        String[][] bad = {
+            {"--packet-bytes", "36", "--packet-bytes': 36 is outside 37..4133"},
+            {"--packet-bytes", "5000", "--packet-bytes': 5000 is outside 37..4133"},
+            {"--payload", "5000", "--payload': 5000 is outside 0..4096"},
+        };
+        for (String[] b : bad) {
+            assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", b[0], b[1]), "emulator sim", b[2]);
+        }
+        assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--packet-bytes", "128", "--payload", "91"), "emulator sim",
+                "--payload and --packet-bytes both give the packet's size; give one");
+    }
+
     static String[] concat(String[] a, String... b) {
         String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
