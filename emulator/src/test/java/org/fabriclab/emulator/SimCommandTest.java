@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -207,6 +208,44 @@ class SimCommandTest {
         }
         assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--packet-bytes", "128", "--payload", "91"), "emulator sim",
                 "--payload and --packet-bytes both give the packet's size; give one");
+    }
+
+    /**
+     * --series bins the whole run by delivery time: every bin's start and packets, latency null
+     * where nothing arrived; the bins after the warm-up carry, together, exactly the report's
+     * throughput (the same bytes over the same window), and the series is the only addition.
+     */
+    @Test
+    void seriesBinsTheRunByDeliveryTime() {
+        String[] common = {"sim", "--topology", "dragonfly:p=2,a=4,h=2", "--pattern", "adv+2", "--load", "0.4", "--duration", "20us",
+            "--json"};
+        Run plain = run(common);
+        Run r = run(concat(common, "--series", "2us"));
+        assertEquals(0, r.code(), r.err());
+        JsonNode j = r.json();
+        assertEquals(2000, j.path("seriesBinNs").asLong());
+        JsonNode bins = j.path("series");
+        assertEquals(10, bins.size());
+        double windowThroughput = 0;
+        long packets = 0;
+        for (int b = 0; b < bins.size(); b++) {
+            JsonNode bin = bins.get(b);
+            assertEquals(2000L * b, bin.path("startNs").asLong());
+            long n = bin.path("packetsDelivered").asLong();
+            packets += n;
+            assertTrue(n == 0 ? bin.path("latencyMeanNs").isNull() : bin.path("latencyMeanNs").asDouble() > 0, bin.toString());
+            if (bin.path("startNs").asLong() >= 4000) { // the default warm-up: a fifth of 20 us
+                windowThroughput += bin.path("throughput").asDouble() / 8;
+            }
+        }
+        assertTrue(packets >= j.path("packetsDelivered").asLong(), "every packet delivered, the warm-up's too: " + packets);
+        assertEquals(j.path("throughput").asDouble(), windowThroughput, 1e-9, "the window's bins carry the report's throughput");
+        ((ObjectNode) j).remove(List.of("seriesBinNs", "series"));
+        assertSameSimulation(plain.json(), j, "a series changes nothing else");
+        assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "1ms", "--series", "0"), "emulator sim",
+                "--series': '0' is not a bin width");
+        assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "1s", "--series", "1ns"), "emulator sim",
+                "at most 1000000 bins");
     }
 
     static String[] concat(String[] a, String... b) {

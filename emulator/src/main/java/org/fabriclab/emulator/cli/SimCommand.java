@@ -1,12 +1,16 @@
 package org.fabriclab.emulator.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.EngineOption;
 import org.fabriclab.cli.JsonOption;
+import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.format.Json;
@@ -32,6 +36,11 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--load", defaultValue = "0.5", paramLabel = "X", description = "Offered load per host, a fraction of the link rate. Default: ${DEFAULT-VALUE}")
     double load;
 
+    @Option(names = "--series", paramLabel = "TIME", converter = TimeSpan.Converter.class,
+            description = "Add the run over time to the report: per bin of this width, by delivery time over the whole run "
+                    + "(warm-up included), the packets delivered, their mean latency and the throughput. Default: none")
+    TimeSpan series;
+
     @Mixin
     JsonOption json;
 
@@ -45,9 +54,15 @@ public final class SimCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         sim.check();
+        long durationNs = sim.duration.nanos();
+        if (series != null && (series.nanos() <= 0 || (durationNs + series.nanos() - 1) / series.nanos() > Simulation.MAX_SERIES_BINS)) {
+            throw new IllegalArgumentException("Invalid value for option '--series': '" + series.text() + "' is not a bin width for "
+                    + sim.duration.text() + ": give one above 0 that makes at most " + Simulation.MAX_SERIES_BINS + " bins (e.g. 10us)");
+        }
         Simulation.Config config;
         try {
-            config = sim.config(sim.route(routing != null ? routing : engine.chain)).load(load).build();
+            config = sim.config(sim.route(routing != null ? routing : engine.chain)).load(load)
+                    .seriesNs(series == null ? 0 : series.nanos()).build();
         } catch (RoutingException e) {
             err.println("emulator sim: routing failed: " + e.getMessage());
             return 1;
@@ -61,13 +76,41 @@ public final class SimCommand implements Callable<Integer> {
             err.flush();
         }
         Map<String, Object> report = sim.report(config, r);
+        if (config.seriesNs() > 0) {
+            report.put("seriesBinNs", config.seriesNs());
+            report.put("series", series(r.series()));
+        }
         if (json.json) {
             out.println(Json.write(report));
         } else {
-            report.forEach((k, v) -> out.printf(Locale.ROOT, "%-20s %s%n", k,
-                    v instanceof Double d ? String.format(Locale.ROOT, "%.4g", d) : v));
+            report.forEach((k, v) -> {
+                if (!(v instanceof List)) {
+                    out.printf(Locale.ROOT, "%-20s %s%n", k, v instanceof Double d ? String.format(Locale.ROOT, "%.4g", d) : v);
+                }
+            });
+            if (config.seriesNs() > 0) {
+                out.printf(Locale.ROOT, "%n%12s %10s %14s %10s%n", "startNs", "packets", "latencyMeanNs", "throughput");
+                for (Simulation.SeriesBin b : r.series()) {
+                    out.printf(Locale.ROOT, "%12d %10d %14s %10.4f%n", b.startNs(), b.packetsDelivered(),
+                            Double.isNaN(b.latencyMeanNs()) ? "-" : String.format(Locale.ROOT, "%.1f", b.latencyMeanNs()), b.throughput());
+                }
+            }
         }
         out.flush();
         return 0;
+    }
+
+    /** The series as the JSON report has it: one object per bin, latency null where no packet arrived in the bin. */
+    private static List<Map<String, Object>> series(List<Simulation.SeriesBin> bins) {
+        List<Map<String, Object>> out = new ArrayList<>(bins.size());
+        for (Simulation.SeriesBin b : bins) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("startNs", b.startNs());
+            m.put("packetsDelivered", b.packetsDelivered());
+            m.put("latencyMeanNs", Double.isNaN(b.latencyMeanNs()) ? null : b.latencyMeanNs());
+            m.put("throughput", b.throughput());
+            out.add(m);
+        }
+        return out;
     }
 }
