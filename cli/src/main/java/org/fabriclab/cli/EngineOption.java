@@ -1,6 +1,7 @@
 package org.fabriclab.cli;
 
 import org.fabriclab.routing.registry.EngineChain;
+import org.fabriclab.routing.registry.RoutingEngines;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
@@ -14,6 +15,19 @@ public final class EngineOption {
             description = "Routing-engine chain, e.g. updn or updn,minhop; minhop is the fallback unless 'no_fallback' ends the chain "
                     + "('fabricctl engines' lists them). Default: ${DEFAULT-VALUE}")
     public String chain;
+
+    /** Keeps the key of one engine that exists (not a chain: for options that list engines side by side). */
+    public static final class NameConverter implements ITypeConverter<String> {
+        @Override
+        public String convert(String name) {
+            try {
+                RoutingEngines.create(name.strip());
+                return name.strip();
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
 
     /** Keeps a chain spec whose every engine exists. */
     public static final class ChainConverter implements ITypeConverter<String> {

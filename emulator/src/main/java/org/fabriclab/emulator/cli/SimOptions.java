@@ -21,8 +21,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The options of {@code emulator sim} that say what to simulate: the fabric, its traffic and the
- * simulator's settings, everything but the engine and the load, for every command that simulates. {@link #config} is the one
+ * The options {@code emulator sim} and {@code emulator sweep} share: the fabric, its traffic and
+ * the simulator's settings, everything but the engine and the load. {@link #config} is the one
  * place they become a {@link Simulation.Config}, {@link #check} the one place they are checked
  * against each other and the fabric before anything starts.
  */
@@ -121,7 +121,7 @@ public final class SimOptions {
 
     /**
      * A run's report, field by field as the command-line contract and the baseline reports have
-     * them: {@code emulator sim}'s. A run that measured
+     * them: {@code emulator sim}'s, and each point of {@code emulator sweep}'s. A run that measured
      * no packet (none created after the warm-up arrived) reports latency and hops as null, not 0.
      */
     Map<String, Object> report(Simulation.Config config, Simulation.Report r) {
