@@ -6,13 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** {@code emulator sim} as a user runs it: the report's contract fields, and what it says when it measured nothing. */
 class SimCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Report fields that measure the machine, not the simulation (as bench's SameReports ignores them). */
+    static final Set<String> MACHINE = Set.of("wallMillis", "eventsPerSecond", "packetHopsPerSecond", "cpuMillis",
+            "packetHopsPerCpuSecond", "routingMillis");
 
     /** Exit code, standard output and standard error of one command line. */
     record Run(int code, String out, String err) {
@@ -23,6 +31,49 @@ class SimCommandTest {
                 throw new AssertionError("not one JSON object: " + out, e);
             }
         }
+    }
+
+    /**
+     * {@code a} and {@code b} with the same fields, in the same order, and but for the machine's
+     * ({@link #MACHINE}, at any depth) the very same values: doubles bit for bit.
+     */
+    static void assertSameSimulation(JsonNode a, JsonNode b, String where) {
+        if (a.isObject()) {
+            assertEquals(names(a), names(b), where + ": the same fields");
+            for (String f : names(a)) {
+                if (!MACHINE.contains(f)) {
+                    assertSameSimulation(a.get(f), b.get(f), where + "." + f);
+                }
+            }
+        } else if (a.isArray()) {
+            assertEquals(a.size(), b.size(), where + ": the same length");
+            for (int k = 0; k < a.size(); k++) {
+                assertSameSimulation(a.get(k), b.get(k), where + "[" + k + "]");
+            }
+        } else if (a.isDouble()) {
+            assertTrue(b.isDouble() && Double.doubleToLongBits(a.asDouble()) == Double.doubleToLongBits(b.asDouble()),
+                    where + ": " + a + " against " + b);
+        } else {
+            assertEquals(a, b, where);
+        }
+    }
+
+    private static List<String> names(JsonNode n) {
+        List<String> out = new ArrayList<>();
+        n.fieldNames().forEachRemaining(out::add);
+        return out;
+    }
+
+    /** {@code r} was refused before anything started: exit code 2, one line from {@code command} naming each of {@code mentions}, no stack trace, no output. */
+    static void assertRefused(Run r, String command, String... mentions) {
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+        assertTrue(r.err().startsWith(command + ": "), r.err());
+        for (String m : mentions) {
+            assertTrue(r.err().contains(m), m + " in " + r.err());
+        }
+        assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), "no stack trace: " + r.err());
+        assertEquals("", r.out());
     }
 
     static Run run(String... args) {
@@ -96,12 +147,110 @@ class SimCommandTest {
         for (String[] b : bad) {
             String[] args = b[0].equals("--topology") ? new String[] {"sim", b[0], b[1]}
                     : new String[] {"sim", "--topology", "fat-tree:k=4,levels=3", b[0], b[1]};
-            Run r = run(args);
-            assertEquals(2, r.code(), String.join(" ", args) + ": " + r.err());
-            assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
-            assertTrue(r.err().startsWith("emulator sim: ") && r.err().contains(b[0]) && r.err().contains(b[2]), r.err());
-            assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), "no stack trace: " + r.err());
-            assertEquals("", r.out());
+            assertRefused(run(args), "emulator sim", b[0], b[2]);
         }
+    }
+
+    /** adv+1 is group-shift: the same traffic, so the same report, every simulated value bit for bit (and the same name). */
+    @Test
+    void adv1GivesGroupShiftsReportBitForBit() {
+        String[] common = {"sim", "--topology", "dragonfly:p=2,a=4,h=2", "--load", "0.5", "--duration", "20us", "--json", "--pattern"};
+        Run shift = run(concat(common, "group-shift"));
+        Run adv1 = run(concat(common, "adv+1"));
+        assertEquals(0, shift.code(), shift.err());
+        assertEquals(0, adv1.code(), adv1.err());
+        assertSameSimulation(shift.json(), adv1.json(), "adv+1 against group-shift");
+        assertEquals("group-shift", adv1.json().path("pattern").asText(), "one pattern, one name");
+        Run adv4 = run(concat(common, "adv+4"));
+        assertEquals(0, adv4.code(), adv4.err());
+        assertEquals("adv+4", adv4.json().path("pattern").asText());
+        assertTrue(adv4.json().path("packetsDelivered").asLong() > 0, adv4.out());
+        assertTrue(adv4.json().path("throughput").asDouble() != shift.json().path("throughput").asDouble(), "adv+4 is other traffic");
+    }
+
+    /** adv+N that is malformed, or whose N reaches the sender's own group (dragonfly:p=2,a=4,h=2 has 9 groups), is refused before anything starts. */
+    @Test
+    void badAdversarialPatternsAreRefusedWithOneLine() {
+        String[][] bad = {
+            {"dragonfly:p=2,a=4,h=2", "adv+0", "'adv+0' is not an adversarial pattern"},
+            {"dragonfly:p=2,a=4,h=2", "adv+x", "'adv+x' is not an adversarial pattern"},
+            {"dragonfly:p=2,a=4,h=2", "adv+", "'adv+' is not an adversarial pattern"},
+            {"dragonfly:p=2,a=4,h=2", "adv+9", "'adv+9' does not fit the fabric: adv+9 traffic sends to the group 9 after the sender's"},
+            {"dragonfly:p=2,a=4,h=2", "adv+40", "hosts are in 9 (adv+1 to adv+8)"},
+            {"fat-tree:k=4,levels=3", "adv+2", "adv+2 traffic needs hosts in two or more groups"},
+            {"fat-tree:k=4,levels=3", "group-shift", "group-shift traffic needs hosts in two or more groups"},
+        };
+        for (String[] b : bad) {
+            assertRefused(run("sim", "--topology", b[0], "--pattern", b[1], "--duration", "10us"), "emulator sim", "'--pattern'", b[2]);
+        }
+        Run ok = run("sim", "--topology", "dragonfly:p=2,a=4,h=2", "--pattern", "adv+8", "--duration", "10us", "--json");
+        assertEquals(0, ok.code(), "adv+8 is the last group before its own: " + ok.err());
+    }
+
+    /** --packet-bytes is the whole frame: 128 bytes is a 91-byte payload behind the 37-byte header, so the same run as --payload 91. */
+    @Test
+    void packetBytesIsTheWholeFrame() {
+        String[] common = {"sim", "--topology", "fat-tree:k=4,levels=2", "--load", "0.6", "--duration", "20us", "--json"};
+        Run bytes = run(concat(common, "--packet-bytes", "128"));
+        Run payload = run(concat(common, "--payload", "91"));
+        assertEquals(0, bytes.code(), bytes.err());
+        assertSameSimulation(payload.json(), bytes.json(), "--packet-bytes 128 against --payload 91");
+        Run defaults = run(common);
+        assertTrue(defaults.json().path("packetHops").asLong() < bytes.json().path("packetHops").asLong(),
+                "smaller packets at the same load: more of them");
+        String[][] bad = {
+            {"--packet-bytes", "36", "--packet-bytes': 36 is outside 37..4133"},
+            {"--packet-bytes", "5000", "--packet-bytes': 5000 is outside 37..4133"},
+            {"--payload", "5000", "--payload': 5000 is outside 0..4096"},
+        };
+        for (String[] b : bad) {
+            assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", b[0], b[1]), "emulator sim", b[2]);
+        }
+        assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--packet-bytes", "128", "--payload", "91"), "emulator sim",
+                "--payload and --packet-bytes both give the packet's size; give one");
+    }
+
+    /**
+     * --series bins the whole run by delivery time: every bin's start and packets, latency null
+     * where nothing arrived; the bins after the warm-up carry, together, exactly the report's
+     * throughput (the same bytes over the same window), and the series is the only addition.
+     */
+    @Test
+    void seriesBinsTheRunByDeliveryTime() {
+        String[] common = {"sim", "--topology", "dragonfly:p=2,a=4,h=2", "--pattern", "adv+2", "--load", "0.4", "--duration", "20us",
+            "--json"};
+        Run plain = run(common);
+        Run r = run(concat(common, "--series", "2us"));
+        assertEquals(0, r.code(), r.err());
+        JsonNode j = r.json();
+        assertEquals(2000, j.path("seriesBinNs").asLong());
+        JsonNode bins = j.path("series");
+        assertEquals(10, bins.size());
+        double windowThroughput = 0;
+        long packets = 0;
+        for (int b = 0; b < bins.size(); b++) {
+            JsonNode bin = bins.get(b);
+            assertEquals(2000L * b, bin.path("startNs").asLong());
+            long n = bin.path("packetsDelivered").asLong();
+            packets += n;
+            assertTrue(n == 0 ? bin.path("latencyMeanNs").isNull() : bin.path("latencyMeanNs").asDouble() > 0, bin.toString());
+            if (bin.path("startNs").asLong() >= 4000) { // the default warm-up: a fifth of 20 us
+                windowThroughput += bin.path("throughput").asDouble() / 8;
+            }
+        }
+        assertTrue(packets >= j.path("packetsDelivered").asLong(), "every packet delivered, the warm-up's too: " + packets);
+        assertEquals(j.path("throughput").asDouble(), windowThroughput, 1e-9, "the window's bins carry the report's throughput");
+        ((ObjectNode) j).remove(List.of("seriesBinNs", "series"));
+        assertSameSimulation(plain.json(), j, "a series changes nothing else");
+        assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "1ms", "--series", "0"), "emulator sim",
+                "--series': '0' is not a bin width");
+        assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "1s", "--series", "1ns"), "emulator sim",
+                "at most 1000000 bins");
+    }
+
+    static String[] concat(String[] a, String... b) {
+        String[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 }

@@ -20,6 +20,7 @@ import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.cli.Cli;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.EngineOption;
+import org.fabriclab.cli.EngineParamOption;
 import org.fabriclab.cli.LaneOptions;
 import org.fabriclab.cli.LinkOptions;
 import org.fabriclab.cli.TimeDilationOption;
@@ -61,6 +62,9 @@ public final class FabricManagerMain implements Callable<Integer> {
 
     @Mixin
     EngineOption engine;
+
+    @Mixin
+    EngineParamOption engineParam;
 
     @Option(names = "--admin-port", defaultValue = "50051", description = "Admin gRPC port (0 picks one). Default: ${DEFAULT-VALUE}")
     int adminPort;
@@ -173,14 +177,14 @@ public final class FabricManagerMain implements Callable<Integer> {
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("--metrics-address '" + metricsAddress + "' is not an address of this machine (" + e.getMessage() + ")");
         }
-        Map<String, String> engineParams = new LinkedHashMap<>(engine.checkedParams());
+        Map<String, String> engineParams = new LinkedHashMap<>(EngineParamOption.checked(engineParam.params, engine.chain));
         if (outputBuffer < 0 || outputBuffer > SwitchCore.MAX_OUTPUT_BUFFER) {
             throw new IllegalArgumentException("--output-buffer must be 0.." + SwitchCore.MAX_OUTPUT_BUFFER + ", not " + outputBuffer);
         }
         // the emulated switches get the lanes the chain needs (Dragonfly engines up to 5) unless --vls says
         int vls = spec.commandLine().getParseResult().hasMatchedOption("--vls") ? lanes.vls : Math.max(lanes.vls, lanesNeeded(engine.chain));
         long sweepSeconds = sweepInterval.wholeSeconds("--sweep-interval");
-        TrafficPattern pattern = traffic.pattern("uniform");
+        TrafficPattern pattern = emulate == null ? traffic.pattern("uniform") : traffic.pattern("uniform", emulate.fabric());
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
         EmulatedFabric fabric = null;
         String endpoint = connect;
@@ -191,7 +195,7 @@ public final class FabricManagerMain implements Callable<Integer> {
             // a Q-table seed is the no-congestion time of the emulated links and the hosts' packets unless told otherwise
             engineParams.putIfAbsent("link_gbps", Double.toString(link.linkGbps));
             engineParams.putIfAbsent("packet_bytes", Integer.toString(FrameSizes.DATA_HEADER + TRAFFIC_PAYLOAD));
-            engineParams.keySet().retainAll(EngineOption.readBy(engine.chain));
+            engineParams.keySet().retainAll(EngineParamOption.readBy(engine.chain));
             endpoint = fabric.endpoint(topology.name(topology.nodeCount() - 1));
         }
         try (EmulatedFabric emulated = fabric;
@@ -212,12 +216,8 @@ public final class FabricManagerMain implements Callable<Integer> {
             if (s.state() != FabricManager.State.UP) {
                 LOG.error("the first heavy sweep failed: {}; the manager keeps running and retries on traps, sweeps and requests", s.lastError());
             } else if (emulated != null && pattern != null) {
-                try {
-                    emulated.startTraffic(pattern, traffic.gbps, TRAFFIC_PAYLOAD, 0, s.outcome().tables());
-                    LOG.info("traffic started: {} at {} Gbps per host", traffic.name("uniform"), traffic.gbps);
-                } catch (IllegalArgumentException e) { // the pattern does not fit the fabric (group-shift without groups)
-                    LOG.error("no traffic started: {}", e.getMessage());
-                }
+                emulated.startTraffic(pattern, traffic.gbps, TRAFFIC_PAYLOAD, 0, s.outcome().tables()); // fits the fabric: checked before it started
+                LOG.info("traffic started: {} at {} Gbps per host", traffic.name("uniform"), traffic.gbps);
             }
             if (sweepSeconds > 0) {
                 manager.startPeriodicSweeps(sweepSeconds);

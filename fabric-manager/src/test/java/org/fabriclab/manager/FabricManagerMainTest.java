@@ -33,6 +33,9 @@ class FabricManagerMainTest {
     void badValuesAreRefusedBeforeAnythingStarts() {
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--traffic", "tornado"), "--traffic",
                 "'tornado' is not a live traffic pattern; use uniform, permutation, all-to-all, group-shift, none");
+        refused(run("--emulate", "dragonfly:p=2,a=4,h=2", "--traffic", "adv+9"), "Invalid value for option '--traffic': 'adv+9' does not "
+                + "fit the fabric", "hosts are in 9 (adv+1 to adv+8)");
+        refused(run("--emulate", "dragonfly:p=2,a=4,h=2", "--traffic", "adv+x"), "--traffic", "'adv+x' is not an adversarial pattern");
         refused(run("--emulate", "fat-tree:k=4,levls=2"), "--emulate", "levls");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--engine", "nosuch"), "--engine", "nosuch");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--perf-interval", "often"), "--perf-interval", "'often' is not a duration");

@@ -1,29 +1,19 @@
 package org.fabriclab.emulator.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.EngineOption;
 import org.fabriclab.cli.JsonOption;
-import org.fabriclab.cli.LaneOptions;
-import org.fabriclab.cli.LinkOptions;
-import org.fabriclab.cli.SeedOption;
 import org.fabriclab.cli.TimeSpan;
-import org.fabriclab.cli.TopologyArg;
-import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.emulator.sim.Simulation;
-import org.fabriclab.agent.core.FrameSizes;
-import org.fabriclab.routing.registry.EngineChain;
-import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingException;
-import org.fabriclab.routing.engine.RoutingOptions;
-import org.fabriclab.routing.engine.RoutingRequest;
-import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.format.Json;
-import org.fabriclab.routing.lid.LidAssigner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,56 +24,22 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "sim", mixinStandardHelpOptions = true,
         description = "Simulate a fabric in virtual time with the live agents' switch core: offered load in, throughput and latency out.")
 public final class SimCommand implements Callable<Integer> {
-    /** The simulated links' propagation delay unless {@code --link-latency} says otherwise. */
-    static final long DEFAULT_LATENCY_NS = 100;
-
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--topology", required = true, paramLabel = "SPEC", converter = TopologyArg.Converter.class,
-            description = "Topology spec or file:PATH")
-    TopologyArg topology;
+    @Mixin
+    SimOptions sim;
 
     @Mixin
     EngineOption engine;
 
-    @Option(names = "--pattern", defaultValue = "uniform", paramLabel = "NAME", converter = SimPatterns.class, completionCandidates = SimPatterns.class,
-            description = "${COMPLETION-CANDIDATES} (group-shift: every host to a random host of the next group, Dragonfly's "
-                    + "adversarial traffic). Default: ${DEFAULT-VALUE}")
-    TrafficPattern pattern;
-
     @Option(names = "--load", defaultValue = "0.5", paramLabel = "X", description = "Offered load per host, a fraction of the link rate. Default: ${DEFAULT-VALUE}")
     double load;
 
-    @Option(names = "--duration", defaultValue = "100us", paramLabel = "TIME", converter = TimeSpan.BareNanos.class,
-            description = "Virtual time to simulate (ns, us, ms, s). Default: ${DEFAULT-VALUE}")
-    TimeSpan duration;
-
-    @Option(names = "--warmup", paramLabel = "TIME", converter = TimeSpan.BareNanos.class,
-            description = "Virtual time before measuring (ns, us, ms, s). Default: a fifth of the duration")
-    TimeSpan warmup;
-
-    @Mixin
-    SeedOption seed;
-
-    @Mixin
-    LinkOptions link;
-
-    @Option(names = "--payload", defaultValue = "256", paramLabel = "BYTES", description = "Payload bytes per packet. Default: ${DEFAULT-VALUE}")
-    int payload;
-
-    @Mixin
-    LaneOptions lanes;
-
-    @Option(names = "--output-buffer", defaultValue = "0", paramLabel = "PACKETS",
-            description = "Output buffer per switch port and lane, in packets: 0 models input-queued switches (InfiniBand's); "
-                    + "more, input-output queued ones (SST/Merlin's router, as the Q-adaptive paper simulates). Default: ${DEFAULT-VALUE}")
-    int outputBuffer;
-
-    @Option(names = "--adaptive", defaultValue = "on", converter = OnOff.class, paramLabel = "on|off",
-            description = "on: switches choose among the AR groups of an ar-* engine (AR); off: static routing by its LFT (DR). "
-                    + "Default: ${DEFAULT-VALUE}")
-    OnOff.Setting adaptive;
+    @Option(names = "--series", paramLabel = "TIME", converter = TimeSpan.Converter.class,
+            description = "Add the run over time to the report: per bin of this width, by delivery time over the whole run "
+                    + "(warm-up included), the packets delivered, their mean latency and the throughput. Default: none")
+    TimeSpan series;
 
     @Mixin
     JsonOption json;
@@ -97,9 +53,16 @@ public final class SimCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        sim.check();
+        long durationNs = sim.duration.nanos();
+        if (series != null && (series.nanos() <= 0 || (durationNs + series.nanos() - 1) / series.nanos() > Simulation.MAX_SERIES_BINS)) {
+            throw new IllegalArgumentException("Invalid value for option '--series': '" + series.text() + "' is not a bin width for "
+                    + sim.duration.text() + ": give one above 0 that makes at most " + Simulation.MAX_SERIES_BINS + " bins (e.g. 10us)");
+        }
         Simulation.Config config;
         try {
-            config = config(route());
+            config = sim.config(sim.route(routing != null ? routing : engine.chain)).load(load)
+                    .seriesNs(series == null ? 0 : series.nanos()).build();
         } catch (RoutingException e) {
             err.println("emulator sim: routing failed: " + e.getMessage());
             return 1;
@@ -112,73 +75,42 @@ public final class SimCommand implements Callable<Integer> {
                     + "deadlock-free (more --vls, another --engine)%n", config.warmupNs(), config.durationNs(), r.throughput());
             err.flush();
         }
-        Map<String, Object> report = report(config, r);
+        Map<String, Object> report = sim.report(config, r);
+        if (config.seriesNs() > 0) {
+            report.put("seriesBinNs", config.seriesNs());
+            report.put("series", series(r.series()));
+        }
         if (json.json) {
             out.println(Json.write(report));
         } else {
-            report.forEach((k, v) -> out.printf(Locale.ROOT, "%-20s %s%n", k,
-                    v instanceof Double d ? String.format(Locale.ROOT, "%.4g", d) : v));
+            report.forEach((k, v) -> {
+                if (!(v instanceof List)) {
+                    out.printf(Locale.ROOT, "%-20s %s%n", k, v instanceof Double d ? String.format(Locale.ROOT, "%.4g", d) : v);
+                }
+            });
+            if (config.seriesNs() > 0) {
+                out.printf(Locale.ROOT, "%n%12s %10s %14s %10s%n", "startNs", "packets", "latencyMeanNs", "throughput");
+                for (Simulation.SeriesBin b : r.series()) {
+                    out.printf(Locale.ROOT, "%12d %10d %14s %10.4f%n", b.startNs(), b.packetsDelivered(),
+                            Double.isNaN(b.latencyMeanNs()) ? "-" : String.format(Locale.ROOT, "%.1f", b.latencyMeanNs()), b.throughput());
+                }
+            }
         }
         out.flush();
         return 0;
     }
 
-    /** The engine chain's tables for the fabric, seeded with {@code --seed}. */
-    private ForwardingTables route() throws RoutingException {
-        Fabric f = topology.fabric();
-        String chain = routing != null ? routing : engine.chain;
-        Map<String, String> params = new LinkedHashMap<>(EngineOption.checked(engine.params, chain));
-        // a Q-table seed is the no-congestion time of the simulated links and packets unless told otherwise
-        params.putIfAbsent("link_gbps", Double.toString(link.linkGbps));
-        params.putIfAbsent("packet_bytes", Integer.toString(FrameSizes.DATA_HEADER + payload));
-        params.keySet().retainAll(EngineOption.readBy(chain));
-        return EngineChain.parse(chain).route(new RoutingRequest(f, LidAssigner.assign(f),
-                RoutingOptions.DEFAULTS.withSeed(seed.seed).withParams(params))).tables();
-    }
-
-    /** The simulation the options describe: every option's way into the simulator, in one place. */
-    Simulation.Config config(ForwardingTables tables) {
-        long durationNs = duration.nanos();
-        long warmupNs = warmup == null ? durationNs / 5 : warmup.nanos();
-        return Simulation.Config.builder(topology.fabric(), tables).pattern(pattern).load(load).linkGbps(link.linkGbps)
-                .latencyNs(link.latencyNs(DEFAULT_LATENCY_NS)).vls(lanes.vls).bufferPackets(lanes.buffer).outputBufferPackets(outputBuffer).payloadBytes(payload)
-                .durationNs(durationNs).warmupNs(warmupNs).seed(seed.seed).adaptive(adaptive.on()).build();
-    }
-
-    /**
-     * The report, field by field as the command-line contract and the baseline reports have them.
-     * A run that measured no packet (none created after the warm-up arrived) reports latency and
-     * hops as null, not 0.
-     */
-    private Map<String, Object> report(Simulation.Config config, Simulation.Report r) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("topology", topology.spec());
-        m.put("routing", config.tables().engine());
-        m.put("adaptive", config.adaptive() && config.tables().ar() != null
-                || config.tables().dragonfly() != null && config.tables().dragonfly().algorithm().adaptive());
-        m.put("pattern", new SimPatterns().nameOf(pattern));
-        m.put("hosts", config.fabric().endpointCount());
-        m.put("switches", config.fabric().switchCount());
-        m.put("seed", seed.seed);
-        m.put("offeredLoad", r.offeredLoad());
-        m.put("throughput", r.throughput());
-        boolean measured = r.packetsDelivered() > 0;
-        m.put("latencyMeanNs", measured ? r.latencyMeanNs() : null);
-        m.put("latencyP95Ns", measured ? r.latencyP95Ns() : null);
-        m.put("latencyP99Ns", measured ? r.latencyP99Ns() : null);
-        m.put("meanHops", measured ? r.meanHops() : null);
-        m.put("packetsDelivered", r.packetsDelivered());
-        m.put("packetsDropped", r.packetsDropped());
-        m.put("packetsRefused", r.packetsRefused());
-        m.put("outOfOrder", r.outOfOrder());
-        m.put("packetHops", r.packetHops());
-        m.put("events", r.events());
-        m.put("simulatedNs", r.simulatedNs());
-        m.put("wallMillis", r.wallMillis());
-        m.put("eventsPerSecond", r.eventsPerSecond());
-        m.put("packetHopsPerSecond", r.packetHopsPerSecond());
-        m.put("cpuMillis", r.cpuMillis());
-        m.put("packetHopsPerCpuSecond", r.packetHopsPerCpuSecond());
-        return m;
+    /** The series as the JSON report has it: one object per bin, latency null where no packet arrived in the bin. */
+    private static List<Map<String, Object>> series(List<Simulation.SeriesBin> bins) {
+        List<Map<String, Object>> out = new ArrayList<>(bins.size());
+        for (Simulation.SeriesBin b : bins) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("startNs", b.startNs());
+            m.put("packetsDelivered", b.packetsDelivered());
+            m.put("latencyMeanNs", Double.isNaN(b.latencyMeanNs()) ? null : b.latencyMeanNs());
+            m.put("throughput", b.throughput());
+            out.add(m);
+        }
+        return out;
     }
 }

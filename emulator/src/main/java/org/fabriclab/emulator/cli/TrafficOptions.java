@@ -3,7 +3,7 @@ package org.fabriclab.emulator.cli;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabriclab.agent.core.TrafficPattern;
-import org.fabriclab.cli.NamedValues;
+import org.fabriclab.routing.fabric.Fabric;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 
@@ -14,8 +14,8 @@ import picocli.CommandLine.Option;
  * default is the command's, so it is given to {@link #pattern(String)}.
  */
 public final class TrafficOptions {
-    /** The live plane's patterns by name (the simulator's, {@link SimPatterns}); {@code none} is null. */
-    public static final class Patterns extends NamedValues<TrafficPattern> {
+    /** The live plane's patterns by name (the simulator's, {@link SimPatterns}, adv+N too); {@code none} is null. */
+    public static final class Patterns extends SimPatterns {
         public Patterns() {
             super("live traffic pattern", withNone());
         }
@@ -42,6 +42,18 @@ public final class TrafficOptions {
     /** The live pattern given, or {@code defaultName}'s; null for {@code none}. */
     public TrafficPattern pattern(String defaultName) {
         return new Patterns().convert(name(defaultName));
+    }
+
+    /**
+     * The live pattern given, or {@code defaultName}'s (null for {@code none}), refused if it cannot
+     * run on {@code fabric} ({@link SimPatterns#checkFits}): for the commands to call before they start anything.
+     *
+     * @throws IllegalArgumentException one line naming {@code --traffic}, the value and the reason
+     */
+    public TrafficPattern pattern(String defaultName, Fabric fabric) {
+        TrafficPattern p = pattern(defaultName);
+        SimPatterns.checkFits("--traffic", p, fabric);
+        return p;
     }
 
     /** Refuses an unknown name while parsing; keeps the name. */

@@ -13,9 +13,10 @@ import org.fabriclab.routing.fabric.Fabric;
 /**
  * What a simulation measures and how it reports it: bytes offered and delivered in the measured
  * window, latency (the core's {@link LatencyHistogram}) and hops of the packets created in it,
- * reordering per pair of hosts, and with flows each flow's bytes per phase and per bin and the
- * switches' counters at the edges of each phase's window. {@link #delivered} runs once per packet
- * and allocates nothing. Confined to the simulation's thread.
+ * reordering per pair of hosts, with flows each flow's bytes per phase and per bin and the
+ * switches' counters at the edges of each phase's window, and with a series the packets, latency
+ * and bytes delivered per bin of delivery time. {@link #delivered} runs once per packet and
+ * allocates nothing (every array is sized here). Confined to the simulation's thread.
  */
 final class Measurements {
     private final Simulation.Config c;
@@ -37,6 +38,12 @@ final class Measurements {
     private final long binNs;
     private final long[][] flowBins;
     private final boolean withFlows;
+    /** The series' bin width, or 0: no series (and the arrays below are empty). */
+    private final long seriesNs;
+    /** Per series bin (by delivery time): packets, their latencies' sum in ns, their bytes. */
+    private final long[] seriesPackets;
+    private final long[] seriesLatencyNs;
+    private final long[] seriesBytes;
     private long outOfOrder;
     private long generatedBytes;
     private long deliveredBytes;
@@ -63,6 +70,11 @@ final class Measurements {
         flowBytes = new long[c.flows().size()][phaseBounds.length - 1];
         binNs = Math.max(1, c.durationNs() / 100);
         flowBins = new long[c.flows().size()][(int) ((c.durationNs() + binNs - 1) / binNs)];
+        seriesNs = c.seriesNs();
+        int seriesBins = seriesNs == 0 ? 0 : (int) ((c.durationNs() + seriesNs - 1) / seriesNs);
+        seriesPackets = new long[seriesBins];
+        seriesLatencyNs = new long[seriesBins];
+        seriesBytes = new long[seriesBins];
     }
 
     /** Phases: the intervals between the instants at which the set of flows changes. */
@@ -113,6 +125,12 @@ final class Measurements {
                 flowBytes[pool.flow(h)][phase] += pool.bytes(h);
             }
         }
+        if (seriesNs > 0) {
+            int bin = (int) Math.min(t / seriesNs, seriesPackets.length - 1); // the run's last instant is in its last bin
+            seriesPackets[bin]++;
+            seriesLatencyNs[bin] += t - pool.timestamp(h);
+            seriesBytes[bin] += pool.bytes(h);
+        }
         if (pool.timestamp(h) >= c.warmupNs()) {
             delivered++;
             latency.add(t - pool.timestamp(h));
@@ -152,6 +170,19 @@ final class Measurements {
         return new Simulation.Report(generatedBytes / capacity, deliveredBytes / capacity, latency.mean(), latency.percentile(0.95),
                 latency.percentile(0.99), delivered == 0 ? 0 : (double) hopSum / delivered, delivered, dropped, refused, outOfOrder,
                 packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, cpuNanos / 1_000_000,
-                packetHops / (cpuNanos / 1e9), phases, binNs, series);
+                packetHops / (cpuNanos / 1e9), phases, binNs, series, overTime(nsPerByte));
+    }
+
+    /** The series' bins: packets delivered, their mean latency and throughput (a fraction of the hosts' link rate) per bin. */
+    private List<Simulation.SeriesBin> overTime(double nsPerByte) {
+        List<Simulation.SeriesBin> bins = new ArrayList<>(seriesPackets.length);
+        for (int b = 0; b < seriesPackets.length; b++) {
+            long start = b * seriesNs;
+            long width = Math.min(seriesNs, c.durationNs() - start);
+            double capacity = hosts * (width / nsPerByte);
+            bins.add(new Simulation.SeriesBin(start, width, seriesPackets[b],
+                    seriesPackets[b] == 0 ? Double.NaN : (double) seriesLatencyNs[b] / seriesPackets[b], seriesBytes[b] / capacity));
+        }
+        return List.copyOf(bins);
     }
 }

@@ -48,6 +48,9 @@ public final class Simulation {
      *                     spaced), instead of every host by {@code pattern}
      * @param outputBufferPackets the switches' output buffer per port and lane (0: input-queued, as InfiniBand
      *                     switches are modelled; more: input-output queued, as SST/Merlin's router)
+     * @param seriesNs     if positive, the width of the bins of the report's {@link Report#series}: packets
+     *                     delivered, mean latency and throughput over time, by delivery time, over the whole
+     *                     run (the warm-up included); 0: no series
      *
      * <p>Tables with source routes (a torus engine's) run as Angara does: hosts write the route to
      * the destination's switch into each packet, switches forward by it (the LFTs deliver the last
@@ -55,11 +58,17 @@ public final class Simulation {
      */
     public record Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps,
                          long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed,
-                         boolean adaptive, List<Flow> flows, int outputBufferPackets) {
+                         boolean adaptive, List<Flow> flows, int outputBufferPackets, long seriesNs) {
+        public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
+                      int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive, List<Flow> flows) {
+            this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
+                    adaptive, flows, 0, 0);
+        }
+
         public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
                       int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive) {
             this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
-                    adaptive, List.of(), 0);
+                    adaptive, List.of());
         }
 
 
@@ -100,6 +109,10 @@ public final class Simulation {
             if (durationNs <= 0 || warmupNs < 0 || warmupNs >= durationNs) {
                 throw new IllegalArgumentException("the warm-up (" + warmupNs + " ns) must be shorter than the duration (" + durationNs + " ns)");
             }
+            if (seriesNs < 0 || seriesNs > 0 && (durationNs + seriesNs - 1) / seriesNs > MAX_SERIES_BINS) {
+                throw new IllegalArgumentException("a series in bins of " + seriesNs + " ns over " + durationNs + " ns would have more than "
+                        + MAX_SERIES_BINS + " bins; take wider bins");
+            }
             if (fabric.endpointCount() < 2) {
                 throw new IllegalArgumentException("a simulation needs at least two hosts");
             }
@@ -139,14 +152,14 @@ public final class Simulation {
         public Builder toBuilder() {
             return new Builder(fabric, tables).pattern(pattern).load(load).linkGbps(linkGbps).latencyNs(latencyNs).vls(vls)
                     .bufferPackets(bufferPackets).payloadBytes(payloadBytes).durationNs(durationNs).warmupNs(warmupNs).seed(seed)
-                    .adaptive(adaptive).flows(flows).outputBufferPackets(outputBufferPackets);
+                    .adaptive(adaptive).flows(flows).outputBufferPackets(outputBufferPackets).seriesNs(seriesNs);
         }
     }
 
     /**
      * Builds a {@link Config}: the defaults are the {@code emulator sim} command's (uniform traffic
      * at load 0.5, 100 Gbps links with 100 ns delay, 2 lanes of 8 packets, 256-byte payloads,
-     * 100 us with the first fifth as warm-up, seed 1, adaptive routing on, no flows).
+     * 100 us with the first fifth as warm-up, seed 1, adaptive routing on, no flows, no series).
      */
     public static final class Builder {
         private final Fabric fabric;
@@ -164,6 +177,7 @@ public final class Simulation {
         private boolean adaptive = true;
         private List<Flow> flows = List.of();
         private int outputBufferPackets;
+        private long seriesNs;
 
         private Builder(Fabric fabric, ForwardingTables tables) {
             this.fabric = fabric;
@@ -242,15 +256,24 @@ public final class Simulation {
             return this;
         }
 
+        /** The report's series over time in bins of {@code v} ns (0: none). */
+        public Builder seriesNs(long v) {
+            seriesNs = v;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the value out of range, as {@link Config}'s constructor does */
         public Config build() {
             return new Config(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs,
-                    warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows, outputBufferPackets);
+                    warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows, outputBufferPackets, seriesNs);
         }
     }
 
     /** Hosts a simulation may have: its reordering state is 4 bytes per pair (4 GiB at this size). */
     public static final int MAX_HOSTS = 32_768;
+
+    /** Bins a series over time may have (24 bytes each, made before the run). */
+    public static final int MAX_SERIES_BINS = 1_000_000;
 
     /** A flow of packets from endpoint {@code src} to {@code dst} while {@code startNs <= t < stopNs}. */
     public record Flow(int src, int dst, long startNs, long stopNs) {
@@ -270,12 +293,24 @@ public final class Simulation {
      * consecutive bins of {@code binNs}, a hundred over the run). Loads and throughput are fractions of the hosts' link rate over the
      * measured window; latencies are from a packet's creation (source queueing included) to its
      * delivery, for packets created in the window; {@code meanHops} counts links between switches.
+     * {@code series}: with {@link Config#seriesNs}, the run over time (empty without).
      */
     public record Report(double offeredLoad, double throughput, double latencyMeanNs, long latencyP95Ns, long latencyP99Ns,
                          double meanHops, long packetsDelivered, long packetsDropped, long packetsRefused, long outOfOrder,
                          long packetHops, long events, long simulatedNs, long wallMillis, double eventsPerSecond,
                          double packetHopsPerSecond, long cpuMillis, double packetHopsPerCpuSecond, List<Phase> phases, long binNs,
-                         double[][] flowSeriesGbps) {
+                         double[][] flowSeriesGbps, List<SeriesBin> series) {
+    }
+
+    /**
+     * One bin of a run's series over time (the paper's latency-over-time figures): the packets
+     * <em>delivered</em> in {@code [startNs, startNs + width)}, whenever they were created (the
+     * warm-up included, so the series shows a network filling from empty), their mean latency
+     * (creation to delivery; NaN when none arrived in the bin) and the bytes delivered as a fraction
+     * of the hosts' link rate over the bin ({@code throughput}, as the report's). The last bin ends
+     * at the run's end and may be narrower.
+     */
+    public record SeriesBin(long startNs, long widthNs, long packetsDelivered, double latencyMeanNs, double throughput) {
     }
 
     static final int ARRIVE = 0;

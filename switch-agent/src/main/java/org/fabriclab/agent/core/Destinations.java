@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
  * confined to the thread driving the host.
  */
 public final class Destinations {
-    private final TrafficPattern pattern;
+    private final TrafficPattern.Kind kind;
     /** The sender's number, or {@link Integer#MAX_VALUE} when it is not among the hosts. */
     private final int skip;
     /** How many hosts it may send to. */
@@ -21,8 +21,9 @@ public final class Destinations {
     private final int[] group;
     private int turn;
 
-    Destinations(TrafficPattern pattern, int self, int hosts, SplittableRandom random, int fixed, int[] group) {
-        this.pattern = pattern;
+    /** {@code group}: for adversarial traffic, the hosts of the destination group. */
+    Destinations(TrafficPattern.Kind kind, int self, int hosts, SplittableRandom random, int fixed, int[] group) {
+        this.kind = kind;
         this.skip = self < 0 ? Integer.MAX_VALUE : self;
         this.choices = self < 0 ? hosts : hosts - 1;
         this.random = random;
@@ -32,7 +33,7 @@ public final class Destinations {
 
     /** The destination of the next packet: a host number of the plan, never the sender's. */
     public int next() {
-        switch (pattern) {
+        switch (kind) {
             case UNIFORM: {
                 int d = random.nextInt(choices);
                 return d >= skip ? d + 1 : d;
@@ -44,7 +45,7 @@ public final class Destinations {
                 turn = d + 1 == choices ? 0 : d + 1;
                 return d >= skip ? d + 1 : d;
             }
-            default:
+            default: // adversarial: a host of the destination group
                 return group[random.nextInt(group.length)];
         }
     }

@@ -8,7 +8,7 @@ import java.util.TreeMap;
 /**
  * What a {@link TrafficPattern} needs of the whole fabric, made once for every host: the
  * permutation (seeded, so every live host and the simulator agree on it) and the hosts of each
- * group (group-shift). Hosts are numbered 0..{@code hosts}-1 in the driver's order (the fabric's
+ * group (adversarial traffic: group-shift and adv+N). Hosts are numbered 0..{@code hosts}-1 in the driver's order (the fabric's
  * endpoint order); each host gets its own {@link Destinations} from {@link #destinations}.
  * Immutable; made off the hot path.
  */
@@ -34,18 +34,20 @@ public final class TrafficPlan {
      * The plan of {@code pattern} over {@code hosts} hosts.
      *
      * @param groupOfHost per host, its group number in the fabric model ({@code Fabric.group} of
-     *                    its node; -1: none); needed by {@link TrafficPattern#GROUP_SHIFT} only,
-     *                    may be null otherwise
+     *                    its node; -1: none); needed by adversarial patterns ({@code group-shift},
+     *                    {@code adv+N}) only, may be null otherwise
      * @param seed        the permutation's seed (the run's seed: the same on every host)
-     * @throws IllegalArgumentException if group-shift traffic has fewer than two groups of hosts
+     * @throws IllegalArgumentException if adversarial traffic has fewer than two groups of hosts, or
+     *                                  not more groups than its offset N (adv+N needs N + 1 at least)
      */
     public static TrafficPlan of(TrafficPattern pattern, int hosts, int[] groupOfHost, long seed) {
         if (hosts < 2) {
             throw new IllegalArgumentException(pattern.cliName() + " traffic needs at least two hosts, not " + hosts);
         }
-        int[] permutation = pattern == TrafficPattern.PERMUTATION ? derangement(hosts, new SplittableRandom(seed ^ 0x5DEECE66DL)) : null;
+        int[] permutation = pattern.kind() == TrafficPattern.Kind.PERMUTATION
+                ? derangement(hosts, new SplittableRandom(seed ^ 0x5DEECE66DL)) : null;
         int[] group = new int[hosts];
-        int[][] byGroup = pattern == TrafficPattern.GROUP_SHIFT ? hostsOfGroups(groupOfHost, hosts, group) : new int[0][];
+        int[][] byGroup = pattern.kind() == TrafficPattern.Kind.ADVERSARIAL ? hostsOfGroups(pattern, groupOfHost, hosts, group) : new int[0][];
         return new TrafficPlan(pattern, hosts, permutation, byGroup, group, false);
     }
 
@@ -54,7 +56,7 @@ public final class TrafficPlan {
      * plane's fixed destination lists): uniform or all-to-all over the list only.
      */
     public static TrafficPlan among(TrafficPattern pattern, int destinations) {
-        if (pattern != TrafficPattern.UNIFORM && pattern != TrafficPattern.ALL_TO_ALL) {
+        if (pattern.kind() != TrafficPattern.Kind.UNIFORM && pattern.kind() != TrafficPattern.Kind.ALL_TO_ALL) {
             throw new IllegalArgumentException(pattern.cliName() + " traffic needs the whole fabric's hosts, not a list of destinations");
         }
         if (destinations < 1) {
@@ -82,26 +84,35 @@ public final class TrafficPlan {
             throw new IllegalArgumentException("host " + self + " is not one of the plan's " + hosts + " hosts"
                     + (among ? " (a plan among destinations takes -1: the sender is not one of them)" : ""));
         }
-        return switch (pattern) {
-            case PERMUTATION -> new Destinations(pattern, self, hosts, random, permutation[self], null);
-            case GROUP_SHIFT -> new Destinations(pattern, self, hosts, random, -1,
-                    hostsOfGroup[(groupOfHost[self] + 1) % hostsOfGroup.length]);
-            default -> new Destinations(pattern, self, hosts, random, -1, null);
+        return switch (pattern.kind()) {
+            case PERMUTATION -> new Destinations(pattern.kind(), self, hosts, random, permutation[self], null);
+            case ADVERSARIAL -> new Destinations(pattern.kind(), self, hosts, random, -1,
+                    hostsOfGroup[(groupOfHost[self] + pattern.shift()) % hostsOfGroup.length]);
+            default -> new Destinations(pattern.kind(), self, hosts, random, -1, null);
         };
     }
 
-    /** The hosts of each group, numbered 0.. in order of the groups' numbers; fills {@code groupOfIndex}. */
-    private static int[][] hostsOfGroups(int[] groupOfHost, int hosts, int[] groupOfIndex) {
+    /**
+     * The hosts of each group, numbered 0.. in order of the groups' numbers; fills {@code groupOfIndex}.
+     * Refuses fewer than two groups, and an offset that would reach the sender's own group.
+     */
+    private static int[][] hostsOfGroups(TrafficPattern pattern, int[] groupOfHost, int hosts, int[] groupOfIndex) {
+        String name = pattern.cliName();
         if (groupOfHost == null || groupOfHost.length != hosts) {
-            throw new IllegalArgumentException("group-shift traffic needs the group of each of the " + hosts + " hosts");
+            throw new IllegalArgumentException(name + " traffic needs the group of each of the " + hosts + " hosts");
         }
         TreeMap<Integer, List<Integer>> byGroup = new TreeMap<>();
         for (int e = 0; e < hosts; e++) {
             byGroup.computeIfAbsent(groupOfHost[e], k -> new ArrayList<>()).add(e);
         }
         if (byGroup.size() < 2 || byGroup.containsKey(-1)) {
-            throw new IllegalArgumentException("group-shift traffic needs hosts in two or more groups (a dragonfly or dragonfly-plus "
+            throw new IllegalArgumentException(name + " traffic needs hosts in two or more groups (a dragonfly or dragonfly-plus "
                     + "topology), but this fabric's hosts are in " + (byGroup.containsKey(-1) ? "no group" : "one group"));
+        }
+        if (pattern.shift() >= byGroup.size()) {
+            throw new IllegalArgumentException(name + " traffic sends to the group " + pattern.shift() + " after the sender's, so it needs "
+                    + "more than " + pattern.shift() + " groups of hosts, but this fabric's hosts are in " + byGroup.size()
+                    + " (adv+1 to adv+" + (byGroup.size() - 1) + ")");
         }
         int[][] out = new int[byGroup.size()][];
         int i = 0;

@@ -22,7 +22,7 @@ class HostPolicyTest {
         for (int e = 0; e < HOSTS; e++) {
             groups[e] = 10 + e / 4; // three groups of four, numbered 10..12
         }
-        for (TrafficPattern p : TrafficPattern.values()) {
+        for (TrafficPattern p : TrafficPattern.named()) {
             TrafficPlan plan = TrafficPlan.of(p, HOSTS, groups, 5);
             Set<Integer> permutationTargets = new HashSet<>();
             for (int e = 0; e < HOSTS; e++) {
@@ -32,25 +32,25 @@ class HostPolicyTest {
                     int x = d.next();
                     assertNotEquals(e, x, p + ": host " + e + " picked itself");
                     assertTrue(x >= 0 && x < HOSTS, p + ": " + x);
-                    if (p == TrafficPattern.ALL_TO_ALL) {
+                    if (p.equals(TrafficPattern.ALL_TO_ALL)) {
                         int k = i % (HOSTS - 1);
                         assertEquals(k >= e ? k + 1 : k, x, "all-to-all: every other host in turn");
                     }
-                    if (p == TrafficPattern.GROUP_SHIFT) {
+                    if (p.equals(TrafficPattern.GROUP_SHIFT)) {
                         assertEquals((e / 4 + 1) % 3, x / 4, "group-shift: a host of the next group");
                     }
                     seen.add(x);
                 }
-                switch (p) {
+                switch (p.kind()) {
                     case UNIFORM, ALL_TO_ALL -> assertEquals(HOSTS - 1, seen.size(), p + ": every other host");
                     case PERMUTATION -> {
                         assertEquals(1, seen.size(), "permutation: one destination");
                         permutationTargets.addAll(seen);
                     }
-                    case GROUP_SHIFT -> assertEquals(4, seen.size(), "group-shift: every host of the next group");
+                    case ADVERSARIAL -> assertEquals(4, seen.size(), "group-shift: every host of the next group");
                 }
             }
-            if (p == TrafficPattern.PERMUTATION) {
+            if (p.equals(TrafficPattern.PERMUTATION)) {
                 assertEquals(HOSTS, permutationTargets.size(), "a permutation: every host is someone's destination");
             }
         }
@@ -79,16 +79,71 @@ class HostPolicyTest {
         assertEquals((int) (Integer.MAX_VALUE % 3L), among.next(), "a destination list: its entries in turn, from the first");
     }
 
+    /**
+     * ADV+N on a dragonfly-sized plan (9 groups of 4 hosts, numbered with gaps as a fabric may
+     * number them): every host's destinations are exactly the hosts of group own + N mod 9, for
+     * every N the plan takes; N reaching the sender's own group is refused.
+     */
+    @Test
+    void adversarialTrafficSendsEveryHostToTheGroupNAfterItsOwn() {
+        int groupsOf = 9;
+        int hosts = 4 * groupsOf;
+        int[] groups = new int[hosts];
+        for (int e = 0; e < hosts; e++) {
+            groups[e] = 3 * (e / 4) + 1; // group numbers 1, 4, 7, ..: the plan numbers them 0..8 in order
+        }
+        for (int n = 1; n < groupsOf; n++) {
+            TrafficPattern p = TrafficPattern.adversarial(n);
+            TrafficPlan plan = TrafficPlan.of(p, hosts, groups, 5);
+            for (int e = 0; e < hosts; e++) {
+                Destinations d = plan.destinations(e, new SplittableRandom(e));
+                Set<Integer> seen = new HashSet<>();
+                for (int i = 0; i < 400; i++) {
+                    int x = d.next();
+                    assertEquals((e / 4 + n) % groupsOf, x / 4, p + ": host " + e + " (group " + e / 4 + ") sent to host " + x);
+                    seen.add(x);
+                }
+                assertEquals(4, seen.size(), p + ": every host of the destination group, host " + e);
+            }
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TrafficPlan.of(TrafficPattern.adversarial(groupsOf), hosts, groups, 5));
+        assertTrue(e.getMessage().startsWith("adv+9 traffic") && e.getMessage().contains("hosts are in 9 (adv+1 to adv+8)"), e.getMessage());
+    }
+
+    /** adv+1 is group-shift: the same value, so the same plan draws the same destinations from the same generator. */
+    @Test
+    void adv1IsGroupShift() {
+        assertEquals(TrafficPattern.GROUP_SHIFT, TrafficPattern.adversarial(1));
+        assertEquals(TrafficPattern.GROUP_SHIFT, TrafficPattern.parse("adv+1"));
+        assertEquals("group-shift", TrafficPattern.adversarial(1).cliName());
+        int[] groups = {0, 0, 0, 1, 1, 1, 2, 2, 2};
+        Destinations a = TrafficPlan.of(TrafficPattern.GROUP_SHIFT, 9, groups, 1).destinations(4, new SplittableRandom(3));
+        Destinations b = TrafficPlan.of(TrafficPattern.parse("adv+1"), 9, groups, 1).destinations(4, new SplittableRandom(3));
+        for (int i = 0; i < 100; i++) {
+            assertEquals(a.next(), b.next(), "draw " + i);
+        }
+    }
+
     @Test
     void patternsAreParsedByTheirCommandLineNamesAndTheOldRoundRobin() {
-        for (TrafficPattern p : TrafficPattern.values()) {
+        for (TrafficPattern p : TrafficPattern.named()) {
             assertEquals(p, TrafficPattern.parse(p.cliName()));
-            assertEquals(p, TrafficPattern.parse(p.name()));
+            assertEquals(p, TrafficPattern.parse(p.cliName().toUpperCase(java.util.Locale.ROOT).replace('-', '_')));
         }
         assertEquals(TrafficPattern.ALL_TO_ALL, TrafficPattern.parse("round-robin"));
         assertEquals(TrafficPattern.ALL_TO_ALL, TrafficPattern.parse("ROUND_ROBIN"));
+        assertEquals(TrafficPattern.adversarial(4), TrafficPattern.parse("adv+4"));
+        assertEquals(TrafficPattern.adversarial(4), TrafficPattern.parse("ADV+4"));
+        assertEquals("adv+4", TrafficPattern.adversarial(4).cliName());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TrafficPattern.parse("tornado"));
         assertTrue(e.getMessage().contains("'tornado'") && e.getMessage().contains(TrafficPattern.NAMES), e.getMessage());
+        for (String bad : new String[] {"adv+0", "adv+x", "adv+", "adv+-1", "adv+1.5", "adv+99999999999"}) {
+            e = assertThrows(IllegalArgumentException.class, () -> TrafficPattern.parse(bad), bad);
+            assertTrue(e.getMessage().contains("'" + bad + "' is not an adversarial pattern"), e.getMessage());
+        }
+        assertThrows(IllegalArgumentException.class, () -> new TrafficPattern(TrafficPattern.Kind.UNIFORM, 2));
+        assertThrows(IllegalArgumentException.class, () -> TrafficPattern.adversarial(0));
     }
 
     @Test

@@ -1,0 +1,175 @@
+package org.fabriclab.emulator.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.fabriclab.agent.core.FrameSizes;
+import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.cli.EngineParamOption;
+import org.fabriclab.cli.LaneOptions;
+import org.fabriclab.cli.LinkOptions;
+import org.fabriclab.cli.SeedOption;
+import org.fabriclab.cli.TimeSpan;
+import org.fabriclab.cli.TopologyArg;
+import org.fabriclab.emulator.sim.Simulation;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.RoutingException;
+import org.fabriclab.routing.engine.RoutingOptions;
+import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.registry.EngineChain;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The options {@code emulator sim} and {@code emulator sweep} share: the fabric, its traffic and
+ * the simulator's settings, everything but the engine and the load. {@link #config} is the one
+ * place they become a {@link Simulation.Config}, {@link #check} the one place they are checked
+ * against each other and the fabric before anything starts.
+ */
+public final class SimOptions {
+    /** The simulated links' propagation delay unless {@code --link-latency} says otherwise. */
+    static final long DEFAULT_LATENCY_NS = 100;
+    /** The payload unless {@code --payload} or {@code --packet-bytes} says otherwise. */
+    static final int DEFAULT_PAYLOAD = 256;
+
+    @Option(names = "--topology", required = true, paramLabel = "SPEC", converter = TopologyArg.Converter.class,
+            description = "Topology spec or file:PATH")
+    TopologyArg topology;
+
+    @Option(names = "--pattern", defaultValue = "uniform", paramLabel = "NAME", converter = SimPatterns.class, completionCandidates = SimPatterns.class,
+            description = "${COMPLETION-CANDIDATES} (group-shift: every host to a random host of the next group, Dragonfly's "
+                    + "adversarial traffic; adv+N: of the group N after its own, adv+1 being group-shift). Default: ${DEFAULT-VALUE}")
+    TrafficPattern pattern;
+
+    @Option(names = "--duration", defaultValue = "100us", paramLabel = "TIME", converter = TimeSpan.BareNanos.class,
+            description = "Virtual time to simulate (ns, us, ms, s). Default: ${DEFAULT-VALUE}")
+    TimeSpan duration;
+
+    @Option(names = "--warmup", paramLabel = "TIME", converter = TimeSpan.BareNanos.class,
+            description = "Virtual time before measuring (ns, us, ms, s). Default: a fifth of the duration")
+    TimeSpan warmup;
+
+    @Mixin
+    SeedOption seed;
+
+    @Mixin
+    LinkOptions link;
+
+    @Option(names = "--payload", paramLabel = "BYTES", description = "Payload bytes per packet. Default: " + DEFAULT_PAYLOAD)
+    Integer payload;
+
+    @Option(names = "--packet-bytes", paramLabel = "BYTES",
+            description = "Bytes per packet on the wire, header (" + FrameSizes.DATA_HEADER + ") and payload: the whole frame, "
+                    + "as papers give packet sizes (128 for 128-byte packets). Instead of --payload")
+    Integer packetBytes;
+
+    @Mixin
+    LaneOptions lanes;
+
+    @Option(names = "--output-buffer", defaultValue = "0", paramLabel = "PACKETS",
+            description = "Output buffer per switch port and lane, in packets: 0 models input-queued switches (InfiniBand's); "
+                    + "more, input-output queued ones (SST/Merlin's router, as the Q-adaptive paper simulates). Default: ${DEFAULT-VALUE}")
+    int outputBuffer;
+
+    @Mixin
+    EngineParamOption engineParams;
+
+    @Option(names = "--adaptive", defaultValue = "on", converter = OnOff.class, paramLabel = "on|off",
+            description = "on: switches choose among the AR groups of an ar-* engine (AR); off: static routing by its LFT (DR). "
+                    + "Default: ${DEFAULT-VALUE}")
+    OnOff.Setting adaptive;
+
+    /**
+     * Refuses what parsing alone could not: {@code --payload} with {@code --packet-bytes}, a packet
+     * smaller than its header or larger than a frame, a pattern the fabric's groups cannot run.
+     *
+     * @throws IllegalArgumentException one line naming the option and the value
+     */
+    void check() {
+        if (payload != null && packetBytes != null) {
+            throw new IllegalArgumentException("--payload and --packet-bytes both give the packet's size; give one (--packet-bytes "
+                    + packetBytes + " is --payload " + (packetBytes - FrameSizes.DATA_HEADER) + ")");
+        }
+        if (packetBytes != null && (packetBytes < FrameSizes.DATA_HEADER || packetBytes > FrameSizes.MAX_FRAME)) {
+            throw new IllegalArgumentException("Invalid value for option '--packet-bytes': " + packetBytes + " is outside "
+                    + FrameSizes.DATA_HEADER + ".." + FrameSizes.MAX_FRAME + " (a frame's header is " + FrameSizes.DATA_HEADER
+                    + " bytes, its payload at most " + FrameSizes.MAX_PAYLOAD + ")");
+        }
+        if (payload != null && (payload < 0 || payload > FrameSizes.MAX_PAYLOAD)) {
+            throw new IllegalArgumentException("Invalid value for option '--payload': " + payload + " is outside 0.." + FrameSizes.MAX_PAYLOAD);
+        }
+        SimPatterns.checkFits("--pattern", pattern, topology.fabric());
+    }
+
+    /** Payload bytes per packet: {@code --payload}, or {@code --packet-bytes} less the header, or the default. */
+    int payloadBytes() {
+        return packetBytes != null ? packetBytes - FrameSizes.DATA_HEADER : payload != null ? payload : DEFAULT_PAYLOAD;
+    }
+
+    /**
+     * The engine chain's tables for the fabric, seeded with {@code --seed}, with the engines'
+     * {@code --engine-param}s (a Q-table seed is the no-congestion time of the simulated links and
+     * packets unless they say otherwise).
+     */
+    ForwardingTables route(String chain) throws RoutingException {
+        Fabric f = topology.fabric();
+        Map<String, String> params = new LinkedHashMap<>(EngineParamOption.checked(engineParams.params, chain));
+        params.putIfAbsent("link_gbps", Double.toString(link.linkGbps));
+        params.putIfAbsent("packet_bytes", Integer.toString(FrameSizes.DATA_HEADER + payloadBytes()));
+        params.keySet().retainAll(EngineParamOption.readBy(chain));
+        return EngineChain.parse(chain).route(new RoutingRequest(f, LidAssigner.assign(f),
+                RoutingOptions.DEFAULTS.withSeed(seed.seed).withParams(params))).tables();
+    }
+
+    /** The simulation the options describe, with {@code tables}, at the builder's default load: every option's way into the simulator. */
+    Simulation.Builder config(ForwardingTables tables) {
+        long durationNs = duration.nanos();
+        long warmupNs = warmup == null ? durationNs / 5 : warmup.nanos();
+        return Simulation.Config.builder(topology.fabric(), tables).pattern(pattern).linkGbps(link.linkGbps)
+                .latencyNs(link.latencyNs(DEFAULT_LATENCY_NS)).vls(lanes.vls).bufferPackets(lanes.buffer).outputBufferPackets(outputBuffer).payloadBytes(payloadBytes())
+                .durationNs(durationNs).warmupNs(warmupNs).seed(seed.seed).adaptive(adaptive.on());
+    }
+
+    /** The pattern's name as reports write it ({@code group-shift} for adv+1: one pattern, one name). */
+    String patternName() {
+        return new SimPatterns().nameOf(pattern);
+    }
+
+    /**
+     * A run's report, field by field as the command-line contract and the baseline reports have
+     * them: {@code emulator sim}'s, and each point of {@code emulator sweep}'s. A run that measured
+     * no packet (none created after the warm-up arrived) reports latency and hops as null, not 0.
+     */
+    Map<String, Object> report(Simulation.Config config, Simulation.Report r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("topology", topology.spec());
+        m.put("routing", config.tables().engine());
+        m.put("adaptive", config.adaptive() && config.tables().ar() != null
+                || config.tables().dragonfly() != null && config.tables().dragonfly().algorithm().adaptive());
+        m.put("pattern", patternName());
+        m.put("hosts", config.fabric().endpointCount());
+        m.put("switches", config.fabric().switchCount());
+        m.put("seed", seed.seed);
+        m.put("offeredLoad", r.offeredLoad());
+        m.put("throughput", r.throughput());
+        boolean measured = r.packetsDelivered() > 0;
+        m.put("latencyMeanNs", measured ? r.latencyMeanNs() : null);
+        m.put("latencyP95Ns", measured ? r.latencyP95Ns() : null);
+        m.put("latencyP99Ns", measured ? r.latencyP99Ns() : null);
+        m.put("meanHops", measured ? r.meanHops() : null);
+        m.put("packetsDelivered", r.packetsDelivered());
+        m.put("packetsDropped", r.packetsDropped());
+        m.put("packetsRefused", r.packetsRefused());
+        m.put("outOfOrder", r.outOfOrder());
+        m.put("packetHops", r.packetHops());
+        m.put("events", r.events());
+        m.put("simulatedNs", r.simulatedNs());
+        m.put("wallMillis", r.wallMillis());
+        m.put("eventsPerSecond", r.eventsPerSecond());
+        m.put("packetHopsPerSecond", r.packetHopsPerSecond());
+        m.put("cpuMillis", r.cpuMillis());
+        m.put("packetHopsPerCpuSecond", r.packetHopsPerCpuSecond());
+        return m;
+    }
+}

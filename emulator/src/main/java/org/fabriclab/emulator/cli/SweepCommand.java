@@ -1,0 +1,243 @@
+package org.fabriclab.emulator.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.fabriclab.agent.core.FrameSizes;
+import org.fabriclab.cli.DeprecatedSpelling;
+import org.fabriclab.cli.EngineOption;
+import org.fabriclab.cli.JsonOption;
+import org.fabriclab.emulator.sim.Simulation;
+import org.fabriclab.emulator.sweep.Sweep;
+import org.fabriclab.emulator.sweep.SweepPlot;
+import org.fabriclab.routing.engine.RoutingException;
+import org.fabriclab.routing.format.Json;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code emulator sweep}: the offered-load curves of several engines on one fabric and pattern
+ * (the Dragonfly papers' latency, throughput and hop-count figures), every (engine, load) point
+ * simulated as {@code emulator sim} would, points side by side on {@code --threads} threads.
+ * Each point's report is {@code emulator sim}'s for the same options, whatever the threads.
+ */
+@Command(name = "sweep", mixinStandardHelpOptions = true,
+        description = "Simulate every (engine, offered load) point of a grid, in parallel, and write the latency, throughput and "
+                + "hop-count curves (JSON, SVG).")
+public final class SweepCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    SimOptions sim;
+
+    @Option(names = "--engines", split = ",", paramLabel = "ENGINE", converter = EngineOption.NameConverter.class,
+            description = "The engines to compare, comma-separated, each routing the whole fabric alone (no fallback: an engine "
+                    + "that cannot route the fabric fails the sweep). 'fabricctl engines' lists them")
+    List<String> engines;
+
+    /** The spelling of {@code --engines}, kept with a warning: {@code --routing} names an engine chain nowhere else now. */
+    @DeprecatedSpelling(use = "--engines ENGINE,..")
+    @Option(names = "--routing", hidden = true, split = ",", paramLabel = "ENGINE", converter = EngineOption.NameConverter.class)
+    List<String> routing;
+
+    @Option(names = "--loads", required = true, paramLabel = "START:STOP:STEP|X,Y,..", converter = LoadGrid.Converter.class,
+            description = "Offered loads per host (fractions of the link rate in (0, 1]): a range, STOP included (0.1:0.9:0.05), "
+                    + "or a list (0.2,0.5,0.8)")
+    LoadGrid loads;
+
+    @Option(names = "--threads", paramLabel = "N",
+            description = "Points simulated at once, one per thread. Default: the machine's processors")
+    Integer threads;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON report into FILE")
+    Path outFile;
+
+    @Option(names = "--svg", paramLabel = "FILE", description = "Also plot latency, throughput and hops against offered load into FILE (SVG)")
+    Path svgFile;
+
+    @Mixin
+    JsonOption json;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<String> names = engines();
+        sim.check();
+        int pool = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+        if (pool < 1) {
+            throw new IllegalArgumentException("Invalid value for option '--threads': " + threads + " is not a number of threads; give 1 or more");
+        }
+        writable("--out", outFile);
+        writable("--svg", svgFile);
+        int points = names.size() * loads.loads().length;
+        err.printf(Locale.ROOT, "emulator sweep: %d engine%s x %d load%s = %d points on %d thread%s%n", names.size(), plural(names.size()),
+                loads.loads().length, plural(loads.loads().length), points, Math.min(pool, points), plural(Math.min(pool, points)));
+        err.flush();
+        long t0 = System.nanoTime();
+        List<Sweep.Curve> curves;
+        try {
+            curves = Sweep.run(names, loads.loads(), engine -> sim.route(engine + ",no_fallback"), sim::config, pool, progress(err));
+        } catch (RoutingException e) {
+            err.println("emulator sweep: routing failed: " + e.getMessage());
+            err.flush();
+            return 1;
+        }
+        Map<String, Object> report = report(curves, pool, (System.nanoTime() - t0) / 1_000_000);
+        String text = Json.write(report);
+        try {
+            if (outFile != null) {
+                Files.writeString(outFile, text + "\n");
+            }
+            if (svgFile != null) {
+                Files.writeString(svgFile, SweepPlot.svg(String.format(Locale.ROOT, "%s, %s traffic: %s", sim.topology.spec(),
+                        sim.patternName(), String.join(", ", names)), curves));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (json.json) {
+            out.println(text);
+        } else {
+            table(out, curves);
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** {@code --engines}, or its old spelling {@code --routing}; one of them, each engine once. */
+    private List<String> engines() {
+        if (engines != null && routing != null) {
+            throw new IllegalArgumentException("--engines and --routing (its old spelling) both name the engines; give --engines only");
+        }
+        List<String> names = engines != null ? engines : routing;
+        if (names == null) {
+            throw new IllegalArgumentException("Missing required option: '--engines=ENGINE[,ENGINE...]'");
+        }
+        if (new HashSet<>(names).size() != names.size()) {
+            throw new IllegalArgumentException("Invalid value for option '--engines': " + String.join(",", names) + " names an engine twice");
+        }
+        return names;
+    }
+
+    /** Refuses, before the sweep runs, an output file that could not be written at its end. */
+    private static void writable(String option, Path file) {
+        if (file == null) {
+            return;
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        if (Files.isDirectory(file) || dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir)
+                || Files.exists(file) && !Files.isWritable(file)) {
+            throw new IllegalArgumentException("Invalid value for option '" + option + "': " + file + " cannot be written (its directory "
+                    + "must exist and be writable)");
+        }
+    }
+
+    /** Progress on standard error: each engine routed, each point done (in the order they finish). */
+    private static Sweep.Listener progress(PrintWriter err) {
+        return new Sweep.Listener() {
+            @Override
+            public void routed(String engine, long millis) {
+                err.printf(Locale.ROOT, "emulator sweep: routed %s in %d ms%n", engine, millis);
+                err.flush();
+            }
+
+            @Override
+            public void simulated(Sweep.Point p, int done, int total) {
+                Simulation.Report r = p.report();
+                err.printf(Locale.ROOT, "emulator sweep: %d/%d %s load %s: throughput %.3f, %s (%.1f s)%s%n", done, total, p.engine(),
+                        number(p.load()), r.throughput(), p.measured()
+                                ? String.format(Locale.ROOT, "mean latency %.0f ns, %.2f hops", r.latencyMeanNs(), r.meanHops())
+                                : "no packet measured", r.wallMillis() / 1000.0,
+                        p.saturated() ? ", saturated" : "");
+                err.flush();
+            }
+        };
+    }
+
+    /** The sweep's JSON: the fabric and options once, then per engine its points, each with every field of {@code emulator sim}'s report. */
+    private Map<String, Object> report(List<Sweep.Curve> curves, int pool, long wallMillis) {
+        Simulation.Config first = curves.get(0).points().get(0).config();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("topology", sim.topology.spec());
+        m.put("pattern", sim.patternName());
+        m.put("hosts", first.fabric().endpointCount());
+        m.put("switches", first.fabric().switchCount());
+        Map<String, Object> options = new LinkedHashMap<>();
+        options.put("durationNs", first.durationNs());
+        options.put("warmupNs", first.warmupNs());
+        options.put("seed", first.seed());
+        options.put("linkGbps", first.linkGbps());
+        options.put("linkLatencyNs", first.latencyNs());
+        options.put("vls", first.vls());
+        options.put("bufferPackets", first.bufferPackets());
+        options.put("payloadBytes", first.payloadBytes());
+        options.put("packetBytes", first.payloadBytes() + FrameSizes.DATA_HEADER);
+        options.put("adaptive", first.adaptive());
+        m.put("options", options);
+        List<Object> loadList = new ArrayList<>();
+        for (double l : loads.loads()) {
+            loadList.add(l);
+        }
+        m.put("loads", loadList);
+        m.put("threads", Math.min(pool, curves.size() * loads.loads().length));
+        m.put("wallMillis", wallMillis);
+        List<Object> engineList = new ArrayList<>();
+        for (Sweep.Curve c : curves) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("engine", c.engine());
+            e.put("routingMillis", c.routingMillis());
+            List<Object> points = new ArrayList<>();
+            for (Sweep.Point p : c.points()) {
+                Map<String, Object> point = new LinkedHashMap<>();
+                point.put("load", p.load());
+                point.putAll(sim.report(p.config(), p.report()));
+                point.put("saturated", p.saturated());
+                points.add(point);
+            }
+            e.put("points", points);
+            engineList.add(e);
+        }
+        m.put("engines", engineList);
+        return m;
+    }
+
+    /** Without {@code --json}: per engine, a row per load. */
+    private static void table(PrintWriter out, List<Sweep.Curve> curves) {
+        for (Sweep.Curve c : curves) {
+            out.printf(Locale.ROOT, "%s%n%8s %10s %14s %14s %9s %10s%n", c.engine(), "load", "throughput", "latencyMeanNs", "latencyP99Ns",
+                    "meanHops", "refused");
+            for (Sweep.Point p : c.points()) {
+                Simulation.Report r = p.report();
+                out.printf(Locale.ROOT, "%8s %10.4f %14s %14s %9s %10d%s%n", number(p.load()), r.throughput(),
+                        p.measured() ? String.format(Locale.ROOT, "%.1f", r.latencyMeanNs()) : "-",
+                        p.measured() ? Long.toString(r.latencyP99Ns()) : "-",
+                        p.measured() ? String.format(Locale.ROOT, "%.3f", r.meanHops()) : "-", r.packetsRefused(),
+                        p.saturated() ? "  saturated" : "");
+            }
+            out.println();
+        }
+    }
+
+    private static String number(double load) {
+        return BigDecimal.valueOf(load).stripTrailingZeros().toPlainString();
+    }
+
+    private static String plural(int n) {
+        return n == 1 ? "" : "s";
+    }
+}

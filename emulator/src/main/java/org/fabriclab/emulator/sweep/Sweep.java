@@ -1,0 +1,194 @@
+package org.fabriclab.emulator.sweep;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.fabriclab.emulator.sim.Simulation;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.RoutingException;
+
+/**
+ * An offered-load sweep: every (engine, load) point of a grid simulated, as the Dragonfly papers
+ * draw their latency, throughput and hop-count curves. Each engine is routed once; each point is
+ * one {@link Simulation#run} of its own, on one thread of a fixed pool (the points share nothing
+ * but the immutable fabric and tables), so the machine's cores run points side by side. A point's
+ * report depends on its configuration and seed only, never on the number of threads or the order
+ * in which points finish: the results are in grid order and the same for any pool size.
+ *
+ * <p>Everything that can be refused is refused before the first simulation starts: routing (all
+ * engines first) and every point's configuration.
+ */
+public final class Sweep {
+    /** One engine's tables, from {@link Router}. */
+    @FunctionalInterface
+    public interface Router {
+        ForwardingTables route(String engine) throws RoutingException;
+    }
+
+    /** What a sweep tells as it goes; called from the pool's threads, one call at a time. */
+    public interface Listener {
+        /** {@code engine} was routed in {@code millis} of wall time. */
+        default void routed(String engine, long millis) {
+        }
+
+        /** Point {@code p} is done, the {@code done}-th of {@code total} to finish. */
+        default void simulated(Point p, int done, int total) {
+        }
+    }
+
+    /**
+     * The share of the offered load a point must carry not to count as saturated. Below saturation
+     * the two differ only by the packets in flight at the window's edges, which nearly cancel (a
+     * few tenths of a percent on the small dragonfly at 0.1 load over 16 us); 5% leaves room for
+     * short windows at high latency.
+     */
+    public static final double CARRIED = 0.95;
+
+    /** A listener that says nothing. */
+    public static final Listener QUIET = new Listener() {
+    };
+
+    /**
+     * One simulated point of an engine's curve.
+     *
+     * @param load the offered load asked for (the report's {@code offeredLoad} is what the hosts' sources created)
+     */
+    public record Point(String engine, double load, Simulation.Config config, Simulation.Report report) {
+        /**
+         * The fabric did not carry this load: the hosts' source queues refused packets, no packet
+         * created after the warm-up arrived (latency and hops unmeasured), or the throughput fell
+         * short of the load the sources offered by more than {@link #CARRIED} allows (queues still
+         * growing at the end: a run too short for the 1,024-packet source queues to fill).
+         */
+        public boolean saturated() {
+            return report.packetsRefused() > 0 || report.packetsDelivered() == 0 || report.throughput() < CARRIED * report.offeredLoad();
+        }
+
+        /** Whether latency and hops were measured (a packet created after the warm-up arrived). */
+        public boolean measured() {
+            return report.packetsDelivered() > 0;
+        }
+    }
+
+    /** One engine's curve: its tables, the wall time routing took, a point per load in the grid's order. */
+    public record Curve(String engine, ForwardingTables tables, long routingMillis, List<Point> points) {
+        public Curve {
+            points = List.copyOf(points);
+        }
+    }
+
+    private Sweep() {
+    }
+
+    /**
+     * Runs the grid {@code engines} x {@code loads} on {@code threads} threads.
+     *
+     * @param config per engine's tables, the simulation at every load but its load (the builder's load is set per point)
+     * @return a curve per engine, in the order given, each with a point per load in the order given
+     * @throws RoutingException         the first engine (in the order given) that could not route, named in its message
+     * @throws IllegalArgumentException a point's configuration the simulator refuses, before any point runs
+     */
+    public static List<Curve> run(List<String> engines, double[] loads, Router router, Function<ForwardingTables, Simulation.Builder> config,
+                                  int threads, Listener listener) throws RoutingException {
+        if (engines.isEmpty() || loads.length == 0) {
+            throw new IllegalArgumentException("a sweep needs at least one engine and one load");
+        }
+        if (threads < 1) {
+            throw new IllegalArgumentException("a sweep needs at least one thread, not " + threads);
+        }
+        int total = engines.size() * loads.length;
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, Math.max(engines.size(), total)), new Named());
+        try {
+            List<Future<ForwardingTables>> routing = new ArrayList<>();
+            long[] millis = new long[engines.size()];
+            for (int i = 0; i < engines.size(); i++) {
+                String engine = engines.get(i);
+                int index = i;
+                routing.add(pool.submit(() -> {
+                    long t0 = System.nanoTime();
+                    ForwardingTables t = router.route(engine);
+                    millis[index] = (System.nanoTime() - t0) / 1_000_000;
+                    synchronized (listener) {
+                        listener.routed(engine, millis[index]);
+                    }
+                    return t;
+                }));
+            }
+            List<ForwardingTables> tables = new ArrayList<>();
+            for (Future<ForwardingTables> f : routing) {
+                tables.add(get(f)); // a RoutingException names its engine
+            }
+            List<Simulation.Config> configs = new ArrayList<>(); // every point checked before the first one runs
+            for (ForwardingTables t : tables) {
+                for (double load : loads) {
+                    configs.add(config.apply(t).load(load).build());
+                }
+            }
+            AtomicInteger done = new AtomicInteger();
+            List<Future<Point>> points = new ArrayList<>();
+            for (int k = 0; k < total; k++) {
+                String engine = engines.get(k / loads.length);
+                double load = loads[k % loads.length];
+                Simulation.Config c = configs.get(k);
+                points.add(pool.submit(() -> {
+                    Point p = new Point(engine, load, c, Simulation.run(c));
+                    synchronized (listener) {
+                        listener.simulated(p, done.incrementAndGet(), total);
+                    }
+                    return p;
+                }));
+            }
+            List<Curve> curves = new ArrayList<>();
+            for (int i = 0; i < engines.size(); i++) {
+                List<Point> curve = new ArrayList<>();
+                for (int j = 0; j < loads.length; j++) {
+                    curve.add(get(points.get(i * loads.length + j)));
+                }
+                curves.add(new Curve(engines.get(i), tables.get(i), millis[i], curve));
+            }
+            return curves;
+        } finally {
+            pool.shutdownNow(); // nothing left to run on success; on a failure, the rest is not wanted
+        }
+    }
+
+    /** The task's result, its own exception rethrown as it was. */
+    private static <T> T get(Future<T> f) throws RoutingException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("the sweep was interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RoutingException r) {
+                throw r;
+            }
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error r) {
+                throw r;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    /** The pool's threads: {@code sweep-1}, {@code sweep-2}, ..., daemons so a failed sweep never holds the JVM. */
+    private static final class Named implements ThreadFactory {
+        private final AtomicInteger next = new AtomicInteger(1);
+
+        @Override
+        public Thread newThread(Runnable r) {
+            Thread t = new Thread(r, "sweep-" + next.getAndIncrement());
+            t.setDaemon(true);
+            return t;
+        }
+    }
+}
