@@ -53,6 +53,8 @@ final class EventQueue {
     /** The order number of the next heap event (below {@link #ORDER_LIMIT}). */
     private int heapOrder;
     private long poppedTime;
+    /** The bucket the last wheel event went into, -1 when the last event went to the heap. */
+    private int lastBucket = -1;
 
     EventQueue(int heapCapacity) {
         keys = new long[Math.max(16, heapCapacity)];
@@ -111,6 +113,7 @@ final class EventQueue {
                 renumber();
             }
             heapPush((at << ORDER_BITS) | heapOrder++, ev);
+            lastBucket = -1;
         }
     }
 
@@ -165,6 +168,25 @@ final class EventQueue {
         b[n] = ev;
         bucketSize[i] = n + 1;
         inWheel++;
+        lastBucket = i;
+    }
+
+    /**
+     * Replaces the event scheduled last with {@code replacement}, if that was {@code expected} and
+     * went into the wheel (it is still pending and nothing was scheduled after it): two messages
+     * sent at once on one link (a credit and what rides with it) become one event. False, and
+     * nothing changed, otherwise.
+     */
+    boolean amendLast(long expected, long replacement) {
+        if (lastBucket < 0) {
+            return false;
+        }
+        int n = bucketSize[lastBucket];
+        if (n == 0 || bucket[lastBucket][n - 1] != expected) {
+            return false;
+        }
+        bucket[lastBucket][n - 1] = replacement;
+        return true;
     }
 
     /** Moves the cursor to the earliest event, bringing heap events into the wheel as their time comes within it. */

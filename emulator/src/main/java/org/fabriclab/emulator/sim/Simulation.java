@@ -322,6 +322,8 @@ public final class Simulation {
     static final int SNAPSHOT = 5;
     /** Q-adaptive feedback reaches the upstream router (its argument: a slot of {@link #feedback}). */
     static final int QFEEDBACK = 6;
+    /** A credit and the feedback that rides with it (argument: the lane in bits 0-3, the feedback's slot above). */
+    static final int CREDIT_FEEDBACK = 7;
     private static final int SEND_QUEUE = 16;
 
     private final Config c;
@@ -343,6 +345,10 @@ public final class Simulation {
     private final long[] delayNs;
     /** Q-adaptive feedback on its way upstream: row and value per slot, slots reused through a free list. */
     private final FeedbackSlots feedback = new FeedbackSlots();
+    /** The credit event scheduled last (-1 once something else was), its link and time: feedback rides with it. */
+    private long lastCredit = -1;
+    private int lastCreditPort;
+    private long lastCreditAt;
     private final Measurements measure;
     private final TrafficSources sources;
 
@@ -401,10 +407,19 @@ public final class Simulation {
 
                             @Override
                             public void qFeedback(int port, int row, float value, long t) {
-                                long peer = peerEvent[f.globalPort(node, port)];
-                                if (peer >= 0) {
-                                    queue.push(t + delayNs[f.globalPort(node, port)], EventQueue.with(peer, QFEEDBACK, feedback.put(row, value)));
+                                int g = f.globalPort(node, port);
+                                long peer = peerEvent[g];
+                                if (peer < 0) {
+                                    return;
                                 }
+                                // sent right after the packet's credit on the same link: one event carries both
+                                int slot = feedback.put(row, value);
+                                if (lastCredit != -1 && lastCreditPort == g && lastCreditAt == t && slot < 1 << 27
+                                        && queue.amendLast(lastCredit, EventQueue.with(peer, CREDIT_FEEDBACK, EventQueue.arg(lastCredit) | slot << 4))) {
+                                    lastCredit = -1;
+                                    return;
+                                }
+                                queue.push(t + delayNs[g], EventQueue.with(peer, QFEEDBACK, slot));
                             }
                         });
             }
@@ -513,6 +528,10 @@ public final class Simulation {
                     case ARRIVE -> s.packetArrived(port, arg, now);
                     case CREDIT -> s.creditReturned(port, arg, 1, now);
                     case QFEEDBACK -> s.qFeedback(port, feedback.row(arg), feedback.take(arg), now);
+                    case CREDIT_FEEDBACK -> {
+                        s.creditReturned(port, arg & 0xF, 1, now);
+                        s.qFeedback(port, feedback.row(arg >>> 4), feedback.take(arg >>> 4), now);
+                    }
                     default -> s.linkFree(port, now);
                 }
             } else {
@@ -548,7 +567,11 @@ public final class Simulation {
         int g = f.globalPort(node, port);
         long peer = peerEvent[g];
         if (peer >= 0) {
-            queue.push(t + delayNs[g], EventQueue.with(peer, CREDIT, vl));
+            long ev = EventQueue.with(peer, CREDIT, vl);
+            queue.push(t + delayNs[g], ev);
+            lastCredit = ev;
+            lastCreditPort = g;
+            lastCreditAt = t;
         }
     }
 
