@@ -3,6 +3,7 @@ package org.fabriclab.emulator.cli;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabriclab.agent.core.FrameSizes;
+import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.cli.EngineParamOption;
 import org.fabriclab.cli.LaneOptions;
@@ -75,6 +76,12 @@ public final class SimOptions {
     @Mixin
     EngineParamOption engineParams;
 
+    @Option(names = "--source-queue", defaultValue = "" + SourceQueue.PACKETS, paramLabel = "PACKETS",
+            description = "Each host's source queue: packets created and not yet taken by its NIC; a full one refuses new packets "
+                    + "(counted as refused). Large: an application that queues what the fabric does not take yet; small: one held "
+                    + "back by its NIC, as traffic generators in packet simulators are. Default: ${DEFAULT-VALUE}")
+    int sourceQueue;
+
     @Option(names = "--adaptive", defaultValue = "on", converter = OnOff.class, paramLabel = "on|off",
             description = "on: switches choose among the AR groups of an ar-* engine (AR); off: static routing by its LFT (DR). "
                     + "Default: ${DEFAULT-VALUE}")
@@ -127,7 +134,7 @@ public final class SimOptions {
         long durationNs = duration.nanos();
         long warmupNs = warmup == null ? durationNs / 5 : warmup.nanos();
         return Simulation.Config.builder(topology.fabric(), tables).pattern(pattern).linkGbps(link.linkGbps)
-                .latencyNs(link.latencyNs(DEFAULT_LATENCY_NS)).vls(lanes.vls).bufferPackets(lanes.buffer).outputBufferPackets(outputBuffer).payloadBytes(payloadBytes())
+                .latencyNs(link.latencyNs(DEFAULT_LATENCY_NS)).vls(lanes.vls).bufferPackets(lanes.buffer).outputBufferPackets(outputBuffer).sourceQueuePackets(sourceQueue).payloadBytes(payloadBytes())
                 .durationNs(durationNs).warmupNs(warmupNs).seed(seed.seed).adaptive(adaptive.on());
     }
 

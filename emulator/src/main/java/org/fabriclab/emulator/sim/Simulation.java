@@ -9,6 +9,7 @@ import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.PacketPool;
 import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.core.TableInstall;
 import org.fabriclab.agent.core.TableStore;
@@ -48,6 +49,8 @@ public final class Simulation {
      *                     spaced), instead of every host by {@code pattern}
      * @param outputBufferPackets the switches' output buffer per port and lane (0: input-queued, as InfiniBand
      *                     switches are modelled; more: input-output queued, as SST/Merlin's router)
+     * @param sourceQueuePackets each host's source queue: packets created and not yet taken by its NIC (1,024 by
+     *                     default; a small one holds a source back as a NIC's injection buffer would)
      * @param seriesNs     if positive, the width of the bins of the report's {@link Report#series}: packets
      *                     delivered, mean latency and throughput over time, by delivery time, over the whole
      *                     run (the warm-up included); 0: no series
@@ -58,11 +61,11 @@ public final class Simulation {
      */
     public record Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps,
                          long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed,
-                         boolean adaptive, List<Flow> flows, int outputBufferPackets, long seriesNs) {
+                         boolean adaptive, List<Flow> flows, int outputBufferPackets, long seriesNs, int sourceQueuePackets) {
         public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
                       int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive, List<Flow> flows) {
             this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
-                    adaptive, flows, 0, 0);
+                    adaptive, flows, 0, 0, SourceQueue.PACKETS);
         }
 
         public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
@@ -91,6 +94,9 @@ public final class Simulation {
             }
             if (linkGbps <= 0 || latencyNs < 0 || vls < 1 || bufferPackets < 1) {
                 throw new IllegalArgumentException("link rate, buffers and lanes must be positive and the delay not negative");
+            }
+            if (sourceQueuePackets < 1 || sourceQueuePackets > SourceQueue.MAX_PACKETS) {
+                throw new IllegalArgumentException("a source queue of " + sourceQueuePackets + " packets is outside 1.." + SourceQueue.MAX_PACKETS);
             }
             if (outputBufferPackets < 0 || outputBufferPackets > SwitchCore.MAX_OUTPUT_BUFFER) {
                 throw new IllegalArgumentException("an output buffer of " + outputBufferPackets + " packets is outside 0.."
@@ -152,7 +158,8 @@ public final class Simulation {
         public Builder toBuilder() {
             return new Builder(fabric, tables).pattern(pattern).load(load).linkGbps(linkGbps).latencyNs(latencyNs).vls(vls)
                     .bufferPackets(bufferPackets).payloadBytes(payloadBytes).durationNs(durationNs).warmupNs(warmupNs).seed(seed)
-                    .adaptive(adaptive).flows(flows).outputBufferPackets(outputBufferPackets).seriesNs(seriesNs);
+                    .adaptive(adaptive).flows(flows).outputBufferPackets(outputBufferPackets).seriesNs(seriesNs)
+                    .sourceQueuePackets(sourceQueuePackets);
         }
     }
 
@@ -178,6 +185,7 @@ public final class Simulation {
         private List<Flow> flows = List.of();
         private int outputBufferPackets;
         private long seriesNs;
+        private int sourceQueuePackets = SourceQueue.PACKETS;
 
         private Builder(Fabric fabric, ForwardingTables tables) {
             this.fabric = fabric;
@@ -256,6 +264,12 @@ public final class Simulation {
             return this;
         }
 
+        /** Each host's source queue, in packets. */
+        public Builder sourceQueuePackets(int v) {
+            sourceQueuePackets = v;
+            return this;
+        }
+
         /** The report's series over time in bins of {@code v} ns (0: none). */
         public Builder seriesNs(long v) {
             seriesNs = v;
@@ -265,7 +279,7 @@ public final class Simulation {
         /** @throws IllegalArgumentException naming the value out of range, as {@link Config}'s constructor does */
         public Config build() {
             return new Config(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs,
-                    warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows, outputBufferPackets, seriesNs);
+                    warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets);
         }
     }
 

@@ -58,7 +58,7 @@ final class TrafficSources {
         policy = new HostPolicy[hosts];
         source = new SourceQueue[hosts];
         for (int e = 0; e < hosts; e++) {
-            policy[e] = HostPolicy.of(plan, e, seeds.split(), Arrivals.Mode.POISSON, meanGapNs, routes[e], c.vls());
+            policy[e] = HostPolicy.of(plan, e, seeds.split(), Arrivals.Mode.POISSON, meanGapNs, routes[e], c.vls(), c.sourceQueuePackets());
             source[e] = policy[e].source();
         }
         flowArrivals = new Arrivals(Arrivals.Mode.PACED, meanGapNs, null);

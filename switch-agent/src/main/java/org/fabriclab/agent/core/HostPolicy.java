@@ -16,7 +16,7 @@ import java.util.SplittableRandom;
 public final class HostPolicy {
     private final Destinations destinations;
     private final Arrivals arrivals;
-    private final SourceQueue source = new SourceQueue();
+    private final SourceQueue source;
     private final HostRoutes routes;
     private final int vls;
     private int nextSeq;
@@ -28,6 +28,12 @@ public final class HostPolicy {
      * @param vls          data lanes of the fabric: a path's SL travels on VL SL mod vls from the NIC
      */
     public HostPolicy(Destinations destinations, Arrivals arrivals, HostRoutes routes, int vls) {
+        this(destinations, arrivals, routes, vls, SourceQueue.PACKETS);
+    }
+
+    /** With a source queue of {@code sourcePackets} packets. */
+    public HostPolicy(Destinations destinations, Arrivals arrivals, HostRoutes routes, int vls, int sourcePackets) {
+        this.source = new SourceQueue(sourcePackets);
         this.destinations = destinations;
         this.arrivals = arrivals;
         this.routes = routes;
@@ -37,7 +43,13 @@ public final class HostPolicy {
     /** One host's policy drawing destinations and gaps from one generator, as the simulator always has. */
     public static HostPolicy of(TrafficPlan plan, int self, SplittableRandom random, Arrivals.Mode mode, double meanGapNs,
                                 HostRoutes routes, int vls) {
-        return new HostPolicy(plan.destinations(self, random), new Arrivals(mode, meanGapNs, random), routes, vls);
+        return of(plan, self, random, mode, meanGapNs, routes, vls, SourceQueue.PACKETS);
+    }
+
+    /** As {@link #of(TrafficPlan, int, SplittableRandom, Arrivals.Mode, double, HostRoutes, int)} with a source queue of {@code sourcePackets}. */
+    public static HostPolicy of(TrafficPlan plan, int self, SplittableRandom random, Arrivals.Mode mode, double meanGapNs,
+                                HostRoutes routes, int vls, int sourcePackets) {
+        return new HostPolicy(plan.destinations(self, random), new Arrivals(mode, meanGapNs, random), routes, vls, sourcePackets);
     }
 
     /** The host's source queue. */

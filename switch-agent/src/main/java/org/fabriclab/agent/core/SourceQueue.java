@@ -9,11 +9,13 @@ package org.fabriclab.agent.core;
  * Primitive arrays, nothing allocated per packet; confined to the thread driving the host.
  */
 public final class SourceQueue {
-    /** Packets a host's source may hold before its NIC takes them (both drivers). */
+    /** Packets a host's source may hold before its NIC takes them, unless told otherwise (both drivers). */
     public static final int PACKETS = 1024;
-    private static final int MASK = PACKETS - 1;
-    private final long[] created = new long[PACKETS];
-    private final int[] flow = new int[PACKETS];
+    /** The most a source queue may be told to hold. */
+    public static final int MAX_PACKETS = 1 << 20;
+    private final int capacity;
+    private final long[] created;
+    private final int[] flow;
     private int head;
     private int count;
     private long refused;
@@ -25,12 +27,30 @@ public final class SourceQueue {
      *
      * @return false (and counted as refused) if the queue was full
      */
+    /** A queue of {@link #PACKETS}. */
+    public SourceQueue() {
+        this(PACKETS);
+    }
+
+    /**
+     * A queue of {@code capacity} packets: a large one models an application that queues what the
+     * fabric does not take yet; a small one (a NIC's injection buffer) one that is held back.
+     */
+    public SourceQueue(int capacity) {
+        if (capacity < 1 || capacity > MAX_PACKETS) {
+            throw new IllegalArgumentException("a source queue holds 1.." + MAX_PACKETS + " packets, not " + capacity);
+        }
+        this.capacity = capacity;
+        created = new long[capacity];
+        flow = new int[capacity];
+    }
+
     public boolean add(long t, int flowId) {
-        if (count == PACKETS) {
+        if (count == capacity) {
             refused++;
             return false;
         }
-        int slot = (head + count) & MASK;
+        int slot = head + count < capacity ? head + count : head + count - capacity;
         created[slot] = t;
         flow[slot] = flowId;
         count++;
@@ -68,7 +88,12 @@ public final class SourceQueue {
     }
 
     public boolean isFull() {
-        return count == PACKETS;
+        return count == capacity;
+    }
+
+    /** Packets it holds at most. */
+    public int capacity() {
+        return capacity;
     }
 
     /** Creation time of the oldest packet; the queue must not be empty. */
@@ -84,7 +109,7 @@ public final class SourceQueue {
     /** Takes the oldest packet off the queue. */
     public void remove() {
         assert count > 0;
-        head = (head + 1) & MASK;
+        head = head + 1 == capacity ? 0 : head + 1;
         count--;
     }
 
