@@ -2,7 +2,6 @@ package org.fabriclab.manager;
 
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
@@ -159,9 +158,9 @@ public final class FabricManagerMain implements Callable<Integer> {
              EmulationMonitor emulation = new EmulationMonitor(manager, registry, perfInterval.millis());
              MetricsServer metrics = new MetricsServer(registry, metricsBind, metricsPort)) {
             metrics.serve("/", FabricViewSource.view(manager, perf));
-            HealthStatusManager health = new HealthStatusManager();
+            ManagerHealth health = new ManagerHealth(manager);
             Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager, perf, emulation))
-                    .addService(health.getHealthService()).addService(ProtoReflectionServiceV1.newInstance()).build().start();
+                    .addService(health.service()).addService(ProtoReflectionServiceV1.newInstance()).build().start();
             LOG.info("admin gRPC on port {}, metrics on http://{}:{}/metrics, the fabric view on http://{}:{}/",
                     admin.getPort(), metricsAddress, metrics.port(), metricsAddress, metrics.port());
             FabricManager.Snapshot s = manager.sweep().get();
@@ -187,6 +186,7 @@ public final class FabricManagerMain implements Callable<Integer> {
             } else {
                 stop.await();
             }
+            health.shutdown();
             admin.shutdown().awaitTermination(5, TimeUnit.SECONDS);
         }
         return 0;
