@@ -6,12 +6,12 @@ import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.cli.BindAddress;
 import org.fabriclab.cli.Cli;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.EngineOption;
@@ -77,7 +77,7 @@ public final class FabricManagerMain implements Callable<Integer> {
                     + "Default: ${DEFAULT-VALUE}")
     int topFlows;
 
-    @Option(names = "--metrics-address", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
+    @Option(names = "--metrics-address", defaultValue = BindAddress.LOOPBACK, paramLabel = "ADDRESS",
             description = "Address the /metrics server binds (0.0.0.0: every interface, for a Prometheus on another machine). "
                     + "Default: ${DEFAULT-VALUE}")
     String metricsAddress;
@@ -133,12 +133,7 @@ public final class FabricManagerMain implements Callable<Integer> {
         if (topFlows < 0) {
             throw new IllegalArgumentException("--top-flows must be 0 or more, not " + topFlows);
         }
-        InetAddress metricsBind;
-        try {
-            metricsBind = InetAddress.getByName(metricsAddress);
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("--metrics-address '" + metricsAddress + "' is not an address of this machine (" + e.getMessage() + ")");
-        }
+        InetAddress metricsBind = BindAddress.parse("--metrics-address", metricsAddress);
         long sweepSeconds = sweepInterval.wholeSeconds("--sweep-interval");
         TrafficPattern pattern = traffic.pattern("uniform");
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
