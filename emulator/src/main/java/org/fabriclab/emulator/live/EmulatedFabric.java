@@ -246,8 +246,12 @@ public final class EmulatedFabric implements AutoCloseable {
                 int g = fabric.endpointPort(e);
                 int host = fabric.nodeOfGlobalPort(g);
                 SwitchAddress sw = switchAddresses.get(fabric.peerNode(g));
-                pending.add(links.connect(nodes[host], g - fabric.portBase(host) + 1,
-                        InetSocketAddress.createUnresolved(sw.host(), sw.dataPort()), fabric.peerPort(g)));
+                InetSocketAddress to = InetSocketAddress.createUnresolved(sw.host(), sw.dataPort());
+                if (options.processes()) {
+                    pending.add(links.connect(nodes[host], g - fabric.portBase(host) + 1, to, fabric.peerPort(g)));
+                } else {
+                    dialRemote(nodes[host], g - fabric.portBase(host) + 1, to, fabric.peerPort(g));
+                }
             }
         }
         for (int g = 0; g < fabric.globalPortCount() && !switchesElsewhere(); g++) {
@@ -290,6 +294,25 @@ public final class EmulatedFabric implements AutoCloseable {
     /** Switches run outside this JVM: as processes it starts, or elsewhere. */
     private boolean switchesElsewhere() {
         return options.processes() || options.network().remoteSwitches() != null;
+    }
+
+    /**
+     * A host's link to a remote switch, dialled again while the switch does not accept it yet: a
+     * {@code switch-agent} opens its data port just after its management port, which is what
+     * {@link #awaitRemoteSwitches} waited for.
+     */
+    private void dialRemote(LiveNode host, int port, InetSocketAddress to, int peerPort) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + REMOTE_START_NANOS;
+        while (true) {
+            ChannelFuture f = links.connect(host, port, to, peerPort).await();
+            if (f.isSuccess()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException(host.name() + " port " + port + ": the switch at " + to + " does not accept its link: " + f.cause());
+            }
+            Thread.sleep(100);
+        }
     }
 
     /** Where the switches a fabric runs elsewhere are, found by their numbers; waits until each answers as the topology's switch. */
