@@ -285,6 +285,14 @@ class ChartTest {
     }
 
     @Test
+    void theDefaultSwitchCountIsTheDefaultTopologys() throws Exception {
+        Map<String, Object> fabric = Yamls.map(Chart.yamlFile("values.yaml"), "fabric");
+        Manifests m = Chart.render(values("fabric.mode", "pod-per-switch"));
+        assertEquals(Topologies.generate((String) fabric.get("topology")).switchCount(),
+                Yamls.at(m.get("StatefulSet", "lab-fabriclab-switch"), "spec.replicas"), "values.yaml's fabric.switches.count");
+    }
+
+    @Test
     void dashboardsAreConfigMapsForGrafanasSidecar() throws Exception {
         Manifests m = Chart.render(values());
         List<Path> files;
