@@ -51,6 +51,14 @@ class CommandLinesTest {
                 "group-shift traffic needs hosts in two or more groups");
         refused(run("up", "--topology", "no-such-kind:x=1"), "emulator up", "--topology", "no-such-kind");
         refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--exit-after", "soon"), "emulator up", "--exit-after");
+        refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--management-address", "0.0.0.0"), "emulator up",
+                "--management-address 0.0.0.0 binds every interface: give --advertise-host HOST");
+        refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--switch-agents", "sw:1:2"), "emulator up",
+                "--switch-agents 'sw' is not a host pattern");
+        refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--switch-agents", "sw-{index}:50100:x"), "emulator up",
+                "is not HOST_PATTERN:MANAGEMENT_PORT:DATA_PORT");
+        refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--switch-agents", "sw-{index}:50100:50200", "--processes"), "emulator up",
+                "not both");
         refused(run("bench-forwarding", "--warmup", "3 days"), "emulator bench-forwarding", "--warmup");
         refused(run("bench-forwarding", "--ports", "1"), "emulator bench-forwarding", "--ports must be 2..254");
     }
@@ -61,5 +69,14 @@ class CommandLinesTest {
         Run r = run("up", "--topology", "fat-tree:k=2,levels=2", "--management-port", "0", "--exit-after", "100ms");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().matches("(?s)fabric up: .*--connect localhost:[1-9][0-9]*/[0-9a-f]+\\s*"), r.out());
+    }
+
+    /** Bound beyond loopback, every endpoint names the host given to reach it by. */
+    @Test
+    void upAdvertisesTheHostItIsToldOf() {
+        Run r = run("up", "--topology", "fat-tree:k=2,levels=2", "--management-port", "0", "--management-address", "127.0.0.1",
+                "--advertise-host", "fabriclab-fabric.lab.svc", "--exit-after", "100ms");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().matches("(?s)fabric up: .*--connect fabriclab-fabric\\.lab\\.svc:[1-9][0-9]*/[0-9a-f]+\\s*"), r.out());
     }
 }

@@ -66,18 +66,32 @@ public final class EmulationMonitor implements AutoCloseable {
     private volatile Summary summary = Summary.NONE;
     private volatile double dilation = Double.NaN;
     private volatile double faithful = Double.NaN;
+    /** Whether the gauges are registered: from the first answered poll on (polls run one at a time). */
+    private boolean gaugesRegistered;
 
     public EmulationMonitor(FabricManager manager, MeterRegistry registry, long intervalMillis) {
         this.manager = manager;
         this.registry = registry;
         this.intervalMillis = intervalMillis;
         fanOut = new FanOut(manager.channels(), io, IN_FLIGHT);
+        up = changes("up");
+        down = changes("down");
+    }
+
+    /**
+     * The dilation and faithful gauges, registered once a poll has been answered: before it there is
+     * nothing to say, and a NaN sample would make every average over a range that holds it NaN (the
+     * fidelity dashboard's "time unfaithful"), where an absent series is left out.
+     */
+    private void registerGauges() {
+        if (gaugesRegistered) {
+            return;
+        }
         Gauge.builder("fabric.emulation.dilation", this, m -> m.dilation).description("the time dilation D in force (1: real time)")
                 .register(registry);
         Gauge.builder("fabric.emulation.faithful", this, m -> m.faithful)
                 .description("1 if every lag stayed within the bound over the last poll").register(registry);
-        up = changes("up");
-        down = changes("down");
+        gaugesRegistered = true;
     }
 
     private Counter changes(String direction) {
@@ -163,6 +177,7 @@ public final class EmulationMonitor implements AutoCloseable {
         }
         dilation = d;
         faithful = within ? 1 : 0;
+        registerGauges();
         summary = new Summary(d, within, Math.max(0, worst), where);
     }
 

@@ -20,11 +20,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.manager.channel.FanOut;
 import org.fabriclab.manager.channel.NodeChannels;
@@ -204,6 +206,7 @@ public final class FabricManager implements AutoCloseable {
     private final Counter lightSweepCounter;
     private final MultiGauge managerInfo;
     private volatile Snapshot snapshot;
+    private final List<Consumer<State>> stateListeners = new CopyOnWriteArrayList<>();
     private EngineChain chain;
 
     /** A manager of priority 0 without an M_Key, its SM GUID kept beside {@code lidFile} (see {@link #smGuid}). */
@@ -291,6 +294,23 @@ public final class FabricManager implements AutoCloseable {
         return snapshot;
     }
 
+    /**
+     * Calls {@code listener} with each new state the manager enters, on the sweep thread, in order
+     * (the health service follows it); a listener must not block.
+     */
+    public void onStateChange(Consumer<State> listener) {
+        stateListeners.add(listener);
+    }
+
+    /** Publishes a new snapshot (on the sweep thread) and tells the listeners when the state changed. */
+    private void publish(Snapshot next) {
+        State before = snapshot.state();
+        snapshot = next;
+        if (next.state() != before) {
+            stateListeners.forEach(l -> l.accept(next.state()));
+        }
+    }
+
     public NodeChannels channels() {
         return channels;
     }
@@ -338,7 +358,7 @@ public final class FabricManager implements AutoCloseable {
         CompletableFuture<Snapshot> done = new CompletableFuture<>();
         sweeper.execute(() -> {
             chain = parsed;
-            snapshot = snapshot.withEngineChain(spec);
+            publish(snapshot.withEngineChain(spec));
             done.complete(heavySweep());
         });
         return done;
@@ -410,7 +430,7 @@ public final class FabricManager implements AutoCloseable {
     private Snapshot heavySweep() {
         sweepPending.set(false);
         long t0 = System.nanoTime();
-        snapshot = snapshot.withState(State.DISCOVERING, null);
+        publish(snapshot.withState(State.DISCOVERING, null));
         try {
             Discovery.Result d = discovery.discover(seed);
             long discoveryMillis = (System.nanoTime() - t0) / 1_000_000;
@@ -419,7 +439,7 @@ public final class FabricManager implements AutoCloseable {
                 standBy(d, rival.get());
                 return snapshot;
             }
-            snapshot = snapshot.routing(d);
+            publish(snapshot.routing(d));
             Mastership.Config sm = mastership.config();
             long c0 = System.nanoTime();
             heavySweep.claim(d.nodes(), sm.guid(), sm.priority(), mastership.nextActCount());
@@ -434,10 +454,10 @@ public final class FabricManager implements AutoCloseable {
             Snapshot before = snapshot;
             boolean changed = o.changedBlocks() > 0 || before.tableVersion() == 0;
             // up since the first sweep after the last failure: the sweep's own DISCOVERING and ROUTING do not end it
-            snapshot = before.toBuilder().state(State.UP).discovered(d).outcome(o).tableVersion(before.tableVersion() + (changed ? 1 : 0))
+            publish(before.toBuilder().state(State.UP).discovered(d).outcome(o).tableVersion(before.tableVersion() + (changed ? 1 : 0))
                     .lastHeavySweepMillis(millis).upSinceEpochMillis(before.upSinceEpochMillis() > 0
                             ? before.upSinceEpochMillis() : System.currentTimeMillis())
-                    .lastError("").heavySweeps(before.heavySweeps() + 1).build();
+                    .lastError("").heavySweeps(before.heavySweeps() + 1).build());
             LOG.info("heavy sweep done in {} ms (discovery {}, claim {}, routing {}, validation {}, push {}, activation {}): {} switches, "
                     + "{} hosts, {} links; engine {}; {} LFT blocks changed, {} ports activated", millis, discoveryMillis, claimMillis,
                     o.routingMillis(), o.validationMillis(), o.pushMillis(), o.activationMillis(), d.fabric().switchCount(),
@@ -447,7 +467,7 @@ public final class FabricManager implements AutoCloseable {
         } catch (DiscoveryException | SweepException | RuntimeException e) {
             sweepErrors.increment();
             LOG.error("heavy sweep failed: {}", e.getMessage());
-            snapshot = snapshot.withState(State.FAILED, e.getMessage()).toBuilder().upSinceEpochMillis(0).build();
+            publish(snapshot.withState(State.FAILED, e.getMessage()).toBuilder().upSinceEpochMillis(0).build());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -462,7 +482,7 @@ public final class FabricManager implements AutoCloseable {
         if (snapshot.state() != State.STANDBY) {
             LOG.warn(note);
         }
-        snapshot = snapshot.standby(d, note).toBuilder().upSinceEpochMillis(0).build();
+        publish(snapshot.standby(d, note).toBuilder().upSinceEpochMillis(0).build());
     }
 
     private Map<Long, Integer> readLids() {
@@ -532,7 +552,7 @@ public final class FabricManager implements AutoCloseable {
         if (sweeper.isShutdown()) {
             return;
         }
-        sweeper.execute(() -> snapshot = snapshot.withOneMoreTrap());
+        sweeper.execute(() -> publish(snapshot.withOneMoreTrap()));
         LOG.info("trap from {}: port {} is {}", Long.toHexString(e.getNodeGuid()), e.getPortStateChange().getPortNumber(),
                 e.getPortStateChange().getState());
         if (sweepPending.compareAndSet(false, true)) {

@@ -2,12 +2,10 @@ package org.fabriclab.manager;
 
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.cli.BindAddress;
 import org.fabriclab.cli.Cli;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.EngineOption;
@@ -91,7 +90,7 @@ public final class FabricManagerMain implements Callable<Integer> {
                     + "Default: ${DEFAULT-VALUE}")
     int topFlows;
 
-    @Option(names = "--metrics-address", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
+    @Option(names = "--metrics-address", defaultValue = BindAddress.LOOPBACK, paramLabel = "ADDRESS",
             description = "Address the /metrics server binds (0.0.0.0: every interface, for a Prometheus on another machine). "
                     + "Default: ${DEFAULT-VALUE}")
     String metricsAddress;
@@ -171,12 +170,7 @@ public final class FabricManagerMain implements Callable<Integer> {
         if (topFlows < 0) {
             throw new IllegalArgumentException("--top-flows must be 0 or more, not " + topFlows);
         }
-        InetAddress metricsBind;
-        try {
-            metricsBind = InetAddress.getByName(metricsAddress);
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("--metrics-address '" + metricsAddress + "' is not an address of this machine (" + e.getMessage() + ")");
-        }
+        InetAddress metricsBind = BindAddress.parse("--metrics-address", metricsAddress);
         Map<String, String> engineParams = new LinkedHashMap<>(EngineParamOption.checked(engineParam.params, engine.chain));
         if (outputBuffer < 0 || outputBuffer > SwitchCore.MAX_OUTPUT_BUFFER) {
             throw new IllegalArgumentException("--output-buffer must be 0.." + SwitchCore.MAX_OUTPUT_BUFFER + ", not " + outputBuffer);
@@ -207,9 +201,9 @@ public final class FabricManagerMain implements Callable<Integer> {
              MetricsServer metrics = new MetricsServer(registry, metricsBind, metricsPort)) {
             manager.engineParams(engineParams);
             metrics.serve("/", FabricViewSource.view(manager, perf));
-            HealthStatusManager health = new HealthStatusManager();
+            ManagerHealth health = new ManagerHealth(manager);
             Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager, perf, emulation))
-                    .addService(health.getHealthService()).addService(ProtoReflectionServiceV1.newInstance()).build().start();
+                    .addService(health.service()).addService(ProtoReflectionServiceV1.newInstance()).build().start();
             LOG.info("admin gRPC on port {}, metrics on http://{}:{}/metrics, the fabric view on http://{}:{}/",
                     admin.getPort(), metricsAddress, metrics.port(), metricsAddress, metrics.port());
             FabricManager.Snapshot s = manager.sweep().get();
@@ -231,6 +225,7 @@ public final class FabricManagerMain implements Callable<Integer> {
             } else {
                 stop.await();
             }
+            health.shutdown();
             admin.shutdown().awaitTermination(5, TimeUnit.SECONDS);
         }
         return 0;

@@ -35,8 +35,12 @@ class EmulationMonitorTest {
                      registry);
              EmulationMonitor monitor = new EmulationMonitor(manager, registry, 1000)) {
             assertEquals(FabricManager.State.UP, manager.sweep().get(60, TimeUnit.SECONDS).state());
+            assertEquals(null, registry.find("fabric.emulation.faithful").gauge(), "no series before a poll has answered (not NaN)");
+            assertEquals(null, registry.find("fabric.emulation.dilation").gauge());
             monitor.poll();
             assertEquals(5, registry.get("fabric.emulation.dilation").gauge().value());
+            double faithful = registry.get("fabric.emulation.faithful").gauge().value();
+            assertTrue(faithful == 0 || faithful == 1, "faithful after the first poll: " + faithful);
             int nodes = topology.switchCount() + topology.caCount();
             assertEquals(nodes, registry.find("fabric.emulation.lag").tag("source", "loop").gauges().size());
             assertEquals(nodes, registry.find("fabric.emulation.lag").tag("source", "link").gauges().size());

@@ -3,6 +3,7 @@ package org.fabriclab.agent;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,12 +15,15 @@ import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.agent.link.ModelClock;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.agent.mgmt.ManagementService;
+import org.fabriclab.cli.BindAddress;
 import org.fabriclab.cli.Cli;
 import org.fabriclab.cli.LaneOptions;
 import org.fabriclab.cli.LinkOptions;
 import org.fabriclab.cli.TimeDilationOption;
+import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.proto.v1.NodeType;
+import org.fabriclab.routing.fabric.Fabric;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -39,14 +43,37 @@ import picocli.CommandLine.Spec;
 public final class SwitchAgentMain implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(SwitchAgentMain.class);
 
-    @Option(names = "--name", required = true, description = "Node description (its name in topologies)")
+    @Option(names = "--name", description = "Node description (its name in topologies)")
     String name;
 
-    @Option(names = "--guid", required = true, description = "Node GUID, hex (0x200000)")
+    @Option(names = "--guid", description = "Node GUID, hex (0x200000)")
     String guid;
 
-    @Option(names = "--ports", required = true, description = "Number of ports")
-    int ports;
+    @Option(names = "--ports", description = "Number of ports")
+    Integer ports;
+
+    @Option(names = "--topology", paramLabel = "SPEC", converter = TopologyArg.Converter.class,
+            description = "Instead of --name, --guid, --ports and --link: be switch --switch-index of this topology, cabled as "
+                    + "'emulator up --processes' cables it, the peers found by --peers (one pod per switch)")
+    TopologyArg topology;
+
+    @Option(names = "--switch-index", paramLabel = "K", description = "With --topology: which switch this is, 0.. in the topology's node order")
+    Integer switchIndex;
+
+    @Option(names = "--peers", paramLabel = "HOST_PATTERN",
+            description = "With --topology: the other switches' host, " + SwitchCabling.INDEX + " standing for a switch's number "
+                    + "(fabriclab-switch-" + SwitchCabling.INDEX + ".fabriclab-switch); they accept links at this --data-port")
+    String peers;
+
+    @Option(names = "--address", defaultValue = BindAddress.LOOPBACK, paramLabel = "ADDRESS",
+            description = "Address the management and data ports bind (0.0.0.0: every interface, for peers and a manager on other "
+                    + "machines). Default: ${DEFAULT-VALUE}")
+    String address;
+
+    @Option(names = "--advertise-host", paramLabel = "HOST",
+            description = "Host name in this switch's management endpoint, which its hellos tell the neighbours and the manager. "
+                    + "Default: localhost on loopback, else the --address (needed with 0.0.0.0)")
+    String advertiseHost;
 
     @Option(names = "--management-port", defaultValue = "0", description = "gRPC management port (0 picks one). Default: ${DEFAULT-VALUE}")
     int managementPort;
@@ -77,6 +104,15 @@ public final class SwitchAgentMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        InetAddress bind = BindAddress.parse("--address", address);
+        String host = BindAddress.advertised("--address", bind, "--advertise-host", advertiseHost);
+        if (topology != null) {
+            fromTopology();
+        } else if (name == null || guid == null || ports == null) {
+            throw new IllegalArgumentException("give --name, --guid and --ports (or --topology SPEC --switch-index K --peers HOST_PATTERN)");
+        } else if (switchIndex != null || peers != null) {
+            throw new IllegalArgumentException("--switch-index and --peers go with --topology");
+        }
         long nodeGuid;
         try {
             nodeGuid = Long.parseUnsignedLong(guid.replaceFirst("^0[xX]", ""), 16);
@@ -87,7 +123,7 @@ public final class SwitchAgentMain implements Callable<Integer> {
             throw new IllegalArgumentException("--ports must be 1..254, not " + ports);
         }
         List<int[]> parsedPorts = new ArrayList<>();
-        List<InetSocketAddress> peers = new ArrayList<>();
+        List<InetSocketAddress> peerAddresses = new ArrayList<>();
         for (String l : links) {
             String[] kv = l.split("=", 2);
             String[] parts = kv.length == 2 ? kv[1].split(":") : new String[0];
@@ -101,27 +137,28 @@ public final class SwitchAgentMain implements Callable<Integer> {
                     throw new IllegalArgumentException("--link " + l + ": port " + port + " is outside 1.." + ports);
                 }
                 parsedPorts.add(new int[] {port, peerPort});
-                peers.add(new InetSocketAddress(parts[0], Integer.parseInt(parts[1])));
+                // resolved at each connect, not now: a peer (a pod) may have no address yet, or a new one after a restart
+                peerAddresses.add(InetSocketAddress.createUnresolved(parts[0], Integer.parseInt(parts[1])));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("--link " + l + " is not PORT=HOST:DATAPORT:PEERPORT");
             }
         }
         ManagedNode node = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, nodeGuid, name, ports));
-        Server mgmt = NettyServerBuilder.forAddress(new InetSocketAddress("localhost", managementPort))
+        Server mgmt = NettyServerBuilder.forAddress(new InetSocketAddress(bind, managementPort))
                 .addService(new ManagementService(node)).directExecutor().build().start();
-        String endpoint = "localhost:" + mgmt.getPort();
+        String endpoint = host + ":" + mgmt.getPort();
         double[] rates = new double[ports + 1];
         Arrays.fill(rates, link.linkGbps);
         try (DataLinks data = DataLinks.tcp(1)) {
             LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, rates, endpoint);
             sw.linkLatencyNs(link.latencyNs(0));
             sw.modelClock(new ModelClock(System::nanoTime, Math.max(1, dilation.timeDilation.dilation())));
-            InetSocketAddress bound = (InetSocketAddress) data.listen(sw, new InetSocketAddress("localhost", dataPort));
+            InetSocketAddress bound = (InetSocketAddress) data.listen(sw, new InetSocketAddress(bind, dataPort));
             PrintWriter out = spec.commandLine().getOut();
-            out.println("ready management=" + endpoint + " data=localhost:" + bound.getPort());
+            out.println("ready management=" + endpoint + " data=" + host + ":" + bound.getPort());
             out.flush();
-            for (int i = 0; i < peers.size(); i++) {
-                connectWithRetry(data, sw, parsedPorts.get(i)[0], peers.get(i), parsedPorts.get(i)[1]);
+            for (int i = 0; i < peerAddresses.size(); i++) {
+                connectWithRetry(data, sw, parsedPorts.get(i)[0], peerAddresses.get(i), parsedPorts.get(i)[1]);
             }
             CountDownLatch stop = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "shutdown"));
@@ -130,6 +167,31 @@ public final class SwitchAgentMain implements Callable<Integer> {
             mgmt.shutdownNow();
         }
         return 0;
+    }
+
+    /** {@code --topology SPEC --switch-index K --peers PATTERN}: name, GUID, ports and links from the topology. */
+    private void fromTopology() {
+        if (name != null || guid != null || ports != null || !links.isEmpty()) {
+            throw new IllegalArgumentException("give either --topology with --switch-index and --peers, or --name, --guid, --ports and --link");
+        }
+        if (switchIndex == null) {
+            throw new IllegalArgumentException("--topology needs --switch-index K: which of its switches this process is");
+        }
+        if (peers == null) {
+            throw new IllegalArgumentException("--topology needs --peers HOST_PATTERN: where the other switches are");
+        }
+        SwitchCabling.checkPattern("--peers", peers);
+        if (dataPort == 0) {
+            throw new IllegalArgumentException("--topology needs a fixed --data-port: every switch accepts its links on the same port");
+        }
+        Fabric f = topology.fabric();
+        int n = SwitchCabling.switchNode(f, switchIndex);
+        name = f.name(n);
+        guid = Long.toHexString(f.nodeGuid(n));
+        ports = f.portCount(n);
+        for (SwitchCabling.Dial d : SwitchCabling.dials(f, n)) {
+            links.add(d.port() + "=" + SwitchCabling.host(peers, SwitchCabling.switchIndex(f, d.peer())) + ":" + dataPort + ":" + d.peerPort());
+        }
     }
 
     private static void connectWithRetry(DataLinks data, LiveSwitch sw, int port, InetSocketAddress peer, int peerPort)

@@ -27,6 +27,38 @@ class SwitchAgentMainTest {
         refused("--link 1=localhost is not PORT=HOST:DATAPORT:PEERPORT", concat(ok, "--link", "1=localhost"));
         refused("--guid xyz is not a hex GUID", "--name", "S", "--guid", "xyz", "--ports", "4");
         refused("--ports must be 1..254", "--name", "S", "--guid", "1", "--ports", "300");
+        refused("give --name, --guid and --ports", "--name", "S");
+        refused("binds every interface: give --advertise-host HOST", concat(ok, "--address", "0.0.0.0"));
+        refused("--address 'no-such-host.invalid' is not an address", concat(ok, "--address", "no-such-host.invalid"));
+    }
+
+    @Test
+    void aSwitchOfATopologyNeedsItsIndexPeersAndAFixedDataPort() {
+        String[] topo = {"--topology", "rlft:leaves=2,spines=2", "--data-port", "50200"};
+        refused("--topology needs --switch-index K", concat(topo, "--peers", "sw-{index}"));
+        refused("--topology needs --peers HOST_PATTERN", concat(topo, "--switch-index", "0"));
+        refused("--peers 'sw' is not a host pattern", concat(topo, "--switch-index", "0", "--peers", "sw"));
+        refused("switch index 4 is outside 0..3", concat(topo, "--switch-index", "4", "--peers", "sw-{index}"));
+        refused("--topology needs a fixed --data-port", "--topology", "rlft:leaves=2,spines=2", "--switch-index", "0", "--peers", "sw-{index}");
+        refused("give either --topology", concat(topo, "--switch-index", "0", "--peers", "sw-{index}", "--name", "S"));
+        refused("--switch-index and --peers go with --topology", "--name", "S", "--guid", "1", "--ports", "4", "--switch-index", "0");
+    }
+
+    @Test
+    void theCablingOfEachSwitchDialsTheHigherNumberedEnd() {
+        var f = org.fabriclab.routing.topology.Topologies.generate("rlft:leaves=2,spines=2");
+        int links = 0;
+        for (int k = 0; k < f.switchCount(); k++) {
+            int n = SwitchCabling.switchNode(f, k);
+            assertEquals(k, SwitchCabling.switchIndex(f, n));
+            for (SwitchCabling.Dial d : SwitchCabling.dials(f, n)) {
+                assertTrue(d.peer() > n && f.isSwitch(d.peer()), "dials only a switch after it");
+                assertEquals(n, f.peerNode(f.globalPort(d.peer(), d.peerPort())), "the peer port is cabled back to it");
+                links++;
+            }
+        }
+        assertEquals(4, links, "every leaf-spine cable, dialled once");
+        assertEquals("sw-3.svc", SwitchCabling.host("sw-{index}.svc", 3));
     }
 
     private static String[] concat(String[] a, String... b) {

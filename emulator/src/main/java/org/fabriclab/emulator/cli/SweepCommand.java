@@ -17,6 +17,7 @@ import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.EngineOption;
 import org.fabriclab.cli.JsonOption;
+import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.emulator.sweep.Sweep;
 import org.fabriclab.emulator.sweep.SweepPlot;
@@ -59,6 +60,16 @@ public final class SweepCommand implements Callable<Integer> {
                     + "or a list (0.2,0.5,0.8)")
     LoadGrid loads;
 
+    @Option(names = "--engine-duration", paramLabel = "ENGINE=TIME",
+            description = "A duration of its own for an engine's points, repeatable (q-adaptive=1ms: an algorithm that learns needs "
+                    + "longer to settle than --duration gives the others)")
+    Map<String, String> engineDuration = new LinkedHashMap<>();
+
+    @Option(names = "--engine-warmup", paramLabel = "ENGINE=TIME",
+            description = "A warm-up of its own for an engine's points, repeatable (q-adaptive=900us). Default: --warmup, or a fifth "
+                    + "of the engine's duration")
+    Map<String, String> engineWarmup = new LinkedHashMap<>();
+
     @Option(names = "--threads", paramLabel = "N",
             description = "Points simulated at once, one per thread. Default: the machine's processors")
     Integer threads;
@@ -91,7 +102,18 @@ public final class SweepCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         List<Sweep.Curve> curves;
         try {
-            curves = Sweep.run(names, loads.loads(), engine -> sim.route(engine + ",no_fallback"), sim::config, pool, progress(err));
+            Map<String, Long> durations = perEngine("--engine-duration", engineDuration, names);
+            Map<String, Long> warmups = perEngine("--engine-warmup", engineWarmup, names);
+            curves = Sweep.run(names, loads.loads(), engine -> sim.route(engine + ",no_fallback"), t -> {
+                Simulation.Builder b = sim.config(t);
+                Long d = durations.get(t.engine());
+                if (d != null) {
+                    b.durationNs(d).warmupNs(warmups.getOrDefault(t.engine(), sim.warmup != null ? sim.warmup.nanos() : d / 5));
+                } else if (warmups.containsKey(t.engine())) {
+                    b.warmupNs(warmups.get(t.engine()));
+                }
+                return b;
+            }, pool, progress(err));
         } catch (RoutingException e) {
             err.println("emulator sweep: routing failed: " + e.getMessage());
             err.flush();
@@ -117,6 +139,24 @@ public final class SweepCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** Per engine, a time an option gives it; an engine not swept or a malformed time refused naming the option. */
+    private static Map<String, Long> perEngine(String option, Map<String, String> given, List<String> engines) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : given.entrySet()) {
+            if (!engines.contains(e.getKey())) {
+                throw new IllegalArgumentException("Invalid value for option '" + option + "': " + e.getKey() + " is not one of the engines swept "
+                        + engines);
+            }
+            try {
+                out.put(e.getKey(), TimeSpan.parse(e.getValue()).nanos());
+            } catch (IllegalArgumentException x) {
+                throw new IllegalArgumentException("Invalid value for option '" + option + "': " + e.getKey() + "=" + e.getValue() + ": "
+                        + x.getMessage());
+            }
+        }
+        return out;
     }
 
     /** {@code --engines}, or its old spelling {@code --routing}; one of them, each engine once. */

@@ -1,11 +1,14 @@
 package org.fabriclab.emulator.cli;
 
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.SwitchCabling;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
+import org.fabriclab.cli.BindAddress;
 import org.fabriclab.cli.LinkOptions;
 import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.TimeSpan;
@@ -51,18 +54,40 @@ public final class UpCommand implements Callable<Integer> {
     @Option(names = "--processes", description = "Run every switch as a switch-agent process of its own, data links over TCP")
     boolean processes;
 
+    @Option(names = "--management-address", defaultValue = BindAddress.LOOPBACK, paramLabel = "ADDRESS",
+            description = "Address the management server binds (0.0.0.0: every interface, for a manager on another machine). "
+                    + "Default: ${DEFAULT-VALUE}")
+    String managementAddress;
+
+    @Option(names = "--advertise-host", paramLabel = "HOST",
+            description = "Host name in every node's management endpoint (what a manager elsewhere dials). "
+                    + "Default: localhost on loopback, else the --management-address (needed with 0.0.0.0)")
+    String advertiseHost;
+
+    @Option(names = "--switch-agents", paramLabel = "HOST_PATTERN:MGMT_PORT:DATA_PORT",
+            description = "The switches run elsewhere, each a 'switch-agent --topology SPEC --switch-index K' (one pod per switch): "
+                    + "switch K at HOST_PATTERN with " + SwitchCabling.INDEX + " replaced by K; this JVM runs the hosts only")
+    String switchAgents;
+
     @Option(names = "--exit-after", defaultValue = "0", paramLabel = "TIME", converter = TimeSpan.BareSeconds.class,
             description = "Stop after this long (ms, s; 0: until interrupted). Default: ${DEFAULT-VALUE}")
     TimeSpan exitAfter;
 
     @Override
     public Integer call() throws Exception {
+        InetAddress bind = BindAddress.parse("--management-address", managementAddress);
+        EmulatedFabric.Network network = new EmulatedFabric.Network(bind,
+                BindAddress.advertised("--management-address", bind, "--advertise-host", advertiseHost),
+                switchAgents == null ? null : EmulatedFabric.RemoteSwitches.parse("--switch-agents", switchAgents));
+        if (processes && switchAgents != null) {
+            throw new IllegalArgumentException("give --processes (this emulator starts the switches) or --switch-agents (they run elsewhere), not both");
+        }
         Fabric f = topology.fabric();
         TrafficPattern pattern = traffic.pattern("none", f);
         PrintWriter out = spec.commandLine().getOut();
         try (EmulatedFabric fabric = EmulatedFabric.start(f, EmulatedFabric.Options.DEFAULTS.withThreads(threads).withLinkGbps(link.linkGbps)
                 .withLinkLatencyNs(link.latencyNs(0)).withManagementPort(port == 0 ? ANY_TCP_PORT : port).withProcesses(processes)
-                .withTimeDilation(dilation.timeDilation))) {
+                .withTimeDilation(dilation.timeDilation).withNetwork(network))) {
             String endpoint = fabric.tcpEndpoint(f.name(f.nodeCount() - 1));
             out.println("fabric up: " + f.switchCount() + " switches, " + f.caCount() + " hosts, " + f.linkCount()
                     + " links; manage it with: bin/fabric-manager --connect " + endpoint);

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.fabriclab.agent.SwitchCabling;
 import org.fabriclab.agent.core.Arrivals;
 import org.fabriclab.agent.core.HostRoutes;
 import org.fabriclab.agent.core.TrafficPattern;
@@ -33,6 +34,7 @@ import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.agent.mgmt.NodeRoutingRegistry;
 import org.fabriclab.cli.TimeDilation;
+import org.fabriclab.proto.v1.GetNodeInfoRequest;
 import org.fabriclab.proto.v1.GetPortInfoRequest;
 import org.fabriclab.proto.v1.ManagementGrpc;
 import org.fabriclab.proto.v1.NodeType;
@@ -58,6 +60,8 @@ public final class EmulatedFabric implements AutoCloseable {
     /** Prefix of in-process management endpoints. */
     public static final String INPROC = "inproc:";
     private static final AtomicInteger INSTANCES = new AtomicInteger();
+    /** How long remote switches (pods starting, images pulled) may take to answer. */
+    private static final long REMOTE_START_NANOS = 300_000_000_000L;
 
     /**
      * How the fabric is emulated; defaults by {@link #DEFAULTS}.
@@ -70,49 +74,97 @@ public final class EmulatedFabric implements AutoCloseable {
      *                        (hosts stay in this JVM, on TCP links to their switches)
      * @param timeDilation    how much slower than real time the fabric runs (see {@link ModelClock}), fixed
      *                        or {@code auto}
+     * @param network         where the TCP management server binds, the host its endpoints name, and
+     *                        switches run elsewhere (one pod per switch)
      * @param outputBufferPackets the switches' output buffer per port and lane (0: input-queued)
      */
     public record Options(int threads, int vls, int bufferPackets, double linkGbps, long linkLatencyNs, int managementPort,
-                          boolean processes, TimeDilation timeDilation, int outputBufferPackets) {
+                          boolean processes, TimeDilation timeDilation, Network network, int outputBufferPackets) {
         /**
          * Two event loops, two lanes, 8-packet buffers, input-queued switches, 100 Gbps links
          * without delay (but where the topology gives one), in-process management only, real time.
          */
         public static final Options DEFAULTS = new Options(2, 2, 8, 100, 0, 0, false, TimeDilation.REAL_TIME);
 
-        /** Input-queued switches. */
+        /** Options on loopback ({@link Network#LOOPBACK}), input-queued switches. */
         public Options(int threads, int vls, int bufferPackets, double linkGbps, long linkLatencyNs, int managementPort,
                        boolean processes, TimeDilation timeDilation) {
-            this(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, 0);
+            this(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, Network.LOOPBACK, 0);
+        }
+
+        public Options {
+            if (processes && network.remoteSwitches() != null) {
+                throw new IllegalArgumentException("switches run either as processes of this emulator or elsewhere (remote), not both");
+            }
         }
 
         /** Data lanes, input buffer and output buffer (0: input-queued) per port and lane. */
         public Options withLanes(int lanes, int buffer, int outputBuffer) {
-            return new Options(threads, lanes, buffer, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, outputBuffer);
+            return new Options(threads, lanes, buffer, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network, outputBuffer);
+        }
+
+        public Options withNetwork(Network n) {
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, n, outputBufferPackets);
         }
 
         public Options withThreads(int t) {
-            return new Options(t, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, outputBufferPackets);
+            return new Options(t, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network, outputBufferPackets);
         }
 
         public Options withLinkGbps(double g) {
-            return new Options(threads, vls, bufferPackets, g, linkLatencyNs, managementPort, processes, timeDilation, outputBufferPackets);
+            return new Options(threads, vls, bufferPackets, g, linkLatencyNs, managementPort, processes, timeDilation, network, outputBufferPackets);
         }
 
         public Options withLinkLatencyNs(long ns) {
-            return new Options(threads, vls, bufferPackets, linkGbps, ns, managementPort, processes, timeDilation, outputBufferPackets);
+            return new Options(threads, vls, bufferPackets, linkGbps, ns, managementPort, processes, timeDilation, network, outputBufferPackets);
         }
 
         public Options withManagementPort(int port) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, port, processes, timeDilation, outputBufferPackets);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, port, processes, timeDilation, network, outputBufferPackets);
         }
 
         public Options withProcesses(boolean p) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, p, timeDilation, outputBufferPackets);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, p, timeDilation, network, outputBufferPackets);
         }
 
         public Options withTimeDilation(TimeDilation d) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, d, outputBufferPackets);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, d, network, outputBufferPackets);
+        }
+    }
+
+    /**
+     * Where the fabric meets the network: the TCP management server binds {@code bind}; every
+     * endpoint it serves names {@code host} (what a manager elsewhere dials); with
+     * {@code remoteSwitches} the switches run elsewhere (each a {@code switch-agent --topology}) and
+     * this JVM runs the hosts only.
+     */
+    public record Network(InetAddress bind, String host, RemoteSwitches remoteSwitches) {
+        /** Loopback, endpoints {@code localhost:PORT/GUID}, every node in this JVM or its processes. */
+        public static final Network LOOPBACK = new Network(InetAddress.getLoopbackAddress(), "localhost", null);
+    }
+
+    /**
+     * Switches run elsewhere: switch {@code K} (the K-th switch in node order) at the host
+     * {@code hostPattern} names with {@link SwitchCabling#INDEX} replaced by K, serving management on
+     * {@code managementPort} and accepting data links on {@code dataPort}.
+     */
+    public record RemoteSwitches(String hostPattern, int managementPort, int dataPort) {
+        /** Parses {@code HOST_PATTERN:MANAGEMENT_PORT:DATA_PORT}, refusing (IllegalArgumentException, naming {@code option}) anything else. */
+        public static RemoteSwitches parse(String option, String value) {
+            String[] parts = value.split(":");
+            try {
+                if (parts.length == 3) {
+                    RemoteSwitches r = new RemoteSwitches(SwitchCabling.checkPattern(option, parts[0]), Integer.parseInt(parts[1]),
+                            Integer.parseInt(parts[2]));
+                    if (r.managementPort > 0 && r.managementPort < 65536 && r.dataPort > 0 && r.dataPort < 65536) {
+                        return r;
+                    }
+                }
+            } catch (NumberFormatException e) {
+                // refused below
+            }
+            throw new IllegalArgumentException(option + " '" + value + "' is not HOST_PATTERN:MANAGEMENT_PORT:DATA_PORT "
+                    + "(fabriclab-switch-" + SwitchCabling.INDEX + ".fabriclab-switch:50100:50200)");
         }
     }
 
@@ -134,7 +186,7 @@ public final class EmulatedFabric implements AutoCloseable {
     private EmulatedFabric(Fabric fabric, Options options) {
         this.fabric = fabric;
         this.options = options;
-        links = options.processes() ? DataLinks.tcp(options.threads()) : DataLinks.local(options.threads());
+        links = switchesElsewhere() ? DataLinks.tcp(options.threads()) : DataLinks.local(options.threads());
         nodes = new LiveNode[fabric.nodeCount()];
         clock = new ModelClock(System::nanoTime, Math.max(1, options.timeDilation().dilation()));
     }
@@ -155,19 +207,21 @@ public final class EmulatedFabric implements AutoCloseable {
         long t0 = System.nanoTime();
         // management handlers are short and never block: run them on the caller's thread
         inprocServer = InProcessServerBuilder.forName(INPROC + inprocName).fallbackHandlerRegistry(registry).directExecutor().build().start();
-        if (options.managementPort() != 0 || options.processes()) {
+        if (options.managementPort() != 0 || switchesElsewhere()) {
             tcpServer = NettyServerBuilder
-                    .forAddress(new InetSocketAddress("localhost", Math.max(0, options.managementPort())))
+                    .forAddress(new InetSocketAddress(options.network().bind(), Math.max(0, options.managementPort())))
                     .fallbackHandlerRegistry(registry).directExecutor().build().start();
         }
         if (options.processes()) {
             startSwitchProcesses();
+        } else if (options.network().remoteSwitches() != null) {
+            awaitRemoteSwitches(options.network().remoteSwitches());
         }
         List<ChannelFuture> listening = new ArrayList<>();
         for (int n = 0; n < fabric.nodeCount(); n++) {
             String name = fabric.name(n);
             boolean sw = fabric.isSwitch(n);
-            if (sw && options.processes()) {
+            if (sw && switchesElsewhere()) {
                 continue;
             }
             ManagedNode mgmt = new ManagedNode(new ManagedNode.Identity(sw ? NodeType.NODE_TYPE_SWITCH : NodeType.NODE_TYPE_CA,
@@ -175,7 +229,7 @@ public final class EmulatedFabric implements AutoCloseable {
             double[] rates = new double[fabric.portCount(n) + 1];
             Arrays.fill(rates, options.linkGbps());
             String endpoint = tcpServer == null ? endpoint(n)
-                    : "localhost:" + tcpServer.getPort() + "/" + NodeRoutingRegistry.authority(fabric.nodeGuid(n));
+                    : options.network().host() + ":" + tcpServer.getPort() + "/" + NodeRoutingRegistry.authority(fabric.nodeGuid(n));
             LiveNode node = sw ? new LiveSwitch(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(),
                     options.outputBufferPackets(), rates, endpoint)
                     : new LiveHost(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), options.linkGbps(), endpoint);
@@ -189,26 +243,31 @@ public final class EmulatedFabric implements AutoCloseable {
             node.modelClock(clock);
             nodes[n] = node;
             byName.put(name, node);
-            if (!options.processes()) {
-                listening.add(links.listen(node)); // in process mode hosts only open links, to their switch processes
+            if (!switchesElsewhere()) {
+                listening.add(links.listen(node)); // with switches elsewhere hosts only open links, to their switches
             }
             registry.add(mgmt);
+            registry.seed(mgmt); // the last node served here answers calls to HOST:PORT without a GUID
         }
         for (ChannelFuture f : listening) {
             f.sync();
         }
         List<ChannelFuture> pending = new ArrayList<>();
-        if (options.processes()) {
-            // hosts open their links to their switch processes; the switches cable each other
+        if (switchesElsewhere()) {
+            // hosts open their links to their switches; the switches cable each other
             for (int e = 0; e < fabric.endpointCount(); e++) {
                 int g = fabric.endpointPort(e);
                 int host = fabric.nodeOfGlobalPort(g);
-                int sw = fabric.peerNode(g);
-                pending.add(links.connect(nodes[host], g - fabric.portBase(host) + 1,
-                        new InetSocketAddress("localhost", processPorts.get(sw)[1]), fabric.peerPort(g)));
+                SwitchAddress sw = switchAddresses.get(fabric.peerNode(g));
+                InetSocketAddress to = InetSocketAddress.createUnresolved(sw.host(), sw.dataPort());
+                if (options.processes()) {
+                    pending.add(links.connect(nodes[host], g - fabric.portBase(host) + 1, to, fabric.peerPort(g)));
+                } else {
+                    dialRemote(nodes[host], g - fabric.portBase(host) + 1, to, fabric.peerPort(g));
+                }
             }
         }
-        for (int g = 0; g < fabric.globalPortCount() && !options.processes(); g++) {
+        for (int g = 0; g < fabric.globalPortCount() && !switchesElsewhere(); g++) {
             int peer = fabric.peerGlobalPort(g);
             if (peer > g) {
                 int a = fabric.nodeOfGlobalPort(g);
@@ -220,12 +279,12 @@ public final class EmulatedFabric implements AutoCloseable {
             f.sync();
         }
         awaitLocalLinks();
-        if (options.processes()) {
+        if (switchesElsewhere()) {
             awaitSwitchLinks();
         }
         if (options.timeDilation().auto()) {
             auto = new AutoDilation(clock, Arrays.stream(nodes).filter(n -> n != null).toList());
-            processPorts.forEach((n, pp) -> auto.addProcess(fabric.name(n), pp[0]));
+            switchAddresses.forEach((n, a) -> auto.addProcess(fabric.name(n), a.host(), a.managementPort()));
             auto.start();
         }
         LOG.info("emulated fabric up: {} switches, {} hosts, {} links in {} ms", fabric.switchCount(), fabric.caCount(),
@@ -236,16 +295,84 @@ public final class EmulatedFabric implements AutoCloseable {
         return fabric;
     }
 
-    private final Map<Integer, int[]> processPorts = new HashMap<>();
+    /** Where a switch run outside this JVM is: its management endpoint and the port it accepts data links on. */
+    private record SwitchAddress(String host, int managementPort, int dataPort) {
+    }
+
+    /** Switches outside this JVM (processes or remote), by node. */
+    private final Map<Integer, SwitchAddress> switchAddresses = new HashMap<>();
     private final List<Process> processes = new ArrayList<>();
     private Path processLogs;
+
+    /** Switches run outside this JVM: as processes it starts, or elsewhere. */
+    private boolean switchesElsewhere() {
+        return options.processes() || options.network().remoteSwitches() != null;
+    }
+
+    /**
+     * A host's link to a remote switch, dialled again while the switch does not accept it yet: a
+     * {@code switch-agent} opens its data port just after its management port, which is what
+     * {@link #awaitRemoteSwitches} waited for.
+     */
+    private void dialRemote(LiveNode host, int port, InetSocketAddress to, int peerPort) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + REMOTE_START_NANOS;
+        while (true) {
+            ChannelFuture f = links.connect(host, port, to, peerPort).await();
+            if (f.isSuccess()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException(host.name() + " port " + port + ": the switch at " + to + " does not accept its link: " + f.cause());
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** Where the switches a fabric runs elsewhere are, found by their numbers; waits until each answers as the topology's switch. */
+    private void awaitRemoteSwitches(RemoteSwitches remote) throws IOException, InterruptedException {
+        for (int n = 0; n < fabric.nodeCount(); n++) {
+            if (fabric.isSwitch(n)) {
+                switchAddresses.put(n, new SwitchAddress(SwitchCabling.host(remote.hostPattern(), SwitchCabling.switchIndex(fabric, n)),
+                        remote.managementPort(), remote.dataPort()));
+            }
+        }
+        long deadline = System.nanoTime() + REMOTE_START_NANOS;
+        for (Map.Entry<Integer, SwitchAddress> e : switchAddresses.entrySet()) {
+            SwitchAddress a = e.getValue();
+            long expected = fabric.nodeGuid(e.getKey());
+            io.grpc.ManagedChannel ch = NettyChannelBuilder.forAddress(a.host(), a.managementPort()).usePlaintext().build();
+            try {
+                while (true) {
+                    try {
+                        long guid = ManagementGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS)
+                                .getNodeInfo(GetNodeInfoRequest.getDefaultInstance()).getNodeGuid();
+                        if (guid != expected) {
+                            throw new IOException("the switch at " + a.host() + ":" + a.managementPort() + " is GUID " + Long.toHexString(guid)
+                                    + ", not " + fabric.name(e.getKey()) + " (" + Long.toHexString(expected) + "): it runs another topology or index");
+                        }
+                        break;
+                    } catch (io.grpc.StatusRuntimeException x) {
+                        if (System.nanoTime() > deadline) {
+                            throw new IOException("switch " + fabric.name(e.getKey()) + " (number " + SwitchCabling.switchIndex(fabric, e.getKey())
+                                    + ") does not answer at " + a.host() + ":" + a.managementPort() + " after " + REMOTE_START_NANOS / 1_000_000_000
+                                    + " s: " + x.getStatus());
+                        }
+                        Thread.sleep(100);
+                    }
+                }
+            } finally {
+                ch.shutdownNow();
+            }
+        }
+        LOG.info("{} remote switches answer ({})", switchAddresses.size(), remote.hostPattern());
+    }
 
     /** One switch-agent process per switch, cabled to each other by {@code --link} from the lower node. */
     private void startSwitchProcesses() throws IOException, InterruptedException {
         processLogs = Files.createTempDirectory("fabric-switches");
         for (int n = 0; n < fabric.nodeCount(); n++) {
             if (fabric.isSwitch(n)) {
-                processPorts.put(n, new int[] {freePort(), freePort()});
+                switchAddresses.put(n, new SwitchAddress("localhost", freePort(), freePort()));
             }
         }
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -253,20 +380,16 @@ public final class EmulatedFabric implements AutoCloseable {
             if (!fabric.isSwitch(n)) {
                 continue;
             }
-            int[] pp = processPorts.get(n);
+            SwitchAddress a = switchAddresses.get(n);
             List<String> cmd = new ArrayList<>(List.of(javaBin, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                     "org.fabriclab.agent.SwitchAgentMain", "--name", fabric.name(n), "--guid", Long.toHexString(fabric.nodeGuid(n)),
-                    "--ports", Integer.toString(fabric.portCount(n)), "--management-port", Integer.toString(pp[0]),
-                    "--data-port", Integer.toString(pp[1]), "--vls", Integer.toString(options.vls()),
+                    "--ports", Integer.toString(fabric.portCount(n)), "--management-port", Integer.toString(a.managementPort()),
+                    "--data-port", Integer.toString(a.dataPort()), "--vls", Integer.toString(options.vls()),
                     "--buffer", Integer.toString(options.bufferPackets()), "--link-gbps", Double.toString(options.linkGbps()),
                     "--link-latency", options.linkLatencyNs() + "ns", "--time-dilation", Double.toString(clock.dilation())));
-            for (int p = 1; p <= fabric.portCount(n); p++) {
-                int g = fabric.globalPort(n, p);
-                int peer = fabric.peerNode(g);
-                if (peer > n && fabric.isSwitch(peer)) {
-                    cmd.add("--link");
-                    cmd.add(p + "=localhost:" + processPorts.get(peer)[1] + ":" + fabric.peerPort(g));
-                }
+            for (SwitchCabling.Dial d : SwitchCabling.dials(fabric, n)) {
+                cmd.add("--link");
+                cmd.add(d.port() + "=localhost:" + switchAddresses.get(d.peer()).dataPort() + ":" + d.peerPort());
             }
             Path log = processLogs.resolve(fabric.name(n) + ".log");
             processes.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start());
@@ -284,7 +407,7 @@ public final class EmulatedFabric implements AutoCloseable {
                 Thread.sleep(50);
             }
         }
-        LOG.info("{} switch processes up (logs in {})", processPorts.size(), processLogs);
+        LOG.info("{} switch processes up (logs in {})", switchAddresses.size(), processLogs);
     }
 
     /** Waits until every switch process sees its cabled ports up (their hellos done). */
@@ -315,10 +438,10 @@ public final class EmulatedFabric implements AutoCloseable {
 
     private void awaitSwitchLinks() throws IOException, InterruptedException {
         long deadline = System.nanoTime() + 60_000_000_000L;
-        for (Map.Entry<Integer, int[]> e : processPorts.entrySet()) {
+        for (Map.Entry<Integer, SwitchAddress> e : switchAddresses.entrySet()) {
             int n = e.getKey();
             io.grpc.ManagedChannel ch = NettyChannelBuilder
-                    .forAddress("localhost", e.getValue()[0]).usePlaintext().build();
+                    .forAddress(e.getValue().host(), e.getValue().managementPort()).usePlaintext().build();
             try {
                 while (true) {
                     var info = ManagementGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS)
@@ -333,7 +456,7 @@ public final class EmulatedFabric implements AutoCloseable {
                     }
                     if (System.nanoTime() > deadline) {
                         throw new IOException("switch " + fabric.name(n) + " has " + up + " of " + cabled + " links up after 60 s; see "
-                                + processLogs.resolve(fabric.name(n) + ".log"));
+                                + (processLogs == null ? "its log" : processLogs.resolve(fabric.name(n) + ".log")));
                     }
                     Thread.sleep(50);
                 }
@@ -379,10 +502,11 @@ public final class EmulatedFabric implements AutoCloseable {
             return null;
         }
         int n = fabric.nodeByName(nodeName).orElseThrow(() -> new IllegalArgumentException("no node named \"" + nodeName + "\""));
-        if (processPorts.containsKey(n)) {
-            return "localhost:" + processPorts.get(n)[0];
+        SwitchAddress a = switchAddresses.get(n);
+        if (a != null) {
+            return a.host() + ":" + a.managementPort();
         }
-        return "localhost:" + tcpServer.getPort() + "/" + NodeRoutingRegistry.authority(fabric.nodeGuid(n));
+        return options.network().host() + ":" + tcpServer.getPort() + "/" + NodeRoutingRegistry.authority(fabric.nodeGuid(n));
     }
 
     /** The node by name. */
