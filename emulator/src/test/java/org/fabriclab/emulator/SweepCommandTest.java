@@ -201,6 +201,26 @@ class SweepCommandTest {
         assertTrue(both.err().contains("emulator sweep: --engines and --routing (its old spelling) both name the engines"), both.err());
     }
 
+    /** An engine that learns needs longer to settle: its points can have a duration and warm-up of their own. */
+    @Test
+    void anEngineCanHaveADurationAndWarmUpOfItsOwn() throws Exception {
+        Run r = run("sweep", "--topology", TOPOLOGY, "--engines", "minhop,updn", "--loads", "0.3", "--duration", "10us",
+                "--engine-duration", "updn=20us", "--engine-warmup", "updn=15us", "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode curves = JSON.readTree(r.out()).get("engines");
+        assertEquals(10_000, curves.get(0).get("points").get(0).get("simulatedNs").asLong(), "minhop: --duration");
+        assertEquals(20_000, curves.get(1).get("points").get(0).get("simulatedNs").asLong(), "updn: its own");
+        assertEquals(15_000, curves.get(1).get("warmupNs").asLong());
+        // the same point as emulator sim with that duration and warm-up
+        Run sim = run("sim", "--topology", TOPOLOGY, "--engine", "updn,no_fallback", "--load", "0.3", "--duration", "20us", "--warmup",
+                "15us", "--json");
+        assertEquals(JSON.readTree(sim.out()).get("throughput"), curves.get(1).get("points").get(0).get("throughput"));
+        assertRefused(run("sweep", "--topology", TOPOLOGY, "--engines", "minhop", "--loads", "0.3", "--engine-duration", "updn=1ms"),
+                "emulator sweep", "Invalid value for option '--engine-duration': updn is not one of the engines swept");
+        assertRefused(run("sweep", "--topology", TOPOLOGY, "--engines", "minhop", "--loads", "0.3", "--engine-duration", "minhop=5"),
+                "emulator sweep", "Invalid value for option '--engine-duration': minhop=5");
+    }
+
     private static String text(NodeList nodes) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < nodes.getLength(); i++) {

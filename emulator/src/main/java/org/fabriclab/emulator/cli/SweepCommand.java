@@ -89,6 +89,8 @@ public final class SweepCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<String> names = engines();
         sim.check();
+        Map<String, Long> durations = perEngine("--engine-duration", engineDuration, names);
+        Map<String, Long> warmups = perEngine("--engine-warmup", engineWarmup, names);
         int pool = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
         if (pool < 1) {
             throw new IllegalArgumentException("Invalid value for option '--threads': " + threads + " is not a number of threads; give 1 or more");
@@ -102,8 +104,6 @@ public final class SweepCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         List<Sweep.Curve> curves;
         try {
-            Map<String, Long> durations = perEngine("--engine-duration", engineDuration, names);
-            Map<String, Long> warmups = perEngine("--engine-warmup", engineWarmup, names);
             curves = Sweep.run(names, loads.loads(), engine -> sim.route(engine + ",no_fallback"), t -> {
                 Simulation.Builder b = sim.config(t);
                 Long d = durations.get(t.engine());
@@ -225,6 +225,8 @@ public final class SweepCommand implements Callable<Integer> {
         options.put("linkLatencyNs", first.latencyNs());
         options.put("vls", first.vls());
         options.put("bufferPackets", first.bufferPackets());
+        options.put("outputBufferPackets", first.outputBufferPackets());
+        options.put("sourceQueuePackets", first.sourceQueuePackets());
         options.put("payloadBytes", first.payloadBytes());
         options.put("packetBytes", first.payloadBytes() + FrameSizes.DATA_HEADER);
         options.put("adaptive", first.adaptive());
@@ -241,6 +243,8 @@ public final class SweepCommand implements Callable<Integer> {
             Map<String, Object> e = new LinkedHashMap<>();
             e.put("engine", c.engine());
             e.put("routingMillis", c.routingMillis());
+            e.put("durationNs", c.points().get(0).config().durationNs());
+            e.put("warmupNs", c.points().get(0).config().warmupNs());
             List<Object> points = new ArrayList<>();
             for (Sweep.Point p : c.points()) {
                 Map<String, Object> point = new LinkedHashMap<>();
