@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.fabriclab.routing.engine.RoutingEngine;
 import org.fabriclab.routing.registry.EngineChain;
 import org.fabriclab.routing.registry.RoutingEngines;
 import picocli.CommandLine.Option;
@@ -23,7 +24,8 @@ public final class EngineParamOption {
     /**
      * The parameters given, each read by some engine of {@code chainSpec} (the chain in force).
      *
-     * @throws IllegalArgumentException naming a parameter no engine of the chain reads, and the ones they do
+     * @throws IllegalArgumentException naming a parameter no engine of the chain reads (and the ones
+     *                                  they do), or a value an engine cannot take
      */
     public static Map<String, String> checked(Map<String, String> params, String chainSpec) {
         Set<String> known = readBy(chainSpec);
@@ -31,6 +33,16 @@ public final class EngineParamOption {
             if (!known.contains(name)) {
                 throw new IllegalArgumentException("--engine-param " + name + ": no engine of the chain " + chainSpec + " reads it"
                         + (known.isEmpty() ? " (they take no parameters)" : "; they read " + String.join(", ", known)));
+            }
+        }
+        for (String name : EngineChain.parse(chainSpec).names()) {
+            RoutingEngine engine = RoutingEngines.create(name);
+            Map<String, String> own = new LinkedHashMap<>(params);
+            own.keySet().retainAll(engine.parameters().keySet());
+            try {
+                engine.checkParameters(own);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--engine-param for " + name + ": " + e.getMessage());
             }
         }
         return Map.copyOf(params);

@@ -221,6 +221,22 @@ class SweepCommandTest {
                 "emulator sweep", "Invalid value for option '--engine-duration': minhop=5");
     }
 
+    /** An engine parameter is taken when one engine of the sweep reads it, and goes to the engines that do. */
+    @Test
+    void engineParametersGoToTheEnginesThatReadThem() throws Exception {
+        Run r = run("sweep", "--topology", TOPOLOGY, "--engines", "df-min,q-adaptive", "--loads", "0.2", "--duration", "10us", "--vls",
+                "5", "--engine-param", "alpha=0.5", "--json");
+        assertEquals(0, r.code(), r.err());
+        Run sim = run("sim", "--topology", TOPOLOGY, "--engine", "q-adaptive,no_fallback", "--load", "0.2", "--duration", "10us", "--vls",
+                "5", "--engine-param", "alpha=0.5", "--json");
+        assertEquals(JSON.readTree(sim.out()).get("latencyMeanNs"),
+                JSON.readTree(r.out()).get("engines").get(1).get("points").get(0).get("latencyMeanNs"));
+        assertRefused(run("sweep", "--topology", TOPOLOGY, "--engines", "minhop,updn", "--loads", "0.2", "--engine-param", "alpha=0.5"),
+                "emulator sweep", "--engine-param alpha: no engine of the chain minhop,updn reads it");
+        assertRefused(run("sim", "--topology", TOPOLOGY, "--engine", "q-adaptive", "--vls", "5", "--engine-param", "alpha=2"),
+                "emulator sim", "alpha=2.0 is outside 0..1");
+    }
+
     private static String text(NodeList nodes) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < nodes.getLength(); i++) {

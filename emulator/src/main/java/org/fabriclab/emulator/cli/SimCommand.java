@@ -54,6 +54,7 @@ public final class SimCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         sim.check();
+        sim.checkEngineParams(routing != null ? routing : engine.chain);
         long durationNs = sim.duration.nanos();
         if (series != null && (series.nanos() <= 0 || (durationNs + series.nanos() - 1) / series.nanos() > Simulation.MAX_SERIES_BINS)) {
             throw new IllegalArgumentException("Invalid value for option '--series': '" + series.text() + "' is not a bin width for "

@@ -115,13 +115,21 @@ public final class SimOptions {
     }
 
     /**
-     * The engine chain's tables for the fabric, seeded with {@code --seed}, with the engines'
-     * {@code --engine-param}s (a Q-table seed is the no-congestion time of the simulated links and
-     * packets unless they say otherwise).
+     * Refuses an {@code --engine-param} that no engine of {@code chains} (a chain, or the engines a
+     * sweep compares, joined by commas) reads, naming those they do.
+     */
+    void checkEngineParams(String chains) {
+        EngineParamOption.checked(engineParams.params, chains);
+    }
+
+    /**
+     * The engine chain's tables for the fabric, seeded with {@code --seed}, with the parameters of
+     * {@code --engine-param} that its engines read ({@link #checkEngineParams} first; a Q-table
+     * seed is the no-congestion time of the simulated links and packets unless they say otherwise).
      */
     ForwardingTables route(String chain) throws RoutingException {
         Fabric f = topology.fabric();
-        Map<String, String> params = new LinkedHashMap<>(EngineParamOption.checked(engineParams.params, chain));
+        Map<String, String> params = new LinkedHashMap<>(engineParams.params);
         params.putIfAbsent("link_gbps", Double.toString(link.linkGbps));
         params.putIfAbsent("packet_bytes", Integer.toString(FrameSizes.DATA_HEADER + payloadBytes()));
         params.keySet().retainAll(EngineParamOption.readBy(chain));

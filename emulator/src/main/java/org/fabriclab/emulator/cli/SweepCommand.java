@@ -89,6 +89,7 @@ public final class SweepCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<String> names = engines();
         sim.check();
+        sim.checkEngineParams(String.join(",", names));
         Map<String, Long> durations = perEngine("--engine-duration", engineDuration, names);
         Map<String, Long> warmups = perEngine("--engine-warmup", engineWarmup, names);
         int pool = threads == null ? Runtime.getRuntime().availableProcessors() : threads;

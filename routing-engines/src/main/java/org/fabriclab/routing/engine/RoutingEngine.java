@@ -34,6 +34,16 @@ public interface RoutingEngine {
         return Map.of();
     }
 
+    /**
+     * Refuses parameter values the engine cannot take (named as in {@link #parameters()}), before
+     * anything is routed: a command line checks them up front, where a routing failure would let a
+     * chain fall back silently.
+     *
+     * @throws IllegalArgumentException naming the parameter and its range
+     */
+    default void checkParameters(Map<String, String> params) {
+    }
+
     /** Computes the forwarding tables of every switch for every LID. */
     ForwardingTables route(RoutingRequest request) throws RoutingException;
 }

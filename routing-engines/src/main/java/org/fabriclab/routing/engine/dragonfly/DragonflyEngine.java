@@ -3,6 +3,7 @@ package org.fabriclab.routing.engine.dragonfly;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
@@ -62,6 +63,24 @@ public final class DragonflyEngine implements RoutingEngine {
         m.put("local_latency_ns", "30");
         m.put("global_latency_ns", "300");
         return m;
+    }
+
+    @Override
+    public void checkParameters(Map<String, String> params) {
+        DragonflyParams.of(params);
+        for (String name : List.of("link_gbps", "packet_bytes", "local_latency_ns", "global_latency_ns")) {
+            String v = params.get(name);
+            if (v != null) {
+                try {
+                    double x = Double.parseDouble(v.strip());
+                    if (!(x > 0 && x < 1e9)) {
+                        throw new NumberFormatException();
+                    }
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(name + "=" + v + " is not a positive number");
+                }
+            }
+        }
     }
 
     @Override
