@@ -53,6 +53,8 @@ class CommandLinesTest {
                 "'tornado' is not a live traffic pattern; use uniform, permutation, all-to-all, group-shift, none");
         refused(run("up", "--topology", "no-such-kind:x=1"), "emulator up", "--topology", "no-such-kind");
         refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--exit-after", "soon"), "emulator up", "--exit-after");
+        refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--management-address", "no.such.host.invalid"), "emulator up",
+                "--management-address 'no.such.host.invalid' is not an address of this machine");
         refused(run("bench-forwarding", "--warmup", "3 days"), "emulator bench-forwarding", "--warmup");
         refused(run("bench-forwarding", "--ports", "1"), "emulator bench-forwarding", "--ports must be 2..254");
     }

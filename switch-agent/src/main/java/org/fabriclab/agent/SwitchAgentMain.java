@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.agent.link.ModelClock;
+import org.fabriclab.agent.mgmt.Endpoints;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.agent.mgmt.ManagementService;
 import org.fabriclab.cli.Cli;
@@ -31,8 +32,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code bin/switch-agent}: one switch as a process. Its management endpoint is a gRPC server on
  * {@code --management-port}; its data links are TCP: it accepts links on {@code --data-port} and
- * opens the ones given with {@code --link}, retrying while the peer is not up yet. When both ports
- * are bound it prints {@code ready management=HOST:PORT data=HOST:PORT} on standard output.
+ * opens the ones given with {@code --link}, retrying while the peer is not up yet. Both listen on
+ * the loopback address unless {@code --management-address} / {@code --data-address} say otherwise.
+ * When both ports are bound it prints {@code ready management=HOST:PORT data=HOST:PORT} on standard
+ * output, HOST as others should dial it ({@link Endpoints#advertised}).
  */
 @Command(name = "switch-agent", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Run one emulated switch: management over gRPC, data links over TCP.")
@@ -53,6 +56,17 @@ public final class SwitchAgentMain implements Callable<Integer> {
 
     @Option(names = "--data-port", defaultValue = "0", description = "TCP port accepting data links (0 picks one). Default: ${DEFAULT-VALUE}")
     int dataPort;
+
+    @Option(names = "--management-address", defaultValue = Endpoints.LOOPBACK, paramLabel = "ADDRESS",
+            description = "Address the management server binds: loopback unless told otherwise (0.0.0.0: every interface, for a "
+                    + "manager on another machine; anyone who reaches it may read the node, and write it unless an M_Key guards "
+                    + "it). Default: ${DEFAULT-VALUE}")
+    String managementAddress;
+
+    @Option(names = "--data-address", defaultValue = Endpoints.LOOPBACK, paramLabel = "ADDRESS",
+            description = "Address the data-link listener binds (0.0.0.0: every interface, for peers on other machines). "
+                    + "Default: ${DEFAULT-VALUE}")
+    String dataAddress;
 
     @Option(names = "--link", paramLabel = "PORT=HOST:DATAPORT:PEERPORT",
             description = "Open a data link from our PORT to PEERPORT of the switch accepting links at HOST:DATAPORT (repeatable)")
@@ -106,19 +120,21 @@ public final class SwitchAgentMain implements Callable<Integer> {
                 throw new IllegalArgumentException("--link " + l + " is not PORT=HOST:DATAPORT:PEERPORT");
             }
         }
+        InetSocketAddress mgmtBind = Endpoints.bind("--management-address", managementAddress, managementPort);
+        InetSocketAddress dataBind = Endpoints.bind("--data-address", dataAddress, dataPort);
         ManagedNode node = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, nodeGuid, name, ports));
-        Server mgmt = NettyServerBuilder.forAddress(new InetSocketAddress("localhost", managementPort))
-                .addService(new ManagementService(node)).directExecutor().build().start();
-        String endpoint = "localhost:" + mgmt.getPort();
+        Server mgmt = NettyServerBuilder.forAddress(mgmtBind)
+                .addService(ManagementService.definition(node)).directExecutor().build().start();
+        String endpoint = Endpoints.advertised(managementAddress) + ":" + mgmt.getPort();
         double[] rates = new double[ports + 1];
         Arrays.fill(rates, link.linkGbps);
         try (DataLinks data = DataLinks.tcp(1)) {
             LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, rates, endpoint);
             sw.linkLatencyNs(link.latencyNs(0));
             sw.modelClock(new ModelClock(System::nanoTime, Math.max(1, dilation.timeDilation.dilation())));
-            InetSocketAddress bound = (InetSocketAddress) data.listen(sw, new InetSocketAddress("localhost", dataPort));
+            InetSocketAddress bound = (InetSocketAddress) data.listen(sw, dataBind);
             PrintWriter out = spec.commandLine().getOut();
-            out.println("ready management=" + endpoint + " data=localhost:" + bound.getPort());
+            out.println("ready management=" + endpoint + " data=" + Endpoints.advertised(dataAddress) + ":" + bound.getPort());
             out.flush();
             for (int i = 0; i < peers.size(); i++) {
                 connectWithRetry(data, sw, parsedPorts.get(i)[0], peers.get(i), parsedPorts.get(i)[1]);

@@ -27,6 +27,8 @@ class SwitchAgentMainTest {
         refused("--link 1=localhost is not PORT=HOST:DATAPORT:PEERPORT", concat(ok, "--link", "1=localhost"));
         refused("--guid xyz is not a hex GUID", "--name", "S", "--guid", "xyz", "--ports", "4");
         refused("--ports must be 1..254", "--name", "S", "--guid", "1", "--ports", "300");
+        refused("--management-address '[::1' is not an address of this machine", concat(ok, "--management-address", "[::1"));
+        refused("--data-address 'no.such.host.invalid' is not an address of this machine", concat(ok, "--data-address", "no.such.host.invalid"));
     }
 
     private static String[] concat(String[] a, String... b) {

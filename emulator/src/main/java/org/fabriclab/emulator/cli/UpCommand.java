@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
+import org.fabriclab.agent.mgmt.Endpoints;
 import org.fabriclab.cli.LinkOptions;
 import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.TimeSpan;
@@ -36,6 +37,12 @@ public final class UpCommand implements Callable<Integer> {
     @Option(names = "--management-port", defaultValue = "50100", description = "TCP port of the management server (0: any free port, printed). Default: ${DEFAULT-VALUE}")
     int port;
 
+    @Option(names = "--management-address", defaultValue = Endpoints.LOOPBACK, paramLabel = "ADDRESS",
+            description = "Address the management server binds, and with --processes every switch process's: loopback unless told "
+                    + "otherwise (0.0.0.0: every interface, for a manager on another machine; anyone who reaches it may read the "
+                    + "nodes, and write them unless a manager has set an M_Key). Default: ${DEFAULT-VALUE}")
+    String managementAddress;
+
     @Mixin
     LinkOptions link;
 
@@ -59,10 +66,11 @@ public final class UpCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Fabric f = topology.fabric();
         TrafficPattern pattern = traffic.pattern("none");
+        Endpoints.bind("--management-address", managementAddress, Math.max(0, port)); // refused before anything starts
         PrintWriter out = spec.commandLine().getOut();
         try (EmulatedFabric fabric = EmulatedFabric.start(f, EmulatedFabric.Options.DEFAULTS.withThreads(threads).withLinkGbps(link.linkGbps)
                 .withLinkLatencyNs(link.latencyNs(0)).withManagementPort(port == 0 ? ANY_TCP_PORT : port).withProcesses(processes)
-                .withTimeDilation(dilation.timeDilation))) {
+                .withTimeDilation(dilation.timeDilation).withManagementAddress(managementAddress))) {
             String endpoint = fabric.tcpEndpoint(f.name(f.nodeCount() - 1));
             out.println("fabric up: " + f.switchCount() + " switches, " + f.caCount() + " hosts, " + f.linkCount()
                     + " links; manage it with: bin/fabric-manager --connect " + endpoint);

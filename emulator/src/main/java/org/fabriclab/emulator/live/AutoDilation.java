@@ -60,9 +60,9 @@ final class AutoDilation implements AutoCloseable {
         this.local = local;
     }
 
-    /** Also watches (and sets) the switch process {@code name} managed at localhost:{@code port}. */
-    void addProcess(String name, int port) {
-        processes.add(NettyChannelBuilder.forAddress("localhost", port).usePlaintext().build());
+    /** Also watches (and sets) the switch process {@code name} managed at {@code host:port}. */
+    void addProcess(String name, String host, int port) {
+        processes.add(NettyChannelBuilder.forAddress(host, port).usePlaintext().build());
         processNames.add(name);
     }
 

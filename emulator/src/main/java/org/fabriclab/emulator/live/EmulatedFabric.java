@@ -30,6 +30,7 @@ import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.agent.link.ModelClock;
 import org.fabriclab.agent.link.Traffic;
+import org.fabriclab.agent.mgmt.Endpoints;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.agent.mgmt.NodeRoutingRegistry;
 import org.fabriclab.cli.TimeDilation;
@@ -65,42 +66,56 @@ public final class EmulatedFabric implements AutoCloseable {
      * @param linkLatencyNs   propagation delay of every link (see {@link LiveNode#linkLatencyNs})
      * @param managementPort  0: management endpoints in-process only ({@code inproc:SERVER/GUID}); otherwise
      *                        also one TCP gRPC server on this port (-1 picks a free one) serving every
-     *                        node, endpoints {@code localhost:PORT/GUID}, for a manager in another process
+     *                        node, endpoints {@code HOST:PORT/GUID}, for a manager in another process
+     * @param managementAddress the address the TCP management servers bind (this one and, with
+     *                        {@code processes}, every switch process's): loopback by default, another
+     *                        only when asked; endpoints name it as {@code Endpoints.advertised} says
      * @param processes       every switch a {@code switch-agent} process of its own, data links over TCP
      *                        (hosts stay in this JVM, on TCP links to their switches)
      * @param timeDilation    how much slower than real time the fabric runs (see {@link ModelClock}), fixed
      *                        or {@code auto}
      */
     public record Options(int threads, int vls, int bufferPackets, double linkGbps, long linkLatencyNs, int managementPort,
-                          boolean processes, TimeDilation timeDilation) {
+                          boolean processes, TimeDilation timeDilation, String managementAddress) {
         /**
          * Two event loops, two lanes, 8-packet buffers, 100 Gbps links without delay, in-process
-         * management only, real time.
+         * management only (TCP, when asked for, on loopback), real time.
          */
-        public static final Options DEFAULTS = new Options(2, 2, 8, 100, 0, 0, false, TimeDilation.REAL_TIME);
+        public static final Options DEFAULTS = new Options(2, 2, 8, 100, 0, 0, false, TimeDilation.REAL_TIME, Endpoints.LOOPBACK);
+
+        /** TCP management, if any, on loopback. */
+        public Options(int threads, int vls, int bufferPackets, double linkGbps, long linkLatencyNs, int managementPort,
+                       boolean processes, TimeDilation timeDilation) {
+            this(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, Endpoints.LOOPBACK);
+        }
 
         public Options withThreads(int t) {
-            return new Options(t, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation);
+            return new Options(t, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, managementAddress);
         }
 
         public Options withLinkGbps(double g) {
-            return new Options(threads, vls, bufferPackets, g, linkLatencyNs, managementPort, processes, timeDilation);
+            return new Options(threads, vls, bufferPackets, g, linkLatencyNs, managementPort, processes, timeDilation, managementAddress);
         }
 
         public Options withLinkLatencyNs(long ns) {
-            return new Options(threads, vls, bufferPackets, linkGbps, ns, managementPort, processes, timeDilation);
+            return new Options(threads, vls, bufferPackets, linkGbps, ns, managementPort, processes, timeDilation, managementAddress);
         }
 
         public Options withManagementPort(int port) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, port, processes, timeDilation);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, port, processes, timeDilation, managementAddress);
         }
 
         public Options withProcesses(boolean p) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, p, timeDilation);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, p, timeDilation, managementAddress);
         }
 
         public Options withTimeDilation(TimeDilation d) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, d);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, d, managementAddress);
+        }
+
+        /** The address TCP management servers bind (see the record's documentation). */
+        public Options withManagementAddress(String address) {
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, address);
         }
     }
 
@@ -145,7 +160,7 @@ public final class EmulatedFabric implements AutoCloseable {
         inprocServer = InProcessServerBuilder.forName(INPROC + inprocName).fallbackHandlerRegistry(registry).directExecutor().build().start();
         if (options.managementPort() != 0 || options.processes()) {
             tcpServer = NettyServerBuilder
-                    .forAddress(new InetSocketAddress("localhost", Math.max(0, options.managementPort())))
+                    .forAddress(Endpoints.bind("--management-address", options.managementAddress(), Math.max(0, options.managementPort())))
                     .fallbackHandlerRegistry(registry).directExecutor().build().start();
         }
         if (options.processes()) {
@@ -163,7 +178,7 @@ public final class EmulatedFabric implements AutoCloseable {
             double[] rates = new double[fabric.portCount(n) + 1];
             Arrays.fill(rates, options.linkGbps());
             String endpoint = tcpServer == null ? endpoint(n)
-                    : "localhost:" + tcpServer.getPort() + "/" + NodeRoutingRegistry.authority(fabric.nodeGuid(n));
+                    : host() + ":" + tcpServer.getPort() + "/" + NodeRoutingRegistry.authority(fabric.nodeGuid(n));
             LiveNode node = sw ? new LiveSwitch(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), rates, endpoint)
                     : new LiveHost(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), options.linkGbps(), endpoint);
             node.linkLatencyNs(options.linkLatencyNs());
@@ -206,7 +221,7 @@ public final class EmulatedFabric implements AutoCloseable {
         }
         if (options.timeDilation().auto()) {
             auto = new AutoDilation(clock, Arrays.stream(nodes).filter(n -> n != null).toList());
-            processPorts.forEach((n, pp) -> auto.addProcess(fabric.name(n), pp[0]));
+            processPorts.forEach((n, pp) -> auto.addProcess(fabric.name(n), host(), pp[0]));
             auto.start();
         }
         LOG.info("emulated fabric up: {} switches, {} hosts, {} links in {} ms", fabric.switchCount(), fabric.caCount(),
@@ -240,7 +255,8 @@ public final class EmulatedFabric implements AutoCloseable {
                     "--ports", Integer.toString(fabric.portCount(n)), "--management-port", Integer.toString(pp[0]),
                     "--data-port", Integer.toString(pp[1]), "--vls", Integer.toString(options.vls()),
                     "--buffer", Integer.toString(options.bufferPackets()), "--link-gbps", Double.toString(options.linkGbps()),
-                    "--link-latency", options.linkLatencyNs() + "ns", "--time-dilation", Double.toString(clock.dilation())));
+                    "--link-latency", options.linkLatencyNs() + "ns", "--time-dilation", Double.toString(clock.dilation()),
+                    "--management-address", options.managementAddress()));
             for (int p = 1; p <= fabric.portCount(n); p++) {
                 int g = fabric.globalPort(n, p);
                 int peer = fabric.peerNode(g);
@@ -299,7 +315,7 @@ public final class EmulatedFabric implements AutoCloseable {
         for (Map.Entry<Integer, int[]> e : processPorts.entrySet()) {
             int n = e.getKey();
             io.grpc.ManagedChannel ch = NettyChannelBuilder
-                    .forAddress("localhost", e.getValue()[0]).usePlaintext().build();
+                    .forAddress(host(), e.getValue()[0]).usePlaintext().build();
             try {
                 while (true) {
                     var info = ManagementGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS)
@@ -351,9 +367,15 @@ public final class EmulatedFabric implements AutoCloseable {
         return INPROC + inprocName + "/" + NodeRoutingRegistry.authority(fabric.nodeGuid(node));
     }
 
+    /** The host in TCP management endpoints: the management address as others dial it. */
+    private String host() {
+        return Endpoints.advertised(options.managementAddress());
+    }
+
     /**
-     * The TCP management endpoint of a node: {@code localhost:PORT} for a switch process,
-     * {@code localhost:PORT/GUID} for a node served by this JVM's routing server; null without TCP.
+     * The TCP management endpoint of a node: {@code HOST:PORT} for a switch process,
+     * {@code HOST:PORT/GUID} for a node served by this JVM's routing server (HOST {@code localhost}
+     * unless another management address was asked for); null without TCP.
      */
     public String tcpEndpoint(String nodeName) {
         if (tcpServer == null) {
@@ -361,9 +383,9 @@ public final class EmulatedFabric implements AutoCloseable {
         }
         int n = fabric.nodeByName(nodeName).orElseThrow(() -> new IllegalArgumentException("no node named \"" + nodeName + "\""));
         if (processPorts.containsKey(n)) {
-            return "localhost:" + processPorts.get(n)[0];
+            return host() + ":" + processPorts.get(n)[0];
         }
-        return "localhost:" + tcpServer.getPort() + "/" + NodeRoutingRegistry.authority(fabric.nodeGuid(n));
+        return host() + ":" + tcpServer.getPort() + "/" + NodeRoutingRegistry.authority(fabric.nodeGuid(n));
     }
 
     /** The node by name. */

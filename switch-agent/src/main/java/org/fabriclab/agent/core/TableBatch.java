@@ -11,12 +11,22 @@ import java.util.List;
  * none, the LFT's static port then), and whether AR is enabled (null keeps the setting); and for
  * source routing on a torus, the port of each direction (+X +Y +Z +K -X -Y -Z -K; 0 where the
  * switch has none; an empty array turns source routing off, null keeps the setting); and the input
- * ports whose packets follow the static LFT even with AR on (null keeps the setting). Build one with
+ * ports whose packets follow the static LFT even with AR on (null keeps the setting). With
+ * {@code replace} the batch is the whole tables: what it leaves out is what a fresh switch holds,
+ * and it may move the version down (a manager taking back a switch someone else wrote, or one at
+ * the version ceiling). Versions are unsigned ({@link Long#compareUnsigned}). Build one with
  * {@link #builder(long, long)}: the record is long and most writes leave most of it alone.
  */
 public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl,
                          List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled, int[] directionPorts,
-                         int[] arStaticInputs) {
+                         int[] arStaticInputs, boolean replace) {
+    /** Changing what it names, keeping the rest. */
+    public TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl,
+                      List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled, int[] directionPorts,
+                      int[] arStaticInputs) {
+        this(fromVersion, toVersion, blocks, lftTop, sl2vl, arGroups, arBlocks, arEnabled, directionPorts, arStaticInputs, false);
+    }
+
     /** Without adaptive-routing changes. */
     public TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl) {
         this(fromVersion, toVersion, blocks, lftTop, sl2vl, List.of(), List.of(), null, null, null);
@@ -83,6 +93,7 @@ public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, i
         private Boolean arEnabled;
         private int[] directionPorts;
         private int[] arStaticInputs;
+        private boolean replace;
 
         private Builder(long fromVersion, long toVersion) {
             this.fromVersion = fromVersion;
@@ -136,9 +147,15 @@ public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, i
             return this;
         }
 
+        /** Makes the batch the whole tables: what it does not set is what a fresh switch holds. */
+        public Builder replace(boolean whole) {
+            replace = whole;
+            return this;
+        }
+
         public TableBatch build() {
             return new TableBatch(fromVersion, toVersion, blocks, lftTop, sl2vl, arGroups, arBlocks, arEnabled, directionPorts,
-                    arStaticInputs);
+                    arStaticInputs, replace);
         }
     }
 }

@@ -21,7 +21,7 @@ public final class NodeRoutingRegistry extends HandlerRegistry {
     }
 
     public void add(ManagedNode node) {
-        byAuthority.put(authority(node.identity().guid()), new ManagementService(node).bindService());
+        byAuthority.put(authority(node.identity().guid()), ManagementService.definition(node));
     }
 
     @Override

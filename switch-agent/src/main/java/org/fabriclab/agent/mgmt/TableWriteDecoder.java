@@ -21,7 +21,8 @@ public final class TableWriteDecoder {
     }
 
     public static TableBatch decode(WriteTablesRequest request) {
-        TableBatch.Builder b = TableBatch.builder(request.getFromVersion(), request.getToVersion()).lftTop(request.getLftTop());
+        TableBatch.Builder b = TableBatch.builder(request.getFromVersion(), request.getToVersion()).lftTop(request.getLftTop())
+                .replace(request.getReplace());
         for (LftBlock block : request.getLftBlocksList()) {
             b.block(block.getBlock(), block.getPorts().toByteArray());
         }
