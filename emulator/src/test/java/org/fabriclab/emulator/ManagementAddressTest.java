@@ -5,18 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.net.ConnectException;
-import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.net.Socket;
-import java.net.SocketException;
-import java.util.Collections;
-import java.util.Optional;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.topology.Topologies;
+import org.fabriclab.testkit.Addresses;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,30 +20,6 @@ import org.junit.jupiter.api.Test;
 class ManagementAddressTest {
     private static final String SPEC = "rlft:leaves=1,spines=1,hosts=1";
 
-    /** This machine's first IPv4 address that is not loopback, if it has one. */
-    private static Optional<InetAddress> outside() throws SocketException {
-        for (NetworkInterface i : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-            if (i.isUp() && !i.isLoopback()) {
-                for (InetAddress a : Collections.list(i.getInetAddresses())) {
-                    if (a instanceof Inet4Address && !a.isLoopbackAddress() && !a.isLinkLocalAddress()) {
-                        return Optional.of(a);
-                    }
-                }
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** True if a TCP connection to {@code address:port} is accepted; false if refused (nothing listens there). */
-    private static boolean accepts(InetAddress address, int port) throws IOException {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(address, port), 10_000);
-            return true;
-        } catch (ConnectException refused) {
-            return false;
-        }
-    }
-
     private static int port(String endpoint) {
         String hostPort = endpoint.contains("/") ? endpoint.substring(0, endpoint.indexOf('/')) : endpoint;
         return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
@@ -59,37 +27,37 @@ class ManagementAddressTest {
 
     @Test
     void theManagementServerListensOnLoopbackUnlessAskedOtherwise() throws Exception {
-        InetAddress other = outside().orElse(null);
+        InetAddress other = Addresses.outside().orElse(null);
         assumeTrue(other != null, "this machine has no address but loopback");
         EmulatedFabric.Options tcp = EmulatedFabric.Options.DEFAULTS.withManagementPort(-1);
         try (EmulatedFabric f = EmulatedFabric.start(Topologies.generate(SPEC), tcp)) {
             int port = port(f.tcpEndpoint("L0_H0"));
             assertTrue(f.tcpEndpoint("L0_H0").startsWith("localhost:"), f.tcpEndpoint("L0_H0"));
-            assertTrue(accepts(InetAddress.getLoopbackAddress(), port));
-            assertFalse(accepts(other, port), "not on " + other);
+            assertTrue(Addresses.accepts(InetAddress.getLoopbackAddress(), port));
+            assertFalse(Addresses.accepts(other, port), "not on " + other);
         }
         try (EmulatedFabric f = EmulatedFabric.start(Topologies.generate(SPEC), tcp.withManagementAddress("0.0.0.0"))) {
             int port = port(f.tcpEndpoint("L0_H0"));
-            assertTrue(accepts(other, port), "on " + other + " when asked");
+            assertTrue(Addresses.accepts(other, port), "on " + other + " when asked");
             assertFalse(f.tcpEndpoint("L0_H0").startsWith("0.0.0.0"), "a wildcard is no address to dial: " + f.tcpEndpoint("L0_H0"));
         }
     }
 
     @Test
     void switchProcessesListenWhereTheFabricIsAskedTo() throws Exception {
-        InetAddress other = outside().orElse(null);
+        InetAddress other = Addresses.outside().orElse(null);
         assumeTrue(other != null, "this machine has no address but loopback");
         EmulatedFabric.Options processes = EmulatedFabric.Options.DEFAULTS.withManagementPort(-1).withProcesses(true);
         try (EmulatedFabric f = EmulatedFabric.start(Topologies.generate(SPEC), processes)) {
             int port = port(f.tcpEndpoint("S0"));
-            assertTrue(accepts(InetAddress.getLoopbackAddress(), port));
-            assertFalse(accepts(other, port), "a switch process is not on " + other + " by default");
+            assertTrue(Addresses.accepts(InetAddress.getLoopbackAddress(), port));
+            assertFalse(Addresses.accepts(other, port), "a switch process is not on " + other + " by default");
         }
         String address = other.getHostAddress();
         try (EmulatedFabric f = EmulatedFabric.start(Topologies.generate(SPEC), processes.withManagementAddress(address))) {
             assertEquals(address + ":" + port(f.tcpEndpoint("S0")), f.tcpEndpoint("S0"), "endpoints name the address asked for");
-            assertTrue(accepts(other, port(f.tcpEndpoint("S0"))));
-            assertTrue(accepts(other, port(f.tcpEndpoint("L0_H0"))));
+            assertTrue(Addresses.accepts(other, port(f.tcpEndpoint("S0"))));
+            assertTrue(Addresses.accepts(other, port(f.tcpEndpoint("L0_H0"))));
         }
     }
 }

@@ -6,19 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
-import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.stub.ClientCalls;
 import io.netty.channel.DefaultEventLoop;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -61,6 +55,7 @@ import org.fabriclab.proto.v1.SourceRouteEntry;
 import org.fabriclab.proto.v1.WriteSourceRoutesRequest;
 import org.fabriclab.proto.v1.WriteTablesRequest;
 import org.fabriclab.routing.format.Excerpt;
+import org.fabriclab.testkit.GrpcCalls;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -344,45 +339,12 @@ class ManagementInputTest {
     }
 
     private Status call(ManagedNode node, String name, Message request) {
-        return invoke(node, method(name), request);
+        return GrpcCalls.status(channels.get(node), method(name), request);
     }
 
-    /** Calls {@code m} with raw bytes for a request. */
     private Status raw(ManagedNode node, MethodDescriptor<?, ?> m, byte[] bytes) {
-        return invoke(node, MethodDescriptor.<byte[], byte[]>newBuilder().setType(m.getType()).setFullMethodName(m.getFullMethodName())
-                .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build(), bytes);
+        return GrpcCalls.raw(channels.get(node), m, bytes);
     }
-
-    /** The status a call of {@code m} at {@code node} ends with (a stream: its first message or its end). */
-    private <Q, R> Status invoke(ManagedNode node, MethodDescriptor<Q, R> m, Q request) {
-        CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS);
-        try {
-            if (m.getType() == MethodDescriptor.MethodType.SERVER_STREAMING) {
-                ClientCalls.blockingServerStreamingCall(channels.get(node), m, options, request).hasNext();
-            } else {
-                ClientCalls.blockingUnaryCall(channels.get(node), m, options, request);
-            }
-            return Status.OK;
-        } catch (StatusRuntimeException e) {
-            return e.getStatus();
-        }
-    }
-
-    private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-            try {
-                return stream.readAllBytes();
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-    };
 
     private static String shortly(Message m) {
         return Excerpt.quote(m.toString().replace('\n', ' '));

@@ -35,6 +35,19 @@ public final class Excerpt {
         return cut(s, MESSAGE - tail.length()) + tail;
     }
 
+    /**
+     * {@code reason} and then {@code suffix} (what happened, as "; nothing was changed"), in at most
+     * {@link #MESSAGE} characters: the reason is cut, never the suffix.
+     */
+    public static String message(String reason, String suffix) {
+        String r = String.valueOf(reason);
+        if (r.length() + suffix.length() <= MESSAGE) {
+            return r + suffix;
+        }
+        String cut = "... (" + r.length() + " characters)";
+        return cut(r, MESSAGE - suffix.length() - cut.length()) + cut + suffix;
+    }
+
     /** The first {@code max} characters, never splitting a surrogate pair. */
     private static String cut(String s, int max) {
         if (s.length() <= max) {

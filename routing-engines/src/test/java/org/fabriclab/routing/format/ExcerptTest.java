@@ -41,5 +41,9 @@ class ExcerptTest {
         String m = Excerpt.message("y".repeat(100_000));
         assertEquals(Excerpt.MESSAGE, m.length());
         assertTrue(m.endsWith("(100000 characters in all)"), m);
+        String kept = Excerpt.message("z".repeat(5_000), "; nothing was changed");
+        assertEquals(Excerpt.MESSAGE, kept.length());
+        assertTrue(kept.endsWith("... (5000 characters); nothing was changed"), kept);
+        assertEquals("short; done", Excerpt.message("short", "; done"));
     }
 }
