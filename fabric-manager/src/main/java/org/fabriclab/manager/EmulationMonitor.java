@@ -66,16 +66,14 @@ public final class EmulationMonitor implements AutoCloseable {
     private volatile Summary summary = Summary.NONE;
     private volatile double dilation = Double.NaN;
     private volatile double faithful = Double.NaN;
+    /** Whether the fabric-wide gauges are registered yet (by the first poll that reached a node; the poller's thread). */
+    private volatile boolean gauges;
 
     public EmulationMonitor(FabricManager manager, MeterRegistry registry, long intervalMillis) {
         this.manager = manager;
         this.registry = registry;
         this.intervalMillis = intervalMillis;
         fanOut = new FanOut(manager.channels(), io, IN_FLIGHT);
-        Gauge.builder("fabric.emulation.dilation", this, m -> m.dilation).description("the time dilation D in force (1: real time)")
-                .register(registry);
-        Gauge.builder("fabric.emulation.faithful", this, m -> m.faithful)
-                .description("1 if every lag stayed within the bound over the last poll").register(registry);
         up = changes("up");
         down = changes("down");
     }
@@ -164,6 +162,22 @@ public final class EmulationMonitor implements AutoCloseable {
         dilation = d;
         faithful = within ? 1 : 0;
         summary = new Summary(d, within, Math.max(0, worst), where);
+        if (!gauges) {
+            registerGauges();
+        }
+    }
+
+    /**
+     * The fabric-wide gauges, from the first poll that reached a node on: before it they would be
+     * NaN, and one NaN sample makes every average over a range that holds it NaN (the fidelity
+     * dashboard's "time unfaithful in range" over the daemon's first seconds).
+     */
+    private void registerGauges() {
+        Gauge.builder("fabric.emulation.dilation", this, m -> m.dilation).description("the time dilation D in force (1: real time)")
+                .register(registry);
+        Gauge.builder("fabric.emulation.faithful", this, m -> m.faithful)
+                .description("1 if every lag stayed within the bound over the last poll").register(registry);
+        gauges = true;
     }
 
     private Lags register(String node) {
