@@ -92,11 +92,6 @@ app.kubernetes.io/component: {{ .component }}
 {{- if hasPrefix "file:" .Values.fabric.topology }}
 {{- fail (printf "fabric.topology %q: a file: topology needs the file inside the image, which the chart does not provide; use a generated spec" .Values.fabric.topology) }}
 {{- end }}
-{{- range $key := list "adminAddress" "adminTokenSecret" "tlsSecret" }}
-{{- if index $.Values.security $key }}
-{{- fail (printf "security.%s is a placeholder for the security work of issue 18: this fabric-manager has no --admin-address, --token-file or TLS flags yet, so it cannot be applied" $key) }}
-{{- end }}
-{{- end }}
 {{- end }}
 
 {{/* The volumes every JVM container needs with a read-only root: /tmp (Netty's native libraries, hsperfdata) */}}

@@ -207,10 +207,8 @@ class ChartTest {
                 switch (launcher(c)) {
                     case FABRIC_MANAGER -> {
                         assertEquals("0.0.0.0", p.value("--metrics-address"));
-                        // the security work brings --admin-address (loopback by default): the probes need the pod's address then
-                        if (p.declares("--admin-address")) {
-                            assertEquals("0.0.0.0", p.value("--admin-address"), "the kubelet's gRPC probes reach the admin port on the pod's address");
-                        }
+                        // the daemon binds loopback by default: the probes and the Service need the pod's address
+                        assertEquals("0.0.0.0", p.value("--admin-address"), "the kubelet's gRPC probes reach the admin port on the pod's address");
                     }
                     case EMULATOR -> {
                         assertEquals("0.0.0.0", p.value("--management-address"));
@@ -240,6 +238,31 @@ class ChartTest {
                 "the state directory on a claim of its own");
         assertTrue(Yamls.list(containers(manager).get(0), "volumeMounts").stream()
                 .anyMatch(v -> v.get("name").equals("state") && v.get("mountPath").equals(p.value("--state-dir"))));
+    }
+
+    @Test
+    void anAdminTokenAndTlsComeFromSecretsMountedWhereTheFlagsSay() {
+        Manifests m = Chart.render(values("security.adminTokenSecret", "lab-admin-token", "security.tlsSecret", "lab-admin-tls"));
+        Map<String, Object> manager = m.get("StatefulSet", "lab-fabriclab-manager");
+        Map<String, Object> c = containers(manager).get(0);
+        Launcher.Parsed p = parsed(c);
+        Map<String, String> secretOfVolume = new LinkedHashMap<>();
+        for (Map<String, Object> v : Yamls.list(manager, "spec.template.spec.volumes")) {
+            if (Yamls.at(v, "secret.secretName") != null) {
+                secretOfVolume.put((String) v.get("name"), (String) Yamls.at(v, "secret.secretName"));
+            }
+        }
+        for (String[] flag : new String[][] {{"--admin-token-file", "lab-admin-token"}, {"--admin-tls-cert", "lab-admin-tls"},
+                {"--admin-tls-key", "lab-admin-tls"}}) {
+            String file = p.value(flag[0]);
+            assertTrue(Yamls.list(c, "volumeMounts").stream().anyMatch(v -> file.startsWith(v.get("mountPath") + "/")
+                    && flag[1].equals(secretOfVolume.get(v.get("name"))) && Boolean.TRUE.equals(v.get("readOnly"))),
+                    flag[0] + " " + file + " is in a read-only mount of Secret " + flag[1]);
+        }
+        // the kubelet's gRPC probes speak plain text: with TLS they check the port's socket
+        assertNotNull(Yamls.at(c, "readinessProbe.tcpSocket.port"));
+        assertEquals(null, Yamls.at(c, "readinessProbe.grpc"));
+        assertNotNull(Yamls.at(containers(Chart.render(values()).get("StatefulSet", "lab-fabriclab-manager")).get(0), "readinessProbe.grpc.port"));
     }
 
     @Test
@@ -357,9 +380,6 @@ class ChartTest {
     void whatThisVersionCannotDoIsRefusedWithTheReason() {
         Map<Map<String, Object>, String> refused = new LinkedHashMap<>();
         refused.put(values("manager.standby.enabled", true), "manager.standby.enabled needs fabric.mode single-pod or pod-per-switch");
-        refused.put(values("security.adminTokenSecret", "token"), "security.adminTokenSecret is a placeholder for the security work");
-        refused.put(values("security.tlsSecret", "tls"), "security.tlsSecret is a placeholder for the security work");
-        refused.put(values("security.adminAddress", "0.0.0.0"), "security.adminAddress is a placeholder for the security work");
         refused.put(values("fabric.topology", "file:/data/lab.net"), "a file: topology needs the file inside the image");
         refused.forEach((v, message) -> {
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> Chart.render(v), v.toString());

@@ -59,6 +59,8 @@ class CommandLinesTest {
                 "is not HOST_PATTERN:MANAGEMENT_PORT:DATA_PORT");
         refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--switch-agents", "sw-{index}:50100:50200", "--processes"), "emulator up",
                 "not both");
+        refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--management-address", "no.such.host.invalid"), "emulator up",
+                "--management-address 'no.such.host.invalid' is not an address of this machine");
         refused(run("bench-forwarding", "--warmup", "3 days"), "emulator bench-forwarding", "--warmup");
         refused(run("bench-forwarding", "--ports", "1"), "emulator bench-forwarding", "--ports must be 2..254");
     }

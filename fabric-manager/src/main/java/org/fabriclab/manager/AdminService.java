@@ -1,6 +1,7 @@
 package org.fabriclab.manager;
 
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
 import org.fabriclab.manager.discovery.DiscoveredNode;
@@ -29,11 +30,15 @@ import org.fabriclab.proto.v1.TopologyNode;
 import org.fabriclab.proto.v1.TraceRouteRequest;
 import org.fabriclab.proto.v1.TraceRouteResponse;
 import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.format.Excerpt;
 import org.fabriclab.routing.lid.LidAssignment;
 
 /**
  * The {@code Admin} gRPC service (see {@code admin.proto}): status, topology, route traces and table
- * dumps read from the switches themselves, sweeps, the engine chain.
+ * dumps read from the switches themselves, sweeps, the engine chain. Bad input is INVALID_ARGUMENT
+ * quoting at most 200 characters of it ({@link Excerpt}), a fabric not routed yet
+ * FAILED_PRECONDITION, a switch that does not answer a trace or dump UNAVAILABLE; who may call what
+ * is {@link AdminCalls}'s business (the daemon serves this behind it, {@link AdminServer}).
  */
 public final class AdminService extends AdminGrpc.AdminImplBase {
     private final FabricManager manager;
@@ -72,8 +77,8 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
             }
         }
         if (!request.getNode().isEmpty() && b.getLinksCount() == 0) {
-            out.onError(Status.INVALID_ARGUMENT.withDescription("no polled ports of a node named \"" + request.getNode()
-                    + "\" (unknown, or not polled yet)").asRuntimeException());
+            out.onError(Status.INVALID_ARGUMENT.withDescription("no polled ports of a node named " + Excerpt.quote(request.getNode())
+                    + " (unknown, or not polled yet)").asRuntimeException());
             return;
         }
         reply(out, b.build());
@@ -136,6 +141,14 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
     /** Follows the route hop by hop through the LFT blocks each switch returns. */
     @Override
     public void traceRoute(TraceRouteRequest request, StreamObserver<TraceRouteResponse> out) {
+        try {
+            trace(request, out);
+        } catch (StatusRuntimeException e) {
+            out.onError(switchSilent("the trace", e));
+        }
+    }
+
+    private void trace(TraceRouteRequest request, StreamObserver<TraceRouteResponse> out) {
         FabricManager.Snapshot s = manager.snapshot();
         if (s.outcome() == null) {
             out.onError(notRouted());
@@ -179,6 +192,20 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
     /** A switch's LFT as the switch holds it. */
     @Override
     public void dumpTables(DumpTablesRequest request, StreamObserver<DumpTablesResponse> out) {
+        try {
+            dump(request, out);
+        } catch (StatusRuntimeException e) {
+            out.onError(switchSilent("the dump", e));
+        }
+    }
+
+    /** A switch's call failed under a trace or dump: UNAVAILABLE, saying what the switch answered. */
+    private static StatusRuntimeException switchSilent(String what, StatusRuntimeException e) {
+        return Status.UNAVAILABLE.withDescription(what + " needs the switches' own tables, and a switch did not answer: "
+                + e.getStatus().getCode() + " " + e.getStatus().getDescription()).asRuntimeException();
+    }
+
+    private void dump(DumpTablesRequest request, StreamObserver<DumpTablesResponse> out) {
         FabricManager.Snapshot s = manager.snapshot();
         if (s.outcome() == null) {
             out.onError(notRouted());
@@ -187,7 +214,7 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
         Fabric f = s.outcome().fabric();
         Integer node = f.nodeByName(request.getSwitchName()).orElse(null);
         if (node == null || !f.isSwitch(node)) {
-            out.onError(Status.INVALID_ARGUMENT.withDescription("no switch named \"" + request.getSwitchName() + "\"").asRuntimeException());
+            out.onError(Status.INVALID_ARGUMENT.withDescription("no switch named " + Excerpt.quote(request.getSwitchName())).asRuntimeException());
             return;
         }
         DiscoveredNode dn = s.discovered().byGuid().get(f.nodeGuid(node));
@@ -243,7 +270,7 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
         try {
             f = manager.routeJob(request.getNodes());
         } catch (IllegalArgumentException e) {
-            out.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage() + "; nothing was changed").asRuntimeException());
+            out.onError(Status.INVALID_ARGUMENT.withDescription(Excerpt.message(e.getMessage(), "; nothing was changed")).asRuntimeException());
             return;
         }
         forward(f, out);
@@ -256,7 +283,8 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
         try {
             f = manager.setEngine(request.getChain());
         } catch (IllegalArgumentException e) {
-            out.onError(Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
+            out.onError(Status.INVALID_ARGUMENT.withDescription(Excerpt.message(e.getMessage(), "; the chain was left as it was"))
+                    .asRuntimeException());
             return;
         }
         f.whenComplete((s, x) -> {
@@ -281,7 +309,7 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
     private static Integer host(Fabric f, String name, StreamObserver<?> out) {
         Integer n = f.nodeByName(name).orElse(null);
         if (n == null || f.isSwitch(n)) {
-            out.onError(Status.INVALID_ARGUMENT.withDescription("no host named \"" + name + "\"").asRuntimeException());
+            out.onError(Status.INVALID_ARGUMENT.withDescription("no host named " + Excerpt.quote(name)).asRuntimeException());
             return null;
         }
         return n;

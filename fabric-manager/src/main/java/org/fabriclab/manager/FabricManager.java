@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,10 +36,12 @@ import org.fabriclab.manager.discovery.Discovery;
 import org.fabriclab.manager.discovery.DiscoveryException;
 import org.fabriclab.manager.sweep.HeavySweep;
 import org.fabriclab.manager.sweep.SweepException;
+import org.fabriclab.manager.sweep.Drift;
 import org.fabriclab.proto.v1.Event;
-import org.fabriclab.proto.v1.GetPortInfoRequest;
-import org.fabriclab.proto.v1.PortInfo;
-import org.fabriclab.proto.v1.PortState;
+import org.fabriclab.proto.v1.GetNodeRecordRequest;
+import org.fabriclab.proto.v1.GetSmInfoRequest;
+import org.fabriclab.proto.v1.MKeyViolation;
+import org.fabriclab.proto.v1.SmInfo;
 import org.fabriclab.proto.v1.SubscribeEventsRequest;
 import org.fabriclab.routing.fabric.NodeSet;
 import org.fabriclab.routing.format.Guid2LidFile;
@@ -205,6 +208,7 @@ public final class FabricManager implements AutoCloseable {
     private final Counter trapCounter;
     private final Counter lightSweepCounter;
     private final MultiGauge managerInfo;
+    private final MeterRegistry registry;
     private volatile Snapshot snapshot;
     private final List<Consumer<State>> stateListeners = new CopyOnWriteArrayList<>();
     private EngineChain chain;
@@ -223,6 +227,7 @@ public final class FabricManager implements AutoCloseable {
         this.mastership = new Mastership(sm, channels);
         this.heavySweep = new HeavySweep(fanOut, sm.mKey());
         this.chain = EngineChain.parse(engineChain);
+        this.registry = registry;
         snapshot = Snapshot.initial(engineChain);
         sweepTimer = Timer.builder("fabric.sweep.duration").description("heavy sweep: discovery, LIDs, routing, validation, push, activation").register(registry);
         routingTimer = Timer.builder("fabric.routing.duration").description("routing-engine chain").register(registry);
@@ -365,10 +370,13 @@ public final class FabricManager implements AutoCloseable {
     }
 
     /**
-     * Light sweeps every {@code seconds}: each known node's port states and neighbours are read (one
-     * call per node, fanned out) and compared with the last heavy sweep's; a difference (a trap that
-     * was lost, a link that came up, a node that stopped answering) starts a heavy sweep. A failed
-     * last sweep is retried by a heavy sweep directly.
+     * Light sweeps every {@code seconds}: each known node's record is read (one call per node,
+     * fanned out) and compared with the last heavy sweep's fabric and this manager's writes
+     * ({@link Drift}): a link up, down or elsewhere, a port not ACTIVE with its LID, a switch at a
+     * table version this manager did not write, SMInfo naming another manager or a changed M_Key,
+     * a node that stopped answering. Any of them starts a heavy sweep, which takes back what
+     * someone else wrote; so a stranger's blackhole lasts at most one interval. A failed last sweep
+     * is retried by a heavy sweep directly.
      */
     public void startPeriodicSweeps(long seconds) {
         sweeper.scheduleWithFixedDelay(this::lightSweep, seconds, seconds, TimeUnit.SECONDS);
@@ -378,53 +386,60 @@ public final class FabricManager implements AutoCloseable {
     boolean lightSweep() {
         Snapshot s = snapshot;
         lightSweepCounter.increment();
-        if (s.state() == State.STANDBY && s.discovered() != null) {
-            if (mastership.masterGone(Mastership.anchor(s.discovered()))) {
+        try {
+            if (s.state() == State.STANDBY && s.discovered() != null) {
+                if (masterGone(s.discovered())) {
+                    heavySweep();
+                    return true;
+                }
+                return false;
+            }
+            if (s.state() != State.UP || s.discovered() == null || s.outcome() == null) {
                 heavySweep();
                 return true;
             }
-            return false;
-        }
-        if (s.state() != State.UP || s.discovered() == null) {
+            var over = mastership.heartbeat(Mastership.anchor(s.discovered()));
+            if (over.isPresent()) {
+                standBy(s.discovered(), over.get());
+                return false;
+            }
+            Drift.Owner owner = new Drift.Owner(mastership.config().guid(), mastership.config().mKey() != 0);
+            List<String> drift = new ArrayList<>();
+            for (var r : fanOut.run(s.discovered().nodes(), FanOut.Retry.NONE, n -> Drift.of(n,
+                    fanOut.stub(n.endpoint()).getNodeRecord(GetNodeRecordRequest.getDefaultInstance()), s.outcome(),
+                    heavySweep.writtenVersion(n.info().getNodeGuid()), owner))) {
+                if (r.ok()) {
+                    drift.addAll(r.value());
+                } else { // a node that does not answer counts as a change
+                    drift.add(r.item().info().getDescription() + " does not answer (" + FanOut.describe(r.failure()) + ")");
+                }
+            }
+            if (drift.isEmpty()) {
+                return false;
+            }
+            LOG.warn("light sweep: {}{}; starting a heavy sweep", String.join("; ", drift.subList(0, Math.min(3, drift.size()))),
+                    drift.size() > 3 ? " and " + (drift.size() - 3) + " more" : "");
             heavySweep();
             return true;
-        }
-        var over = mastership.heartbeat(Mastership.anchor(s.discovered()));
-        if (over.isPresent()) {
-            standBy(s.discovered(), over.get());
-            return false;
-        }
-        boolean any;
-        try {
-            // a node that does not answer counts as a change
-            any = fanOut.run(s.discovered().nodes(), FanOut.Retry.NONE, n -> !sameLinks(n.ports(),
-                            fanOut.stub(n.endpoint()).getPortInfo(GetPortInfoRequest.getDefaultInstance()).getPortsList()))
-                    .stream().anyMatch(r -> !r.ok() || r.value());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
         }
-        if (any) {
-            LOG.info("light sweep saw a change in the fabric; starting a heavy sweep");
-            heavySweep();
-        }
-        return any;
     }
 
-    private static boolean sameLinks(List<PortInfo> before, List<PortInfo> now) {
-        if (before.size() != now.size()) {
-            return false;
-        }
-        for (int i = 0; i < before.size(); i++) {
-            var a = before.get(i);
-            var b = now.get(i);
-            boolean upA = a.getState() != PortState.PORT_STATE_DOWN;
-            boolean upB = b.getState() != PortState.PORT_STATE_DOWN;
-            if (upA != upB || a.getNeighbourNodeGuid() != b.getNeighbourNodeGuid() || a.getNeighbourPort() != b.getNeighbourPort()) {
-                return false;
+    /** A standby's check of the master: every node's SMInfo, the anchor's among them (see {@link Mastership#masterGone}). */
+    private boolean masterGone(Discovery.Result d) throws InterruptedException {
+        DiscoveredNode anchor = Mastership.anchor(d);
+        List<SmInfo> infos = new ArrayList<>();
+        SmInfo anchorNow = null;
+        for (var r : fanOut.run(d.nodes(), FanOut.Retry.IDEMPOTENT,
+                n -> fanOut.stub(n.endpoint()).getSmInfo(GetSmInfoRequest.getDefaultInstance()))) {
+            infos.add(r.ok() ? r.value() : null);
+            if (r.item() == anchor && r.ok()) {
+                anchorNow = r.value();
             }
         }
-        return true;
+        return mastership.masterGone(anchor, anchorNow, infos);
     }
 
     private Snapshot heavySweep() {
@@ -553,11 +568,30 @@ public final class FabricManager implements AutoCloseable {
             return;
         }
         sweeper.execute(() -> publish(snapshot.withOneMoreTrap()));
+        if (e.hasMKeyViolation()) {
+            mKeyViolation(e.getNodeGuid(), e.getMKeyViolation());
+            return;
+        }
         LOG.info("trap from {}: port {} is {}", Long.toHexString(e.getNodeGuid()), e.getPortStateChange().getPortNumber(),
                 e.getPortStateChange().getState());
         if (sweepPending.compareAndSet(false, true)) {
             sweeper.schedule(this::heavySweep, TRAP_DELAY_MS, TimeUnit.MILLISECONDS);
         }
+    }
+
+    /**
+     * Trap 256: a node refused writes for a wrong or missing M_Key. Counted per node and logged
+     * (the node sends at most 10 such traps a second, folding the rest into the next one's count);
+     * nothing in the fabric changed, so no sweep follows.
+     */
+    private void mKeyViolation(long guid, MKeyViolation v) {
+        Discovery.Result d = snapshot.discovered();
+        DiscoveredNode node = d == null ? null : d.byGuid().get(guid);
+        String name = node == null ? Long.toHexString(guid) : node.info().getDescription();
+        Counter.builder("fabric.m_key.violations").description("writes nodes refused for a wrong or missing M_Key (IBA trap 256)")
+                .tag("node", name).register(registry).increment(v.getCoalesced());
+        LOG.warn("M_Key violation at {}: {} from {} refused ({} in this trap, {} at the node so far); someone without this "
+                + "manager's key tried to change the node", name, v.getMethod(), v.getPeer(), v.getCoalesced(), v.getTotal());
     }
 
     @Override

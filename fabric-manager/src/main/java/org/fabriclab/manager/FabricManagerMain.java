@@ -1,11 +1,7 @@
 package org.fabriclab.manager;
 
-import io.grpc.Server;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -68,6 +64,31 @@ public final class FabricManagerMain implements Callable<Integer> {
     @Option(names = "--admin-port", defaultValue = "50051", description = "Admin gRPC port (0 picks one). Default: ${DEFAULT-VALUE}")
     int adminPort;
 
+    @Option(names = "--admin-address", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
+            description = "Address the admin gRPC server binds (0.0.0.0: every interface; then give it TLS and a token). "
+                    + "Default: ${DEFAULT-VALUE}")
+    String adminAddress;
+
+    @Option(names = "--admin-tls-cert", paramLabel = "FILE",
+            description = "PEM certificate chain of the admin server: with --admin-tls-key it speaks TLS only")
+    Path adminTlsCert;
+
+    @Option(names = "--admin-tls-key", paramLabel = "FILE", description = "PEM PKCS#8 private key (BEGIN PRIVATE KEY) of --admin-tls-cert")
+    Path adminTlsKey;
+
+    @Option(names = "--admin-tls-client-ca", paramLabel = "FILE",
+            description = "PEM CA certificates: the admin server then takes only callers with a client certificate one of them signed")
+    Path adminTlsClientCa;
+
+    @Option(names = "--admin-token-file", paramLabel = "FILE",
+            description = "File holding the admin token (its first line, 16 characters or more): calls that change the fabric "
+                    + "(sweep, engine set, job route, job clear), and every call from another machine, then need it "
+                    + "(fabricctl --token-file). Without one, such calls are taken from this machine only")
+    Path adminTokenFile;
+
+    @Option(names = "--admin-reflection", description = "Serve gRPC server reflection on the admin port (off by default: it lists every call)")
+    boolean adminReflection;
+
     @Option(names = "--metrics-port", defaultValue = "9464", description = "Prometheus /metrics port (0 picks one). Default: ${DEFAULT-VALUE}")
     int metricsPort;
 
@@ -127,8 +148,14 @@ public final class FabricManagerMain implements Callable<Integer> {
     @Option(names = "--sm-guid", paramLabel = "HEX", description = "This manager's GUID in SMInfo. Default: made up once and kept in the state dir")
     String smGuid;
 
-    @Option(names = "--m-key", paramLabel = "HEX", description = "M_Key to set on every node and write with; every manager of the fabric needs it. Default: none")
+    @Option(names = "--m-key", paramLabel = "HEX|none",
+            description = "M_Key to set on every node and write with (every manager of the fabric needs the same), or 'none' to run "
+                    + "without one; 0 is refused. Default: a random key made once and kept in the state dir (m-key, mode 0600)")
     String mKey;
+
+    @Option(names = "--m-key-file", paramLabel = "FILE",
+            description = "File holding the M_Key in hex (its first line): a key shared by a primary and its standbys")
+    Path mKeyFile;
 
     @Option(names = "--exit-after", defaultValue = "0", paramLabel = "TIME", converter = TimeSpan.BareSeconds.class,
             description = "Stop after this long (ms, s; 0: run until interrupted). For scripted runs. Default: ${DEFAULT-VALUE}")
@@ -162,15 +189,22 @@ public final class FabricManagerMain implements Callable<Integer> {
         if (smPriority < 0 || smPriority > 15) {
             throw new IllegalArgumentException("--sm-priority must be 0..15, not " + smPriority);
         }
-        for (String[] hex : new String[][] {{"--sm-guid", smGuid}, {"--m-key", mKey}}) {
-            if (hex[1] != null && !hex[1].matches("(0x)?[0-9a-fA-F]{1,16}")) {
-                throw new IllegalArgumentException(hex[0] + " must be up to 16 hex digits, not '" + hex[1] + "'");
-            }
+        if (smGuid != null && !smGuid.matches("(0x)?[0-9a-fA-F]{1,16}")) {
+            throw new IllegalArgumentException("--sm-guid must be up to 16 hex digits, not '" + smGuid + "'");
         }
         if (topFlows < 0) {
             throw new IllegalArgumentException("--top-flows must be 0 or more, not " + topFlows);
         }
         InetAddress metricsBind = BindAddress.parse("--metrics-address", metricsAddress);
+        InetAddress adminBind = BindAddress.parse("--admin-address", adminAddress);
+        AdminServer.Config adminConfig = new AdminServer.Config(adminBind, adminPort, adminTlsCert, adminTlsKey, adminTlsClientCa,
+                adminTokenFile, adminReflection);
+        AdminServer.check(adminConfig); // every file read and checked before anything starts
+        if (!adminBind.isLoopbackAddress() && (adminTlsCert == null || adminTokenFile == null)) {
+            LOG.warn("the admin server listens on {} {}: {}", adminAddress, adminTlsCert == null ? "in plain text" : "without a token",
+                    adminTlsCert == null ? "anyone on the network can read the fabric, and tokens travel unencrypted; give --admin-tls-cert "
+                            + "and --admin-tls-key" : "calls that change the fabric are taken from this machine only; give --admin-token-file");
+        }
         Map<String, String> engineParams = new LinkedHashMap<>(EngineParamOption.checked(engineParam.params, engine.chain));
         if (outputBuffer < 0 || outputBuffer > SwitchCore.MAX_OUTPUT_BUFFER) {
             throw new IllegalArgumentException("--output-buffer must be 0.." + SwitchCore.MAX_OUTPUT_BUFFER + ", not " + outputBuffer);
@@ -179,6 +213,12 @@ public final class FabricManagerMain implements Callable<Integer> {
         int vls = spec.commandLine().getParseResult().hasMatchedOption("--vls") ? lanes.vls : Math.max(lanes.vls, lanesNeeded(engine.chain));
         long sweepSeconds = sweepInterval.wholeSeconds("--sweep-interval");
         TrafficPattern pattern = emulate == null ? traffic.pattern("uniform") : traffic.pattern("uniform", emulate.fabric());
+        long key = MKeys.resolve(mKey, mKeyFile, stateDir);
+        if (key == 0) {
+            LOG.warn("--m-key none: no M_Key guards the nodes; any process that reaches their management endpoints can rewrite "
+                    + "their tables and SMInfo (this manager repairs tables at its next light sweep, but cannot take back a node "
+                    + "on which another party has set a key)");
+        }
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
         EmulatedFabric fabric = null;
         String endpoint = connect;
@@ -195,17 +235,18 @@ public final class FabricManagerMain implements Callable<Integer> {
         try (EmulatedFabric emulated = fabric;
              FabricManager manager = new FabricManager(endpoint, engine.chain, stateDir.resolve("guid2lid"), registry,
                      new Mastership.Config(smGuid == null ? FabricManager.smGuid(stateDir.resolve("guid2lid")) : hex(smGuid),
-                             smPriority, mKey == null ? 0 : hex(mKey)));
+                             smPriority, key));
              PerfManager perf = new PerfManager(manager, registry, perfInterval.millis(), topFlows);
              EmulationMonitor emulation = new EmulationMonitor(manager, registry, perfInterval.millis());
              MetricsServer metrics = new MetricsServer(registry, metricsBind, metricsPort)) {
             manager.engineParams(engineParams);
             metrics.serve("/", FabricViewSource.view(manager, perf));
             ManagerHealth health = new ManagerHealth(manager);
-            Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager, perf, emulation))
-                    .addService(health.service()).addService(ProtoReflectionServiceV1.newInstance()).build().start();
-            LOG.info("admin gRPC on port {}, metrics on http://{}:{}/metrics, the fabric view on http://{}:{}/",
-                    admin.getPort(), metricsAddress, metrics.port(), metricsAddress, metrics.port());
+            AdminServer admin = AdminServer.start(adminConfig, new AdminService(manager, perf, emulation), health.service());
+            LOG.info("admin gRPC on {}:{} ({}{}{}), metrics on http://{}:{}/metrics, the fabric view on http://{}:{}/", adminAddress,
+                    admin.port(), adminTlsCert == null ? "plain text" : adminTlsClientCa == null ? "TLS" : "TLS with client certificates",
+                    adminTokenFile == null ? ", no token" : ", token", adminReflection ? ", reflection" : "",
+                    metricsAddress, metrics.port(), metricsAddress, metrics.port());
             FabricManager.Snapshot s = manager.sweep().get();
             if (s.state() != FabricManager.State.UP) {
                 LOG.error("the first heavy sweep failed: {}; the manager keeps running and retries on traps, sweeps and requests", s.lastError());
@@ -226,7 +267,7 @@ public final class FabricManagerMain implements Callable<Integer> {
                 stop.await();
             }
             health.shutdown();
-            admin.shutdown().awaitTermination(5, TimeUnit.SECONDS);
+            admin.shutdown(5);
         }
         return 0;
     }

@@ -2,6 +2,7 @@ package org.fabriclab.manager;
 
 import io.grpc.StatusRuntimeException;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import org.fabriclab.manager.channel.NodeChannels;
 import org.fabriclab.manager.discovery.DiscoveredNode;
@@ -22,9 +23,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Liveness without a manager-to-manager link: the master raises its activity count on the
  * <em>anchor</em> node (the lowest GUID discovered, the same for every manager of one fabric) at
- * every light sweep; a standby reads the anchor at its own light sweeps and takes over when the
- * count has stood still for {@link #MISSED_POLLS} of them, or when the anchor no longer names a
- * master that outranks it. Used on the sweep thread only.
+ * every light sweep, and its heavy sweeps claim every node. A standby reads every node's SMInfo at
+ * its own light sweeps and takes over when, for {@link #MISSED_POLLS} of them in a row, the count
+ * has stood still or the claimed master has not claimed every node (a master that does not sweep:
+ * stopped, or an impostor that wrote one node's SMInfo), or at once when the anchor no longer
+ * names a master that outranks it. With light sweeps every {@code --sweep-interval}, a standby
+ * takes over within {@code (MISSED_POLLS + 1)} intervals. Used on the sweep thread only.
  */
 final class Mastership {
     private static final Logger LOG = LoggerFactory.getLogger(Mastership.class);
@@ -105,35 +109,41 @@ final class Mastership {
     }
 
     /**
-     * A standby's light sweep: reads the anchor's SMInfo. Returns true if the master has stopped
-     * (its count stood still too long, or the anchor no longer names a master above us) and this
-     * manager should take over.
+     * A standby's light sweep, given every node's SMInfo as read now ({@code smInfo}, in the nodes'
+     * order; null where a node did not answer) and which of them is the anchor. Returns true if
+     * the master does not sweep (its count stood still, or its claim is missing from a node, for
+     * {@link #MISSED_POLLS} light sweeps in a row) or the anchor no longer names a master above us:
+     * this manager should take over.
      */
-    boolean masterGone(DiscoveredNode anchor) {
-        SmInfo s;
-        try {
-            s = channels.blocking(anchor.endpoint()).getSmInfo(GetSmInfoRequest.getDefaultInstance());
-        } catch (StatusRuntimeException e) {
-            LOG.warn("standby: cannot read the SMInfo of {} ({}); the next sweep will look again", anchor.info().getDescription(),
-                    e.getStatus().getCode());
+    boolean masterGone(DiscoveredNode anchor, SmInfo anchorNow, List<SmInfo> smInfo) {
+        if (anchorNow == null) {
+            LOG.warn("standby: cannot read the SMInfo of {}; the next sweep will look again", anchor.info().getDescription());
             return false;
         }
-        Claim now = new Claim(s.getSmGuid(), s.getPriority());
-        if (s.getState() != SmState.SM_STATE_MASTER || !outranksUs(now)) {
+        Claim now = new Claim(anchorNow.getSmGuid(), anchorNow.getPriority());
+        if (anchorNow.getState() != SmState.SM_STATE_MASTER || !outranksUs(now)) {
             LOG.warn("standby: {} no longer names a master above this manager; taking over", anchor.info().getDescription());
             return true;
         }
         standBy(now);
-        if (s.getActCount() != watchedCount) {
-            watchedCount = s.getActCount();
+        long unclaimed = smInfo.stream().filter(s -> s != null && (s.getSmGuid() != now.guid() || s.getState() != SmState.SM_STATE_MASTER))
+                .count();
+        boolean moved = anchorNow.getActCount() != watchedCount;
+        watchedCount = anchorNow.getActCount();
+        if (moved && unclaimed == 0) {
             stillPolls = 0;
             return false;
         }
         if (++stillPolls < MISSED_POLLS) {
             return false;
         }
-        LOG.warn("standby: {} has not raised its activity count ({}) in {} light sweeps; it has stopped: taking over",
-                watched.describe(), watchedCount, stillPolls);
+        if (unclaimed > 0) {
+            LOG.warn("standby: {} has not claimed {} of the {} nodes in {} light sweeps; it does not sweep: taking over",
+                    watched.describe(), unclaimed, smInfo.size(), stillPolls);
+        } else {
+            LOG.warn("standby: {} has not raised its activity count ({}) in {} light sweeps; it has stopped: taking over",
+                    watched.describe(), watchedCount, stillPolls);
+        }
         gone = watched.guid();
         watched = null;
         return true;

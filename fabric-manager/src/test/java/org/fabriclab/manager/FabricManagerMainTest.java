@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.fabriclab.cli.Cli;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The daemon's command line refuses bad values before it starts anything: no fabric, no port bound. */
 class FabricManagerMainTest {
@@ -48,6 +51,31 @@ class FabricManagerMainTest {
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--time-dilation", "1001"), "--time-dilation", "out of range 1..1000");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--time-dilation", "fast"), "--time-dilation",
                 "\"fast\" is neither a number D (1..1000) nor auto");
+    }
+
+    @Test
+    void badSecurityOptionsAreRefusedBeforeAnythingStarts(@TempDir Path dir) throws Exception {
+        String[] base = {"--emulate", "fat-tree:k=4,levels=2", "--state-dir", dir.toString()};
+        refused(run(concat(base, "--m-key", "0")), "--m-key: 0 is not an M_Key", "--m-key none");
+        refused(run(concat(base, "--m-key", "xyz")), "--m-key", "up to 16 hex digits", "'xyz'");
+        refused(run(concat(base, "--m-key", "none", "--m-key-file", dir.resolve("k").toString())), "--m-key or --m-key-file, not both");
+        refused(run(concat(base, "--m-key-file", dir.resolve("missing").toString())), "--m-key-file", "cannot read");
+        refused(run(concat(base, "--admin-tls-cert", dir.resolve("c.pem").toString())), "both --admin-tls-cert and --admin-tls-key");
+        Path notPem = dir.resolve("c.pem");
+        Files.writeString(notPem, "hello\n");
+        refused(run(concat(base, "--admin-tls-cert", notPem.toString(), "--admin-tls-key", notPem.toString())), "--admin-tls-cert", "c.pem");
+        Path shortToken = dir.resolve("token");
+        Files.writeString(shortToken, "abc\n");
+        refused(run(concat(base, "--admin-token-file", shortToken.toString())), "--admin-token-file", "at least 16");
+        refused(run(concat(base, "--admin-address", "no.such.host.invalid")), "--admin-address 'no.such.host.invalid'");
+        assertFalse(Files.exists(dir.resolve(MKeys.FILE)), "nothing started, no key made");
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] r = new String[a.length + b.length];
+        System.arraycopy(a, 0, r, 0, a.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
     }
 
     /** {@code --seed ENDPOINT} is the old spelling of {@code --connect}: it still counts as one, with a warning. */

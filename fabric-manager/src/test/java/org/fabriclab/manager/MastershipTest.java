@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.manager.channel.NodeChannels;
+import org.fabriclab.proto.v1.SetSmInfoRequest;
 import org.fabriclab.proto.v1.SmState;
 import org.fabriclab.routing.topology.Topologies;
 import org.junit.jupiter.api.Test;
@@ -102,6 +103,37 @@ class MastershipTest {
             assertTrue(allClaimedBy(fabric, 0xA));
             // the keyed manager still runs the fabric
             assertEquals(FabricManager.State.UP, sweep(keyed));
+        }
+    }
+
+    /**
+     * Without an M_Key (--m-key none) a stranger can write the anchor's SMInfo: priority 15, raising
+     * its activity count as a live master would. The master stands by, then sees that the claimed
+     * master never claims the other nodes (it does not sweep) and takes mastership back within
+     * MISSED_POLLS light sweeps.
+     */
+    @Test
+    void aStandbyTakesMastershipBackFromAClaimThatDoesNotSweep() throws Exception {
+        try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate(SPEC), EmulatedFabric.Options.DEFAULTS);
+             FabricManager a = manager(fabric, 0xA, 1, 0);
+             NodeChannels stranger = new NodeChannels()) {
+            assertEquals(FabricManager.State.UP, sweep(a));
+            String anchor = Mastership.anchor(a.snapshot().discovered()).endpoint();
+            int[] count = {100};
+            Runnable claim = () -> stranger.blocking(anchor).setSmInfo(SetSmInfoRequest.newBuilder().setSmGuid(0x1).setPriority(15)
+                    .setState(SmState.SM_STATE_MASTER).setActCount(count[0]++).build());
+            claim.run();
+            assertFalse(a.lightSweep());
+            assertEquals(FabricManager.State.STANDBY, a.snapshot().state(), "the claim on the anchor outranks the manager");
+            int polls = 0;
+            while (a.snapshot().state() == FabricManager.State.STANDBY && polls <= Mastership.MISSED_POLLS) {
+                claim.run(); // the impostor looks alive: its count moves
+                a.lightSweep();
+                polls++;
+            }
+            assertEquals(FabricManager.State.UP, a.snapshot().state(), "took mastership back after " + polls + " light sweeps");
+            assertEquals(Mastership.MISSED_POLLS, polls);
+            assertTrue(allClaimedBy(fabric, 0xA));
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.agent.link.ModelClock;
+import org.fabriclab.agent.mgmt.Endpoints;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.agent.mgmt.ManagementService;
 import org.fabriclab.cli.BindAddress;
@@ -35,8 +36,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code bin/switch-agent}: one switch as a process. Its management endpoint is a gRPC server on
  * {@code --management-port}; its data links are TCP: it accepts links on {@code --data-port} and
- * opens the ones given with {@code --link}, retrying while the peer is not up yet. When both ports
- * are bound it prints {@code ready management=HOST:PORT data=HOST:PORT} on standard output.
+ * opens the ones given with {@code --link}, retrying while the peer is not up yet. Both listen on
+ * the loopback address unless {@code --management-address} / {@code --data-address} say otherwise.
+ * When both ports are bound it prints {@code ready management=HOST:PORT data=HOST:PORT} on standard
+ * output, HOST as others should dial it ({@link Endpoints#advertised}).
  */
 @Command(name = "switch-agent", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Run one emulated switch: management over gRPC, data links over TCP.")
@@ -66,8 +69,8 @@ public final class SwitchAgentMain implements Callable<Integer> {
     String peers;
 
     @Option(names = "--address", defaultValue = BindAddress.LOOPBACK, paramLabel = "ADDRESS",
-            description = "Address the management and data ports bind (0.0.0.0: every interface, for peers and a manager on other "
-                    + "machines). Default: ${DEFAULT-VALUE}")
+            description = "Address the management and data ports bind unless --management-address or --data-address says otherwise "
+                    + "(0.0.0.0: every interface, for peers and a manager on other machines). Default: ${DEFAULT-VALUE}")
     String address;
 
     @Option(names = "--advertise-host", paramLabel = "HOST",
@@ -80,6 +83,16 @@ public final class SwitchAgentMain implements Callable<Integer> {
 
     @Option(names = "--data-port", defaultValue = "0", description = "TCP port accepting data links (0 picks one). Default: ${DEFAULT-VALUE}")
     int dataPort;
+
+    @Option(names = "--management-address", paramLabel = "ADDRESS",
+            description = "Address the management server binds, if not --address's (0.0.0.0: every interface, for a manager on another "
+                    + "machine; anyone who reaches it may read the node, and write it unless an M_Key guards it). Default: --address")
+    String managementAddress;
+
+    @Option(names = "--data-address", paramLabel = "ADDRESS",
+            description = "Address the data-link listener binds, if not --address's (0.0.0.0: every interface, for peers on other "
+                    + "machines). Default: --address")
+    String dataAddress;
 
     @Option(names = "--link", paramLabel = "PORT=HOST:DATAPORT:PEERPORT",
             description = "Open a data link from our PORT to PEERPORT of the switch accepting links at HOST:DATAPORT (repeatable)")
@@ -104,8 +117,13 @@ public final class SwitchAgentMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        InetAddress bind = BindAddress.parse("--address", address);
-        String host = BindAddress.advertised("--address", bind, "--advertise-host", advertiseHost);
+        String mgmtOption = managementAddress != null ? "--management-address" : "--address";
+        String dataOption = dataAddress != null ? "--data-address" : "--address";
+        InetSocketAddress mgmtBind = Endpoints.bind(mgmtOption, managementAddress != null ? managementAddress : address, managementPort);
+        InetSocketAddress dataBind = Endpoints.bind(dataOption, dataAddress != null ? dataAddress : address, dataPort);
+        // the endpoints others are told: refused now, before anything starts, when they would name no reachable host
+        BindAddress.advertised(mgmtOption, mgmtBind.getAddress(), "--advertise-host", advertiseHost);
+        BindAddress.advertised(dataOption, dataBind.getAddress(), "--advertise-host", advertiseHost);
         if (topology != null) {
             fromTopology();
         } else if (name == null || guid == null || ports == null) {
@@ -144,18 +162,19 @@ public final class SwitchAgentMain implements Callable<Integer> {
             }
         }
         ManagedNode node = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, nodeGuid, name, ports));
-        Server mgmt = NettyServerBuilder.forAddress(new InetSocketAddress(bind, managementPort))
-                .addService(new ManagementService(node)).directExecutor().build().start();
-        String endpoint = host + ":" + mgmt.getPort();
+        Server mgmt = NettyServerBuilder.forAddress(mgmtBind)
+                .addService(ManagementService.definition(node)).directExecutor().build().start();
+        String endpoint = BindAddress.advertised(mgmtOption, mgmtBind.getAddress(), "--advertise-host", advertiseHost) + ":" + mgmt.getPort();
         double[] rates = new double[ports + 1];
         Arrays.fill(rates, link.linkGbps);
         try (DataLinks data = DataLinks.tcp(1)) {
             LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, rates, endpoint);
             sw.linkLatencyNs(link.latencyNs(0));
             sw.modelClock(new ModelClock(System::nanoTime, Math.max(1, dilation.timeDilation.dilation())));
-            InetSocketAddress bound = (InetSocketAddress) data.listen(sw, new InetSocketAddress(bind, dataPort));
+            InetSocketAddress bound = (InetSocketAddress) data.listen(sw, dataBind);
             PrintWriter out = spec.commandLine().getOut();
-            out.println("ready management=" + endpoint + " data=" + host + ":" + bound.getPort());
+            out.println("ready management=" + endpoint + " data="
+                    + BindAddress.advertised(dataOption, dataBind.getAddress(), "--advertise-host", advertiseHost) + ":" + bound.getPort());
             out.flush();
             for (int i = 0; i < peerAddresses.size(); i++) {
                 connectWithRetry(data, sw, parsedPorts.get(i)[0], peerAddresses.get(i), parsedPorts.get(i)[1]);

@@ -30,6 +30,8 @@ class SwitchAgentMainTest {
         refused("give --name, --guid and --ports", "--name", "S");
         refused("binds every interface: give --advertise-host HOST", concat(ok, "--address", "0.0.0.0"));
         refused("--address 'no-such-host.invalid' is not an address", concat(ok, "--address", "no-such-host.invalid"));
+        refused("--management-address '[::1' is not an address of this machine", concat(ok, "--management-address", "[::1"));
+        refused("--data-address 'no.such.host.invalid' is not an address of this machine", concat(ok, "--data-address", "no.such.host.invalid"));
     }
 
     @Test

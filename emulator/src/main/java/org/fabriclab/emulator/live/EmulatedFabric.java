@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ import org.fabriclab.agent.link.ModelClock;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.agent.mgmt.NodeRoutingRegistry;
+import org.fabriclab.cli.BindAddress;
 import org.fabriclab.cli.TimeDilation;
 import org.fabriclab.proto.v1.GetNodeInfoRequest;
 import org.fabriclab.proto.v1.GetPortInfoRequest;
@@ -69,13 +71,14 @@ public final class EmulatedFabric implements AutoCloseable {
      * @param linkLatencyNs   propagation delay of every link (see {@link LiveNode#linkLatencyNs})
      * @param managementPort  0: management endpoints in-process only ({@code inproc:SERVER/GUID}); otherwise
      *                        also one TCP gRPC server on this port (-1 picks a free one) serving every
-     *                        node, endpoints {@code localhost:PORT/GUID}, for a manager in another process
+     *                        node, endpoints {@code HOST:PORT/GUID}, for a manager in another process
      * @param processes       every switch a {@code switch-agent} process of its own, data links over TCP
      *                        (hosts stay in this JVM, on TCP links to their switches)
      * @param timeDilation    how much slower than real time the fabric runs (see {@link ModelClock}), fixed
      *                        or {@code auto}
-     * @param network         where the TCP management server binds, the host its endpoints name, and
-     *                        switches run elsewhere (one pod per switch)
+     * @param network         where the TCP management servers bind (this one and, with {@code processes},
+     *                        every switch process's: loopback unless asked), the host their endpoints
+     *                        name, and switches run elsewhere (one pod per switch)
      * @param outputBufferPackets the switches' output buffer per port and lane (0: input-queued)
      */
     public record Options(int threads, int vls, int bufferPackets, double linkGbps, long linkLatencyNs, int managementPort,
@@ -101,6 +104,24 @@ public final class EmulatedFabric implements AutoCloseable {
         /** Data lanes, input buffer and output buffer (0: input-queued) per port and lane. */
         public Options withLanes(int lanes, int buffer, int outputBuffer) {
             return new Options(threads, lanes, buffer, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network, outputBuffer);
+        }
+
+        /**
+         * TCP management servers (this one and every switch process's) bound to {@code address},
+         * their endpoints naming it, or this machine's name for a wildcard (0.0.0.0); refused
+         * (IllegalArgumentException) when it does not resolve.
+         */
+        public Options withManagementAddress(String address) {
+            InetAddress bind = BindAddress.parse("--management-address", address);
+            String host;
+            try {
+                host = bind.isAnyLocalAddress() ? InetAddress.getLocalHost().getHostName()
+                        : BindAddress.advertised("--management-address", bind, "--advertise-host", null);
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException("--management-address " + address + ": this machine has no name to advertise ("
+                        + e.getMessage() + "); give --advertise-host");
+            }
+            return withNetwork(new Network(bind, host, network.remoteSwitches()));
         }
 
         public Options withNetwork(Network n) {
@@ -372,7 +393,8 @@ public final class EmulatedFabric implements AutoCloseable {
         processLogs = Files.createTempDirectory("fabric-switches");
         for (int n = 0; n < fabric.nodeCount(); n++) {
             if (fabric.isSwitch(n)) {
-                switchAddresses.put(n, new SwitchAddress("localhost", freePort(), freePort()));
+                // a switch process serves management where the fabric does (--management-address), named alike
+                switchAddresses.put(n, new SwitchAddress(options.network().host(), freePort(), freePort()));
             }
         }
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -386,10 +408,13 @@ public final class EmulatedFabric implements AutoCloseable {
                     "--ports", Integer.toString(fabric.portCount(n)), "--management-port", Integer.toString(a.managementPort()),
                     "--data-port", Integer.toString(a.dataPort()), "--vls", Integer.toString(options.vls()),
                     "--buffer", Integer.toString(options.bufferPackets()), "--link-gbps", Double.toString(options.linkGbps()),
-                    "--link-latency", options.linkLatencyNs() + "ns", "--time-dilation", Double.toString(clock.dilation())));
+                    "--link-latency", options.linkLatencyNs() + "ns", "--time-dilation", Double.toString(clock.dilation()),
+                    // its servers where the fabric's are (loopback unless asked), named alike
+                    "--address", options.network().bind().getHostAddress(), "--advertise-host", options.network().host()));
             for (SwitchCabling.Dial d : SwitchCabling.dials(fabric, n)) {
                 cmd.add("--link");
-                cmd.add(d.port() + "=localhost:" + switchAddresses.get(d.peer()).dataPort() + ":" + d.peerPort());
+                SwitchAddress peer = switchAddresses.get(d.peer());
+                cmd.add(d.port() + "=" + peer.host() + ":" + peer.dataPort() + ":" + d.peerPort());
             }
             Path log = processLogs.resolve(fabric.name(n) + ".log");
             processes.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start());
@@ -494,8 +519,9 @@ public final class EmulatedFabric implements AutoCloseable {
     }
 
     /**
-     * The TCP management endpoint of a node: {@code localhost:PORT} for a switch process,
-     * {@code localhost:PORT/GUID} for a node served by this JVM's routing server; null without TCP.
+     * The TCP management endpoint of a node: {@code HOST:PORT} for a switch process,
+     * {@code HOST:PORT/GUID} for a node served by this JVM's routing server (HOST {@code localhost}
+     * unless another management address was asked for); null without TCP.
      */
     public String tcpEndpoint(String nodeName) {
         if (tcpServer == null) {

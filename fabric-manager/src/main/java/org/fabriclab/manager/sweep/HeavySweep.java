@@ -75,6 +75,11 @@ public final class HeavySweep {
                 "claiming the node for this manager (SMInfo)");
     }
 
+    /** The version this manager last moved switch {@code guid}'s tables to, or -1 if it has not written that switch. */
+    public long writtenVersion(long guid) {
+        return tables.writtenVersion(guid);
+    }
+
     /** What a sweep produced. */
     public record Outcome(Fabric fabric, LidAssignment lids, ForwardingTables tables, EngineGuarantees guarantees, RouteReport report,
                           int changedBlocks, int activatedPorts, long routingMillis, long validationMillis,

@@ -1,5 +1,7 @@
 package org.fabriclab.manager.sweep;
 
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -9,13 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.fabriclab.manager.channel.FanOut;
 import org.fabriclab.manager.discovery.DiscoveredNode;
 import org.fabriclab.manager.discovery.Discovery;
-import org.fabriclab.proto.v1.ArGroup;
-import org.fabriclab.proto.v1.DragonflyRouting;
-import org.fabriclab.proto.v1.GetArTablesRequest;
-import org.fabriclab.proto.v1.GetDragonflyRoutingRequest;
-import org.fabriclab.proto.v1.GetLftBlockRequest;
 import org.fabriclab.proto.v1.GetSwitchInfoRequest;
-import org.fabriclab.proto.v1.SwitchInfo;
 import org.fabriclab.proto.v1.WriteTablesRequest;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.SwitchInstall;
@@ -27,8 +23,10 @@ import org.fabriclab.routing.fabric.Fabric;
  * versioned, all-or-nothing write of only what differs from what it holds: the LFT blocks that
  * changed, the LFT top, the SL-to-VL maps, the whole AR state, the direction ports and the
  * Dragonfly routing when they changed. What this manager last wrote is remembered per switch, so a push compares without
- * reading back; a switch it did not write last (a restart, another manager) is read back where
- * the contract allows (LFT blocks, AR groups, direction ports) and given its SL-to-VL maps anew.
+ * reading back. A switch at a version this manager did not write (a restart, another manager, a
+ * stranger's write) or at the contract's ceiling is rewritten whole from a fresh base (a
+ * {@code replace} write: nothing it held is trusted, in one call instead of a read per block), and
+ * so is one whose version moved between the read and the write (FAILED_PRECONDITION, once).
  *
  * <p>Thread-safety: {@link #push} runs on the sweep thread; the per-switch calls on the fan-out's,
  * each call with the fan-out's deadline.
@@ -37,6 +35,9 @@ final class TablePush {
     /** What this manager last wrote to a switch: the version it moved it to and the tables. */
     private record Pushed(long version, SwitchInstall install) {
     }
+
+    /** The management contract's ceiling of table versions, 2^53-1 (management.proto: MAX_TABLE_VERSION). */
+    static final long MAX_VERSION = (1L << 53) - 1;
 
     private final FanOut fanOut;
     private final long mKey;
@@ -79,6 +80,17 @@ final class TablePush {
         return changed;
     }
 
+    /** The version this manager last moved switch {@code guid}'s tables to, or -1 if it has not written it. */
+    long writtenVersion(long guid) {
+        Pushed p = pushed.get(guid);
+        return p == null ? -1 : p.version();
+    }
+
+    /** Forgets what this manager wrote to {@code guid}: its next push rewrites the switch whole. */
+    void distrust(long guid) {
+        pushed.remove(guid);
+    }
+
     private int pushSwitch(DiscoveredNode node, SwitchInstall want) {
         long guid = node.info().getNodeGuid();
         long version = fanOut.stub(node.endpoint()).getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()).getTableVersion();
@@ -88,65 +100,72 @@ final class TablePush {
             known = new Pushed(0, SwitchInstall.FRESH);
         }
         boolean trusted = known != null && known.version() == version;
-        SwitchInfo info = node.switchInfo();
+        if (!trusted || Long.compareUnsigned(version, MAX_VERSION) >= 0) {
+            return replace(node, want, version);
+        }
+        try {
+            return pushChanges(node, want, known, version);
+        } catch (StatusRuntimeException e) {
+            if (e.getStatus().getCode() != Status.Code.FAILED_PRECONDITION) {
+                throw e;
+            }
+            // written by someone else between our read and our write: take it back whole
+            return replace(node, want, fanOut.stub(node.endpoint()).getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()).getTableVersion());
+        }
+    }
+
+    /**
+     * Rewrites switch {@code node}, found at {@code version}, whole: a replacing write of all of
+     * {@code want} to the next version, or to version 1 from the ceiling.
+     */
+    private int replace(DiscoveredNode node, SwitchInstall want, long version) {
+        long to = Long.compareUnsigned(version, MAX_VERSION) < 0 ? version + 1 : 1;
+        WriteTablesRequest.Builder w = WriteTablesRequest.newBuilder().setMKey(mKey).setFromVersion(version).setToVersion(to);
+        TableWriteEncoder.whole(w, want);
+        int changed = fanOut.stub(node.endpoint()).writeTables(w.build()).getChangedBlocks();
+        pushed.put(node.info().getNodeGuid(), new Pushed(to, want));
+        return changed;
+    }
+
+    /** The incremental write of what differs from {@code known}, the tables this manager wrote at {@code version}. */
+    private int pushChanges(DiscoveredNode node, SwitchInstall want, Pushed known, long version) {
+        SwitchInstall held = known.install();
         WriteTablesRequest.Builder w = WriteTablesRequest.newBuilder().setMKey(mKey).setFromVersion(version).setToVersion(version + 1)
                 .setLftTop(want.lftTop());
         for (int b = 0; b < want.blocks(); b++) {
-            byte[] held;
-            if (trusted) {
-                held = heldBlock(known.install(), b);
-            } else {
-                // a switch we did not write last (a restart, another manager): read what it holds
-                held = fanOut.stub(node.endpoint()).getLftBlock(GetLftBlockRequest.newBuilder().setBlock(b).build()).getPorts().toByteArray();
-            }
-            if (!Arrays.equals(held, want.lftBlock(b))) {
+            if (!Arrays.equals(heldBlock(held, b), want.lftBlock(b))) {
                 TableWriteEncoder.lftBlock(w, want, b);
             }
         }
-        int top = trusted ? known.install().lftTop() : info == null ? -1 : info.getLftTop();
         // SL-to-VL maps cannot be read back: written unless this manager wrote the same ones last
-        boolean lanesKnown = trusted && want.sameLanes(known.install());
+        boolean lanesKnown = want.sameLanes(held);
         if (!lanesKnown) {
             TableWriteEncoder.lanes(w, want);
         }
-        // AR tables: sent whole when they differ from what this manager wrote last; to a switch it
-        // did not write last, only if it has AR on or the engine makes AR tables (groups are few)
-        boolean arKnown = trusted ? want.sameAr(known.install())
-                : !want.arEnabled() && want.arGroups().length == 0 && (info == null || !info.getArEnabled());
+        // AR tables: sent whole when they differ from what this manager wrote last
+        boolean arKnown = want.sameAr(held);
         if (!arKnown) {
-            int groupsBefore = trusted ? known.install().arGroups().length
-                    : fanOut.stub(node.endpoint()).getArTables(GetArTablesRequest.getDefaultInstance()).getGroupsList().stream().mapToInt(ArGroup::getGroup)
-                    .max().orElse(0);
-            TableWriteEncoder.ar(w, want, groupsBefore);
+            TableWriteEncoder.ar(w, want, held.arGroups().length);
         }
         // source routing: the direction ports, when they differ from what the switch holds
-        int[] heldDirections = trusted ? known.install().directionPorts() : info == null ? new int[0]
-                : info.getDirectionPortsList().stream().mapToInt(Integer::intValue).toArray();
-        boolean directionsKnown = Arrays.equals(heldDirections, want.directionPorts());
+        boolean directionsKnown = Arrays.equals(held.directionPorts(), want.directionPorts());
         if (!directionsKnown) {
             TableWriteEncoder.directions(w, want);
         }
-        // Dragonfly routing: written when it differs from what this manager wrote last, or (to a switch
-        // it did not write last) from what the switch reports; a Q-adaptive switch keeps what it
-        // learnt unless the routing is written anew
-        boolean dragonflyKnown = trusted ? Objects.equals(want.dragonfly(), known.install().dragonfly())
-                : DragonflyWire.encode(want.dragonfly()).equals(heldDragonfly(node));
+        // Dragonfly routing: when it differs from what this manager wrote last (a switch keeps what it
+        // learnt while the same routing is written again)
+        boolean dragonflyKnown = Objects.equals(want.dragonfly(), held.dragonfly());
         if (!dragonflyKnown) {
             TableWriteEncoder.dragonfly(w, want);
         }
-        if (w.getLftBlocksCount() == 0 && top == want.lftTop() && lanesKnown && arKnown && directionsKnown && dragonflyKnown) {
+        long guid = node.info().getNodeGuid();
+        if (w.getLftBlocksCount() == 0 && held.lftTop() == want.lftTop() && lanesKnown && arKnown && directionsKnown && dragonflyKnown) {
             pushed.put(guid, new Pushed(version, want));
             return 0;
         }
         int changed = fanOut.stub(node.endpoint()).writeTables(w.build()).getChangedBlocks();
         pushed.put(guid, new Pushed(version + 1, want));
         return changed;
-    }
-
-    /** The Dragonfly routing the switch holds, whole (a switch that learns keeps its Q-table unless it is written anew). */
-    private DragonflyRouting heldDragonfly(DiscoveredNode node) {
-        return fanOut.stub(node.endpoint()).getDragonflyRouting(GetDragonflyRoutingRequest.newBuilder().setFull(true).setRowCount(1).build())
-                .getRouting();
     }
 
     /** Block {@code b} as {@code held} has it; entries past its end are "no route". */

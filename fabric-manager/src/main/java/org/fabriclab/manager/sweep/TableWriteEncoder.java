@@ -74,6 +74,26 @@ final class TableWriteEncoder {
         w.setDragonfly(DragonflyWire.encode(in.dragonfly()));
     }
 
+    /**
+     * All of {@code in} as a replacing write ({@code replace}): every LFT block, the SL-to-VL maps,
+     * the AR state when it has one (a fresh switch's is none), the direction ports, the Dragonfly routing
+     * when it has one (the same routing as the switch holds leaves what it learnt alone).
+     */
+    static void whole(WriteTablesRequest.Builder w, SwitchInstall in) {
+        w.setReplace(true).setLftTop(in.lftTop());
+        for (int b = 0; b < in.blocks(); b++) {
+            lftBlock(w, in, b);
+        }
+        lanes(w, in);
+        if (in.arEnabled() || in.arGroups().length > 0 || in.arStaticInputs().length > 0) {
+            ar(w, in, 0);
+        }
+        directions(w, in);
+        if (in.dragonfly() != null) {
+            dragonfly(w, in);
+        }
+    }
+
     /** The torus direction ports of {@code in} (none: source routing off). */
     static void directions(WriteTablesRequest.Builder w, SwitchInstall in) {
         DirectionPorts.Builder b = DirectionPorts.newBuilder();

@@ -47,6 +47,16 @@ final class Hpack {
         string(out, value);
     }
 
+    /**
+     * A header field never indexed, new name (RFC 7541, 6.2.3: 0x10): for secrets, which no
+     * intermediary may keep in a compression table.
+     */
+    static void neverIndexed(ByteArrayOutputStream out, String name, String value) {
+        out.write(0x10);
+        string(out, name);
+        string(out, value);
+    }
+
     private static void string(ByteArrayOutputStream out, String s) {
         byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
         integer(out, 0, 7, b.length);

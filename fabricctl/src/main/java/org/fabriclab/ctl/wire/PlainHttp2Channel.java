@@ -12,23 +12,31 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
- * A gRPC {@link Channel} for a command that makes a call or two and exits: each unary call opens a
- * plain-text HTTP/2 connection to {@code HOST:PORT}, makes the call ({@link UnaryExchange}) and
- * closes it. Generated blocking stubs work on it unchanged: the call runs when the stub half-closes
- * it, and its result reaches the stub's listener through the call's executor. No threads, no
- * event loop, nothing to shut down.
+ * A gRPC {@link Channel} for a command that makes a call or two and exits: each unary call opens an
+ * HTTP/2 connection to {@code HOST:PORT} on a plain socket, in plain text or wrapped in TLS
+ * ({@link #withTls}), makes the call ({@link UnaryExchange}) and closes it. Generated blocking
+ * stubs work on it unchanged: the call runs when the stub half-closes it, and its result reaches
+ * the stub's listener through the call's executor. No threads, no event loop, nothing to shut
+ * down. Headers every call carries (a bearer token) are given once ({@link #withHeader}).
  */
 public final class PlainHttp2Channel extends Channel {
     private final InetSocketAddress address;
     private final String authority;
+    private final SSLSocketFactory tls;
+    private final List<String[]> headers;
 
-    private PlainHttp2Channel(InetSocketAddress address, String authority) {
+    private PlainHttp2Channel(InetSocketAddress address, String authority, SSLSocketFactory tls, List<String[]> headers) {
         this.address = address;
         this.authority = authority;
+        this.tls = tls;
+        this.headers = List.copyOf(headers);
     }
 
     /**
@@ -51,7 +59,19 @@ public final class PlainHttp2Channel extends Channel {
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }
-        return new PlainHttp2Channel(InetSocketAddress.createUnresolved(host, port), authority);
+        return new PlainHttp2Channel(InetSocketAddress.createUnresolved(host, port), authority, null, List.of());
+    }
+
+    /** The same channel over TLS made by {@code factory} (its trust and key material), ALPN h2, the host name checked. */
+    public PlainHttp2Channel withTls(SSLSocketFactory factory) {
+        return new PlainHttp2Channel(address, authority, factory, headers);
+    }
+
+    /** The same channel, every call also carrying {@code name: value} (sent never indexed by HPACK). */
+    public PlainHttp2Channel withHeader(String name, String value) {
+        List<String[]> more = new ArrayList<>(headers);
+        more.add(new String[] {name, value});
+        return new PlainHttp2Channel(address, authority, tls, more);
     }
 
     @Override
@@ -106,7 +126,8 @@ public final class PlainHttp2Channel extends Channel {
         public void halfClose() {
             Deadline deadline = options.getDeadline();
             long timeout = deadline == null ? 0 : Math.max(1, deadline.timeRemaining(TimeUnit.NANOSECONDS));
-            UnaryExchange.Result r = UnaryExchange.call(resolved(), authority, "/" + method.getFullMethodName(), bytes(request), timeout);
+            UnaryExchange.Result r = UnaryExchange.call(resolved(), authority, "/" + method.getFullMethodName(), bytes(request), timeout,
+                    tls, headers);
             Status status = r.status();
             R response = null;
             if (status.isOk() && r.message() != null) {

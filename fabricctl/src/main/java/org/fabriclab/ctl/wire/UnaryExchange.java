@@ -15,11 +15,18 @@ import java.net.UnknownHostException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
- * One unary gRPC call on a connection of its own: HTTP/2 with prior knowledge over a plain socket.
+ * One unary gRPC call on a connection of its own: HTTP/2 with prior knowledge over a plain socket,
+ * or over TLS (an {@link SSLSocket} on the same socket, ALPN {@code h2}, the server's certificate
+ * checked against the host name, as grpc's TLS channel does).
  * The client sends the preface, its SETTINGS (no push, the largest stream window) and a
  * connection WINDOW_UPDATE to the largest window, so the response never waits on flow control;
  * then the request as HEADERS and DATA on stream 1; then reads frames until stream 1 ends,
@@ -103,15 +110,30 @@ final class UnaryExchange {
 
     /**
      * Calls {@code path} ({@code /package.Service/Method}) at {@code address} with one request
-     * message, within {@code timeoutNanos} (0: no deadline), on a connection opened and closed here.
+     * message and {@code headers} (name, value; values sent never indexed: they may be secrets),
+     * within {@code timeoutNanos} (0: no deadline), on a connection opened and closed here, over TLS
+     * made by {@code tls} (null: plain text).
      */
-    static Result call(InetSocketAddress address, String authority, String path, byte[] request, long timeoutNanos) {
+    static Result call(InetSocketAddress address, String authority, String path, byte[] request, long timeoutNanos, SSLSocketFactory tls,
+                       List<String[]> headers) {
         boolean hasDeadline = timeoutNanos > 0;
         long deadline = System.nanoTime() + timeoutNanos;
         try (Socket socket = new Socket()) {
             socket.setTcpNoDelay(true);
             socket.connect(address, hasDeadline ? timeoutMillis(deadline) : 0);
-            return new UnaryExchange(socket, deadline, hasDeadline).run(authority, path, request, timeoutNanos);
+            if (tls == null) {
+                return new UnaryExchange(socket, deadline, hasDeadline).run(authority, path, request, timeoutNanos, false, headers);
+            }
+            try (SSLSocket secure = handshake(tls, socket, address, deadline, hasDeadline)) {
+                return new UnaryExchange(secure, deadline, hasDeadline).run(authority, path, request, timeoutNanos, true, headers);
+            } catch (SocketTimeoutException e) {
+                throw e;
+            } catch (IOException e) {
+                // connected, then the TLS session failed: a server that wants a client certificate
+                // and got none resets the connection after the handshake, on our first read
+                return new Result(Status.UNAVAILABLE.withDescription("TLS with " + address.getHostString() + ":" + address.getPort()
+                        + " failed: " + e.getMessage()).withCause(e), null);
+            }
         } catch (SocketTimeoutException e) {
             return new Result(Status.DEADLINE_EXCEEDED.withDescription("deadline of " + seconds(timeoutNanos) + " passed"), null);
         } catch (UnknownHostException e) {
@@ -126,7 +148,31 @@ final class UnaryExchange {
         }
     }
 
-    private Result run(String authority, String path, byte[] request, long timeoutNanos) throws IOException {
+    /**
+     * TLS on {@code socket}: offers HTTP/2 by ALPN, checks the server's certificate against the
+     * host name (HTTPS's rules), and insists the server chose h2 (grpc servers do; a server that
+     * did not would read our HTTP/2 preface as garbage).
+     */
+    private static SSLSocket handshake(SSLSocketFactory tls, Socket socket, InetSocketAddress address, long deadline, boolean hasDeadline)
+            throws IOException {
+        SSLSocket s = (SSLSocket) tls.createSocket(socket, address.getHostString(), address.getPort(), true);
+        SSLParameters p = s.getSSLParameters();
+        p.setApplicationProtocols(new String[] {"h2"});
+        p.setEndpointIdentificationAlgorithm("HTTPS");
+        s.setSSLParameters(p);
+        if (hasDeadline) {
+            s.setSoTimeout(timeoutMillis(deadline));
+        }
+        s.startHandshake();
+        if (!"h2".equals(s.getApplicationProtocol())) {
+            s.close();
+            throw new SSLException("the server did not agree to HTTP/2 (ALPN h2; it chose '" + s.getApplicationProtocol() + "')");
+        }
+        return s;
+    }
+
+    private Result run(String authority, String path, byte[] request, long timeoutNanos, boolean secure, List<String[]> extra)
+            throws IOException {
         out.write(PREFACE);
         ByteBuffer settings = ByteBuffer.allocate(18);
         settings.putShort((short) SETTINGS_ENABLE_PUSH).putInt(0);
@@ -137,13 +183,16 @@ final class UnaryExchange {
 
         ByteArrayOutputStream h = new ByteArrayOutputStream(256);
         h.write(0x83); // :method POST, static entry 3
-        h.write(0x86); // :scheme http, static entry 6
+        h.write(secure ? 0x87 : 0x86); // :scheme https or http, static entries 7 and 6
         Hpack.literal(h, ":path", path);
         Hpack.literal(h, ":authority", authority);
         Hpack.literal(h, "content-type", "application/grpc");
         Hpack.literal(h, "te", "trailers");
         if (timeoutNanos > 0) {
             Hpack.literal(h, "grpc-timeout", grpcTimeout(timeoutNanos));
+        }
+        for (String[] header : extra) {
+            Hpack.neverIndexed(h, header[0], header[1]);
         }
         frame(HEADERS, END_HEADERS, STREAM, h.toByteArray(), 0, h.size());
 

@@ -5,7 +5,8 @@
  * two calls and exits: grpc-netty's channel loads some 2,000 classes (Netty, its event loops,
  * logging) that a fresh JVM spends most of a second loading and interpreting, while this path
  * loads a few dozen. The generated stubs, marshallers, deadlines and status codes are grpc's own;
- * only the transport is ours. Unary calls only; no TLS, no compression, no retries; one call per
- * connection. Nothing here may load Netty (a test reads the class-load log).
+ * only the transport is ours. Unary calls only; TLS when asked (the JDK's {@code SSLSocket} on the
+ * same socket, ALPN h2, loaded only then); no compression, no retries; one call per connection.
+ * Nothing here may load Netty (a test reads the class-load log).
  */
 package org.fabriclab.ctl.wire;

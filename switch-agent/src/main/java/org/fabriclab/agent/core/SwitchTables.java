@@ -19,6 +19,12 @@ public final class SwitchTables {
     public static final int NO_ROUTE = 0xFF;
     /** Service levels (and so SL-to-VL entries per port pair). */
     public static final int SERVICE_LEVELS = 16;
+    /**
+     * The highest table version, 2^53 - 1: the largest integer a double holds exactly (JSON,
+     * JavaScript clients). Versions are unsigned; a write to a version above it is refused, so no
+     * writer can leave a switch at a version the next one cannot raise by one.
+     */
+    public static final long MAX_VERSION = (1L << 53) - 1;
     /** AR group numbers are 1..MAX_AR_GROUPS (0 in the AR LFT means none). */
     public static final int MAX_AR_GROUPS = 4095;
     private static final int[][] NO_GROUPS = new int[1][];

@@ -14,17 +14,22 @@ import org.fabriclab.routing.dragonfly.DragonflySwitch;
  * source routing on a torus, the port of each direction (+X +Y +Z +K -X -Y -Z -K; 0 where the
  * switch has none; an empty array turns source routing off, null keeps the setting); and the input
  * ports whose packets follow the static LFT even with AR on (null keeps the setting); and the
- * switch's Dragonfly routing (null keeps it; empty turns it off; a value replaces it, and with it
- * the Q-table the switch learns from: a Q-adaptive switch starts again from the value's seed). Build one with
+ * switch's Dragonfly routing (null keeps it; empty turns it off; a routing other than the one
+ * installed replaces it, and with it the Q-table the switch learns from, which starts again from
+ * its seed; the same routing again changes nothing). With {@code replace} the batch is the whole
+ * tables: what it leaves out is what a fresh switch holds, and it may move the version down (a
+ * manager taking back a switch someone else wrote, or one at the version ceiling). Versions are
+ * unsigned ({@link Long#compareUnsigned}). Build one with
  * {@link #builder(long, long)}: the record is long and most writes leave most of it alone.
  */
 public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl,
                          List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled, int[] directionPorts,
-                         int[] arStaticInputs, Optional<DragonflySwitch> dragonfly) {
-    /** Without a change of the Dragonfly routing. */
-    public TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl, List<ArGroup> arGroups,
-                      List<ArBlock> arBlocks, Boolean arEnabled, int[] directionPorts, int[] arStaticInputs) {
-        this(fromVersion, toVersion, blocks, lftTop, sl2vl, arGroups, arBlocks, arEnabled, directionPorts, arStaticInputs, null);
+                         int[] arStaticInputs, boolean replace, Optional<DragonflySwitch> dragonfly) {
+    /** Changing what it names, keeping the rest (the Dragonfly routing too). */
+    public TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl,
+                      List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled, int[] directionPorts,
+                      int[] arStaticInputs) {
+        this(fromVersion, toVersion, blocks, lftTop, sl2vl, arGroups, arBlocks, arEnabled, directionPorts, arStaticInputs, false, null);
     }
 
     /** Without adaptive-routing changes. */
@@ -94,6 +99,7 @@ public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, i
         private int[] directionPorts;
         private int[] arStaticInputs;
         private Optional<DragonflySwitch> dragonfly;
+        private boolean replace;
 
         private Builder(long fromVersion, long toVersion) {
             this.fromVersion = fromVersion;
@@ -153,9 +159,15 @@ public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, i
             return this;
         }
 
+        /** Makes the batch the whole tables: what it does not set is what a fresh switch holds. */
+        public Builder replace(boolean whole) {
+            replace = whole;
+            return this;
+        }
+
         public TableBatch build() {
             return new TableBatch(fromVersion, toVersion, blocks, lftTop, sl2vl, arGroups, arBlocks, arEnabled, directionPorts,
-                    arStaticInputs, dragonfly);
+                    arStaticInputs, replace, dragonfly);
         }
     }
 }

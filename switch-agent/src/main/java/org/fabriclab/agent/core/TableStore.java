@@ -35,30 +35,27 @@ public final class TableStore {
     }
 
     /**
-     * Applies a batch.
+     * Applies a batch: on top of the installed tables, or, for a {@code replace} batch, on top of
+     * a fresh switch's.
      *
-     * @return how many LFT and AR LFT blocks actually changed
+     * @return how many LFT and AR LFT blocks differ from those installed before
      * @throws TableWriteException with the first problem found, naming the entry; nothing changed
      */
     public synchronized int apply(TableBatch batch) throws TableWriteException {
         SwitchTables old = current;
-        validate(old, batch);
-        int maxBlock = old.allocated() / SwitchTables.BLOCK - 1;
+        SwitchTables base = batch.replace() ? SwitchTables.empty(old.portCount()) : old;
+        validate(old, base, batch);
+        int maxBlock = base.allocated() / SwitchTables.BLOCK - 1;
         for (TableBatch.Block b : batch.blocks()) {
             maxBlock = Math.max(maxBlock, b.block());
         }
-        byte[] lft = Arrays.copyOf(old.lftArray(), (maxBlock + 1) * SwitchTables.BLOCK);
-        Arrays.fill(lft, old.allocated(), lft.length, (byte) SwitchTables.NO_ROUTE);
-        int changed = 0;
+        byte[] lft = Arrays.copyOf(base.lftArray(), (maxBlock + 1) * SwitchTables.BLOCK);
+        Arrays.fill(lft, base.allocated(), lft.length, (byte) SwitchTables.NO_ROUTE);
         for (TableBatch.Block b : batch.blocks()) {
-            int from = b.block() * SwitchTables.BLOCK;
-            if (!Arrays.equals(lft, from, from + SwitchTables.BLOCK, b.ports(), 0, SwitchTables.BLOCK)) {
-                System.arraycopy(b.ports(), 0, lft, from, SwitchTables.BLOCK);
-                changed++;
-            }
+            System.arraycopy(b.ports(), 0, lft, b.block() * SwitchTables.BLOCK, SwitchTables.BLOCK);
         }
         int ports = old.portCount();
-        byte[] sl2vl = old.sl2vlArray().clone();
+        byte[] sl2vl = base.sl2vlArray().clone();
         for (TableBatch.Sl2Vl t : batch.sl2vl()) {
             for (int in = 0; in <= ports; in++) {
                 for (int out = 0; out <= ports; out++) {
@@ -69,10 +66,10 @@ public final class TableStore {
                 }
             }
         }
-        int top = batch.lftTop() != 0 ? batch.lftTop() : old.lftTop();
+        int top = batch.lftTop() != 0 ? batch.lftTop() : base.lftTop();
         // adaptive routing: groups first, then the AR LFT, then every AR entry must name a group
-        int[][] groups = old.arGroupsArray();
-        int[][] detours = old.arDetoursArray();
+        int[][] groups = base.arGroupsArray();
+        int[][] detours = base.arDetoursArray();
         if (!batch.arGroups().isEmpty()) {
             int size = groups.length;
             for (TableBatch.ArGroup g : batch.arGroups()) {
@@ -85,13 +82,9 @@ public final class TableStore {
                 detours[g.group()] = g.ports().length == 0 || g.detours().length == 0 ? null : g.detours().clone();
             }
         }
-        short[] arLft = Arrays.copyOf(old.arLftArray(), lft.length);
+        short[] arLft = Arrays.copyOf(base.arLftArray(), lft.length);
         for (TableBatch.ArBlock b : batch.arBlocks()) {
-            int from = b.block() * SwitchTables.BLOCK;
-            if (!Arrays.equals(arLft, from, from + SwitchTables.BLOCK, b.groups(), 0, SwitchTables.BLOCK)) {
-                System.arraycopy(b.groups(), 0, arLft, from, SwitchTables.BLOCK);
-                changed++;
-            }
+            System.arraycopy(b.groups(), 0, arLft, b.block() * SwitchTables.BLOCK, SwitchTables.BLOCK);
         }
         for (int lid = 0; lid < arLft.length; lid++) {
             int g = arLft[lid];
@@ -100,13 +93,28 @@ public final class TableStore {
                         + " (define it in ar_groups, or set the entry to 0)");
             }
         }
-        boolean ar = batch.arEnabled() != null ? batch.arEnabled() : old.arEnabled();
-        int[] directions = batch.directionPorts() != null ? batch.directionPorts() : old.directionPorts();
-        int[] staticInputs = batch.arStaticInputs() != null ? batch.arStaticInputs() : old.arStaticInputs();
-        DragonflySwitch dragonfly = batch.dragonfly() != null ? batch.dragonfly().orElse(null) : old.dragonfly();
-        current = new SwitchTables(batch.toVersion(), lft, top, ports, sl2vl, arLft, groups, detours, ar, directions, staticInputs,
+        boolean ar = batch.arEnabled() != null ? batch.arEnabled() : base.arEnabled();
+        int[] directions = batch.directionPorts() != null ? batch.directionPorts() : base.directionPorts();
+        int[] staticInputs = batch.arStaticInputs() != null ? batch.arStaticInputs() : base.arStaticInputs();
+        DragonflySwitch dragonfly = batch.dragonfly() != null ? batch.dragonfly().orElse(null) : base.dragonfly();
+        if (dragonfly != null && dragonfly.equals(old.dragonfly())) {
+            dragonfly = old.dragonfly(); // the same routing written again: a learning switch keeps its Q-table
+        }
+        SwitchTables next = new SwitchTables(batch.toVersion(), lft, top, ports, sl2vl, arLft, groups, detours, ar, directions, staticInputs,
                 dragonfly);
+        int changed = changedBlocks(old, next);
+        current = next;
         onChange.run();
+        return changed;
+    }
+
+    /** LFT and AR LFT blocks that differ between two snapshots (entries past an array's end: no route, no group). */
+    private static int changedBlocks(SwitchTables a, SwitchTables b) {
+        int blocks = Math.max(a.allocated(), b.allocated()) / SwitchTables.BLOCK;
+        int changed = 0;
+        for (int n = 0; n < blocks; n++) {
+            changed += (Arrays.equals(a.block(n), b.block(n)) ? 0 : 1) + (Arrays.equals(a.arBlock(n), b.arBlock(n)) ? 0 : 1);
+        }
         return changed;
     }
 
@@ -118,23 +126,37 @@ public final class TableStore {
         return max;
     }
 
-    private static void validate(SwitchTables old, TableBatch batch) throws TableWriteException {
+    /**
+     * Checks a batch against the installed tables ({@code old}: its version) and the tables it
+     * builds on ({@code base}: the installed ones, or a fresh switch's for a replacing batch).
+     * Every number of the batch came from an unsigned field: a negative int or long here is a
+     * value of 2^31 (2^63) or more, and is named as such.
+     */
+    private static void validate(SwitchTables old, SwitchTables base, TableBatch batch) throws TableWriteException {
         if (batch.fromVersion() != old.version()) {
             throw new TableWriteException(TableWriteException.Reason.STALE_VERSION, "the batch moves tables from version "
-                    + batch.fromVersion() + " but the switch holds version " + old.version()
+                    + Long.toUnsignedString(batch.fromVersion()) + " but the switch holds version " + old.version()
                     + "; read SwitchInfo and compute the change again");
         }
-        if (batch.toVersion() <= batch.fromVersion()) {
-            throw invalid("to_version " + batch.toVersion() + " must be greater than from_version " + batch.fromVersion());
+        if (Long.compareUnsigned(batch.toVersion(), SwitchTables.MAX_VERSION) > 0) {
+            throw new TableWriteException(TableWriteException.Reason.VERSION_CEILING, "to_version "
+                    + Long.toUnsignedString(batch.toVersion()) + " is above the ceiling of table versions, " + SwitchTables.MAX_VERSION
+                    + " (2^53-1)");
+        }
+        if (batch.replace() ? batch.toVersion() == batch.fromVersion() || batch.toVersion() == 0
+                : Long.compareUnsigned(batch.toVersion(), batch.fromVersion()) <= 0) {
+            throw invalid("to_version " + Long.toUnsignedString(batch.toVersion()) + (batch.replace()
+                    ? " must be 1.." + SwitchTables.MAX_VERSION + " and differ from from_version " + batch.fromVersion()
+                    : " must be greater than from_version " + batch.fromVersion() + " (or the write must replace the tables whole)"));
         }
         if (batch.lftTop() < 0 || batch.lftTop() >= SwitchTables.CAPACITY) {
-            throw invalid("lft_top " + batch.lftTop() + " is beyond the LFT capacity (LIDs 0.." + (SwitchTables.CAPACITY - 1) + ")");
+            throw invalid("lft_top " + u(batch.lftTop()) + " is beyond the LFT capacity (LIDs 0.." + (SwitchTables.CAPACITY - 1) + ")");
         }
         int ports = old.portCount();
         Set<Integer> seen = new HashSet<>();
         for (int k = 0; k < batch.blocks().size(); k++) {
             TableBatch.Block b = batch.blocks().get(k);
-            String where = "lft_blocks[" + k + "] (block " + b.block() + ")";
+            String where = "lft_blocks[" + k + "] (block " + u(b.block()) + ")";
             if (b.block() < 0 || b.block() >= SwitchTables.CAPACITY / SwitchTables.BLOCK) {
                 throw invalid(where + ": block is beyond the LFT capacity of " + SwitchTables.CAPACITY / SwitchTables.BLOCK
                         + " blocks (LIDs 0.." + (SwitchTables.CAPACITY - 1) + ")");
@@ -165,7 +187,7 @@ public final class TableStore {
             Set<Integer> dirPorts = new HashSet<>();
             for (int d = 0; d < dirs.length; d++) {
                 if (dirs[d] < 0 || dirs[d] > ports) {
-                    throw invalid("direction_ports[" + d + "]: port " + dirs[d] + " is not one of the switch's ports 1.." + ports + " (0 for none)");
+                    throw invalid("direction_ports[" + d + "]: port " + u(dirs[d]) + " is not one of the switch's ports 1.." + ports + " (0 for none)");
                 }
                 if (dirs[d] != 0 && !dirPorts.add(dirs[d])) {
                     throw invalid("direction_ports[" + d + "]: port " + dirs[d] + " already leads in another direction");
@@ -175,7 +197,7 @@ public final class TableStore {
         Set<Integer> groupsSeen = new HashSet<>();
         for (int k = 0; k < batch.arGroups().size(); k++) {
             TableBatch.ArGroup g = batch.arGroups().get(k);
-            String where = "ar_groups[" + k + "] (group " + g.group() + ")";
+            String where = "ar_groups[" + k + "] (group " + u(g.group()) + ")";
             if (g.group() < 1 || g.group() > SwitchTables.MAX_AR_GROUPS) {
                 throw invalid(where + ": AR groups are numbered 1.." + SwitchTables.MAX_AR_GROUPS);
             }
@@ -185,7 +207,7 @@ public final class TableStore {
             Set<Integer> members = new HashSet<>();
             for (int p : g.ports()) {
                 if (p < 1 || p > ports) {
-                    throw invalid(where + ": port " + p + " is not one of the switch's ports 1.." + ports);
+                    throw invalid(where + ": port " + u(p) + " is not one of the switch's ports 1.." + ports);
                 }
                 if (!members.add(p)) {
                     throw invalid(where + ": port " + p + " appears twice in the group");
@@ -194,7 +216,7 @@ public final class TableStore {
             Set<Integer> detourSeen = new HashSet<>();
             for (int p : g.detours()) {
                 if (!members.contains(p)) {
-                    throw invalid(where + ": detour port " + p + " is not one of the group's ports " + Arrays.toString(g.ports()));
+                    throw invalid(where + ": detour port " + u(p) + " is not one of the group's ports " + Arrays.toString(g.ports()));
                 }
                 if (!detourSeen.add(p)) {
                     throw invalid(where + ": detour port " + p + " appears twice");
@@ -209,7 +231,7 @@ public final class TableStore {
             Set<Integer> seenInputs = new HashSet<>();
             for (int k = 0; k < staticInputs.length; k++) {
                 if (staticInputs[k] < 1 || staticInputs[k] > ports) {
-                    throw invalid("ar_static_input_ports[" + k + "]: port " + staticInputs[k] + " is not one of the switch's ports 1.." + ports);
+                    throw invalid("ar_static_input_ports[" + k + "]: port " + u(staticInputs[k]) + " is not one of the switch's ports 1.." + ports);
                 }
                 if (!seenInputs.add(staticInputs[k])) {
                     throw invalid("ar_static_input_ports[" + k + "]: port " + staticInputs[k] + " appears twice");
@@ -219,7 +241,7 @@ public final class TableStore {
         Set<Integer> arSeen = new HashSet<>();
         for (int k = 0; k < batch.arBlocks().size(); k++) {
             TableBatch.ArBlock b = batch.arBlocks().get(k);
-            String where = "ar_lft_blocks[" + k + "] (block " + b.block() + ")";
+            String where = "ar_lft_blocks[" + k + "] (block " + u(b.block()) + ")";
             if (b.block() < 0 || b.block() >= SwitchTables.CAPACITY / SwitchTables.BLOCK) {
                 throw invalid(where + ": block is beyond the LFT capacity of " + SwitchTables.CAPACITY / SwitchTables.BLOCK + " blocks");
             }
@@ -229,13 +251,14 @@ public final class TableStore {
             if (b.groups() == null || b.groups().length != SwitchTables.BLOCK) {
                 throw invalid(where + ": a block has exactly " + SwitchTables.BLOCK + " entries");
             }
-            if (b.block() * SwitchTables.BLOCK >= Math.max(old.allocated(), maxLftBlock(batch) * SwitchTables.BLOCK + SwitchTables.BLOCK)) {
+            if (b.block() * SwitchTables.BLOCK >= Math.max(base.allocated(), maxLftBlock(batch) * SwitchTables.BLOCK + SwitchTables.BLOCK)) {
                 throw invalid(where + ": the LFT has no block " + b.block() + " (AR entries need the static entry beside them)");
             }
             for (int i = 0; i < SwitchTables.BLOCK; i++) {
                 if (b.groups()[i] < 0 || b.groups()[i] > SwitchTables.MAX_AR_GROUPS) {
                     throw invalid(where + ": entry " + i + " (LID " + (b.block() * SwitchTables.BLOCK + i) + ") names AR group "
-                            + b.groups()[i] + "; groups are 1.." + SwitchTables.MAX_AR_GROUPS + ", 0 for none");
+                            + (b.groups()[i] < 0 ? "above " + SwitchTables.MAX_AR_GROUPS : b.groups()[i]) + "; groups are 1.."
+                            + SwitchTables.MAX_AR_GROUPS + ", 0 for none");
                 }
             }
         }
@@ -243,17 +266,22 @@ public final class TableStore {
             TableBatch.Sl2Vl t = batch.sl2vl().get(k);
             String where = "sl2vl[" + k + "]";
             if (t.inputPort() < 0 || t.inputPort() > ports || t.outputPort() < 0 || t.outputPort() > ports) {
-                throw invalid(where + ": ports " + t.inputPort() + " -> " + t.outputPort() + " outside 0.." + ports);
+                throw invalid(where + ": ports " + u(t.inputPort()) + " -> " + u(t.outputPort()) + " outside 0.." + ports);
             }
             if (t.vl() == null || t.vl().length != SwitchTables.SERVICE_LEVELS) {
                 throw invalid(where + ": needs " + SwitchTables.SERVICE_LEVELS + " VL entries, one per SL");
             }
             for (int sl = 0; sl < SwitchTables.SERVICE_LEVELS; sl++) {
                 if (t.vl()[sl] < 0 || t.vl()[sl] > 14) {
-                    throw invalid(where + ": SL " + sl + " maps to VL " + t.vl()[sl] + "; data VLs are 0..14");
+                    throw invalid(where + ": SL " + sl + " maps to VL " + (t.vl()[sl] & 0xFF) + "; data VLs are 0..14");
                 }
             }
         }
+    }
+
+    /** A uint32 field's value as the sender meant it. */
+    private static String u(int v) {
+        return Integer.toUnsignedString(v);
     }
 
     private static TableWriteException invalid(String message) {

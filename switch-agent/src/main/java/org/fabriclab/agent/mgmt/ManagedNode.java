@@ -12,6 +12,7 @@ import org.fabriclab.agent.core.FlowSink;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.TableStore;
 import org.fabriclab.proto.v1.Event;
+import org.fabriclab.proto.v1.MKeyViolation;
 import org.fabriclab.proto.v1.NodeType;
 import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.proto.v1.PortStateChange;
@@ -21,7 +22,8 @@ import org.fabriclab.proto.v1.SmState;
  * The management state of one node (switch or channel adapter), what its subnet management agent
  * answers about and changes: identity, port states and LIDs, neighbours learned by the link-level
  * hello, the manager it answers to and the M_Key guarding it, counters, and for a switch its
- * {@link TableStore}. Port state changes are published to subscribers as traps.
+ * {@link TableStore}. Port state changes (IBA trap 128) and M_Key violations (trap 256) are
+ * published to subscribers as traps.
  *
  * <p>Thread-safety: management calls arrive on gRPC threads and link events on data-plane
  * threads, so mutable state is guarded by this object's monitor; the tables have their own
@@ -31,6 +33,16 @@ public final class ManagedNode {
     /** Identity of a node. */
     public record Identity(NodeType type, long guid, String description, int ports) {
     }
+
+    /** IBA trap numbers: a port changed state; a write came with a wrong M_Key. */
+    public static final int TRAP_PORT_STATE_CHANGE = 128;
+    public static final int TRAP_BAD_M_KEY = 256;
+    /**
+     * M_Key violations a node traps per second at most (a token bucket of as many, refilled at
+     * that rate): a caller guessing keys cannot flood the manager with traps or the log with lines;
+     * violations beyond are refused unread and folded into the next trap.
+     */
+    public static final int M_KEY_TRAPS_PER_SECOND = 10;
 
     private final Identity identity;
     private final TableStore tables;
@@ -47,6 +59,13 @@ public final class ManagedNode {
     private int smActCount;
     private SmState smState = SmState.SM_STATE_NOT_ACTIVE;
     private long mKey;
+    private long mKeyViolations;
+    /** Violations since the last trap 256 (refused unread while the bucket was empty). */
+    private long violationsUntrapped;
+    private double trapTokens = M_KEY_TRAPS_PER_SECOND;
+    private long trapTokensAt;
+    /** The wall clock the M_Key trap rate is kept by (tests pass their own). */
+    private volatile LongSupplier wallClock = System::nanoTime;
     private long eventSequence;
     private volatile FlowSource flowSource;
     private volatile Emulation emulation;
@@ -98,6 +117,7 @@ public final class ManagedNode {
 
     public ManagedNode(Identity identity) {
         this.identity = identity;
+        trapTokensAt = wallClock.getAsLong();
         int n = identity.ports();
         tables = identity.type() == NodeType.NODE_TYPE_SWITCH ? new TableStore(n) : null;
         counters = new PortCounterArray(n);
@@ -322,6 +342,56 @@ public final class ManagedNode {
         return new SmInfoState(smGuid, smPriority, smState, mKey != 0, smActCount);
     }
 
+    /** Writes refused for a wrong or missing M_Key since the node started. */
+    public synchronized long mKeyViolations() {
+        return mKeyViolations;
+    }
+
+    /** Sets the wall clock the M_Key trap rate is kept by (nanoseconds; tests drive their own). */
+    public void wallClock(LongSupplier nanos) {
+        synchronized (this) {
+            wallClock = nanos;
+            trapTokensAt = nanos.getAsLong();
+        }
+    }
+
+    /**
+     * What became of one M_Key violation: {@code total} violations so far; {@code trapped} if this
+     * one was reported by a trap 256 (with {@code coalesced} violations: it and those folded in
+     * since the last trap), false if the node had already trapped its share this second.
+     */
+    public record Violation(long total, long coalesced, boolean trapped) {
+    }
+
+    /**
+     * Counts a write refused for a wrong or missing M_Key ({@code method} called from
+     * {@code peer}) and reports it by trap 256, unless the node has trapped
+     * {@link #M_KEY_TRAPS_PER_SECOND} this second: it is then only counted, and the next trap
+     * carries it. The key that was tried is not kept anywhere.
+     */
+    public Violation mKeyViolation(String method, String peer) {
+        Event e;
+        Violation v;
+        synchronized (this) {
+            mKeyViolations++;
+            violationsUntrapped++;
+            long now = wallClock.getAsLong();
+            trapTokens = Math.min(M_KEY_TRAPS_PER_SECOND, trapTokens + (now - trapTokensAt) * 1e-9 * M_KEY_TRAPS_PER_SECOND);
+            trapTokensAt = now;
+            if (trapTokens < 1) {
+                return new Violation(mKeyViolations, violationsUntrapped, false);
+            }
+            trapTokens--;
+            v = new Violation(mKeyViolations, violationsUntrapped, true);
+            violationsUntrapped = 0;
+            e = Event.newBuilder().setNodeGuid(identity.guid()).setSequence(++eventSequence).setTrapNumber(TRAP_BAD_M_KEY)
+                    .setMKeyViolation(MKeyViolation.newBuilder().setMethod(method).setPeer(peer).setCoalesced(v.coalesced())
+                            .setTotal(v.total())).build();
+        }
+        publish(e);
+        return v;
+    }
+
     public synchronized SmInfoState setSmInfo(long guid, int priority, SmState state, long newMKey, int actCount) {
         smGuid = guid;
         smPriority = priority;
@@ -354,7 +424,7 @@ public final class ManagedNode {
     }
 
     private Event event(int p, PortState s) {
-        return Event.newBuilder().setNodeGuid(identity.guid()).setSequence(++eventSequence)
+        return Event.newBuilder().setNodeGuid(identity.guid()).setSequence(++eventSequence).setTrapNumber(TRAP_PORT_STATE_CHANGE)
                 .setPortStateChange(PortStateChange.newBuilder().setPortNumber(p).setState(s)).build();
     }
 

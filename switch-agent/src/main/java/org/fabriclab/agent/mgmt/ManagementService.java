@@ -1,6 +1,8 @@
 package org.fabriclab.agent.mgmt;
 
 import com.google.protobuf.ByteString;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -53,6 +55,7 @@ import org.fabriclab.proto.v1.SetPortInfoRequest;
 import org.fabriclab.proto.v1.SetSmInfoRequest;
 import org.fabriclab.proto.v1.SetTimeDilationRequest;
 import org.fabriclab.proto.v1.SmInfo;
+import org.fabriclab.proto.v1.SmState;
 import org.fabriclab.proto.v1.SourceRouteEntry;
 import org.fabriclab.proto.v1.SourceRouteTable;
 import org.fabriclab.proto.v1.SubscribeEventsRequest;
@@ -62,17 +65,34 @@ import org.fabriclab.proto.v1.WriteTablesRequest;
 import org.fabriclab.proto.v1.WriteTablesResponse;
 import org.fabriclab.proto.v1.XmitDiscards;
 import org.fabriclab.routing.torus.SourceRoute;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@code Management} gRPC service of one node: reads answer from the {@link ManagedNode};
  * writes check the M_Key, then the request, and answer with a status that names what is wrong
- * (never a stack trace, never UNKNOWN). See {@code management.proto} for each RPC's contract.
+ * (never a stack trace, never UNKNOWN). Every uint32 and uint64 field is read unsigned (a port
+ * number of 2^31 is a port beyond the node's, not a negative one), every enum value checked
+ * against those this node knows. A wrong M_Key is counted, trapped (trap 256, at most
+ * {@link ManagedNode#M_KEY_TRAPS_PER_SECOND} a second; beyond, refused unread) and logged without
+ * the key. See {@code management.proto} for each RPC's contract; serve it with
+ * {@link #definition(ManagedNode)}.
  */
 public final class ManagementService extends ManagementGrpc.ManagementImplBase {
+    private static final Logger LOG = LoggerFactory.getLogger(ManagementService.class);
     private final ManagedNode node;
 
     public ManagementService(ManagedNode node) {
         this.node = node;
+    }
+
+    /**
+     * The service of {@code node} as a server should add it: behind {@link ManagementCalls} (the
+     * caller's address for violation reports, descriptions cut to size, no UNKNOWN).
+     */
+    public static ServerServiceDefinition definition(ManagedNode node) {
+        return ServerInterceptors.intercept(ServerInterceptors.useInputStreamMessages(new ManagementService(node).bindService()),
+                new ManagementCalls());
     }
 
     @Override
@@ -83,7 +103,7 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
     @Override
     public void getNodeRecord(GetNodeRecordRequest request, StreamObserver<NodeRecord> out) {
         NodeRecord.Builder b = NodeRecord.newBuilder().setNodeInfo(nodeInfo())
-                .setSmInfo(smInfo(node.smInfo()));
+                .setSmInfo(smInfo(node.smInfo(), node.mKeyViolations()));
         for (int i = 1; i <= node.identity().ports(); i++) {
             b.addPorts(portInfo(node.port(i)));
         }
@@ -102,13 +122,13 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
     @Override
     public void getPortInfo(GetPortInfoRequest request, StreamObserver<GetPortInfoResponse> out) {
         int n = node.identity().ports();
-        int p = request.getPortNumber();
+        long p = Integer.toUnsignedLong(request.getPortNumber());
         if (p > n) {
             out.onError(notFound("port " + p + " does not exist; this node has ports 1.." + n));
             return;
         }
         GetPortInfoResponse.Builder b = GetPortInfoResponse.newBuilder();
-        for (int i = p == 0 ? 1 : p; i <= (p == 0 ? n : p); i++) {
+        for (int i = p == 0 ? 1 : (int) p; i <= (p == 0 ? n : p); i++) {
             b.addPorts(portInfo(node.port(i)));
         }
         reply(out, b.build());
@@ -120,13 +140,16 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             return;
         }
         int n = node.identity().ports();
-        int p = request.getPortNumber();
+        long p = Integer.toUnsignedLong(request.getPortNumber());
         if (p < 1 || p > n) {
             out.onError(notFound("port " + p + " does not exist; this node has ports 1.." + n));
             return;
         }
+        if (!checkLid(request.getLid(), out) || !checkState(request.getStateValue(), out)) {
+            return;
+        }
         try {
-            reply(out, portInfo(node.setPort(p, request.getLid(), request.getState())));
+            reply(out, portInfo(node.setPort((int) p, request.getLid(), request.getState())));
         } catch (IllegalArgumentException e) {
             out.onError(invalid(e.getMessage()));
         }
@@ -138,6 +161,13 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             return;
         }
         int n = node.identity().ports();
+        if (!checkLid(request.getLid(), out) || !checkState(request.getStateValue(), out)) {
+            return;
+        }
+        if (request.getState() == PortState.PORT_STATE_DOWN) {
+            out.onError(invalid("state PORT_STATE_DOWN: only a link's failure takes a port down; the ports were left as they were"));
+            return;
+        }
         if (request.getLid() != 0 && !node.isSwitch() && n > 1) {
             out.onError(invalid("CA " + node.identity().description() + " has " + n + " ports; set their LIDs with SetPortInfo, port by port"));
             return;
@@ -211,9 +241,7 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         if (!requireSwitch(out)) {
             return;
         }
-        if (request.getBlock() >= SwitchTables.CAPACITY / SwitchTables.BLOCK) {
-            out.onError(Status.INVALID_ARGUMENT.withDescription("block " + request.getBlock() + " is beyond the LFT capacity of "
-                    + SwitchTables.CAPACITY / SwitchTables.BLOCK + " blocks").asRuntimeException());
+        if (!checkBlock(request.getBlock(), out)) {
             return;
         }
         SwitchTables t = node.tables().current();
@@ -247,9 +275,7 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             return;
         }
         int block = request.getBlock();
-        if (block >= SwitchTables.CAPACITY / SwitchTables.BLOCK) {
-            out.onError(invalid("block " + block + " is beyond the LFT capacity of "
-                    + SwitchTables.CAPACITY / SwitchTables.BLOCK + " blocks"));
+        if (!checkBlock(block, out)) {
             return;
         }
         reply(out, LftBlock.newBuilder().setBlock(block)
@@ -265,7 +291,11 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             int changed = node.tables().apply(TableWriteDecoder.decode(request));
             reply(out, WriteTablesResponse.newBuilder().setVersion(request.getToVersion()).setChangedBlocks(changed).build());
         } catch (TableWriteException e) {
-            Status s = e.reason() == TableWriteException.Reason.STALE_VERSION ? Status.FAILED_PRECONDITION : Status.INVALID_ARGUMENT;
+            Status s = switch (e.reason()) {
+                case STALE_VERSION -> Status.FAILED_PRECONDITION;
+                case VERSION_CEILING -> Status.OUT_OF_RANGE;
+                case INVALID -> Status.INVALID_ARGUMENT;
+            };
             out.onError(s.withDescription(e.getMessage() + "; the tables were left as they were").asRuntimeException());
         }
     }
@@ -273,12 +303,12 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
     @Override
     public void getPortCounters(GetPortCountersRequest request, StreamObserver<PortCounters> out) {
         int n = node.identity().ports();
-        int p = request.getPortNumber();
+        long p = Integer.toUnsignedLong(request.getPortNumber());
         if (p < 1 || p > n) {
             out.onError(notFound("port " + p + " does not exist; this node has ports 1.." + n));
             return;
         }
-        reply(out, portCounters(p, node.modelTimeNanos()));
+        reply(out, portCounters((int) p, node.modelTimeNanos()));
     }
 
     /** Port {@code p}'s counters as read now, stamped with model time {@code modelTimeNs}. */
@@ -317,7 +347,7 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
     public void getNodeCounters(GetNodeCountersRequest request, StreamObserver<NodeCounters> out) {
         long modelTimeNs = node.modelTimeNanos();
         PortCounterArray c = node.counters();
-        NodeCounters.Builder b = NodeCounters.newBuilder().setModelTimeNs(modelTimeNs);
+        NodeCounters.Builder b = NodeCounters.newBuilder().setModelTimeNs(modelTimeNs).setMKeyViolations(node.mKeyViolations());
         for (int p = 1; p <= node.identity().ports(); p++) {
             b.addPorts(portCounters(p, modelTimeNs));
         }
@@ -449,8 +479,9 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             return;
         }
         int n = node.identity().ports();
-        if (request.getPortNumber() > n) {
-            out.onError(notFound("port " + request.getPortNumber() + " does not exist; this node has ports 1.." + n));
+        if (Integer.toUnsignedLong(request.getPortNumber()) > n) {
+            out.onError(notFound("port " + Integer.toUnsignedString(request.getPortNumber()) + " does not exist; this node has ports 1.."
+                    + n + " (0: every port)"));
             return;
         }
         node.resetCounters(request.getPortNumber()).whenComplete((done, error) -> {
@@ -465,7 +496,7 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
 
     @Override
     public void getSmInfo(GetSmInfoRequest request, StreamObserver<SmInfo> out) {
-        reply(out, smInfo(node.smInfo()));
+        reply(out, smInfo(node.smInfo(), node.mKeyViolations()));
     }
 
     @Override
@@ -473,8 +504,18 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         if (!checkMKey(request.getMKey(), out)) {
             return;
         }
+        if (Integer.toUnsignedLong(request.getPriority()) > 15) {
+            out.onError(invalid("priority " + Integer.toUnsignedString(request.getPriority())
+                    + " is out of range 0..15 (IBA SMInfo:Priority); SMInfo was left as it was"));
+            return;
+        }
+        if (SmState.forNumber(request.getStateValue()) == null) {
+            out.onError(invalid("state " + request.getStateValue() + " is not an SmState (0 keeps it, 1 NOT_ACTIVE, 2 DISCOVERING, "
+                    + "3 STANDBY, 4 MASTER); SMInfo was left as it was"));
+            return;
+        }
         reply(out, smInfo(node.setSmInfo(request.getSmGuid(), request.getPriority(), request.getState(), request.getNewMKey(),
-                request.getActCount())));
+                request.getActCount()), node.mKeyViolations()));
     }
 
     @Override
@@ -495,7 +536,7 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
     public void getEmulationStatus(GetEmulationStatusRequest request, StreamObserver<EmulationStatus> out) {
         ManagedNode.Emulation e = emulation(out);
         if (e != null) {
-            replyEmulation(e, request.getWindowMs(), out);
+            replyEmulation(e, Integer.toUnsignedLong(request.getWindowMs()), out);
         }
     }
 
@@ -536,9 +577,9 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         });
     }
 
-    private static SmInfo smInfo(ManagedNode.SmInfoState s) {
+    private static SmInfo smInfo(ManagedNode.SmInfoState s, long violations) {
         return SmInfo.newBuilder().setSmGuid(s.smGuid()).setPriority(s.priority()).setState(s.state()).setMKeySet(s.mKeySet())
-                .setActCount(s.actCount()).build();
+                .setActCount(s.actCount()).setMKeyViolations(violations).build();
     }
 
     private static PortInfo portInfo(ManagedNode.Port p) {
@@ -556,10 +597,59 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         return true;
     }
 
+    /**
+     * True if {@code key} may change this node. Otherwise the call is refused PERMISSION_DENIED,
+     * counted, reported by trap 256 and logged (the key tried never is), or, past the node's trap
+     * rate, only counted and refused unread.
+     */
     private boolean checkMKey(long key, StreamObserver<?> out) {
-        if (!node.mKeyAllows(key)) {
-            out.onError(Status.PERMISSION_DENIED.withDescription("wrong M_Key for node " + node.identity().description()
-                    + "; only the manager that set it may change this node").asRuntimeException());
+        if (node.mKeyAllows(key)) {
+            return true;
+        }
+        String method = ManagementCalls.method();
+        String peer = ManagementCalls.peer();
+        String who = node.identity().description();
+        ManagedNode.Violation v = node.mKeyViolation(method, peer);
+        if (!v.trapped()) {
+            out.onError(Status.PERMISSION_DENIED.withDescription("too many M_Key violations at node " + who + " (over "
+                    + ManagedNode.M_KEY_TRAPS_PER_SECOND + " a second): " + method + " refused unread (violation " + v.total()
+                    + ", to be reported with the next trap 256)").asRuntimeException());
+            return false;
+        }
+        LOG.warn("M_Key violation at {}: {} from {} refused, {} (violation {} at this node{}); trap 256 sent", who, method, peer,
+                key == 0 ? "no M_Key given" : "a wrong M_Key", v.total(),
+                v.coalesced() > 1 ? ", with " + (v.coalesced() - 1) + " refused unread since the last trap" : "");
+        out.onError(Status.PERMISSION_DENIED.withDescription((key == 0 ? "no M_Key given, and an M_Key guards node " : "wrong M_Key for node ")
+                + who + "; only the manager that set it may change this node (M_Key violation " + v.total() + ", reported by trap 256)")
+                .asRuntimeException());
+        return false;
+    }
+
+    /** A uint32 LID field: 0 (keep) or a unicast LID. */
+    private static boolean checkLid(int lid, StreamObserver<?> out) {
+        if (Integer.toUnsignedLong(lid) > 0xBFFF) {
+            out.onError(invalid("LID " + Integer.toUnsignedString(lid) + " is not a unicast LID (1..0xbfff; 0 keeps the LID)"
+                    + "; the ports were left as they were"));
+            return false;
+        }
+        return true;
+    }
+
+    /** A PortState field: one this node knows. */
+    private static boolean checkState(int state, StreamObserver<?> out) {
+        if (PortState.forNumber(state) == null) {
+            out.onError(invalid("state " + state + " is not a PortState (0 keeps it, 2 INIT, 3 ARMED, 4 ACTIVE)"
+                    + "; the ports were left as they were"));
+            return false;
+        }
+        return true;
+    }
+
+    /** A uint32 LFT (or AR LFT) block number within the LFT's capacity. */
+    private static boolean checkBlock(int block, StreamObserver<?> out) {
+        if (Integer.toUnsignedLong(block) >= SwitchTables.CAPACITY / SwitchTables.BLOCK) {
+            out.onError(invalid("block " + Integer.toUnsignedString(block) + " is beyond the LFT capacity of "
+                    + SwitchTables.CAPACITY / SwitchTables.BLOCK + " blocks (0.." + (SwitchTables.CAPACITY / SwitchTables.BLOCK - 1) + ")"));
             return false;
         }
         return true;

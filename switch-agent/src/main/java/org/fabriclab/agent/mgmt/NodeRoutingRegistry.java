@@ -28,7 +28,7 @@ public final class NodeRoutingRegistry extends HandlerRegistry {
     }
 
     public void add(ManagedNode node) {
-        byAuthority.put(authority(node.identity().guid()), new ManagementService(node).bindService());
+        byAuthority.put(authority(node.identity().guid()), ManagementService.definition(node));
     }
 
     /** The node that answers calls whose authority is not a GUID; {@code node} must have been added. */

@@ -1,0 +1,145 @@
+package org.fabriclab.manager;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.grpc.ForwardingServerCall.SimpleForwardingServerCall;
+import io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener;
+import io.grpc.Grpc;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.fabriclab.routing.format.Excerpt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Who may make which admin call, and how every admin call ends. The policy:
+ *
+ * <ul>
+ *   <li>With an admin token ({@code --admin-token-file}): every call that changes the fabric
+ *       ({@link #MUTATING}: Sweep, SetEngine, RouteJob) needs {@code authorization: Bearer TOKEN};
+ *       so does any call from a caller not on this machine. Read-only calls from loopback need
+ *       none (a local {@code fabricctl status} works without the file). A token that is given and
+ *       wrong is refused, whatever the call. Both are UNAUTHENTICATED (gRPC's code for missing or
+ *       invalid credentials).</li>
+ *   <li>Without a token: calls that change the fabric are taken from loopback callers only
+ *       (PERMISSION_DENIED from elsewhere: no credential would help); read-only calls from
+ *       wherever the server listens ({@code --admin-address}, loopback by default).</li>
+ * </ul>
+ *
+ * The health service and reflection are not behind this interceptor (probes come from the
+ * kubelet, not from loopback). As the management service's interceptor does, it cuts status
+ * descriptions to {@link Excerpt#MESSAGE} characters, answers bytes that are no request message
+ * INVALID_ARGUMENT (the service is served on raw messages, {@code useInputStreamMessages}), and a
+ * fault of ours INTERNAL, never UNKNOWN. Tokens are compared in constant time and never logged.
+ *
+ * <p>Thread-safety: immutable; per-call state lives in the call.
+ */
+final class AdminCalls implements ServerInterceptor {
+    private static final Logger LOG = LoggerFactory.getLogger(AdminCalls.class);
+    /** The admin calls that change the fabric. */
+    static final Set<String> MUTATING = Set.of("Sweep", "SetEngine", "RouteJob");
+    static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+    private static final String BEARER = "Bearer ";
+
+    /** The token's bytes, or null: no token configured. */
+    private final byte[] token;
+
+    AdminCalls(String token) {
+        this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+        String method = call.getMethodDescriptor().getBareMethodName();
+        SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
+        Status refusal = refusal(method, remote, headers.get(AUTHORIZATION));
+        if (refusal != null) {
+            LOG.warn("admin call {} from {} refused: {}", method, remote, refusal.getDescription());
+            call.close(refusal, new Metadata());
+            return new ServerCall.Listener<>() { };
+        }
+        AtomicBoolean closed = new AtomicBoolean();
+        ServerCall<Q, R> bounded = new SimpleForwardingServerCall<>(call) {
+            @Override
+            public void close(Status status, Metadata trailers) {
+                closed.set(true);
+                super.close(status.withDescription(Excerpt.message(status.getDescription())), trailers);
+            }
+        };
+        return new SimpleForwardingServerCallListener<>(next.startCall(bounded, headers)) {
+            @Override
+            public void onMessage(Q message) {
+                if (!closed.get()) {
+                    guard(() -> super.onMessage(message));
+                }
+            }
+
+            @Override
+            public void onHalfClose() {
+                if (!closed.get()) {
+                    guard(super::onHalfClose);
+                }
+            }
+
+            private void guard(Runnable r) {
+                try {
+                    r.run();
+                } catch (RuntimeException e) {
+                    if (closed.get()) {
+                        LOG.error("admin call {} failed after it was answered", method, e);
+                    } else if (e.getCause() instanceof InvalidProtocolBufferException bad) {
+                        bounded.close(Status.INVALID_ARGUMENT.withDescription(method + ": the request is not a fabric.v1.Admin."
+                                + method + " request message (" + bad.getMessage() + "); nothing was changed"), new Metadata());
+                    } else {
+                        LOG.error("admin call {} failed inside the manager", method, e);
+                        bounded.close(Status.INTERNAL.withDescription(method + " failed inside the manager: " + e), new Metadata());
+                    }
+                }
+            }
+        };
+    }
+
+    /** Why {@code method} from {@code remote} with {@code authorization} is refused, or null if it may go ahead. */
+    Status refusal(String method, SocketAddress remote, String authorization) {
+        boolean mutating = MUTATING.contains(method);
+        boolean local = isLocal(remote);
+        if (token == null) {
+            return mutating && !local ? Status.PERMISSION_DENIED.withDescription(method + " changes the fabric, and this manager has no "
+                    + "admin token: only callers on its own machine may make it; start the daemon with --admin-token-file FILE "
+                    + "and call with fabricctl --token-file FILE") : null;
+        }
+        if (authorization != null) {
+            return valid(authorization) ? null : Status.UNAUTHENTICATED.withDescription("the admin token given with " + method
+                    + " is not this manager's (check fabricctl --token-file against the daemon's --admin-token-file)");
+        }
+        if (mutating || !local) {
+            return Status.UNAUTHENTICATED.withDescription(method + (mutating ? " changes the fabric" : " from another machine")
+                    + " and needs the admin token: call with fabricctl --token-file FILE (the daemon's --admin-token-file)");
+        }
+        return null;
+    }
+
+    private boolean valid(String authorization) {
+        if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return false;
+        }
+        byte[] given = authorization.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8);
+        return MessageDigest.isEqual(given, token);
+    }
+
+    /** Loopback, or in-process (a caller in this JVM): on this machine. */
+    static boolean isLocal(SocketAddress remote) {
+        if (remote instanceof InetSocketAddress inet) {
+            return inet.getAddress() != null && inet.getAddress().isLoopbackAddress();
+        }
+        return remote != null && !(remote instanceof InetSocketAddress) && remote.getClass().getName().startsWith("io.grpc.inprocess.");
+    }
+}

@@ -1,0 +1,49 @@
+package org.fabriclab.routing.format;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** Input quoted in error messages stays small and printable, however large or strange it is. */
+class ExcerptTest {
+    @Test
+    void aShortInputIsQuotedWhole() {
+        assertEquals("\"H0_0_1\"", Excerpt.quote("H0_0_1"));
+        assertEquals("null", Excerpt.quote(null));
+    }
+
+    @Test
+    void aHugeInputIsCutAndItsLengthSaid() {
+        String q = Excerpt.quote("x".repeat(65_536));
+        assertTrue(q.startsWith("\"" + "x".repeat(Excerpt.QUOTED) + "...\""), q);
+        assertTrue(q.endsWith("(65536 characters)"), q);
+        assertTrue(q.length() < Excerpt.QUOTED + 40, "length " + q.length());
+    }
+
+    @Test
+    void controlCharactersAndQuotesCannotForgeALine() {
+        assertEquals("\"a\\u000ab\\\"c\\\\\\u0000\"", Excerpt.quote("a\nb\"c\\\0"));
+    }
+
+    @Test
+    void aSurrogatePairIsNeverSplit() {
+        String s = "a".repeat(Excerpt.QUOTED - 1) + "\uD83D\uDE00" + "b";
+        String q = Excerpt.quote(s);
+        assertTrue(q.startsWith("\"" + "a".repeat(Excerpt.QUOTED - 1) + "...\""), q);
+    }
+
+    @Test
+    void aMessageIsCutToItsLimitSayingHowLongItWas() {
+        assertNull(Excerpt.message(null));
+        assertEquals("short", Excerpt.message("short"));
+        String m = Excerpt.message("y".repeat(100_000));
+        assertEquals(Excerpt.MESSAGE, m.length());
+        assertTrue(m.endsWith("(100000 characters in all)"), m);
+        String kept = Excerpt.message("z".repeat(5_000), "; nothing was changed");
+        assertEquals(Excerpt.MESSAGE, kept.length());
+        assertTrue(kept.endsWith("... (5000 characters); nothing was changed"), kept);
+        assertEquals("short; done", Excerpt.message("short", "; done"));
+    }
+}
