@@ -7,13 +7,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.util.HashSet;
 import java.util.List;
@@ -39,7 +36,6 @@ import org.fabriclab.proto.v1.PortInfo;
 import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.proto.v1.SubscribeEventsRequest;
 import org.fabriclab.routing.fabric.NodeSet;
-import org.fabriclab.routing.format.Guid2LidFile;
 import org.fabriclab.routing.registry.EngineChain;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -186,6 +182,10 @@ public final class FabricManager implements AutoCloseable {
 
     private final String seed;
     private final Path lidFile;
+    /** The remembered LIDs ({@code guid2lid}); sweep thread only. */
+    private final LidStore lidStore;
+    /** Where the table version is kept across restarts ({@code table-version} beside the LID file), or null. */
+    private final Path versionFile;
     private final NodeChannels channels = new NodeChannels();
     private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "manager-sweep"));
     private final ExecutorService io = Executors.newFixedThreadPool(IO_THREADS, r -> thread(r, "manager-io"));
@@ -217,10 +217,12 @@ public final class FabricManager implements AutoCloseable {
     FabricManager(String seed, String engineChain, Path lidFile, MeterRegistry registry, Mastership.Config sm) {
         this.seed = seed;
         this.lidFile = lidFile;
+        this.lidStore = new LidStore(lidFile);
+        this.versionFile = lidFile == null ? null : lidFile.resolveSibling("table-version");
         this.mastership = new Mastership(sm, channels);
         this.heavySweep = new HeavySweep(fanOut, sm.mKey());
         this.chain = EngineChain.parse(engineChain);
-        snapshot = Snapshot.initial(engineChain);
+        snapshot = Snapshot.initial(engineChain).toBuilder().tableVersion(TableVersionFile.read(versionFile)).build();
         sweepTimer = Timer.builder("fabric.sweep.duration").description("heavy sweep: discovery, LIDs, routing, validation, push, activation").register(registry);
         routingTimer = Timer.builder("fabric.routing.duration").description("routing-engine chain").register(registry);
         pushTimer = Timer.builder("fabric.push.duration").description("table push and port activation").register(registry);
@@ -420,8 +422,9 @@ public final class FabricManager implements AutoCloseable {
             heavySweep.claim(d.nodes(), sm.guid(), sm.priority(), mastership.nextActCount());
             mastership.claimed();
             long claimMillis = (System.nanoTime() - c0) / 1_000_000;
-            HeavySweep.Outcome o = heavySweep.run(d, chain, readLids(), jobNodes);
-            writeLids(o);
+            Map<Long, Integer> remembered = lidStore.remembered();
+            HeavySweep.Outcome o = heavySweep.run(d, chain, remembered, jobNodes);
+            lidStore.keep(o.lids().byPortGuidRemembering(o.fabric(), remembered));
             routingTimer.record(o.routingMillis(), TimeUnit.MILLISECONDS);
             pushTimer.record(o.pushMillis() + o.activationMillis(), TimeUnit.MILLISECONDS);
             long millis = (System.nanoTime() - t0) / 1_000_000;
@@ -433,6 +436,9 @@ public final class FabricManager implements AutoCloseable {
                     .lastHeavySweepMillis(millis).upSinceEpochMillis(before.upSinceEpochMillis() > 0
                             ? before.upSinceEpochMillis() : System.currentTimeMillis())
                     .lastError("").heavySweeps(before.heavySweeps() + 1).build();
+            if (changed) {
+                TableVersionFile.write(versionFile, snapshot.tableVersion());
+            }
             LOG.info("heavy sweep done in {} ms (discovery {}, claim {}, routing {}, validation {}, push {}, activation {}): {} switches, "
                     + "{} hosts, {} links; engine {}; {} LFT blocks changed, {} ports activated", millis, discoveryMillis, claimMillis,
                     o.routingMillis(), o.validationMillis(), o.pushMillis(), o.activationMillis(), d.fabric().switchCount(),
@@ -458,36 +464,6 @@ public final class FabricManager implements AutoCloseable {
             LOG.warn(note);
         }
         snapshot = snapshot.standby(d, note).toBuilder().upSinceEpochMillis(0).build();
-    }
-
-    private Map<Long, Integer> readLids() {
-        if (lidFile == null || !Files.exists(lidFile)) {
-            return Map.of();
-        }
-        try (Reader r = Files.newBufferedReader(lidFile, StandardCharsets.UTF_8)) {
-            return Guid2LidFile.read(r, lidFile.toString());
-        } catch (IOException e) {
-            LOG.warn("cannot read the LID file {} ({}); assigning LIDs afresh", lidFile, e.getMessage());
-            return Map.of();
-        }
-    }
-
-    private void writeLids(HeavySweep.Outcome o) {
-        if (lidFile == null) {
-            return;
-        }
-        try {
-            if (lidFile.getParent() != null) {
-                Files.createDirectories(lidFile.getParent());
-            }
-            Path tmp = lidFile.resolveSibling(lidFile.getFileName() + ".tmp");
-            try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                Guid2LidFile.write(o.lids().byPortGuid(o.fabric()), w);
-            }
-            Files.move(tmp, lidFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            LOG.warn("cannot write the LID file {} ({}); LIDs may change at the next restart", lidFile, e.getMessage());
-        }
     }
 
     /** Subscribes to the traps of every node not yet subscribed to. */

@@ -215,6 +215,12 @@ class FabricCtlTest {
         assertTrue(first.startsWith("0x0000000000200000 0x0001 0x0001"), first);
         assertEquals(0, run("route", "--topology", "torus:3x3", "--guid2lid", g.toString()).code());
         assertEquals(first, Files.readString(g));
+        // a bad line costs that line only, with a warning naming it; the next run writes the file whole again
+        Files.writeString(g, first.replace("0x0000000000200000 0x0001 0x0001", "0x0000000000200000 0x0000 0x0000"));
+        Run bad = run("route", "--topology", "torus:3x3", "--guid2lid", g.toString());
+        assertEquals(0, bad.code(), bad.err());
+        assertEquals("fabricctl route: " + g + ":1: LID 0x0000 is not a unicast LID (1..0xbfff); the line is skipped", bad.err().strip());
+        assertEquals(first, Files.readString(g), "the switch got LID 1 back, as the lowest free; nothing else moved");
     }
 
     @Test

@@ -2,12 +2,14 @@ package org.fabriclab.manager.sweep;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.fabriclab.manager.channel.FanOut;
 import org.fabriclab.manager.discovery.DiscoveredNode;
 import org.fabriclab.manager.discovery.Discovery;
+import org.fabriclab.proto.v1.PortInfo;
 import org.fabriclab.proto.v1.SetSmInfoRequest;
 import org.fabriclab.proto.v1.SmState;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
@@ -91,7 +93,7 @@ public final class HeavySweep {
     public Outcome run(Discovery.Result d, EngineChain chain, Map<Long, Integer> previousLids, String jobNodes)
             throws SweepException, InterruptedException {
         Fabric f = d.fabric();
-        LidAssignment lids = LidAssigner.assign(f, previousLids);
+        LidAssignment lids = LidAssigner.assign(f, previousLids, heldLids(d));
         long t0 = System.nanoTime();
         EngineChain.Result routed = route(f, lids, chain, jobNodes);
         long routingMillis = (System.nanoTime() - t0) / 1_000_000;
@@ -110,6 +112,30 @@ public final class HeavySweep {
         long t3 = System.nanoTime();
         return new Outcome(f, lids, routed.tables(), routed.guarantees(), report, changed, activated, routingMillis, (t1 - tv) / 1_000_000,
                 (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, jobNodes);
+    }
+
+    /**
+     * The LIDs the fabric's ports hold now, by port GUID (a switch's on its port 0, by its node
+     * GUID): what a sweep keeps where the remembered LIDs say nothing, so that a manager without
+     * its {@code guid2lid} (lost, unreadable) renumbers no running port.
+     */
+    static Map<Long, Integer> heldLids(Discovery.Result d) {
+        Map<Long, Integer> held = new HashMap<>();
+        Fabric f = d.fabric();
+        for (DiscoveredNode dn : d.nodes()) {
+            int n = f.nodeByGuid(dn.info().getNodeGuid()).orElse(Fabric.NONE);
+            if (n == Fabric.NONE) {
+                continue;
+            }
+            for (PortInfo p : dn.ports()) {
+                int port = p.getPortNumber();
+                if (p.getLid() == 0 || port < 1 || port > f.portCount(n)) {
+                    continue;
+                }
+                held.putIfAbsent(f.isSwitch(n) ? f.nodeGuid(n) : f.portGuid(n, port), p.getLid());
+            }
+        }
+        return held;
     }
 
     /**
