@@ -1,5 +1,7 @@
 package org.fabriclab.manager;
 
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
@@ -30,6 +32,7 @@ import org.fabriclab.proto.v1.TraceRouteRequest;
 import org.fabriclab.proto.v1.TraceRouteResponse;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.lid.LidAssignment;
+import org.fabriclab.routing.text.Echo;
 
 /**
  * The {@code Admin} gRPC service (see {@code admin.proto}): status, topology, route traces and table
@@ -42,6 +45,14 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
 
     public AdminService(FabricManager manager) {
         this(manager, null);
+    }
+
+    /**
+     * The service as the daemon serves it: every status description capped ({@link BoundedDescriptions}).
+     * Tests that talk to the service as a client would use this too.
+     */
+    public static ServerServiceDefinition served(FabricManager manager, PerfManager perf, EmulationMonitor emulation) {
+        return ServerInterceptors.intercept(new AdminService(manager, perf, emulation), new BoundedDescriptions());
     }
 
     /** With a perf manager, {@code GetCounters} answers from its last poll. */
@@ -72,7 +83,7 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
             }
         }
         if (!request.getNode().isEmpty() && b.getLinksCount() == 0) {
-            out.onError(Status.INVALID_ARGUMENT.withDescription("no polled ports of a node named \"" + request.getNode()
+            out.onError(Status.INVALID_ARGUMENT.withDescription("no polled ports of a node named \"" + Echo.of(request.getNode())
                     + "\" (unknown, or not polled yet)").asRuntimeException());
             return;
         }
@@ -83,8 +94,8 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
         ManagerStatus.Builder b = ManagerStatus.newBuilder().setState(s.state().name()).setTableVersion(s.tableVersion())
                 .setLastHeavySweepMillis(s.lastHeavySweepMillis()).setUpSinceEpochMillis(s.upSinceEpochMillis())
                 .setLastError(s.lastError() == null ? "" : s.lastError()).setHeavySweeps(s.heavySweeps()).setTraps(s.traps());
-        if (s.discovered() != null) {
-            Fabric f = s.discovered().fabric();
+        if (s.discoveredNow() != null) { // while discovery fails the fabric is not known: 0, not the last sweep's counts
+            Fabric f = s.discoveredNow().fabric();
             b.setSwitches(f.switchCount()).setHosts(f.caCount()).setLinks(f.linkCount());
         }
         if (s.outcome() != null) {
@@ -187,7 +198,7 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
         Fabric f = s.outcome().fabric();
         Integer node = f.nodeByName(request.getSwitchName()).orElse(null);
         if (node == null || !f.isSwitch(node)) {
-            out.onError(Status.INVALID_ARGUMENT.withDescription("no switch named \"" + request.getSwitchName() + "\"").asRuntimeException());
+            out.onError(Status.INVALID_ARGUMENT.withDescription("no switch named \"" + Echo.of(request.getSwitchName()) + "\"").asRuntimeException());
             return;
         }
         DiscoveredNode dn = s.discovered().byGuid().get(f.nodeGuid(node));
@@ -260,7 +271,9 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
             return;
         }
         f.whenComplete((s, x) -> {
-            if (x != null) {
+            if (x instanceof FabricManager.RefusedException r) { // its engines cannot route the fabric: nothing changed
+                out.onError(Status.FAILED_PRECONDITION.withDescription(r.getMessage()).asRuntimeException());
+            } else if (x != null) {
                 out.onError(Status.INTERNAL.withDescription("sweep failed: " + x.getMessage()).asRuntimeException());
             } else {
                 reply(out, engineInfo(s));
@@ -281,7 +294,7 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
     private static Integer host(Fabric f, String name, StreamObserver<?> out) {
         Integer n = f.nodeByName(name).orElse(null);
         if (n == null || f.isSwitch(n)) {
-            out.onError(Status.INVALID_ARGUMENT.withDescription("no host named \"" + name + "\"").asRuntimeException());
+            out.onError(Status.INVALID_ARGUMENT.withDescription("no host named \"" + Echo.of(name) + "\"").asRuntimeException());
             return null;
         }
         return n;

@@ -35,8 +35,12 @@ import org.fabriclab.proto.v1.GetPortInfoRequest;
 import org.fabriclab.proto.v1.PortInfo;
 import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.proto.v1.SubscribeEventsRequest;
+import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.NodeSet;
+import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.lid.LidAssignment;
 import org.fabriclab.routing.registry.EngineChain;
+import org.fabriclab.routing.text.Echo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,13 +64,28 @@ public final class FabricManager implements AutoCloseable {
     /** The manager's state, as {@code fabricctl status} shows it. */
     public enum State { DISCOVERING, ROUTING, UP, FAILED, STANDBY }
 
-    /** A consistent snapshot of what the manager knows; changed through {@link #toBuilder()}. */
+    /**
+     * A consistent snapshot of what the manager knows; changed through {@link #toBuilder()}.
+     *
+     * @param discovered      the fabric as last discovered (kept while a later discovery fails: the
+     *                        view, the perf manager and traces still work on it)
+     * @param discoveryFailed the last heavy sweep could not discover the fabric: {@link #discoveredNow()} is then null
+     */
     public record Snapshot(State state, Discovery.Result discovered, HeavySweep.Outcome outcome, String engineChain,
                            long tableVersion, long lastHeavySweepMillis, long upSinceEpochMillis, String lastError,
-                           long heavySweeps, long traps) {
+                           long heavySweeps, long traps, boolean discoveryFailed) {
         /** The snapshot of a manager that has not swept yet. */
         static Snapshot initial(String engineChain) {
-            return new Snapshot(State.DISCOVERING, null, null, engineChain, 0, 0, 0, "", 0, 0);
+            return new Snapshot(State.DISCOVERING, null, null, engineChain, 0, 0, 0, "", 0, 0, false);
+        }
+
+        /**
+         * The fabric as the last sweep found it, what the status counts: null before the first
+         * discovery and after a sweep whose discovery failed (the fabric is not known now; an earlier
+         * sweep's counts would say it is).
+         */
+        public Discovery.Result discoveredNow() {
+            return discoveryFailed ? null : discovered;
         }
 
         /** A builder starting from this snapshot. */
@@ -81,12 +100,12 @@ public final class FabricManager implements AutoCloseable {
 
         /** Discovery done, routing next: the new fabric, no error. */
         Snapshot routing(Discovery.Result d) {
-            return toBuilder().state(State.ROUTING).discovered(d).lastError("").build();
+            return toBuilder().state(State.ROUTING).discovered(d).discoveryFailed(false).lastError("").build();
         }
 
         /** Standing by: the fabric as discovered, {@code note} saying which manager is master. */
         Snapshot standby(Discovery.Result d, String note) {
-            return toBuilder().state(State.STANDBY).discovered(d).lastError(note).build();
+            return toBuilder().state(State.STANDBY).discovered(d).discoveryFailed(false).lastError(note).build();
         }
 
         Snapshot withEngineChain(String chain) {
@@ -109,6 +128,7 @@ public final class FabricManager implements AutoCloseable {
             private String lastError;
             private long heavySweeps;
             private long traps;
+            private boolean discoveryFailed;
 
             private Builder(Snapshot s) {
                 state = s.state;
@@ -121,6 +141,7 @@ public final class FabricManager implements AutoCloseable {
                 lastError = s.lastError;
                 heavySweeps = s.heavySweeps;
                 traps = s.traps;
+                discoveryFailed = s.discoveryFailed;
             }
 
             Builder state(State v) {
@@ -173,9 +194,14 @@ public final class FabricManager implements AutoCloseable {
                 return this;
             }
 
+            Builder discoveryFailed(boolean v) {
+                discoveryFailed = v;
+                return this;
+            }
+
             Snapshot build() {
                 return new Snapshot(state, discovered, outcome, engineChain, tableVersion, lastHeavySweepMillis, upSinceEpochMillis,
-                        lastError, heavySweeps, traps);
+                        lastError, heavySweeps, traps, discoveryFailed);
             }
         }
     }
@@ -231,7 +257,10 @@ public final class FabricManager implements AutoCloseable {
         lightSweepCounter = Counter.builder("fabric.light.sweeps").description("light sweeps (port state polls)").register(registry);
         Gauge.builder("fabric.switches", this, m -> count(m, true)).description("switches discovered").register(registry);
         Gauge.builder("fabric.hosts", this, m -> count(m, false)).description("channel adapters discovered").register(registry);
-        Gauge.builder("fabric.links", this, m -> m.snapshot.discovered() == null ? 0 : m.snapshot.discovered().fabric().linkCount())
+        Gauge.builder("fabric.links", this, m -> {
+                    Discovery.Result d = m.snapshot.discoveredNow();
+                    return d == null ? 0 : d.fabric().linkCount();
+                })
                 .description("links discovered").register(registry);
         Gauge.builder("fabric.table.version", this, m -> m.snapshot.tableVersion()).description("table version").register(registry);
         for (State st : State.values()) {
@@ -279,7 +308,7 @@ public final class FabricManager implements AutoCloseable {
     }
 
     private static double count(FabricManager m, boolean switches) {
-        Discovery.Result d = m.snapshot.discovered();
+        Discovery.Result d = m.snapshot.discoveredNow();
         return d == null ? 0 : switches ? d.fabric().switchCount() : d.fabric().caCount();
     }
 
@@ -329,16 +358,70 @@ public final class FabricManager implements AutoCloseable {
         return done;
     }
 
-    /** Sets the engine chain (validated now) and sweeps with it. */
+    /**
+     * A request refused because of the fabric's state, not its form ({@code FAILED_PRECONDITION}):
+     * nothing was changed.
+     */
+    public static final class RefusedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        RefusedException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Sets the engine chain and sweeps with it, once one of the engines it names has routed the
+     * fabric as last discovered (on the sweep thread, before anything changes): a chain whose
+     * named engines all fail here is refused with their reasons ({@link RefusedException}, the
+     * chain and the tables as they were) instead of being set and silently falling back to the
+     * {@code minhop} the chain appends. A chain that names its fallback ({@code torus-sssp,minhop})
+     * asks for it and is set. Before the first discovery there is nothing to try: the chain is set
+     * and the sweep says how it went. Later sweeps fall back along the chain as before when the
+     * fabric changes under it; {@code status} names the engine whose tables are in the switches.
+     *
+     * @throws IllegalArgumentException an unknown engine or an empty chain (nothing changes)
+     */
     public CompletableFuture<Snapshot> setEngine(String spec) {
         EngineChain parsed = EngineChain.parse(spec);
         CompletableFuture<Snapshot> done = new CompletableFuture<>();
         sweeper.execute(() -> {
+            String refusal = refusal(parsed, spec);
+            if (refusal != null) {
+                LOG.warn(refusal);
+                done.completeExceptionally(new RefusedException(refusal));
+                return;
+            }
             chain = parsed;
             snapshot = snapshot.withEngineChain(spec);
             done.complete(heavySweep());
         });
         return done;
+    }
+
+    /** Why {@code candidate} cannot be set now (its named engines fail on the fabric as discovered), or null. */
+    private String refusal(EngineChain candidate, String spec) {
+        Snapshot s = snapshot;
+        Discovery.Result d = s.discovered();
+        if (d == null) {
+            return null;
+        }
+        Fabric f = d.fabric();
+        LidAssignment lids = s.outcome() != null && s.outcome().fabric() == f ? s.outcome().lids() : LidAssigner.assign(f, lidStore.remembered());
+        String keep = "; the chain stays '" + Echo.of(s.engineChain()) + "' and nothing was changed";
+        try {
+            EngineChain.Result r = HeavySweep.route(f, lids, candidate, jobNodes);
+            if (!candidate.onlyTheAppendedFallbackRouted(r)) {
+                return null;
+            }
+            StringBuilder why = new StringBuilder("engine chain '" + Echo.of(spec) + "' cannot route this fabric: ");
+            for (int i = 0; i < r.failures().size(); i++) {
+                why.append(i == 0 ? "" : "; ").append(r.failures().get(i).getMessage());
+            }
+            return why + keep + " (name minhop in the chain, e.g. '" + Echo.of(spec) + ",minhop', to accept its fallback)";
+        } catch (SweepException e) {
+            return "engine chain '" + Echo.of(spec) + "' cannot route this fabric: " + e.getMessage() + keep;
+        }
     }
 
     /**
@@ -448,7 +531,8 @@ public final class FabricManager implements AutoCloseable {
         } catch (DiscoveryException | SweepException | RuntimeException e) {
             sweepErrors.increment();
             LOG.error("heavy sweep failed: {}", e.getMessage());
-            snapshot = snapshot.withState(State.FAILED, e.getMessage()).toBuilder().upSinceEpochMillis(0).build();
+            snapshot = snapshot.withState(State.FAILED, e.getMessage()).toBuilder().upSinceEpochMillis(0)
+                    .discoveryFailed(e instanceof DiscoveryException).build();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -160,7 +160,7 @@ public final class FabricManagerMain implements Callable<Integer> {
              MetricsServer metrics = new MetricsServer(registry, metricsBind, metricsPort)) {
             metrics.serve("/", FabricViewSource.view(manager, perf));
             HealthStatusManager health = new HealthStatusManager();
-            Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(new AdminService(manager, perf, emulation))
+            Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(AdminService.served(manager, perf, emulation))
                     .addService(health.getHealthService()).addService(ProtoReflectionServiceV1.newInstance()).build().start();
             LOG.info("admin gRPC on port {}, metrics on http://{}:{}/metrics, the fabric view on http://{}:{}/",
                     admin.getPort(), metricsAddress, metrics.port(), metricsAddress, metrics.port());

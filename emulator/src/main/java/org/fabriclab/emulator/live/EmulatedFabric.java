@@ -118,6 +118,7 @@ public final class EmulatedFabric implements AutoCloseable {
     private final ModelClock clock;
     /** {@code auto}'s controller, or null (a fixed dilation). */
     private AutoDilation auto;
+    private boolean closed;
 
     private EmulatedFabric(Fabric fabric, Options options) {
         this.fabric = fabric;
@@ -508,8 +509,17 @@ public final class EmulatedFabric implements AutoCloseable {
         links.connect(nodes[n], port, fabric.name(b), peer - fabric.portBase(b) + 1).sync();
     }
 
+    /**
+     * Stops the fabric: traffic, servers, links, event loops, and the switch processes (waited for,
+     * then killed after 5 s). Safe to call more than once and from any thread (a shutdown hook and
+     * the main thread may both close it); the second call returns once the first is done.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         if (auto != null) {
             auto.close();
         }

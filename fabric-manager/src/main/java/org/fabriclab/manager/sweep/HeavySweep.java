@@ -149,7 +149,11 @@ public final class HeavySweep {
         return changed;
     }
 
-    private static EngineChain.Result route(Fabric f, LidAssignment lids, EngineChain chain, String jobNodes) throws SweepException {
+    /**
+     * Routes {@code f} with {@code chain} for the job's hosts ({@code jobNodes}, empty: every host),
+     * as a sweep does; every engine's failure is a {@link SweepException} with the reasons.
+     */
+    public static EngineChain.Result route(Fabric f, LidAssignment lids, EngineChain chain, String jobNodes) throws SweepException {
         RoutingOptions options = RoutingOptions.DEFAULTS;
         if (!jobNodes.isEmpty()) {
             try {
