@@ -8,7 +8,8 @@ import picocli.CommandLine.Option;
  * 100ns simulated), so it is given to {@link #latencyNs(long)}.
  */
 public final class LinkOptions {
-    @Option(names = "--link-gbps", defaultValue = "100", paramLabel = "GBPS", description = "Link rate in Gbps. Default: ${DEFAULT-VALUE}")
+    @Option(names = "--link-gbps", defaultValue = "100", paramLabel = "GBPS", converter = Gbps.class,
+            description = "Link rate in Gbps, above 0. Default: ${DEFAULT-VALUE}")
     public double linkGbps;
 
     @Option(names = "--link-latency", paramLabel = "TIME", converter = TimeSpan.Converter.class,

@@ -5,6 +5,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -17,6 +18,7 @@ import org.fabriclab.cli.Cli;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.EngineOption;
 import org.fabriclab.cli.LinkOptions;
+import org.fabriclab.cli.Ports;
 import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
@@ -24,6 +26,7 @@ import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.emulator.cli.TrafficOptions;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.text.Echo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -110,6 +113,44 @@ public final class FabricManagerMain implements Callable<Integer> {
             description = "Stop after this long (ms, s; 0: run until interrupted). For scripted runs. Default: ${DEFAULT-VALUE}")
     TimeSpan exitAfter;
 
+    /** A server started on {@code at}, or the one-line refusal of its port if another process took it since it was checked. */
+    private static <T> T listening(String option, InetSocketAddress at, Callable<T> start) throws Exception {
+        try {
+            return start.call();
+        } catch (IOException e) {
+            throw Ports.inUse(option, at, e);
+        }
+    }
+
+    /**
+     * {@code --connect HOST:PORT[/GUID]}: its form, its port and that its host resolves, before
+     * anything starts (an unresolvable host was a warning with a stack trace from gRPC's resolver,
+     * every sweep). {@code inproc:} endpoints are for tests in one JVM.
+     */
+    static void checkEndpoint(String endpoint) {
+        if (endpoint.startsWith("inproc:")) {
+            return;
+        }
+        int slash = endpoint.indexOf('/');
+        String target = slash < 0 ? endpoint : endpoint.substring(0, slash);
+        int colon = target.lastIndexOf(':');
+        String host = colon <= 0 ? "" : target.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(target.substring(colon + 1));
+        } catch (NumberFormatException | IndexOutOfBoundsException e) {
+            port = -1;
+        }
+        if (host.isEmpty() || port < 1 || port > 65535 || (slash >= 0 && !endpoint.substring(slash + 1).matches("[0-9a-fA-F]{1,16}"))) {
+            throw new IllegalArgumentException("--connect '" + Echo.of(endpoint) + "' is not HOST:PORT or HOST:PORT/GUID (a port 1..65535, "
+                    + "a GUID in hex), as 'emulator up' prints it");
+        }
+        Ports.resolve("--connect", host);
+    }
+
     private static long hex(String s) {
         return Long.parseUnsignedLong(s.startsWith("0x") ? s.substring(2) : s, 16);
     }
@@ -131,6 +172,8 @@ public final class FabricManagerMain implements Callable<Integer> {
                 throw new IllegalArgumentException(hex[0] + " must be up to 16 hex digits, not '" + hex[1] + "'");
             }
         }
+        Ports.check("--admin-port", adminPort);
+        Ports.check("--metrics-port", metricsPort);
         if (topFlows < 0) {
             throw new IllegalArgumentException("--top-flows must be 0 or more, not " + topFlows);
         }
@@ -141,6 +184,14 @@ public final class FabricManagerMain implements Callable<Integer> {
             throw new IllegalArgumentException("--metrics-address '" + metricsAddress + "' is not an address of this machine (" + e.getMessage() + ")");
         }
         long sweepSeconds = sweepInterval.wholeSeconds("--sweep-interval");
+        perfInterval.positive("--perf-interval");
+        if (connect != null) {
+            checkEndpoint(connect);
+        }
+        // every port checked before the fabric is built: a busy one is one line, not a stack trace after the start
+        InetSocketAddress adminBind = new InetSocketAddress(adminPort);
+        Ports.free("--admin-port", adminBind);
+        Ports.free("--metrics-port", new InetSocketAddress(metricsBind, metricsPort));
         TrafficPattern pattern = traffic.pattern("uniform");
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
         EmulatedFabric fabric = null;
@@ -157,11 +208,13 @@ public final class FabricManagerMain implements Callable<Integer> {
                              smPriority, mKey == null ? 0 : hex(mKey)));
              PerfManager perf = new PerfManager(manager, registry, perfInterval.millis(), topFlows);
              EmulationMonitor emulation = new EmulationMonitor(manager, registry, perfInterval.millis());
-             MetricsServer metrics = new MetricsServer(registry, metricsBind, metricsPort)) {
+             MetricsServer metrics = listening("--metrics-port", new InetSocketAddress(metricsBind, metricsPort),
+                     () -> new MetricsServer(registry, metricsBind, metricsPort))) {
             metrics.serve("/", FabricViewSource.view(manager, perf));
             HealthStatusManager health = new HealthStatusManager();
-            Server admin = NettyServerBuilder.forAddress(new InetSocketAddress(adminPort)).addService(AdminService.served(manager, perf, emulation))
-                    .addService(health.getHealthService()).addService(ProtoReflectionServiceV1.newInstance()).build().start();
+            Server admin = listening("--admin-port", adminBind, () -> NettyServerBuilder.forAddress(adminBind)
+                    .addService(AdminService.served(manager, perf, emulation))
+                    .addService(health.getHealthService()).addService(ProtoReflectionServiceV1.newInstance()).build().start());
             LOG.info("admin gRPC on port {}, metrics on http://{}:{}/metrics, the fabric view on http://{}:{}/",
                     admin.getPort(), metricsAddress, metrics.port(), metricsAddress, metrics.port());
             FabricManager.Snapshot s = manager.sweep().get();

@@ -4,6 +4,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.fabriclab.cli.Ports;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.ctl.wire.PlainHttp2Channel;
 import org.fabriclab.proto.v1.AdminGrpc;
@@ -21,7 +22,7 @@ final class Daemon {
     String server;
 
     @Option(names = "--timeout", defaultValue = "30s", paramLabel = "TIME", converter = TimeSpan.BareSeconds.class,
-            description = "Deadline of the call (ms, s). Default: ${DEFAULT-VALUE}")
+            description = "Deadline of the call (ms, s), above 0. Default: ${DEFAULT-VALUE}")
     TimeSpan timeout;
 
     /** Runs {@code call} against the daemon; turns "not reachable" into a message that says what to do. */
@@ -32,6 +33,8 @@ final class Daemon {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--server: " + e.getMessage(), e);
         }
+        Ports.resolve("--server", ch.host()); // a name that does not resolve is the user's to fix (exit 2), not a daemon that is down
+        timeout.positive("--timeout");
         try {
             return call.apply(AdminGrpc.newBlockingStub(ch).withDeadlineAfter(timeout.nanos(), TimeUnit.NANOSECONDS));
         } catch (StatusRuntimeException e) {

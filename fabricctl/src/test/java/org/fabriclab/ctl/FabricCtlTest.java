@@ -266,6 +266,17 @@ class FabricCtlTest {
             assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), "no stack trace: " + r.err());
         }
         assertTrue(run("topology", "--topology", "torus:3x3", "--format", "xml").err().contains("'xml' is not a topology format; use net, summary"));
+        // the daemon verbs' own checks, before any connection: one line, exit 2 (an unresolvable host was exit 3, "not reachable")
+        for (String[] args : new String[][] {
+            {"status", "--timeout", "0", "fabricctl: --timeout must be above 0, not 0"},
+            {"status", "--server", "no.such.host.invalid:50051", "fabricctl: --server: host 'no.such.host.invalid' does not resolve"},
+            {"status", "--server", "localhost:70000", "fabricctl: --server: 'localhost:70000' is not HOST:PORT"},
+        }) {
+            Run r = run(java.util.Arrays.copyOf(args, 3));
+            assertEquals(2, r.code(), String.join(" ", args) + ": " + r.err());
+            assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+            assertTrue(r.err().startsWith(args[3]), r.err());
+        }
     }
 
     /** The two verbs named route are told apart: the daemon trace needs SRC DST, offline routing --topology, never both. */

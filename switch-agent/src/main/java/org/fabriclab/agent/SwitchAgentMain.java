@@ -2,7 +2,9 @@ package org.fabriclab.agent;
 
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,6 +19,7 @@ import org.fabriclab.agent.mgmt.ManagementService;
 import org.fabriclab.cli.Cli;
 import org.fabriclab.cli.LaneOptions;
 import org.fabriclab.cli.LinkOptions;
+import org.fabriclab.cli.Ports;
 import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.proto.v1.NodeType;
@@ -31,8 +34,16 @@ import picocli.CommandLine.Spec;
 /**
  * {@code bin/switch-agent}: one switch as a process. Its management endpoint is a gRPC server on
  * {@code --management-port}; its data links are TCP: it accepts links on {@code --data-port} and
- * opens the ones given with {@code --link}, retrying while the peer is not up yet. When both ports
- * are bound it prints {@code ready management=HOST:PORT data=HOST:PORT} on standard output.
+ * keeps the ones given with {@code --link} cabled ({@link DataLinks#cable}: each dialled in the
+ * background, again whenever it is down, for as long as the process lives). When both ports are
+ * bound it prints {@code ready management=HOST:PORT data=HOST:PORT} on standard output.
+ *
+ * <p>With {@code --exit-with-parent} it ends when its standard input does: the process that started
+ * it holds the other end of that pipe, and however that process ends (SIGTERM, Ctrl-C, {@code kill
+ * -9}, a crash) the kernel closes it, at once. {@code ProcessHandle.parent().onExit()} was the other
+ * choice; for a process that is not its child the JDK polls for it every few seconds, and a
+ * grandparent may not be the parent it meant. Its shutdown hook closes the links and the server
+ * itself (the JVM halts when its hooks return).
  */
 @Command(name = "switch-agent", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Run one emulated switch: management over gRPC, data links over TCP.")
@@ -68,6 +79,11 @@ public final class SwitchAgentMain implements Callable<Integer> {
     @Mixin
     TimeDilationOption dilation;
 
+    @Option(names = "--exit-with-parent",
+            description = "End when standard input reaches its end (the process that started this one holds the pipe; "
+                    + "emulator up --processes passes it)")
+    boolean exitWithParent;
+
     @Spec
     CommandSpec spec;
 
@@ -97,54 +113,86 @@ public final class SwitchAgentMain implements Callable<Integer> {
                 }
                 int port = Integer.parseInt(kv[0]);
                 int peerPort = Integer.parseInt(parts[2]);
+                int dataPortThere = Integer.parseInt(parts[1]);
                 if (port < 1 || port > ports) {
                     throw new IllegalArgumentException("--link " + l + ": port " + port + " is outside 1.." + ports);
                 }
+                if (peerPort < 1 || peerPort > 254) {
+                    throw new IllegalArgumentException("--link " + l + ": peer port " + peerPort + " is outside 1..254");
+                }
+                Ports.check("--link " + l + ":", dataPortThere);
                 parsedPorts.add(new int[] {port, peerPort});
-                peers.add(new InetSocketAddress(parts[0], Integer.parseInt(parts[1])));
+                InetSocketAddress peer = new InetSocketAddress(parts[0], dataPortThere);
+                if (peer.isUnresolved()) {
+                    Ports.resolve("--link " + l, parts[0]);
+                }
+                peers.add(peer);
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("--link " + l + " is not PORT=HOST:DATAPORT:PEERPORT");
             }
         }
+        Ports.check("--management-port", managementPort);
+        Ports.check("--data-port", dataPort);
+        InetSocketAddress mgmtAt = new InetSocketAddress(InetAddress.getLoopbackAddress(), managementPort);
+        InetSocketAddress dataAt = new InetSocketAddress(InetAddress.getLoopbackAddress(), dataPort);
+        Ports.free("--management-port", mgmtAt);
+        Ports.free("--data-port", dataAt);
         ManagedNode node = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, nodeGuid, name, ports));
-        Server mgmt = NettyServerBuilder.forAddress(new InetSocketAddress("localhost", managementPort))
-                .addService(new ManagementService(node)).directExecutor().build().start();
+        Server mgmt;
+        try {
+            mgmt = NettyServerBuilder.forAddress(mgmtAt).addService(new ManagementService(node)).directExecutor().build().start();
+        } catch (IOException e) {
+            throw Ports.inUse("--management-port", mgmtAt, e);
+        }
         String endpoint = "localhost:" + mgmt.getPort();
         double[] rates = new double[ports + 1];
         Arrays.fill(rates, link.linkGbps);
-        try (DataLinks data = DataLinks.tcp(1)) {
-            LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, rates, endpoint);
-            sw.linkLatencyNs(link.latencyNs(0));
-            sw.modelClock(new ModelClock(System::nanoTime, Math.max(1, dilation.timeDilation.dilation())));
-            InetSocketAddress bound = (InetSocketAddress) data.listen(sw, new InetSocketAddress("localhost", dataPort));
-            PrintWriter out = spec.commandLine().getOut();
-            out.println("ready management=" + endpoint + " data=localhost:" + bound.getPort());
-            out.flush();
-            for (int i = 0; i < peers.size(); i++) {
-                connectWithRetry(data, sw, parsedPorts.get(i)[0], peers.get(i), parsedPorts.get(i)[1]);
-            }
-            CountDownLatch stop = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "shutdown"));
-            stop.await();
-        } finally {
+        DataLinks data = DataLinks.tcp(1);
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stop.countDown();
+            data.close();
             mgmt.shutdownNow();
+        }, "shutdown"));
+        LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, rates, endpoint);
+        sw.linkLatencyNs(link.latencyNs(0));
+        sw.modelClock(new ModelClock(System::nanoTime, Math.max(1, dilation.timeDilation.dilation())));
+        InetSocketAddress bound;
+        try {
+            bound = (InetSocketAddress) data.listen(sw, dataAt);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) { // Netty's sync() rethrows the bind failure (a checked BindException) undeclared
+            throw Ports.inUse("--data-port", dataAt, e);
         }
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("ready management=" + endpoint + " data=localhost:" + bound.getPort());
+        out.flush();
+        for (int i = 0; i < peers.size(); i++) {
+            data.cable(sw, parsedPorts.get(i)[0], peers.get(i), parsedPorts.get(i)[1]);
+        }
+        if (exitWithParent) {
+            watchParent(stop);
+        }
+        stop.await();
         return 0;
     }
 
-    private static void connectWithRetry(DataLinks data, LiveSwitch sw, int port, InetSocketAddress peer, int peerPort)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (true) {
-            var f = data.connect(sw, port, peer, peerPort).await();
-            if (f.isSuccess()) {
-                return;
+    /** A daemon thread that reads standard input to its end, then ends the process (the hook closes what it holds). */
+    private static void watchParent(CountDownLatch stop) {
+        Thread t = new Thread(() -> {
+            byte[] ignored = new byte[256];
+            try {
+                while (System.in.read(ignored) >= 0) {
+                    // what the parent writes means nothing; only the end does
+                }
+            } catch (IOException e) {
+                LOG.debug("standard input failed: {}", e.toString());
             }
-            if (System.nanoTime() > deadline) {
-                LOG.error("{}: port {}: no switch accepts links at {} after 60 s; the port stays down", sw.name(), port, peer);
-                return;
-            }
-            Thread.sleep(100);
-        }
+            LOG.info("the process that started this switch has ended (standard input closed); exiting");
+            System.exit(0);
+        }, "parent-watch");
+        t.setDaemon(true);
+        t.start();
     }
 }

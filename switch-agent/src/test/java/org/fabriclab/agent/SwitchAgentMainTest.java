@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import org.fabriclab.cli.Cli;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +29,23 @@ class SwitchAgentMainTest {
         refused("--link 1=localhost is not PORT=HOST:DATAPORT:PEERPORT", concat(ok, "--link", "1=localhost"));
         refused("--guid xyz is not a hex GUID", "--name", "S", "--guid", "xyz", "--ports", "4");
         refused("--ports must be 1..254", "--name", "S", "--guid", "1", "--ports", "300");
+        refused("'0' is not a rate above 0", concat(ok, "--link-gbps", "0"));
+        refused("--link 1=no.such.host.invalid:5000:1: host 'no.such.host.invalid' does not resolve",
+                concat(ok, "--link", "1=no.such.host.invalid:5000:1"));
+        refused("--link 1=localhost:70000:1: 70000 is not a TCP port", concat(ok, "--link", "1=localhost:70000:1"));
+        refused("--link 1=localhost:5000:300: peer port 300 is outside 1..254", concat(ok, "--link", "1=localhost:5000:300"));
+        refused("--management-port 70000 is not a TCP port", concat(ok, "--management-port", "70000"));
+    }
+
+    /** A port another process listens on is one line naming it, before anything is bound. */
+    @Test
+    void busyPortsAreRefused() throws Exception {
+        String[] ok = {"--name", "S", "--guid", "0x200000", "--ports", "4"};
+        try (ServerSocket held = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            String port = Integer.toString(held.getLocalPort());
+            refused("--management-port " + port + ": cannot listen on port " + port + " of 127.0.0.1", concat(ok, "--management-port", port));
+            refused("--data-port " + port + ": cannot listen on port " + port + " of 127.0.0.1", concat(ok, "--data-port", port));
+        }
     }
 
     private static String[] concat(String[] a, String... b) {

@@ -181,13 +181,10 @@ public final class EmulatedFabric implements AutoCloseable {
         }
         List<ChannelFuture> pending = new ArrayList<>();
         if (options.processes()) {
-            // hosts open their links to their switch processes; the switches cable each other
+            // hosts keep their links to their switch processes cabled (a restarted switch gets them back); the switches cable each other
             for (int e = 0; e < fabric.endpointCount(); e++) {
                 int g = fabric.endpointPort(e);
-                int host = fabric.nodeOfGlobalPort(g);
-                int sw = fabric.peerNode(g);
-                pending.add(links.connect(nodes[host], g - fabric.portBase(host) + 1,
-                        new InetSocketAddress("localhost", processPorts.get(sw)[1]), fabric.peerPort(g)));
+                cableHost(fabric.nodeOfGlobalPort(g), g - fabric.portBase(fabric.nodeOfGlobalPort(g)) + 1);
             }
         }
         for (int g = 0; g < fabric.globalPortCount() && !options.processes(); g++) {
@@ -219,10 +216,19 @@ public final class EmulatedFabric implements AutoCloseable {
     }
 
     private final Map<Integer, int[]> processPorts = new HashMap<>();
-    private final List<Process> processes = new ArrayList<>();
+    /** Per switch node run as a process: its command line (a restart runs the same) and the process. */
+    private final Map<Integer, List<String>> commands = new HashMap<>();
+    private final Map<Integer, Process> processes = new HashMap<>();
+    /** The host links this JVM dials to switch processes and keeps cabled, by {@code node * 256 + port}. */
+    private final Map<Integer, DataLinks.Cable> cables = new HashMap<>();
     private Path processLogs;
 
-    /** One switch-agent process per switch, cabled to each other by {@code --link} from the lower node. */
+    /**
+     * One switch-agent process per switch, cabled to each other by {@code --link} from the lower
+     * node. Each is started with {@code --exit-with-parent} and a pipe on its standard input that
+     * only this JVM holds, so that the switches end when it does, however it ends ({@code kill -9}
+     * included: the kernel closes the pipe).
+     */
     private void startSwitchProcesses() throws IOException, InterruptedException {
         processLogs = Files.createTempDirectory("fabric-switches");
         for (int n = 0; n < fabric.nodeCount(); n++) {
@@ -241,7 +247,8 @@ public final class EmulatedFabric implements AutoCloseable {
                     "--ports", Integer.toString(fabric.portCount(n)), "--management-port", Integer.toString(pp[0]),
                     "--data-port", Integer.toString(pp[1]), "--vls", Integer.toString(options.vls()),
                     "--buffer", Integer.toString(options.bufferPackets()), "--link-gbps", Double.toString(options.linkGbps()),
-                    "--link-latency", options.linkLatencyNs() + "ns", "--time-dilation", Double.toString(clock.dilation())));
+                    "--link-latency", options.linkLatencyNs() + "ns", "--time-dilation", Double.toString(clock.dilation()),
+                    "--exit-with-parent"));
             for (int p = 1; p <= fabric.portCount(n); p++) {
                 int g = fabric.globalPort(n, p);
                 int peer = fabric.peerNode(g);
@@ -250,23 +257,73 @@ public final class EmulatedFabric implements AutoCloseable {
                     cmd.add(p + "=localhost:" + processPorts.get(peer)[1] + ":" + fabric.peerPort(g));
                 }
             }
-            Path log = processLogs.resolve(fabric.name(n) + ".log");
-            processes.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start());
+            commands.put(n, List.copyOf(cmd));
+            launch(n);
         }
         long deadline = System.nanoTime() + 60_000_000_000L;
-        for (int n = 0; n < fabric.nodeCount(); n++) {
-            if (!fabric.isSwitch(n)) {
-                continue;
-            }
-            Path log = processLogs.resolve(fabric.name(n) + ".log");
-            while (!Files.exists(log) || !Files.readString(log).contains("ready management=")) {
-                if (System.nanoTime() > deadline) {
-                    throw new IOException("switch process " + fabric.name(n) + " did not start in 60 s; see " + log);
-                }
-                Thread.sleep(50);
-            }
+        for (int n : commands.keySet()) {
+            awaitReady(n, deadline);
         }
         LOG.info("{} switch processes up (logs in {})", processPorts.size(), processLogs);
+    }
+
+    /** Starts switch {@code n}'s process with its command line (its log appended to). */
+    private synchronized void launch(int n) throws IOException {
+        Path log = processLogs.resolve(fabric.name(n) + ".log");
+        Files.deleteIfExists(log);
+        // standard input stays a pipe (the default), held by this JVM: the switch's --exit-with-parent watches it
+        processes.put(n, new ProcessBuilder(commands.get(n)).redirectErrorStream(true).redirectOutput(log.toFile()).start());
+    }
+
+    private void awaitReady(int n, long deadline) throws IOException, InterruptedException {
+        Path log = processLogs.resolve(fabric.name(n) + ".log");
+        while (!Files.exists(log) || !Files.readString(log).contains("ready management=")) {
+            if (!processes.get(n).isAlive() || System.nanoTime() > deadline) {
+                throw new IOException("switch process " + fabric.name(n) + (processes.get(n).isAlive() ? " did not start in 60 s" : " ended")
+                        + "; see " + log);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** The pids of the switch processes, by switch name (empty without {@link Options#processes}). */
+    public synchronized Map<String, Long> switchProcesses() {
+        Map<String, Long> m = new java.util.TreeMap<>();
+        processes.forEach((n, p) -> m.put(fabric.name(n), p.pid()));
+        return m;
+    }
+
+    /** Fault injection: kills switch {@code name}'s process (SIGKILL, as a crash) and waits for it to end. */
+    public void killSwitch(String name) throws InterruptedException {
+        Process p;
+        synchronized (this) {
+            p = processes.get(processNode(name));
+        }
+        p.destroyForcibly().waitFor();
+    }
+
+    /**
+     * Starts switch {@code name}'s process again with the same command line (ports, links, lanes)
+     * after {@link #killSwitch} or a crash, and waits until it is ready; its peers cable it again on
+     * their own, and a manager's next sweep routes through it.
+     */
+    public void startSwitch(String name) throws IOException, InterruptedException {
+        int n = processNode(name);
+        synchronized (this) {
+            if (processes.get(n).isAlive()) {
+                throw new IllegalStateException("switch " + name + "'s process is still running");
+            }
+            launch(n);
+        }
+        awaitReady(n, System.nanoTime() + 60_000_000_000L);
+    }
+
+    private int processNode(String name) {
+        int n = fabric.nodeByName(name).orElseThrow(() -> new IllegalArgumentException("no node named \"" + name + "\""));
+        if (!commands.containsKey(n)) {
+            throw new IllegalArgumentException("\"" + name + "\" does not run as a process of its own");
+        }
+        return n;
     }
 
     /** Waits until every switch process sees its cabled ports up (their hellos done). */
@@ -492,9 +549,26 @@ public final class EmulatedFabric implements AutoCloseable {
         hosts().forEach(LiveHost::stop);
     }
 
+    /** A host's link to its switch process, kept cabled. */
+    private synchronized void cableHost(int host, int port) {
+        int g = fabric.globalPort(host, port);
+        int sw = fabric.peerNode(g);
+        cables.put(host * 256 + port, links.cable(nodes[host], port, new InetSocketAddress("localhost", processPorts.get(sw)[1]),
+                fabric.peerPort(g)));
+    }
+
     /** Fault injection: takes down the link on {@code port} of {@code node}; both ends see it go. */
     public void linkDown(String node, int port) {
-        node(node).disconnect(port);
+        LiveNode n = node(node);
+        DataLinks.Cable c;
+        synchronized (this) {
+            c = cables.remove(fabric.nodeByName(node).orElseThrow() * 256 + port);
+        }
+        if (c != null) { // a host's link to a switch process: stop dialling it, or it comes straight back
+            c.cut();
+        } else {
+            n.disconnect(port);
+        }
     }
 
     /** Re-cables a link taken down by {@link #linkDown}. */
@@ -506,6 +580,14 @@ public final class EmulatedFabric implements AutoCloseable {
             throw new IllegalArgumentException("port " + port + " of " + nodeName + " is not cabled in the topology");
         }
         int b = fabric.nodeOfGlobalPort(peer);
+        if (options.processes()) {
+            if (nodes[n] == null || nodes[b] != null) {
+                throw new IllegalArgumentException("with switch processes only a host's link to its switch is cabled from here, not "
+                        + nodeName + "[" + port + "]");
+            }
+            cableHost(n, port);
+            return;
+        }
         links.connect(nodes[n], port, fabric.name(b), peer - fabric.portBase(b) + 1).sync();
     }
 
@@ -537,10 +619,10 @@ public final class EmulatedFabric implements AutoCloseable {
             }
         }
         links.close();
-        for (Process p : processes) {
+        for (Process p : processes.values()) {
             p.destroy();
         }
-        for (Process p : processes) {
+        for (Process p : processes.values()) {
             try {
                 if (!p.waitFor(5, TimeUnit.SECONDS)) {
                     p.destroyForcibly();
