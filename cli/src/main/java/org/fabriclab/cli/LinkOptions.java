@@ -27,4 +27,17 @@ public final class LinkOptions {
     public long latencyNs(long defaultNs) {
         return latency == null ? defaultNs : latency.nanos();
     }
+
+    /** The live plane's limit on a link's delay: a wire's clock counts in an {@code int} of nanoseconds (2.1 s). */
+    public static final long LIVE_MAX_LATENCY_NS = Integer.MAX_VALUE;
+
+    /** The delay given for a live link, or {@code defaultNs}; one beyond {@link #LIVE_MAX_LATENCY_NS} refused, naming the option. */
+    public long liveLatencyNs(long defaultNs) {
+        long ns = latencyNs(defaultNs);
+        if (ns > LIVE_MAX_LATENCY_NS) {
+            throw new IllegalArgumentException("--link-latency " + latency + " is more than a live link takes (at most "
+                    + TimeSpan.ofNanos(LIVE_MAX_LATENCY_NS / 1000 * 1000) + ")");
+        }
+        return ns;
+    }
 }

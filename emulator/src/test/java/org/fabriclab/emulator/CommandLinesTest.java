@@ -63,6 +63,9 @@ class CommandLinesTest {
         refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--management-port", "-3"), "emulator up", "--management-port -3 is not a TCP port");
         refused(run("scenario", "ib-ar-c1-s1", "--live", "--link-gbps", "-1"), "emulator scenario", "--link-gbps", "'-1' is not a rate above 0");
         refused(run("sim", "--topology", "fat-tree:k=2,levels=2", "--link-gbps", "0"), "emulator sim", "'0' is not a rate above 0");
+        refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--link-latency", "10s"), "emulator up", "--link-latency 10s is more than a live link takes");
+        refused(run("bench-forwarding", "--duration", "0"), "emulator bench-forwarding", "--duration must be above 0, not 0");
+        refused(run("bench-forwarding", "--payload", "-5"), "emulator bench-forwarding", "--payload must be 0..");
     }
 
     /** A management port another process listens on is one line naming the port, before the fabric is built. */

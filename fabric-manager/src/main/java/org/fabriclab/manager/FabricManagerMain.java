@@ -185,6 +185,7 @@ public final class FabricManagerMain implements Callable<Integer> {
         }
         long sweepSeconds = sweepInterval.wholeSeconds("--sweep-interval");
         perfInterval.positive("--perf-interval");
+        long latencyNs = link.liveLatencyNs(0);
         if (connect != null) {
             checkEndpoint(connect);
         }
@@ -198,7 +199,7 @@ public final class FabricManagerMain implements Callable<Integer> {
         String endpoint = connect;
         if (emulate != null) {
             Fabric topology = emulate.fabric();
-            fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLinkGbps(link.linkGbps).withLinkLatencyNs(link.latencyNs(0))
+            fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLinkGbps(link.linkGbps).withLinkLatencyNs(latencyNs)
                     .withTimeDilation(dilation.timeDilation));
             endpoint = fabric.endpoint(topology.name(topology.nodeCount() - 1));
         }

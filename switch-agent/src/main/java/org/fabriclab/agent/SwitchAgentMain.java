@@ -131,6 +131,13 @@ public final class SwitchAgentMain implements Callable<Integer> {
                 throw new IllegalArgumentException("--link " + l + " is not PORT=HOST:DATAPORT:PEERPORT");
             }
         }
+        long latencyNs = link.liveLatencyNs(0);
+        if (lanes.vls < 1 || lanes.vls > 15) {
+            throw new IllegalArgumentException("--vls must be 1..15 data lanes, not " + lanes.vls);
+        }
+        if (lanes.buffer < 1) {
+            throw new IllegalArgumentException("--buffer must be 1 packet or more, not " + lanes.buffer);
+        }
         Ports.check("--management-port", managementPort);
         Ports.check("--data-port", dataPort);
         InetSocketAddress mgmtAt = new InetSocketAddress(InetAddress.getLoopbackAddress(), managementPort);
@@ -155,7 +162,7 @@ public final class SwitchAgentMain implements Callable<Integer> {
             mgmt.shutdownNow();
         }, "shutdown"));
         LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, rates, endpoint);
-        sw.linkLatencyNs(link.latencyNs(0));
+        sw.linkLatencyNs(latencyNs);
         sw.modelClock(new ModelClock(System::nanoTime, Math.max(1, dilation.timeDilation.dilation())));
         InetSocketAddress bound;
         try {

@@ -35,6 +35,9 @@ class SwitchAgentMainTest {
         refused("--link 1=localhost:70000:1: 70000 is not a TCP port", concat(ok, "--link", "1=localhost:70000:1"));
         refused("--link 1=localhost:5000:300: peer port 300 is outside 1..254", concat(ok, "--link", "1=localhost:5000:300"));
         refused("--management-port 70000 is not a TCP port", concat(ok, "--management-port", "70000"));
+        refused("--vls must be 1..15 data lanes, not 0", concat(ok, "--vls", "0"));
+        refused("--buffer must be 1 packet or more, not 0", concat(ok, "--buffer", "0"));
+        refused("--link-latency 10s is more than a live link takes", concat(ok, "--link-latency", "10s"));
     }
 
     /** A port another process listens on is one line naming it, before anything is bound. */

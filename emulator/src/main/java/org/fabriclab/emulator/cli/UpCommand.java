@@ -65,11 +65,12 @@ public final class UpCommand implements Callable<Integer> {
         if (threads < 1 || threads > 256) {
             throw new IllegalArgumentException("--threads must be 1..256, not " + threads);
         }
+        long latencyNs = link.liveLatencyNs(0);
         Ports.check("--management-port", port);
         Ports.free("--management-port", new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         PrintWriter out = spec.commandLine().getOut();
         try (EmulatedFabric fabric = EmulatedFabric.start(f, EmulatedFabric.Options.DEFAULTS.withThreads(threads).withLinkGbps(link.linkGbps)
-                .withLinkLatencyNs(link.latencyNs(0)).withManagementPort(port == 0 ? ANY_TCP_PORT : port).withProcesses(processes)
+                .withLinkLatencyNs(latencyNs).withManagementPort(port == 0 ? ANY_TCP_PORT : port).withProcesses(processes)
                 .withTimeDilation(dilation.timeDilation))) {
             String endpoint = fabric.tcpEndpoint(f.name(f.nodeCount() - 1));
             out.println("fabric up: " + f.switchCount() + " switches, " + f.caCount() + " hosts, " + f.linkCount()
