@@ -184,7 +184,9 @@ public final class FabricManagerMain implements Callable<Integer> {
             throw new IllegalArgumentException("--metrics-address '" + metricsAddress + "' is not an address of this machine (" + e.getMessage() + ")");
         }
         long sweepSeconds = sweepInterval.wholeSeconds("--sweep-interval");
-        perfInterval.positive("--perf-interval");
+        if (perfInterval.positive("--perf-interval").millis() < 1) { // the pollers count in milliseconds
+            throw new IllegalArgumentException("--perf-interval must be 1ms or more, not " + perfInterval);
+        }
         long latencyNs = link.liveLatencyNs(0);
         if (connect != null) {
             checkEndpoint(connect);

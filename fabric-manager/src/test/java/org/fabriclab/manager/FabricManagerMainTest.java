@@ -61,6 +61,7 @@ class FabricManagerMainTest {
         refused(run(concat(e, "--link-gbps", "0")), "--link-gbps", "'0' is not a rate above 0");
         refused(run(concat(e, "--link-gbps", "NaN")), "--link-gbps");
         refused(run(concat(e, "--perf-interval", "0")), "--perf-interval must be above 0, not 0");
+        refused(run(concat(e, "--perf-interval", "500us")), "--perf-interval must be 1ms or more, not 500us");
         refused(run(concat(e, "--admin-port", "70000")), "--admin-port 70000 is not a TCP port (0..65535; 0 takes any free one)");
         try (ServerSocket held = new ServerSocket(0)) {
             String port = Integer.toString(held.getLocalPort());
