@@ -247,8 +247,7 @@ public final class EmulatedFabric implements AutoCloseable {
                     "--ports", Integer.toString(fabric.portCount(n)), "--management-port", Integer.toString(pp[0]),
                     "--data-port", Integer.toString(pp[1]), "--vls", Integer.toString(options.vls()),
                     "--buffer", Integer.toString(options.bufferPackets()), "--link-gbps", Double.toString(options.linkGbps()),
-                    "--link-latency", options.linkLatencyNs() + "ns", "--time-dilation", Double.toString(clock.dilation()),
-                    "--exit-with-parent"));
+                    "--link-latency", options.linkLatencyNs() + "ns", "--exit-with-parent"));
             for (int p = 1; p <= fabric.portCount(n); p++) {
                 int g = fabric.globalPort(n, p);
                 int peer = fabric.peerNode(g);
@@ -267,12 +266,18 @@ public final class EmulatedFabric implements AutoCloseable {
         LOG.info("{} switch processes up (logs in {})", processPorts.size(), processLogs);
     }
 
-    /** Starts switch {@code n}'s process with its command line (its log appended to). */
+    /**
+     * Starts switch {@code n}'s process with its command line and the fabric's time dilation now (a
+     * restarted switch runs at the D the others run at, not the one they started with).
+     */
     private synchronized void launch(int n) throws IOException {
         Path log = processLogs.resolve(fabric.name(n) + ".log");
         Files.deleteIfExists(log);
+        List<String> cmd = new ArrayList<>(commands.get(n));
+        cmd.add("--time-dilation");
+        cmd.add(Double.toString(clock.dilation()));
         // standard input stays a pipe (the default), held by this JVM: the switch's --exit-with-parent watches it
-        processes.put(n, new ProcessBuilder(commands.get(n)).redirectErrorStream(true).redirectOutput(log.toFile()).start());
+        processes.put(n, new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start());
     }
 
     private void awaitReady(int n, long deadline) throws IOException, InterruptedException {
