@@ -8,7 +8,8 @@ import picocli.CommandLine.Option;
  * 100ns simulated), so it is given to {@link #latencyNs(long)}.
  */
 public final class LinkOptions {
-    @Option(names = "--link-gbps", defaultValue = "100", paramLabel = "GBPS", description = "Link rate in Gbps. Default: ${DEFAULT-VALUE}")
+    @Option(names = "--link-gbps", defaultValue = "100", paramLabel = "GBPS", converter = Gbps.class,
+            description = "Link rate in Gbps, above 0. Default: ${DEFAULT-VALUE}")
     public double linkGbps;
 
     @Option(names = "--link-latency", paramLabel = "TIME", converter = TimeSpan.Converter.class,
@@ -25,5 +26,18 @@ public final class LinkOptions {
     /** The delay given, or {@code defaultNs}. */
     public long latencyNs(long defaultNs) {
         return latency == null ? defaultNs : latency.nanos();
+    }
+
+    /** The live plane's limit on a link's delay: a wire's clock counts in an {@code int} of nanoseconds (2.1 s). */
+    public static final long LIVE_MAX_LATENCY_NS = Integer.MAX_VALUE;
+
+    /** The delay given for a live link, or {@code defaultNs}; one beyond {@link #LIVE_MAX_LATENCY_NS} refused, naming the option. */
+    public long liveLatencyNs(long defaultNs) {
+        long ns = latencyNs(defaultNs);
+        if (ns > LIVE_MAX_LATENCY_NS) {
+            throw new IllegalArgumentException("--link-latency " + latency + " is more than a live link takes (at most "
+                    + TimeSpan.ofNanos(LIVE_MAX_LATENCY_NS / 1000 * 1000) + ")");
+        }
+        return ns;
     }
 }

@@ -79,6 +79,14 @@ public record TimeSpan(long nanos, String text, String bareUnit) {
         return nanos / 1e9;
     }
 
+    /** This duration if it is above 0; refuses 0, naming the option (an interval or a deadline of 0 is no setting). */
+    public TimeSpan positive(String option) {
+        if (nanos <= 0) {
+            throw new IllegalArgumentException(option + " must be above 0, not " + text);
+        }
+        return this;
+    }
+
     /** Whole seconds, for settings kept in seconds; refuses a fraction, naming the option. */
     public long wholeSeconds(String option) {
         if (nanos % 1_000_000_000L != 0) {

@@ -1,11 +1,11 @@
 package org.fabriclab.cli;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.format.TextLines;
 import org.fabriclab.routing.topology.Topologies;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -19,8 +19,12 @@ public record TopologyArg(String spec, Fabric fabric) {
     /** The fabric {@code spec} names: a generator spec, or {@code file:PATH} read as UTF-8. */
     public static Fabric load(String spec) throws IOException {
         return Topologies.load(spec, path -> {
+            if (Files.isDirectory(Path.of(path))) {
+                throw new NoSuchFileException(path, null, "is a directory, not a net file");
+            }
             try {
-                return Files.newBufferedReader(Path.of(path), StandardCharsets.UTF_8);
+                // bytes that are not UTF-8 become U+FFFD, which the parser reports on their own line
+                return TextLines.utf8(Files.newInputStream(Path.of(path)));
             } catch (NoSuchFileException e) {
                 throw new NoSuchFileException(path, null, "no such file");
             }

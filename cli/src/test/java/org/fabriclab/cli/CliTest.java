@@ -7,11 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -94,6 +97,24 @@ class CliTest {
         refused(run("--topology", "fat-tree:k=3,levels=9x"), "--topology");
         refused(run("--topology", "file:/no/such/file.net"), "/no/such/file.net: no such file");
         refused(run("--no-such-option"), "--no-such-option");
+    }
+
+    /** A net file is read as UTF-8 text: a bad byte is refused on its line, a byte-order mark dropped, a directory named. */
+    @Test
+    void netFilesNameTheLineOfABadByte(@TempDir Path dir) throws IOException {
+        Path net = dir.resolve("f.net");
+        byte[] head = "\uFEFFSwitch 2 \"S1\"\n[1] \"H1\"[1]\nHca 1 \"H1\"\n[1] \"S1\"[1]\n".getBytes(StandardCharsets.UTF_8);
+        Files.write(net, head);
+        Run ok = run("--topology", "file:" + net);
+        assertEquals(0, ok.code(), ok.err());
+        assertEquals(2, ok.toy().topology.fabric().nodeCount());
+        byte[] bad = Arrays.copyOf(head, head.length + 3);
+        bad[head.length] = '#';
+        bad[head.length + 1] = (byte) 0xFF;
+        bad[head.length + 2] = '\n';
+        Files.write(net, bad);
+        refused(run("--topology", "file:" + net), net + ":5: column 2: bytes that are not UTF-8 text");
+        refused(run("--topology", "file:" + dir), dir + ": is a directory, not a net file");
     }
 
     @Test

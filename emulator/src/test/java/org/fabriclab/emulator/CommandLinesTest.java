@@ -63,6 +63,27 @@ class CommandLinesTest {
                 "--management-address 'no.such.host.invalid' is not an address of this machine");
         refused(run("bench-forwarding", "--warmup", "3 days"), "emulator bench-forwarding", "--warmup");
         refused(run("bench-forwarding", "--ports", "1"), "emulator bench-forwarding", "--ports must be 2..254");
+        refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--traffic", "uniform", "--traffic-gbps", "-1"), "emulator up",
+                "--traffic-gbps", "'-1' is not a rate above 0");
+        refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--traffic-gbps", "0"), "emulator up", "'0' is not a rate above 0");
+        refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--link-gbps", "0"), "emulator up", "--link-gbps", "'0' is not a rate above 0");
+        refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--threads", "0"), "emulator up", "--threads must be 1..256, not 0");
+        refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--management-port", "-3"), "emulator up", "--management-port -3 is not a TCP port");
+        refused(run("scenario", "ib-ar-c1-s1", "--live", "--link-gbps", "-1"), "emulator scenario", "--link-gbps", "'-1' is not a rate above 0");
+        refused(run("sim", "--topology", "fat-tree:k=2,levels=2", "--link-gbps", "0"), "emulator sim", "'0' is not a rate above 0");
+        refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--link-latency", "10s"), "emulator up", "--link-latency 10s is more than a live link takes");
+        refused(run("bench-forwarding", "--duration", "0"), "emulator bench-forwarding", "--duration must be above 0, not 0");
+        refused(run("bench-forwarding", "--payload", "-5"), "emulator bench-forwarding", "--payload must be 0..");
+    }
+
+    /** A management port another process listens on is one line naming the port, before the fabric is built. */
+    @Test
+    void aBusyManagementPortIsRefusedBeforeTheFabricStarts() throws Exception {
+        try (java.net.ServerSocket held = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            int port = held.getLocalPort();
+            refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--management-port", Integer.toString(port)), "emulator up",
+                    "--management-port " + port + ": cannot listen on port " + port + " of 127.0.0.1", "Give another port, or 0");
+        }
     }
 
     /** {@code up --management-port 0} serves on a free TCP port and prints it (it printed "--connect null"). */

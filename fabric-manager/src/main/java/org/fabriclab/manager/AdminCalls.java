@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.fabriclab.routing.format.Excerpt;
+import org.fabriclab.routing.text.Excerpt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

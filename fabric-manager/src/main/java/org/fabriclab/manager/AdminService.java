@@ -1,5 +1,7 @@
 package org.fabriclab.manager;
 
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
@@ -30,7 +32,7 @@ import org.fabriclab.proto.v1.TopologyNode;
 import org.fabriclab.proto.v1.TraceRouteRequest;
 import org.fabriclab.proto.v1.TraceRouteResponse;
 import org.fabriclab.routing.fabric.Fabric;
-import org.fabriclab.routing.format.Excerpt;
+import org.fabriclab.routing.text.Excerpt;
 import org.fabriclab.routing.lid.LidAssignment;
 
 /**
@@ -47,6 +49,14 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
 
     public AdminService(FabricManager manager) {
         this(manager, null);
+    }
+
+    /**
+     * The service as the daemon serves it: every status description capped ({@link BoundedDescriptions}).
+     * Tests that talk to the service as a client would use this too.
+     */
+    public static ServerServiceDefinition served(FabricManager manager, PerfManager perf, EmulationMonitor emulation) {
+        return ServerInterceptors.intercept(new AdminService(manager, perf, emulation), new BoundedDescriptions());
     }
 
     /** With a perf manager, {@code GetCounters} answers from its last poll. */
@@ -88,8 +98,8 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
         ManagerStatus.Builder b = ManagerStatus.newBuilder().setState(s.state().name()).setTableVersion(s.tableVersion())
                 .setLastHeavySweepMillis(s.lastHeavySweepMillis()).setUpSinceEpochMillis(s.upSinceEpochMillis())
                 .setLastError(s.lastError() == null ? "" : s.lastError()).setHeavySweeps(s.heavySweeps()).setTraps(s.traps());
-        if (s.discovered() != null) {
-            Fabric f = s.discovered().fabric();
+        if (s.discoveredNow() != null) { // while discovery fails the fabric is not known: 0, not the last sweep's counts
+            Fabric f = s.discoveredNow().fabric();
             b.setSwitches(f.switchCount()).setHosts(f.caCount()).setLinks(f.linkCount());
         }
         if (s.outcome() != null) {
@@ -288,7 +298,9 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
             return;
         }
         f.whenComplete((s, x) -> {
-            if (x != null) {
+            if (x instanceof FabricManager.RefusedException r) { // its engines cannot route the fabric: nothing changed
+                out.onError(Status.FAILED_PRECONDITION.withDescription(r.getMessage()).asRuntimeException());
+            } else if (x != null) {
                 out.onError(Status.INTERNAL.withDescription("sweep failed: " + x.getMessage()).asRuntimeException());
             } else {
                 reply(out, engineInfo(s));

@@ -7,13 +7,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -43,9 +40,12 @@ import org.fabriclab.proto.v1.GetSmInfoRequest;
 import org.fabriclab.proto.v1.MKeyViolation;
 import org.fabriclab.proto.v1.SmInfo;
 import org.fabriclab.proto.v1.SubscribeEventsRequest;
+import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.NodeSet;
-import org.fabriclab.routing.format.Guid2LidFile;
+import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.lid.LidAssignment;
 import org.fabriclab.routing.registry.EngineChain;
+import org.fabriclab.routing.text.Excerpt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,13 +69,28 @@ public final class FabricManager implements AutoCloseable {
     /** The manager's state, as {@code fabricctl status} shows it. */
     public enum State { DISCOVERING, ROUTING, UP, FAILED, STANDBY }
 
-    /** A consistent snapshot of what the manager knows; changed through {@link #toBuilder()}. */
+    /**
+     * A consistent snapshot of what the manager knows; changed through {@link #toBuilder()}.
+     *
+     * @param discovered      the fabric as last discovered (kept while a later discovery fails: the
+     *                        view, the perf manager and traces still work on it)
+     * @param discoveryFailed the last heavy sweep could not discover the fabric: {@link #discoveredNow()} is then null
+     */
     public record Snapshot(State state, Discovery.Result discovered, HeavySweep.Outcome outcome, String engineChain,
                            long tableVersion, long lastHeavySweepMillis, long upSinceEpochMillis, String lastError,
-                           long heavySweeps, long traps) {
+                           long heavySweeps, long traps, boolean discoveryFailed) {
         /** The snapshot of a manager that has not swept yet. */
         static Snapshot initial(String engineChain) {
-            return new Snapshot(State.DISCOVERING, null, null, engineChain, 0, 0, 0, "", 0, 0);
+            return new Snapshot(State.DISCOVERING, null, null, engineChain, 0, 0, 0, "", 0, 0, false);
+        }
+
+        /**
+         * The fabric as the last sweep found it, what the status counts: null before the first
+         * discovery and after a sweep whose discovery failed (the fabric is not known now; an earlier
+         * sweep's counts would say it is).
+         */
+        public Discovery.Result discoveredNow() {
+            return discoveryFailed ? null : discovered;
         }
 
         /** A builder starting from this snapshot. */
@@ -90,12 +105,12 @@ public final class FabricManager implements AutoCloseable {
 
         /** Discovery done, routing next: the new fabric, no error. */
         Snapshot routing(Discovery.Result d) {
-            return toBuilder().state(State.ROUTING).discovered(d).lastError("").build();
+            return toBuilder().state(State.ROUTING).discovered(d).discoveryFailed(false).lastError("").build();
         }
 
         /** Standing by: the fabric as discovered, {@code note} saying which manager is master. */
         Snapshot standby(Discovery.Result d, String note) {
-            return toBuilder().state(State.STANDBY).discovered(d).lastError(note).build();
+            return toBuilder().state(State.STANDBY).discovered(d).discoveryFailed(false).lastError(note).build();
         }
 
         Snapshot withEngineChain(String chain) {
@@ -118,6 +133,7 @@ public final class FabricManager implements AutoCloseable {
             private String lastError;
             private long heavySweeps;
             private long traps;
+            private boolean discoveryFailed;
 
             private Builder(Snapshot s) {
                 state = s.state;
@@ -130,6 +146,7 @@ public final class FabricManager implements AutoCloseable {
                 lastError = s.lastError;
                 heavySweeps = s.heavySweeps;
                 traps = s.traps;
+                discoveryFailed = s.discoveryFailed;
             }
 
             Builder state(State v) {
@@ -182,15 +199,24 @@ public final class FabricManager implements AutoCloseable {
                 return this;
             }
 
+            Builder discoveryFailed(boolean v) {
+                discoveryFailed = v;
+                return this;
+            }
+
             Snapshot build() {
                 return new Snapshot(state, discovered, outcome, engineChain, tableVersion, lastHeavySweepMillis, upSinceEpochMillis,
-                        lastError, heavySweeps, traps);
+                        lastError, heavySweeps, traps, discoveryFailed);
             }
         }
     }
 
     private final String seed;
     private final Path lidFile;
+    /** The remembered LIDs ({@code guid2lid}); sweep thread only. */
+    private final LidStore lidStore;
+    /** Where the table version is kept across restarts ({@code table-version} beside the LID file), or null. */
+    private final Path versionFile;
     private final NodeChannels channels = new NodeChannels();
     private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "manager-sweep"));
     private final ExecutorService io = Executors.newFixedThreadPool(IO_THREADS, r -> thread(r, "manager-io"));
@@ -224,11 +250,13 @@ public final class FabricManager implements AutoCloseable {
     FabricManager(String seed, String engineChain, Path lidFile, MeterRegistry registry, Mastership.Config sm) {
         this.seed = seed;
         this.lidFile = lidFile;
+        this.lidStore = new LidStore(lidFile);
+        this.versionFile = lidFile == null ? null : lidFile.resolveSibling("table-version");
         this.mastership = new Mastership(sm, channels);
         this.heavySweep = new HeavySweep(fanOut, sm.mKey());
         this.chain = EngineChain.parse(engineChain);
         this.registry = registry;
-        snapshot = Snapshot.initial(engineChain);
+        snapshot = Snapshot.initial(engineChain).toBuilder().tableVersion(TableVersionFile.read(versionFile)).build();
         sweepTimer = Timer.builder("fabric.sweep.duration").description("heavy sweep: discovery, LIDs, routing, validation, push, activation").register(registry);
         routingTimer = Timer.builder("fabric.routing.duration").description("routing-engine chain").register(registry);
         pushTimer = Timer.builder("fabric.push.duration").description("table push and port activation").register(registry);
@@ -237,7 +265,10 @@ public final class FabricManager implements AutoCloseable {
         lightSweepCounter = Counter.builder("fabric.light.sweeps").description("light sweeps (port state polls)").register(registry);
         Gauge.builder("fabric.switches", this, m -> count(m, true)).description("switches discovered").register(registry);
         Gauge.builder("fabric.hosts", this, m -> count(m, false)).description("channel adapters discovered").register(registry);
-        Gauge.builder("fabric.links", this, m -> m.snapshot.discovered() == null ? 0 : m.snapshot.discovered().fabric().linkCount())
+        Gauge.builder("fabric.links", this, m -> {
+                    Discovery.Result d = m.snapshot.discoveredNow();
+                    return d == null ? 0 : d.fabric().linkCount();
+                })
                 .description("links discovered").register(registry);
         Gauge.builder("fabric.table.version", this, m -> m.snapshot.tableVersion()).description("table version").register(registry);
         for (State st : State.values()) {
@@ -285,7 +316,7 @@ public final class FabricManager implements AutoCloseable {
     }
 
     private static double count(FabricManager m, boolean switches) {
-        Discovery.Result d = m.snapshot.discovered();
+        Discovery.Result d = m.snapshot.discoveredNow();
         return d == null ? 0 : switches ? d.fabric().switchCount() : d.fabric().caCount();
     }
 
@@ -357,16 +388,71 @@ public final class FabricManager implements AutoCloseable {
         heavySweep.engineParams(params);
     }
 
-    /** Sets the engine chain (validated now) and sweeps with it. */
+
+    /**
+     * A request refused because of the fabric's state, not its form ({@code FAILED_PRECONDITION}):
+     * nothing was changed.
+     */
+    public static final class RefusedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        RefusedException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Sets the engine chain and sweeps with it, once one of the engines it names has routed the
+     * fabric as last discovered (on the sweep thread, before anything changes): a chain whose
+     * named engines all fail here is refused with their reasons ({@link RefusedException}, the
+     * chain and the tables as they were) instead of being set and silently falling back to the
+     * {@code minhop} the chain appends. A chain that names its fallback ({@code torus-sssp,minhop})
+     * asks for it and is set. Before the first discovery there is nothing to try: the chain is set
+     * and the sweep says how it went. Later sweeps fall back along the chain as before when the
+     * fabric changes under it; {@code status} names the engine whose tables are in the switches.
+     *
+     * @throws IllegalArgumentException an unknown engine or an empty chain (nothing changes)
+     */
     public CompletableFuture<Snapshot> setEngine(String spec) {
         EngineChain parsed = EngineChain.parse(spec);
         CompletableFuture<Snapshot> done = new CompletableFuture<>();
         sweeper.execute(() -> {
+            String refusal = refusal(parsed, spec);
+            if (refusal != null) {
+                LOG.warn(refusal);
+                done.completeExceptionally(new RefusedException(refusal));
+                return;
+            }
             chain = parsed;
             publish(snapshot.withEngineChain(spec));
             done.complete(heavySweep());
         });
         return done;
+    }
+
+    /** Why {@code candidate} cannot be set now (its named engines fail on the fabric as discovered), or null. */
+    private String refusal(EngineChain candidate, String spec) {
+        Snapshot s = snapshot;
+        Discovery.Result d = s.discovered();
+        if (d == null) {
+            return null;
+        }
+        Fabric f = d.fabric();
+        LidAssignment lids = s.outcome() != null && s.outcome().fabric() == f ? s.outcome().lids() : LidAssigner.assign(f, lidStore.remembered());
+        String keep = "; the chain stays '" + Excerpt.bare(s.engineChain()) + "' and nothing was changed";
+        try {
+            EngineChain.Result r = HeavySweep.route(f, lids, candidate, jobNodes, heavySweep.engineParams());
+            if (!candidate.onlyTheAppendedFallbackRouted(r)) {
+                return null;
+            }
+            StringBuilder why = new StringBuilder("engine chain '" + Excerpt.bare(spec) + "' cannot route this fabric: ");
+            for (int i = 0; i < r.failures().size(); i++) {
+                why.append(i == 0 ? "" : "; ").append(r.failures().get(i).getMessage());
+            }
+            return why + keep + " (name minhop in the chain, e.g. '" + Excerpt.bare(spec) + ",minhop', to accept its fallback)";
+        } catch (SweepException e) {
+            return "engine chain '" + Excerpt.bare(spec) + "' cannot route this fabric: " + e.getMessage() + keep;
+        }
     }
 
     /**
@@ -460,8 +546,9 @@ public final class FabricManager implements AutoCloseable {
             heavySweep.claim(d.nodes(), sm.guid(), sm.priority(), mastership.nextActCount());
             mastership.claimed();
             long claimMillis = (System.nanoTime() - c0) / 1_000_000;
-            HeavySweep.Outcome o = heavySweep.run(d, chain, readLids(), jobNodes);
-            writeLids(o);
+            Map<Long, Integer> remembered = lidStore.remembered();
+            HeavySweep.Outcome o = heavySweep.run(d, chain, remembered, jobNodes);
+            lidStore.keep(o.lids().byPortGuidRemembering(o.fabric(), remembered));
             routingTimer.record(o.routingMillis(), TimeUnit.MILLISECONDS);
             pushTimer.record(o.pushMillis() + o.activationMillis(), TimeUnit.MILLISECONDS);
             long millis = (System.nanoTime() - t0) / 1_000_000;
@@ -473,6 +560,9 @@ public final class FabricManager implements AutoCloseable {
                     .lastHeavySweepMillis(millis).upSinceEpochMillis(before.upSinceEpochMillis() > 0
                             ? before.upSinceEpochMillis() : System.currentTimeMillis())
                     .lastError("").heavySweeps(before.heavySweeps() + 1).build());
+            if (changed) {
+                TableVersionFile.write(versionFile, snapshot.tableVersion());
+            }
             LOG.info("heavy sweep done in {} ms (discovery {}, claim {}, routing {}, validation {}, push {}, activation {}): {} switches, "
                     + "{} hosts, {} links; engine {}; {} LFT blocks changed, {} ports activated", millis, discoveryMillis, claimMillis,
                     o.routingMillis(), o.validationMillis(), o.pushMillis(), o.activationMillis(), d.fabric().switchCount(),
@@ -482,7 +572,8 @@ public final class FabricManager implements AutoCloseable {
         } catch (DiscoveryException | SweepException | RuntimeException e) {
             sweepErrors.increment();
             LOG.error("heavy sweep failed: {}", e.getMessage());
-            publish(snapshot.withState(State.FAILED, e.getMessage()).toBuilder().upSinceEpochMillis(0).build());
+            publish(snapshot.withState(State.FAILED, e.getMessage()).toBuilder().upSinceEpochMillis(0)
+                    .discoveryFailed(e instanceof DiscoveryException).build());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -498,36 +589,6 @@ public final class FabricManager implements AutoCloseable {
             LOG.warn(note);
         }
         publish(snapshot.standby(d, note).toBuilder().upSinceEpochMillis(0).build());
-    }
-
-    private Map<Long, Integer> readLids() {
-        if (lidFile == null || !Files.exists(lidFile)) {
-            return Map.of();
-        }
-        try (Reader r = Files.newBufferedReader(lidFile, StandardCharsets.UTF_8)) {
-            return Guid2LidFile.read(r, lidFile.toString());
-        } catch (IOException e) {
-            LOG.warn("cannot read the LID file {} ({}); assigning LIDs afresh", lidFile, e.getMessage());
-            return Map.of();
-        }
-    }
-
-    private void writeLids(HeavySweep.Outcome o) {
-        if (lidFile == null) {
-            return;
-        }
-        try {
-            if (lidFile.getParent() != null) {
-                Files.createDirectories(lidFile.getParent());
-            }
-            Path tmp = lidFile.resolveSibling(lidFile.getFileName() + ".tmp");
-            try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                Guid2LidFile.write(o.lids().byPortGuid(o.fabric()), w);
-            }
-            Files.move(tmp, lidFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            LOG.warn("cannot write the LID file {} ({}); LIDs may change at the next restart", lidFile, e.getMessage());
-        }
     }
 
     /** Subscribes to the traps of every node not yet subscribed to. */

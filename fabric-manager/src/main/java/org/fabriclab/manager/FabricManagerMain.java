@@ -1,7 +1,9 @@
 package org.fabriclab.manager;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,6 +20,7 @@ import org.fabriclab.cli.EngineOption;
 import org.fabriclab.cli.EngineParamOption;
 import org.fabriclab.cli.LaneOptions;
 import org.fabriclab.cli.LinkOptions;
+import org.fabriclab.cli.Ports;
 import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
@@ -27,6 +30,7 @@ import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.registry.EngineChain;
 import org.fabriclab.routing.registry.RoutingEngines;
+import org.fabriclab.routing.text.Excerpt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -173,6 +177,44 @@ public final class FabricManagerMain implements Callable<Integer> {
         return n;
     }
 
+    /** A server started on {@code at}, or the one-line refusal of its port if another process took it since it was checked. */
+    private static <T> T listening(String option, InetSocketAddress at, Callable<T> start) throws Exception {
+        try {
+            return start.call();
+        } catch (IOException e) {
+            throw Ports.inUse(option, at, e);
+        }
+    }
+
+    /**
+     * {@code --connect HOST:PORT[/GUID]}: its form, its port and that its host resolves, before
+     * anything starts (an unresolvable host was a warning with a stack trace from gRPC's resolver,
+     * every sweep). {@code inproc:} endpoints are for tests in one JVM.
+     */
+    static void checkEndpoint(String endpoint) {
+        if (endpoint.startsWith("inproc:")) {
+            return;
+        }
+        int slash = endpoint.indexOf('/');
+        String target = slash < 0 ? endpoint : endpoint.substring(0, slash);
+        int colon = target.lastIndexOf(':');
+        String host = colon <= 0 ? "" : target.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(target.substring(colon + 1));
+        } catch (NumberFormatException | IndexOutOfBoundsException e) {
+            port = -1;
+        }
+        if (host.isEmpty() || port < 1 || port > 65535 || (slash >= 0 && !endpoint.substring(slash + 1).matches("[0-9a-fA-F]{1,16}"))) {
+            throw new IllegalArgumentException("--connect '" + Excerpt.bare(endpoint) + "' is not HOST:PORT or HOST:PORT/GUID (a port 1..65535, "
+                    + "a GUID in hex), as 'emulator up' prints it");
+        }
+        Ports.resolve("--connect", host);
+    }
+
     private static long hex(String s) {
         return Long.parseUnsignedLong(s.startsWith("0x") ? s.substring(2) : s, 16);
     }
@@ -192,6 +234,8 @@ public final class FabricManagerMain implements Callable<Integer> {
         if (smGuid != null && !smGuid.matches("(0x)?[0-9a-fA-F]{1,16}")) {
             throw new IllegalArgumentException("--sm-guid must be up to 16 hex digits, not '" + smGuid + "'");
         }
+        Ports.check("--admin-port", adminPort);
+        Ports.check("--metrics-port", metricsPort);
         if (topFlows < 0) {
             throw new IllegalArgumentException("--top-flows must be 0 or more, not " + topFlows);
         }
@@ -212,6 +256,17 @@ public final class FabricManagerMain implements Callable<Integer> {
         // the emulated switches get the lanes the chain needs (Dragonfly engines up to 5) unless --vls says
         int vls = spec.commandLine().getParseResult().hasMatchedOption("--vls") ? lanes.vls : Math.max(lanes.vls, lanesNeeded(engine.chain));
         long sweepSeconds = sweepInterval.wholeSeconds("--sweep-interval");
+        if (perfInterval.positive("--perf-interval").millis() < 1) { // the pollers count in milliseconds
+            throw new IllegalArgumentException("--perf-interval must be 1ms or more, not " + perfInterval);
+        }
+        long latencyNs = link.liveLatencyNs(0);
+        if (connect != null) {
+            checkEndpoint(connect);
+        }
+        // every port checked before the fabric is built: a busy one is one line, not a stack trace after the start
+        InetSocketAddress adminAt = new InetSocketAddress(adminBind, adminPort);
+        Ports.free("--admin-port", adminAt);
+        Ports.free("--metrics-port", new InetSocketAddress(metricsBind, metricsPort));
         TrafficPattern pattern = emulate == null ? traffic.pattern("uniform") : traffic.pattern("uniform", emulate.fabric());
         long key = MKeys.resolve(mKey, mKeyFile, stateDir);
         if (key == 0) {
@@ -224,7 +279,7 @@ public final class FabricManagerMain implements Callable<Integer> {
         String endpoint = connect;
         if (emulate != null) {
             Fabric topology = emulate.fabric();
-            fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLinkGbps(link.linkGbps).withLinkLatencyNs(link.latencyNs(0))
+            fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLinkGbps(link.linkGbps).withLinkLatencyNs(latencyNs)
                     .withTimeDilation(dilation.timeDilation).withLanes(vls, lanes.buffer, outputBuffer));
             // a Q-table seed is the no-congestion time of the emulated links and the hosts' packets unless told otherwise
             engineParams.putIfAbsent("link_gbps", Double.toString(link.linkGbps));
@@ -238,11 +293,13 @@ public final class FabricManagerMain implements Callable<Integer> {
                              smPriority, key));
              PerfManager perf = new PerfManager(manager, registry, perfInterval.millis(), topFlows);
              EmulationMonitor emulation = new EmulationMonitor(manager, registry, perfInterval.millis());
-             MetricsServer metrics = new MetricsServer(registry, metricsBind, metricsPort)) {
+             MetricsServer metrics = listening("--metrics-port", new InetSocketAddress(metricsBind, metricsPort),
+                     () -> new MetricsServer(registry, metricsBind, metricsPort))) {
             manager.engineParams(engineParams);
             metrics.serve("/", FabricViewSource.view(manager, perf));
             ManagerHealth health = new ManagerHealth(manager);
-            AdminServer admin = AdminServer.start(adminConfig, new AdminService(manager, perf, emulation), health.service());
+            AdminServer admin = listening("--admin-port", adminAt,
+                    () -> AdminServer.start(adminConfig, new AdminService(manager, perf, emulation), health.service()));
             LOG.info("admin gRPC on {}:{} ({}{}{}), metrics on http://{}:{}/metrics, the fabric view on http://{}:{}/", adminAddress,
                     admin.port(), adminTlsCert == null ? "plain text" : adminTlsClientCa == null ? "TLS" : "TLS with client certificates",
                     adminTokenFile == null ? ", no token" : ", token", adminReflection ? ", reflection" : "",

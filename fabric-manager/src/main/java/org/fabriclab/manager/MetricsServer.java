@@ -32,11 +32,33 @@ import java.util.zip.GZIPOutputStream;
  * as it is written (chunked: a large fabric's exposition is never held as one string and one byte
  * array), gzipped when the scraper accepts it, as Prometheus does. Binds the loopback address
  * unless told otherwise: the exposition names every node of the fabric.
+ *
+ * <p>Timeouts: the JDK server reads a request on a request thread, so a client that opens a
+ * connection and stops half-way through its request (or never reads its answer) held that thread
+ * for good, and {@value #THREADS} such clients stopped {@code /metrics} for everyone. A request must
+ * arrive within {@value #REQUEST_SECONDS} s and an answer be taken within {@value #RESPONSE_SECONDS} s,
+ * else the server closes the connection and the thread serves others (the JDK server's own
+ * {@code sun.net.httpserver.maxReqTime} and {@code maxRspTime}, set here unless the JVM was given
+ * them, before the server's classes read them; checked every second).
  */
 public final class MetricsServer implements AutoCloseable {
     private static final String TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8";
     /** Requests served at once: a scrape and a fabric view's poll, or two browsers. */
     static final int THREADS = 2;
+    /** Seconds a request's line and headers may take to arrive (Prometheus sends them in one packet). */
+    static final int REQUEST_SECONDS = 5;
+    /** Seconds an answer may take to be taken (the 18-ary 3-tree's 19 MB: 0.6 s typical, 2.4 s seen at load 9). */
+    static final int RESPONSE_SECONDS = 60;
+
+    static {
+        // read once, when the JDK server's configuration class loads: this class is loaded before any server is made
+        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+            System.setProperty("sun.net.httpserver.maxReqTime", Integer.toString(REQUEST_SECONDS));
+        }
+        if (System.getProperty("sun.net.httpserver.maxRspTime") == null) {
+            System.setProperty("sun.net.httpserver.maxRspTime", Integer.toString(RESPONSE_SECONDS));
+        }
+    }
     private final HttpServer server;
     private final ExecutorService requests = Executors.newFixedThreadPool(THREADS, r -> {
         Thread t = new Thread(r, "metrics-http");

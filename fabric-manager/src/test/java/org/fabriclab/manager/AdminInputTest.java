@@ -24,7 +24,7 @@ import org.fabriclab.proto.v1.ManagerStatus;
 import org.fabriclab.proto.v1.RouteJobRequest;
 import org.fabriclab.proto.v1.SetEngineRequest;
 import org.fabriclab.proto.v1.TraceRouteRequest;
-import org.fabriclab.routing.format.Excerpt;
+import org.fabriclab.routing.text.Excerpt;
 import org.fabriclab.routing.topology.Topologies;
 import org.fabriclab.testkit.GrpcCalls;
 import org.junit.jupiter.api.Test;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.fabriclab.cli.Cli;
@@ -71,9 +72,35 @@ class FabricManagerMainTest {
         assertFalse(Files.exists(dir.resolve(MKeys.FILE)), "nothing started, no key made");
     }
 
+    /**
+     * Rates of 0 or less, an interval of 0, a port out of range or held by another process, and an
+     * endpoint whose host does not resolve: one line each, before the fabric is built (an emulated
+     * fabric would log its start; these runs log nothing).
+     */
+    @Test
+    void ratesPortsAndHostsAreCheckedBeforeAnythingStarts() throws Exception {
+        String[] e = {"--emulate", "fat-tree:k=4,levels=2"};
+        refused(run(concat(e, "--traffic-gbps", "-1")), "--traffic-gbps", "'-1' is not a rate above 0");
+        refused(run(concat(e, "--traffic-gbps", "0")), "--traffic-gbps", "'0' is not a rate above 0");
+        refused(run(concat(e, "--link-gbps", "0")), "--link-gbps", "'0' is not a rate above 0");
+        refused(run(concat(e, "--link-gbps", "NaN")), "--link-gbps");
+        refused(run(concat(e, "--perf-interval", "0")), "--perf-interval must be above 0, not 0");
+        refused(run(concat(e, "--perf-interval", "500us")), "--perf-interval must be 1ms or more, not 500us");
+        refused(run(concat(e, "--admin-port", "70000")), "--admin-port 70000 is not a TCP port (0..65535; 0 takes any free one)");
+        try (ServerSocket held = new ServerSocket(0)) {
+            String port = Integer.toString(held.getLocalPort());
+            refused(run(concat(e, "--admin-port", port, "--metrics-port", "0")), "--admin-port " + port + ": cannot listen on port " + port,
+                    "another process holds it?");
+            refused(run(concat(e, "--admin-port", "0", "--metrics-port", port)), "--metrics-port " + port + ": cannot listen on port " + port);
+        }
+        refused(run("--connect", "no.such.host.invalid:50100/2c9", "--admin-port", "0", "--metrics-port", "0"),
+                "--connect: host 'no.such.host.invalid' does not resolve");
+        refused(run("--connect", "localhost", "--admin-port", "0", "--metrics-port", "0"), "--connect 'localhost' is not HOST:PORT or HOST:PORT/GUID");
+        refused(run("--connect", "localhost:50100/not-hex", "--admin-port", "0", "--metrics-port", "0"), "is not HOST:PORT or HOST:PORT/GUID");
+    }
+
     private static String[] concat(String[] a, String... b) {
-        String[] r = new String[a.length + b.length];
-        System.arraycopy(a, 0, r, 0, a.length);
+        String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, r, a.length, b.length);
         return r;
     }

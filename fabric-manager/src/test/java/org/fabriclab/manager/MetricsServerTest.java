@@ -15,7 +15,10 @@ import java.util.concurrent.CountDownLatch;
 import org.fabriclab.testkit.Waits;
 import org.junit.jupiter.api.Test;
 
-/** The metrics server's own promises: loopback by default, and a scrape answered while another request is still being served. */
+/**
+ * The metrics server's own promises: loopback by default, a scrape answered while another request
+ * is still being served, and while clients hold connections with half a request.
+ */
 class MetricsServerTest {
     @Test
     void bindsLoopbackUnlessToldOtherwise() throws Exception {
@@ -54,6 +57,48 @@ class MetricsServerTest {
                 release.countDown();
             }
             assertEquals(204, slow.join().statusCode());
+        }
+    }
+
+    /**
+     * More clients than request threads send half a request and stop (a half-open request held a
+     * thread for good: two of them stopped /metrics for everyone); the server drops them after
+     * {@link MetricsServer#REQUEST_SECONDS} and the scrape is answered.
+     */
+    @Test
+    void halfOpenRequestsDoNotStopScrapes() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        try (MetricsServer server = new MetricsServer(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), InetAddress.getLoopbackAddress(), 0)) {
+            java.util.List<java.net.Socket> stalled = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < MetricsServer.THREADS + 2; i++) {
+                    java.net.Socket s = new java.net.Socket(InetAddress.getLoopbackAddress(), server.port());
+                    s.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\nX-Half: ".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    s.getOutputStream().flush();
+                    stalled.add(s);
+                }
+                CompletableFuture<HttpResponse<String>> scrape = http.sendAsync(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+                Waits.until("the scrape answered though " + stalled.size() + " clients stopped half-way through their requests", scrape::isDone);
+                assertEquals(200, scrape.join().statusCode());
+                for (java.net.Socket s : stalled) {
+                    s.setSoTimeout((int) Waits.LIMIT.toMillis()); // a bound on the wait, as Waits has, not a measure
+                    assertTrue(closedByPeer(s), "the server closed a stalled connection");
+                }
+            } finally {
+                for (java.net.Socket s : stalled) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    /** Waits for the peer to close: an orderly end of stream, or a reset (it closed with our half request unread). */
+    private static boolean closedByPeer(java.net.Socket s) throws java.io.IOException {
+        try {
+            return s.getInputStream().read() == -1;
+        } catch (java.net.SocketException e) {
+            return e.getMessage() != null && e.getMessage().contains("reset");
         }
     }
 }

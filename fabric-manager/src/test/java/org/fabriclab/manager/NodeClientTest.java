@@ -26,7 +26,7 @@ import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.proto.v1.AdminGrpc;
 import org.fabriclab.proto.v1.ManagementGrpc;
-import org.fabriclab.routing.format.Excerpt;
+import org.fabriclab.routing.text.Excerpt;
 import org.fabriclab.routing.topology.Topologies;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

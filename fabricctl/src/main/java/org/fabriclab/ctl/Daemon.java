@@ -11,6 +11,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManagerFactory;
 import org.fabriclab.cli.Pem;
+import org.fabriclab.cli.Ports;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.ctl.wire.PlainHttp2Channel;
 import org.fabriclab.proto.v1.AdminGrpc;
@@ -31,7 +32,7 @@ final class Daemon {
     String server;
 
     @Option(names = "--timeout", defaultValue = "30s", paramLabel = "TIME", converter = TimeSpan.BareSeconds.class,
-            description = "Deadline of the call (ms, s). Default: ${DEFAULT-VALUE}")
+            description = "Deadline of the call (ms, s), above 0. Default: ${DEFAULT-VALUE}")
     TimeSpan timeout;
 
     @Option(names = "--token-file", paramLabel = "FILE",
@@ -75,6 +76,8 @@ final class Daemon {
             ch = ch.withHeader("authorization", "Bearer " + Pem.secret("--token-file", tokenFile,
                     warning -> spec.commandLine().getErr().println(spec.qualifiedName() + ": warning: " + warning)));
         }
+        Ports.resolve("--server", ch.host()); // a name that does not resolve is the user's to fix (exit 2), not a daemon that is down
+        timeout.positive("--timeout");
         try {
             return call.apply(AdminGrpc.newBlockingStub(ch).withDeadlineAfter(timeout.nanos(), TimeUnit.NANOSECONDS));
         } catch (StatusRuntimeException e) {

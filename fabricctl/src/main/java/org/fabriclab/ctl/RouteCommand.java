@@ -37,6 +37,7 @@ import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.Guids;
 import org.fabriclab.routing.fabric.NodeSet;
 import org.fabriclab.routing.format.Guid2LidFile;
+import org.fabriclab.routing.format.TextLines;
 import org.fabriclab.routing.format.Json;
 import org.fabriclab.routing.format.LftDump;
 import org.fabriclab.routing.lid.LidAssigner;
@@ -159,8 +160,10 @@ final class RouteCommand implements Callable<Integer> {
         EngineChain chain = EngineChain.parse(engine);
         Map<Long, Integer> previous = Map.of();
         if (guid2lid != null && Files.exists(guid2lid)) {
-            try (Reader r = Files.newBufferedReader(guid2lid, StandardCharsets.UTF_8)) {
-                previous = Guid2LidFile.read(r, guid2lid.toString());
+            try (Reader r = TextLines.utf8(Files.newInputStream(guid2lid))) {
+                Guid2LidFile.Contents read = Guid2LidFile.read(r, guid2lid.toString());
+                read.skipped().forEach(e -> spec.commandLine().getErr().println("fabricctl route: " + e.getMessage()));
+                previous = read.lids();
             }
         }
         LidAssignment lids = LidAssigner.assign(fabric, previous);
@@ -199,7 +202,7 @@ final class RouteCommand implements Callable<Integer> {
 
         if (guid2lid != null) {
             try (BufferedWriter w = Files.newBufferedWriter(guid2lid, StandardCharsets.UTF_8)) {
-                Guid2LidFile.write(lids.byPortGuid(fabric), w);
+                Guid2LidFile.write(lids.byPortGuidRemembering(fabric, previous), w);
             }
         }
         if (dumpLfts != null) {

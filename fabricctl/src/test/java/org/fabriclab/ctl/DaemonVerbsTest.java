@@ -75,6 +75,11 @@ class DaemonVerbsTest {
                 FabricCtlTest.Run bad = FabricCtlTest.run("engine", "set", "bogus", "--server", server);
                 assertEquals(2, bad.code());
                 assertTrue(bad.err().contains("INVALID_ARGUMENT: unknown routing engine 'bogus'"), bad.err());
+                FabricCtlTest.Run torus = FabricCtlTest.run("engine", "set", "torus-sssp", "--server", server);
+                assertEquals(2, torus.code());
+                assertTrue(torus.err().startsWith("fabricctl: FAILED_PRECONDITION: engine chain 'torus-sssp' cannot route this fabric: "
+                        + "torus-sssp: "), torus.err());
+                assertEquals("updn", FabricCtlTest.run("engine", "--server", server, "--json").json().path("engine").asText(), "unchanged");
 
                 FabricCtlTest.Run unknown = FabricCtlTest.run("route", "A", "nobody", "--server", server);
                 assertEquals(2, unknown.code());

@@ -215,6 +215,12 @@ class FabricCtlTest {
         assertTrue(first.startsWith("0x0000000000200000 0x0001 0x0001"), first);
         assertEquals(0, run("route", "--topology", "torus:3x3", "--guid2lid", g.toString()).code());
         assertEquals(first, Files.readString(g));
+        // a bad line costs that line only, with a warning naming it; the next run writes the file whole again
+        Files.writeString(g, first.replace("0x0000000000200000 0x0001 0x0001", "0x0000000000200000 0x0000 0x0000"));
+        Run bad = run("route", "--topology", "torus:3x3", "--guid2lid", g.toString());
+        assertEquals(0, bad.code(), bad.err());
+        assertEquals("fabricctl route: " + g + ":1: LID 0x0000 is not a unicast LID (1..0xbfff); the line is skipped", bad.err().strip());
+        assertEquals(first, Files.readString(g), "the switch got LID 1 back, as the lowest free; nothing else moved");
     }
 
     @Test
@@ -260,6 +266,17 @@ class FabricCtlTest {
             assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), "no stack trace: " + r.err());
         }
         assertTrue(run("topology", "--topology", "torus:3x3", "--format", "xml").err().contains("'xml' is not a topology format; use net, summary"));
+        // the daemon verbs' own checks, before any connection: one line, exit 2 (an unresolvable host was exit 3, "not reachable")
+        for (String[] args : new String[][] {
+            {"status", "--timeout", "0", "fabricctl: --timeout must be above 0, not 0"},
+            {"status", "--server", "no.such.host.invalid:50051", "fabricctl: --server: host 'no.such.host.invalid' does not resolve"},
+            {"status", "--server", "localhost:70000", "fabricctl: --server: 'localhost:70000' is not HOST:PORT"},
+        }) {
+            Run r = run(java.util.Arrays.copyOf(args, 3));
+            assertEquals(2, r.code(), String.join(" ", args) + ": " + r.err());
+            assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+            assertTrue(r.err().startsWith(args[3]), r.err());
+        }
     }
 
     /** The two verbs named route are told apart: the daemon trace needs SRC DST, offline routing --topology, never both. */

@@ -18,9 +18,11 @@ import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.engine.file.LftDumpWriter;
 import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.text.Excerpt;
 import org.fabriclab.routing.format.FormatException;
 import org.fabriclab.routing.format.LftDump;
 import org.fabriclab.routing.format.NetFile;
+import org.fabriclab.routing.format.TextLines;
 import org.fabriclab.routing.lid.LidAssigner;
 import org.fabriclab.routing.lid.LidAssignment;
 import org.fabriclab.routing.registry.RoutingEngines;
@@ -130,11 +132,77 @@ class FormatsTest {
         "port line first|[1] \"S2\"[1]\\n|test.net:1:|port line before any Switch",
         "port twice|Switch 4 \"S1\"\\n[1] \"H1\"[1]\\n[1] \"H1\"[1]\\nHca 1 \"H1\"\\n[1] \"S1\"[1]\\n|test.net:3:|listed twice",
         "garbage|Switch 4 \"S1\"\\nthis is not a net file\\n|test.net:2:|unrecognised line",
-        "router|Rt 2 \"R1\"\\n|test.net:1:|routers (Rt) are not supported"})
+        "router|Rt 2 \"R1\"\\n|test.net:1:|routers (Rt) are not supported",
+        "empty file|~~|test.net:1:|no nodes",
+        "comments only|# nothing\\n\\n# here\\n|test.net:3:|no nodes: the file has no Switch or Hca/Ca line",
+        "port to itself|Switch 4 \"S1\"\\n[1] \"S1\"[1]\\n|test.net:2:|port 1 of \"S1\" is cabled to itself",
+        "loopback cable|Switch 4 \"S1\"\\n[1] \"S1\"[2]\\n[2] \"S1\"[1]\\n|test.net:2:|cabled to its own port 2: a loopback cable",
+        "switch GUID 0|switchguid=0x0\\nSwitch 4 \"S1\"\\n|test.net:2:|gets GUID 0",
+        "CA port GUID 0|Switch 4 \"S1\"\\n[1] \"H1\"[1]\\nHca 1 \"H1\"\\n[1](0) \"S1\"[1]\\n|test.net:4:|port 1 of \"H1\" has GUID 0",
+        "duplicate node GUID|switchguid=0x10\\nSwitch 4 \"S1\"\\nswitchguid=0x10\\nSwitch 4 \"S2\"\\n|test.net:4:|\"S2\" has GUID 0x0000000000000010, the GUID of \"S1\" (line 2)",
+        "duplicate port GUID|Switch 4 \"S1\"\\n[1] \"H1\"[1]\\n[2] \"H2\"[1]\\nHca 1 \"H1\"\\n[1](abc) \"S1\"[1]\\nHca 1 \"H2\"\\n[1](abc) \"S1\"[2]\\n|test.net:7:|port 1 of \"H2\" has GUID 0x0000000000000abc, the GUID of port 1 of \"H1\"",
+        "port GUID of a switch|switchguid=0x100001\\nSwitch 4 \"S1\"\\n[1] \"H1\"[1]\\ncaguid=0x100000\\nHca 1 \"H1\"\\n[1] \"S1\"[1]\\n|test.net:5:|the GUID of \"S1\" (line 2)",
+        "GUID too long|switchguid=0x1234567890abcdef0\\n|test.net:1:|bad GUID",
+        "not UTF-8|Switch 4 \"S1\"\\n# caf\uFFFD\\n|test.net:2:|column 6: bytes that are not UTF-8"})
     void malformedFilesNameFileLineAndProblem(String what, String text, String location, String problem) {
         FormatException e = assertThrows(FormatException.class, () -> read(text.replace("\\n", "\n")));
         assertTrue(e.getMessage().startsWith(location), what + ": " + e.getMessage());
         assertTrue(e.getMessage().contains(problem), what + ": " + e.getMessage());
+    }
+
+    /** Real ibnetdiscover output has GUIDs of 2^63 and more (a ConnectX-6's): read unsigned, not refused as "bad GUID". */
+    @Test
+    void guidsOfTwoToTheSixtyThirdAndMoreAreRead() throws IOException {
+        Fabric f = read("switchguid=0xf452140300103640(f452140300103640)\nSwitch 36 \"S1\"\n[1] \"H1\"[1](f452140300103649)\n"
+                + "caguid=0xf452140300103648\nCa 1 \"H1\"\n[1](f452140300103649) \"S1\"[1]\n");
+        assertEquals(0xf452140300103640L, f.nodeGuid(f.nodeByName("S1").orElseThrow()));
+        int h = f.nodeByName("H1").orElseThrow();
+        assertEquals(0xf452140300103648L, f.nodeGuid(h));
+        assertEquals(0xf452140300103649L, f.portGuid(h, 1));
+        assertEquals(0xffffffffffffffffL, read("switchguid=18446744073709551615\nSwitch 1 \"S\"\n").nodeGuid(0), "decimal, unsigned");
+    }
+
+    /** A byte-order mark (Windows editors write one) is not an unrecognised first line. */
+    @Test
+    void aByteOrderMarkIsDropped() throws IOException {
+        String text = resource("ibnetdiscover-sample.net");
+        Fabric plain = read(text);
+        Fabric marked = read("\uFEFF" + text);
+        assertEquals(net(plain), net(marked));
+        assertEquals(1, read("\uFEFFSwitch 4 \"S1\"\n").nodeCount());
+    }
+
+    /**
+     * Bytes that are not UTF-8 are reported on their own line, read through {@code TextLines.utf8}
+     * (a strict decoder fails 8 KB at a time and says "Input length = 1"), however far into the file.
+     */
+    @Test
+    void bytesThatAreNotUtf8AreReportedOnTheirLine() throws IOException {
+        StringBuilder text = new StringBuilder("Switch 4 \"S1\"\n");
+        for (int i = 0; i < 500; i++) {
+            text.append("# a comment line long enough to fill the decoder's buffer many times over\n");
+        }
+        byte[] head = text.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = java.util.Arrays.copyOf(head, head.length + 4);
+        bytes[head.length] = 'x';
+        bytes[head.length + 1] = (byte) 0xC3; // a lead byte without its continuation
+        bytes[head.length + 2] = '"';
+        bytes[head.length + 3] = '\n';
+        FormatException e = assertThrows(FormatException.class,
+                () -> NetFile.read(TextLines.utf8(new java.io.ByteArrayInputStream(bytes)), "bin.net"));
+        assertEquals(502, e.line(), e.getMessage());
+        assertEquals("bin.net:502: column 2: bytes that are not UTF-8 text (a binary or wrongly encoded file?)", e.getMessage());
+        // a strict reader's failure is a FormatException too, not a bare MalformedInputException
+        assertThrows(FormatException.class, () -> NetFile.read(new java.io.InputStreamReader(new java.io.ByteArrayInputStream(bytes),
+                StandardCharsets.UTF_8.newDecoder()), "bin.net"));
+    }
+
+    /** A refused file's message repeats at most a line's worth of what it refuses. */
+    @Test
+    void longGarbageIsEchoedShort() {
+        FormatException e = assertThrows(FormatException.class, () -> read("x".repeat(65536) + "\n"));
+        assertTrue(e.getMessage().length() < Excerpt.QUOTED + 200, e.getMessage());
+        assertTrue(e.getMessage().contains("(65536 characters)"), e.getMessage());
     }
 
     static ForwardingTables route(Fabric f, LidAssignment lids, String engine, RoutingOptions o) throws RoutingException {

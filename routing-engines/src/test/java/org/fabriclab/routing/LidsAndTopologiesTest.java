@@ -32,7 +32,7 @@ class LidsAndTopologiesTest {
         }
         StringWriter w = new StringWriter();
         Guid2LidFile.write(a.byPortGuid(f), w);
-        Map<Long, Integer> saved = Guid2LidFile.read(new StringReader(w.toString()), "guid2lid");
+        Map<Long, Integer> saved = Guid2LidFile.read(new StringReader(w.toString()), "guid2lid").lids();
         // the same fabric with a link cut keeps every LID it had
         Fabric cut = f.withoutLinks(f.globalPort(f.switchNode(0), 5));
         LidAssignment b = LidAssigner.assign(cut, saved);

@@ -2,6 +2,7 @@ package org.fabriclab.agent;
 
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -20,6 +21,7 @@ import org.fabriclab.cli.BindAddress;
 import org.fabriclab.cli.Cli;
 import org.fabriclab.cli.LaneOptions;
 import org.fabriclab.cli.LinkOptions;
+import org.fabriclab.cli.Ports;
 import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.cli.VersionProvider;
@@ -36,10 +38,18 @@ import picocli.CommandLine.Spec;
 /**
  * {@code bin/switch-agent}: one switch as a process. Its management endpoint is a gRPC server on
  * {@code --management-port}; its data links are TCP: it accepts links on {@code --data-port} and
- * opens the ones given with {@code --link}, retrying while the peer is not up yet. Both listen on
- * the loopback address unless {@code --management-address} / {@code --data-address} say otherwise.
- * When both ports are bound it prints {@code ready management=HOST:PORT data=HOST:PORT} on standard
- * output, HOST as others should dial it ({@link Endpoints#advertised}).
+ * keeps the ones given with {@code --link} cabled ({@link DataLinks#cable}: each dialled in the
+ * background, again whenever it is down, for as long as the process lives). Both listen on the
+ * loopback address unless {@code --address} (or {@code --management-address} / {@code
+ * --data-address}, each for its own) says otherwise. When both ports are bound it prints {@code
+ * ready management=HOST:PORT data=HOST:PORT} on standard output, HOST as others should dial it.
+ *
+ * <p>With {@code --exit-with-parent} it ends when its standard input does: the process that started
+ * it holds the other end of that pipe, and however that process ends (SIGTERM, Ctrl-C, {@code kill
+ * -9}, a crash) the kernel closes it, at once. {@code ProcessHandle.parent().onExit()} was the other
+ * choice; for a process that is not its child the JDK polls for it every few seconds, and a
+ * grandparent may not be the parent it meant. Its shutdown hook closes the links and the server
+ * itself (the JVM halts when its hooks return).
  */
 @Command(name = "switch-agent", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Run one emulated switch: management over gRPC, data links over TCP.")
@@ -108,6 +118,11 @@ public final class SwitchAgentMain implements Callable<Integer> {
     @Mixin
     TimeDilationOption dilation;
 
+    @Option(names = "--exit-with-parent",
+            description = "End when standard input reaches its end (the process that started this one holds the pipe; "
+                    + "emulator up --processes passes it)")
+    boolean exitWithParent;
+
     @Spec
     CommandSpec spec;
 
@@ -117,6 +132,8 @@ public final class SwitchAgentMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Ports.check("--management-port", managementPort);
+        Ports.check("--data-port", dataPort);
         String mgmtOption = managementAddress != null ? "--management-address" : "--address";
         String dataOption = dataAddress != null ? "--data-address" : "--address";
         InetSocketAddress mgmtBind = Endpoints.bind(mgmtOption, managementAddress != null ? managementAddress : address, managementPort);
@@ -151,40 +168,74 @@ public final class SwitchAgentMain implements Callable<Integer> {
                 }
                 int port = Integer.parseInt(kv[0]);
                 int peerPort = Integer.parseInt(parts[2]);
+                int dataPortThere = Integer.parseInt(parts[1]);
                 if (port < 1 || port > ports) {
                     throw new IllegalArgumentException("--link " + l + ": port " + port + " is outside 1.." + ports);
                 }
+                if (peerPort < 1 || peerPort > 254) {
+                    throw new IllegalArgumentException("--link " + l + ": peer port " + peerPort + " is outside 1..254");
+                }
+                Ports.check("--link " + l + ":", dataPortThere);
                 parsedPorts.add(new int[] {port, peerPort});
-                // resolved at each connect, not now: a peer (a pod) may have no address yet, or a new one after a restart
-                peerAddresses.add(InetSocketAddress.createUnresolved(parts[0], Integer.parseInt(parts[1])));
+                InetSocketAddress peer = InetSocketAddress.createUnresolved(parts[0], dataPortThere);
+                if (topology == null) {
+                    // a name given by hand must resolve now; a topology's peers (pods) are resolved at each
+                    // attempt: a pod may have no address yet, or a new one after a restart
+                    Ports.resolve("--link " + l, parts[0]);
+                }
+                peerAddresses.add(peer);
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("--link " + l + " is not PORT=HOST:DATAPORT:PEERPORT");
             }
         }
+        long latencyNs = link.liveLatencyNs(0);
+        if (lanes.vls < 1 || lanes.vls > 15) {
+            throw new IllegalArgumentException("--vls must be 1..15 data lanes, not " + lanes.vls);
+        }
+        if (lanes.buffer < 1) {
+            throw new IllegalArgumentException("--buffer must be 1 packet or more, not " + lanes.buffer);
+        }
+        Ports.free("--management-port", mgmtBind);
+        Ports.free("--data-port", dataBind);
         ManagedNode node = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, nodeGuid, name, ports));
-        Server mgmt = NettyServerBuilder.forAddress(mgmtBind)
-                .addService(ManagementService.definition(node)).directExecutor().build().start();
+        Server mgmt;
+        try {
+            mgmt = NettyServerBuilder.forAddress(mgmtBind).addService(ManagementService.definition(node)).directExecutor().build().start();
+        } catch (IOException e) {
+            throw Ports.inUse("--management-port", mgmtBind, e);
+        }
         String endpoint = BindAddress.advertised(mgmtOption, mgmtBind.getAddress(), "--advertise-host", advertiseHost) + ":" + mgmt.getPort();
         double[] rates = new double[ports + 1];
         Arrays.fill(rates, link.linkGbps);
-        try (DataLinks data = DataLinks.tcp(1)) {
-            LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, rates, endpoint);
-            sw.linkLatencyNs(link.latencyNs(0));
-            sw.modelClock(new ModelClock(System::nanoTime, Math.max(1, dilation.timeDilation.dilation())));
-            InetSocketAddress bound = (InetSocketAddress) data.listen(sw, dataBind);
-            PrintWriter out = spec.commandLine().getOut();
-            out.println("ready management=" + endpoint + " data="
-                    + BindAddress.advertised(dataOption, dataBind.getAddress(), "--advertise-host", advertiseHost) + ":" + bound.getPort());
-            out.flush();
-            for (int i = 0; i < peerAddresses.size(); i++) {
-                connectWithRetry(data, sw, parsedPorts.get(i)[0], peerAddresses.get(i), parsedPorts.get(i)[1]);
-            }
-            CountDownLatch stop = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "shutdown"));
-            stop.await();
-        } finally {
+        DataLinks data = DataLinks.tcp(1);
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stop.countDown();
+            data.close();
             mgmt.shutdownNow();
+        }, "shutdown"));
+        LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, rates, endpoint);
+        sw.linkLatencyNs(latencyNs);
+        sw.modelClock(new ModelClock(System::nanoTime, Math.max(1, dilation.timeDilation.dilation())));
+        InetSocketAddress bound;
+        try {
+            bound = (InetSocketAddress) data.listen(sw, dataBind);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) { // Netty's sync() rethrows the bind failure (a checked BindException) undeclared
+            throw Ports.inUse("--data-port", dataBind, e);
         }
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("ready management=" + endpoint + " data="
+                + BindAddress.advertised(dataOption, dataBind.getAddress(), "--advertise-host", advertiseHost) + ":" + bound.getPort());
+        out.flush();
+        for (int i = 0; i < peerAddresses.size(); i++) {
+            data.cable(sw, parsedPorts.get(i)[0], peerAddresses.get(i), parsedPorts.get(i)[1]);
+        }
+        if (exitWithParent) {
+            watchParent(stop);
+        }
+        stop.await();
         return 0;
     }
 
@@ -213,19 +264,21 @@ public final class SwitchAgentMain implements Callable<Integer> {
         }
     }
 
-    private static void connectWithRetry(DataLinks data, LiveSwitch sw, int port, InetSocketAddress peer, int peerPort)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (true) {
-            var f = data.connect(sw, port, peer, peerPort).await();
-            if (f.isSuccess()) {
-                return;
+    /** A daemon thread that reads standard input to its end, then ends the process (the hook closes what it holds). */
+    private static void watchParent(CountDownLatch stop) {
+        Thread t = new Thread(() -> {
+            byte[] ignored = new byte[256];
+            try {
+                while (System.in.read(ignored) >= 0) {
+                    // what the parent writes means nothing; only the end does
+                }
+            } catch (IOException e) {
+                LOG.debug("standard input failed: {}", e.toString());
             }
-            if (System.nanoTime() > deadline) {
-                LOG.error("{}: port {}: no switch accepts links at {} after 60 s; the port stays down", sw.name(), port, peer);
-                return;
-            }
-            Thread.sleep(100);
-        }
+            LOG.info("the process that started this switch has ended (standard input closed); exiting");
+            System.exit(0);
+        }, "parent-watch");
+        t.setDaemon(true);
+        t.start();
     }
 }

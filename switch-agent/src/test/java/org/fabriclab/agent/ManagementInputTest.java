@@ -56,7 +56,7 @@ import org.fabriclab.proto.v1.SmState;
 import org.fabriclab.proto.v1.SourceRouteEntry;
 import org.fabriclab.proto.v1.WriteSourceRoutesRequest;
 import org.fabriclab.proto.v1.WriteTablesRequest;
-import org.fabriclab.routing.format.Excerpt;
+import org.fabriclab.routing.text.Excerpt;
 import org.fabriclab.testkit.GrpcCalls;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

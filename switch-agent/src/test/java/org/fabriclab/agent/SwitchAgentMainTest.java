@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import org.fabriclab.cli.Cli;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +34,26 @@ class SwitchAgentMainTest {
         refused("--address 'no-such-host.invalid' is not an address", concat(ok, "--address", "no-such-host.invalid"));
         refused("--management-address '[::1' is not an address of this machine", concat(ok, "--management-address", "[::1"));
         refused("--data-address 'no.such.host.invalid' is not an address of this machine", concat(ok, "--data-address", "no.such.host.invalid"));
+        refused("'0' is not a rate above 0", concat(ok, "--link-gbps", "0"));
+        refused("--link 1=no.such.host.invalid:5000:1: host 'no.such.host.invalid' does not resolve",
+                concat(ok, "--link", "1=no.such.host.invalid:5000:1"));
+        refused("--link 1=localhost:70000:1: 70000 is not a TCP port", concat(ok, "--link", "1=localhost:70000:1"));
+        refused("--link 1=localhost:5000:300: peer port 300 is outside 1..254", concat(ok, "--link", "1=localhost:5000:300"));
+        refused("--management-port 70000 is not a TCP port", concat(ok, "--management-port", "70000"));
+        refused("--vls must be 1..15 data lanes, not 0", concat(ok, "--vls", "0"));
+        refused("--buffer must be 1 packet or more, not 0", concat(ok, "--buffer", "0"));
+        refused("--link-latency 10s is more than a live link takes", concat(ok, "--link-latency", "10s"));
+    }
+
+    /** A port another process listens on is one line naming it, before anything is bound. */
+    @Test
+    void busyPortsAreRefused() throws Exception {
+        String[] ok = {"--name", "S", "--guid", "0x200000", "--ports", "4"};
+        try (ServerSocket held = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            String port = Integer.toString(held.getLocalPort());
+            refused("--management-port " + port + ": cannot listen on port " + port + " of 127.0.0.1", concat(ok, "--management-port", port));
+            refused("--data-port " + port + ": cannot listen on port " + port + " of 127.0.0.1", concat(ok, "--data-port", port));
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.fabriclab.emulator.cli;
 
+import org.fabriclab.agent.link.Frames;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,6 +57,14 @@ public final class BenchForwardingCommand implements Callable<Integer> {
         }
         if (ports < 2 || ports > 254) {
             throw new IllegalArgumentException("--ports must be 2..254, not " + ports);
+        }
+        if (payload < 0 || payload > Frames.MAX_PAYLOAD) {
+            throw new IllegalArgumentException("--payload must be 0.." + Frames.MAX_PAYLOAD + " bytes, not " + payload);
+        }
+        if (seconds == null) {
+            duration.positive("--duration");
+        } else if (!(seconds > 0)) {
+            throw new IllegalArgumentException("--seconds must be above 0, not " + seconds);
         }
         List<ForwardingBenchmark.Result> results = ForwardingBenchmark.run(ports, payload, warmup.seconds(),
                 seconds != null ? seconds : duration.seconds(), rounds);

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import org.fabriclab.cli.Gbps;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.JsonOption;
 import org.fabriclab.cli.NamedValues;
@@ -71,7 +72,7 @@ public final class ScenarioCommand implements Callable<Integer> {
                     + "Default: ${DEFAULT-VALUE}")
     TimeSpan warmup;
 
-    @Option(names = "--link-gbps", paramLabel = "GBPS",
+    @Option(names = "--link-gbps", paramLabel = "GBPS", converter = Gbps.class,
             description = "Link rate. Default: 200 simulated (the paper's HDR links), 1 live (what two cores emulate faithfully)")
     Double linkGbps;
 

@@ -3,6 +3,8 @@ package org.fabriclab.emulator.cli;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.cli.Gbps;
+import org.fabriclab.cli.NamedValues;
 import org.fabriclab.routing.fabric.Fabric;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
@@ -31,7 +33,8 @@ public final class TrafficOptions {
             description = "Traffic once every host is active: ${COMPLETION-CANDIDATES}. Default: none (emulator up), uniform (fabric-manager)")
     String name;
 
-    @Option(names = "--traffic-gbps", defaultValue = "0.2", paramLabel = "GBPS", description = "Offered rate per host in Gbps. Default: ${DEFAULT-VALUE}")
+    @Option(names = "--traffic-gbps", defaultValue = "0.2", paramLabel = "GBPS", converter = Gbps.class,
+            description = "Offered rate per host in Gbps, above 0 (no traffic: --traffic none). Default: ${DEFAULT-VALUE}")
     public double gbps;
 
     /** The pattern's name as given, or {@code defaultName}. */

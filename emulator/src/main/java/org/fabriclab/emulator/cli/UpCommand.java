@@ -2,6 +2,7 @@ package org.fabriclab.emulator.cli;
 
 import java.io.PrintWriter;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -10,6 +11,7 @@ import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.cli.BindAddress;
 import org.fabriclab.cli.LinkOptions;
+import org.fabriclab.cli.Ports;
 import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
@@ -84,16 +86,27 @@ public final class UpCommand implements Callable<Integer> {
         }
         Fabric f = topology.fabric();
         TrafficPattern pattern = traffic.pattern("none", f);
+        if (threads < 1 || threads > 256) {
+            throw new IllegalArgumentException("--threads must be 1..256, not " + threads);
+        }
+        long latencyNs = link.liveLatencyNs(0);
+        Ports.check("--management-port", port);
+        Ports.free("--management-port", new InetSocketAddress(network.bind(), port));
         PrintWriter out = spec.commandLine().getOut();
         try (EmulatedFabric fabric = EmulatedFabric.start(f, EmulatedFabric.Options.DEFAULTS.withThreads(threads).withLinkGbps(link.linkGbps)
-                .withLinkLatencyNs(link.latencyNs(0)).withManagementPort(port == 0 ? ANY_TCP_PORT : port).withProcesses(processes)
+                .withLinkLatencyNs(latencyNs).withManagementPort(port == 0 ? ANY_TCP_PORT : port).withProcesses(processes)
                 .withTimeDilation(dilation.timeDilation).withNetwork(network))) {
             String endpoint = fabric.tcpEndpoint(f.name(f.nodeCount() - 1));
             out.println("fabric up: " + f.switchCount() + " switches, " + f.caCount() + " hosts, " + f.linkCount()
                     + " links; manage it with: bin/fabric-manager --connect " + endpoint);
             out.flush();
             CountDownLatch stop = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "shutdown"));
+            // the hook closes the fabric itself: the JVM halts once its hooks return, so a close left to
+            // this thread after the latch may never run, and the switch processes would outlive us
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                stop.countDown();
+                fabric.close();
+            }, "shutdown"));
             long end = exitAfter.nanos() > 0 ? System.nanoTime() + exitAfter.nanos() : Long.MAX_VALUE;
             boolean started = pattern == null;
             while (!stop.await(200, TimeUnit.MILLISECONDS) && System.nanoTime() < end) {

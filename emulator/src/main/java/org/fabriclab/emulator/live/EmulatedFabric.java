@@ -203,6 +203,7 @@ public final class EmulatedFabric implements AutoCloseable {
     private final ModelClock clock;
     /** {@code auto}'s controller, or null (a fixed dilation). */
     private AutoDilation auto;
+    private boolean closed;
 
     private EmulatedFabric(Fabric fabric, Options options) {
         this.fabric = fabric;
@@ -275,17 +276,10 @@ public final class EmulatedFabric implements AutoCloseable {
         }
         List<ChannelFuture> pending = new ArrayList<>();
         if (switchesElsewhere()) {
-            // hosts open their links to their switches; the switches cable each other
+            // hosts keep their links to their switches cabled (a restarted switch gets them back); the switches cable each other
             for (int e = 0; e < fabric.endpointCount(); e++) {
                 int g = fabric.endpointPort(e);
-                int host = fabric.nodeOfGlobalPort(g);
-                SwitchAddress sw = switchAddresses.get(fabric.peerNode(g));
-                InetSocketAddress to = InetSocketAddress.createUnresolved(sw.host(), sw.dataPort());
-                if (options.processes()) {
-                    pending.add(links.connect(nodes[host], g - fabric.portBase(host) + 1, to, fabric.peerPort(g)));
-                } else {
-                    dialRemote(nodes[host], g - fabric.portBase(host) + 1, to, fabric.peerPort(g));
-                }
+                cableHost(fabric.nodeOfGlobalPort(g), g - fabric.portBase(fabric.nodeOfGlobalPort(g)) + 1);
             }
         }
         for (int g = 0; g < fabric.globalPortCount() && !switchesElsewhere(); g++) {
@@ -322,31 +316,16 @@ public final class EmulatedFabric implements AutoCloseable {
 
     /** Switches outside this JVM (processes or remote), by node. */
     private final Map<Integer, SwitchAddress> switchAddresses = new HashMap<>();
-    private final List<Process> processes = new ArrayList<>();
+    /** Per switch node run as a process: its command line (a restart runs the same) and the process. */
+    private final Map<Integer, List<String>> commands = new HashMap<>();
+    private final Map<Integer, Process> processes = new HashMap<>();
+    /** The host links this JVM dials to switches outside it and keeps cabled, by {@code node * 256 + port}. */
+    private final Map<Integer, DataLinks.Cable> cables = new HashMap<>();
     private Path processLogs;
 
     /** Switches run outside this JVM: as processes it starts, or elsewhere. */
     private boolean switchesElsewhere() {
         return options.processes() || options.network().remoteSwitches() != null;
-    }
-
-    /**
-     * A host's link to a remote switch, dialled again while the switch does not accept it yet: a
-     * {@code switch-agent} opens its data port just after its management port, which is what
-     * {@link #awaitRemoteSwitches} waited for.
-     */
-    private void dialRemote(LiveNode host, int port, InetSocketAddress to, int peerPort) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + REMOTE_START_NANOS;
-        while (true) {
-            ChannelFuture f = links.connect(host, port, to, peerPort).await();
-            if (f.isSuccess()) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IOException(host.name() + " port " + port + ": the switch at " + to + " does not accept its link: " + f.cause());
-            }
-            Thread.sleep(100);
-        }
     }
 
     /** Where the switches a fabric runs elsewhere are, found by their numbers; waits until each answers as the topology's switch. */
@@ -388,7 +367,12 @@ public final class EmulatedFabric implements AutoCloseable {
         LOG.info("{} remote switches answer ({})", switchAddresses.size(), remote.hostPattern());
     }
 
-    /** One switch-agent process per switch, cabled to each other by {@code --link} from the lower node. */
+    /**
+     * One switch-agent process per switch, cabled to each other by {@code --link} from the lower
+     * node. Each is started with {@code --exit-with-parent} and a pipe on its standard input that
+     * only this JVM holds, so that the switches end when it does, however it ends ({@code kill -9}
+     * included: the kernel closes the pipe).
+     */
     private void startSwitchProcesses() throws IOException, InterruptedException {
         processLogs = Files.createTempDirectory("fabric-switches");
         for (int n = 0; n < fabric.nodeCount(); n++) {
@@ -408,7 +392,7 @@ public final class EmulatedFabric implements AutoCloseable {
                     "--ports", Integer.toString(fabric.portCount(n)), "--management-port", Integer.toString(a.managementPort()),
                     "--data-port", Integer.toString(a.dataPort()), "--vls", Integer.toString(options.vls()),
                     "--buffer", Integer.toString(options.bufferPackets()), "--link-gbps", Double.toString(options.linkGbps()),
-                    "--link-latency", options.linkLatencyNs() + "ns", "--time-dilation", Double.toString(clock.dilation()),
+                    "--link-latency", options.linkLatencyNs() + "ns", "--exit-with-parent",
                     // its servers where the fabric's are (loopback unless asked), named alike
                     "--address", options.network().bind().getHostAddress(), "--advertise-host", options.network().host()));
             for (SwitchCabling.Dial d : SwitchCabling.dials(fabric, n)) {
@@ -416,23 +400,79 @@ public final class EmulatedFabric implements AutoCloseable {
                 SwitchAddress peer = switchAddresses.get(d.peer());
                 cmd.add(d.port() + "=" + peer.host() + ":" + peer.dataPort() + ":" + d.peerPort());
             }
-            Path log = processLogs.resolve(fabric.name(n) + ".log");
-            processes.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start());
+            commands.put(n, List.copyOf(cmd));
+            launch(n);
         }
         long deadline = System.nanoTime() + 60_000_000_000L;
-        for (int n = 0; n < fabric.nodeCount(); n++) {
-            if (!fabric.isSwitch(n)) {
-                continue;
-            }
-            Path log = processLogs.resolve(fabric.name(n) + ".log");
-            while (!Files.exists(log) || !Files.readString(log).contains("ready management=")) {
-                if (System.nanoTime() > deadline) {
-                    throw new IOException("switch process " + fabric.name(n) + " did not start in 60 s; see " + log);
-                }
-                Thread.sleep(50);
-            }
+        for (int n : commands.keySet()) {
+            awaitReady(n, deadline);
         }
         LOG.info("{} switch processes up (logs in {})", switchAddresses.size(), processLogs);
+    }
+
+    /**
+     * Starts switch {@code n}'s process with its command line and the fabric's time dilation now (a
+     * restarted switch runs at the D the others run at, not the one they started with).
+     */
+    private synchronized void launch(int n) throws IOException {
+        Path log = processLogs.resolve(fabric.name(n) + ".log");
+        Files.deleteIfExists(log);
+        List<String> cmd = new ArrayList<>(commands.get(n));
+        cmd.add("--time-dilation");
+        cmd.add(Double.toString(clock.dilation()));
+        // standard input stays a pipe (the default), held by this JVM: the switch's --exit-with-parent watches it
+        processes.put(n, new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start());
+    }
+
+    private void awaitReady(int n, long deadline) throws IOException, InterruptedException {
+        Path log = processLogs.resolve(fabric.name(n) + ".log");
+        while (!Files.exists(log) || !Files.readString(log).contains("ready management=")) {
+            if (!processes.get(n).isAlive() || System.nanoTime() > deadline) {
+                throw new IOException("switch process " + fabric.name(n) + (processes.get(n).isAlive() ? " did not start in 60 s" : " ended")
+                        + "; see " + log);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** The pids of the switch processes, by switch name (empty without {@link Options#processes}). */
+    public synchronized Map<String, Long> switchProcesses() {
+        Map<String, Long> m = new java.util.TreeMap<>();
+        processes.forEach((n, p) -> m.put(fabric.name(n), p.pid()));
+        return m;
+    }
+
+    /** Fault injection: kills switch {@code name}'s process (SIGKILL, as a crash) and waits for it to end. */
+    public void killSwitch(String name) throws InterruptedException {
+        Process p;
+        synchronized (this) {
+            p = processes.get(processNode(name));
+        }
+        p.destroyForcibly().waitFor();
+    }
+
+    /**
+     * Starts switch {@code name}'s process again with the same command line (ports, links, lanes)
+     * after {@link #killSwitch} or a crash, and waits until it is ready; its peers cable it again on
+     * their own, and a manager's next sweep routes through it.
+     */
+    public void startSwitch(String name) throws IOException, InterruptedException {
+        int n = processNode(name);
+        synchronized (this) {
+            if (processes.get(n).isAlive()) {
+                throw new IllegalStateException("switch " + name + "'s process is still running");
+            }
+            launch(n);
+        }
+        awaitReady(n, System.nanoTime() + 60_000_000_000L);
+    }
+
+    private int processNode(String name) {
+        int n = fabric.nodeByName(name).orElseThrow(() -> new IllegalArgumentException("no node named \"" + name + "\""));
+        if (!commands.containsKey(n)) {
+            throw new IllegalArgumentException("\"" + name + "\" does not run as a process of its own");
+        }
+        return n;
     }
 
     /** Waits until every switch process sees its cabled ports up (their hellos done). */
@@ -660,9 +700,29 @@ public final class EmulatedFabric implements AutoCloseable {
         hosts().forEach(LiveHost::stop);
     }
 
+    /**
+     * A host's link to its switch outside this JVM (a process, or a pod), kept cabled: dialled in
+     * the background, again whenever it is down, the switch's name resolved at each attempt.
+     */
+    private synchronized void cableHost(int host, int port) {
+        int g = fabric.globalPort(host, port);
+        SwitchAddress sw = switchAddresses.get(fabric.peerNode(g));
+        cables.put(host * 256 + port, links.cable(nodes[host], port, InetSocketAddress.createUnresolved(sw.host(), sw.dataPort()),
+                fabric.peerPort(g)));
+    }
+
     /** Fault injection: takes down the link on {@code port} of {@code node}; both ends see it go. */
     public void linkDown(String node, int port) {
-        node(node).disconnect(port);
+        LiveNode n = node(node);
+        DataLinks.Cable c;
+        synchronized (this) {
+            c = cables.remove(fabric.nodeByName(node).orElseThrow() * 256 + port);
+        }
+        if (c != null) { // a host's link to a switch process: stop dialling it, or it comes straight back
+            c.cut();
+        } else {
+            n.disconnect(port);
+        }
     }
 
     /** Re-cables a link taken down by {@link #linkDown}. */
@@ -674,11 +734,28 @@ public final class EmulatedFabric implements AutoCloseable {
             throw new IllegalArgumentException("port " + port + " of " + nodeName + " is not cabled in the topology");
         }
         int b = fabric.nodeOfGlobalPort(peer);
+        if (switchesElsewhere()) {
+            if (nodes[n] == null || nodes[b] != null) {
+                throw new IllegalArgumentException("with switch processes only a host's link to its switch is cabled from here, not "
+                        + nodeName + "[" + port + "]");
+            }
+            cableHost(n, port);
+            return;
+        }
         links.connect(nodes[n], port, fabric.name(b), peer - fabric.portBase(b) + 1).sync();
     }
 
+    /**
+     * Stops the fabric: traffic, servers, links, event loops, and the switch processes (waited for,
+     * then killed after 5 s). Safe to call more than once and from any thread (a shutdown hook and
+     * the main thread may both close it); the second call returns once the first is done.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         if (auto != null) {
             auto.close();
         }
@@ -696,10 +773,10 @@ public final class EmulatedFabric implements AutoCloseable {
             }
         }
         links.close();
-        for (Process p : processes) {
+        for (Process p : processes.values()) {
             p.destroy();
         }
-        for (Process p : processes) {
+        for (Process p : processes.values()) {
             try {
                 if (!p.waitFor(5, TimeUnit.SECONDS)) {
                     p.destroyForcibly();

@@ -2,12 +2,14 @@ package org.fabriclab.manager.sweep;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.fabriclab.manager.channel.FanOut;
 import org.fabriclab.manager.discovery.DiscoveredNode;
 import org.fabriclab.manager.discovery.Discovery;
+import org.fabriclab.proto.v1.PortInfo;
 import org.fabriclab.proto.v1.SetSmInfoRequest;
 import org.fabriclab.proto.v1.SmState;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
@@ -52,6 +54,11 @@ public final class HeavySweep {
     /** Sets the engines' parameters the next sweeps route with. */
     public void engineParams(Map<String, String> params) {
         engineParams = Map.copyOf(params);
+    }
+
+    /** The engines' parameters sweeps route with. */
+    public Map<String, String> engineParams() {
+        return engineParams;
     }
 
     public HeavySweep(FanOut fanOut, long mKey) {
@@ -104,7 +111,7 @@ public final class HeavySweep {
     public Outcome run(Discovery.Result d, EngineChain chain, Map<Long, Integer> previousLids, String jobNodes)
             throws SweepException, InterruptedException {
         Fabric f = d.fabric();
-        LidAssignment lids = LidAssigner.assign(f, previousLids);
+        LidAssignment lids = LidAssigner.assign(f, previousLids, heldLids(d));
         long t0 = System.nanoTime();
         EngineChain.Result routed = route(f, lids, chain, jobNodes, engineParams);
         long routingMillis = (System.nanoTime() - t0) / 1_000_000;
@@ -126,6 +133,30 @@ public final class HeavySweep {
     }
 
     /**
+     * The LIDs the fabric's ports hold now, by port GUID (a switch's on its port 0, by its node
+     * GUID): what a sweep keeps where the remembered LIDs say nothing, so that a manager without
+     * its {@code guid2lid} (lost, unreadable) renumbers no running port.
+     */
+    static Map<Long, Integer> heldLids(Discovery.Result d) {
+        Map<Long, Integer> held = new HashMap<>();
+        Fabric f = d.fabric();
+        for (DiscoveredNode dn : d.nodes()) {
+            int n = f.nodeByGuid(dn.info().getNodeGuid()).orElse(Fabric.NONE);
+            if (n == Fabric.NONE) {
+                continue;
+            }
+            for (PortInfo p : dn.ports()) {
+                int port = p.getPortNumber();
+                if (p.getLid() == 0 || port < 1 || port > f.portCount(n)) {
+                    continue;
+                }
+                held.putIfAbsent(f.isSwitch(n) ? f.nodeGuid(n) : f.portGuid(n, port), p.getLid());
+            }
+        }
+        return held;
+    }
+
+    /**
      * Pushes {@code routed}'s tables as a sweep does (validation, tables, source routes; no
      * activation): for tools and tests that route themselves.
      */
@@ -136,7 +167,12 @@ public final class HeavySweep {
         return changed;
     }
 
-    private static EngineChain.Result route(Fabric f, LidAssignment lids, EngineChain chain, String jobNodes, Map<String, String> params)
+    /**
+     * Routes {@code f} with {@code chain} for the job's hosts ({@code jobNodes}, empty: every host),
+     * with the engines' parameters {@code params}, as a sweep does; every engine's failure is a
+     * {@link SweepException} with the reasons.
+     */
+    public static EngineChain.Result route(Fabric f, LidAssignment lids, EngineChain chain, String jobNodes, Map<String, String> params)
             throws SweepException {
         RoutingOptions options = RoutingOptions.DEFAULTS.withParams(params);
         if (!jobNodes.isEmpty()) {

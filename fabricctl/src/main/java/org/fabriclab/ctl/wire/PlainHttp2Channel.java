@@ -79,6 +79,11 @@ public final class PlainHttp2Channel extends Channel {
         return authority;
     }
 
+    /** The host the target names (brackets of an IPv6 literal removed), not yet resolved. */
+    public String host() {
+        return address.getHostString();
+    }
+
     @Override
     public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
         if (method.getType() != MethodDescriptor.MethodType.UNARY) {

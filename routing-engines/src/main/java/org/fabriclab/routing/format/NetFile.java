@@ -1,6 +1,6 @@
 package org.fabriclab.routing.format;
 
-import java.io.BufferedReader;
+import org.fabriclab.routing.text.Excerpt;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -13,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.FabricBuilder;
+import org.fabriclab.routing.fabric.Guids;
 import org.fabriclab.routing.fabric.NodeType;
 
 /**
@@ -30,9 +31,13 @@ import org.fabriclab.routing.fabric.NodeType;
  * </pre>
  *
  * Every link must be written on both of its ends, as ibsim requires. {@code vendid=}, {@code devid=}
- * and {@code sysimgguid=} lines are accepted and ignored. A file that breaks a rule is refused
- * with a {@link FormatException} naming the file, the line and the problem; nothing half-built is
- * returned.
+ * and {@code sysimgguid=} lines are accepted and ignored. GUIDs are unsigned 64-bit numbers
+ * (ibnetdiscover prints ones of 2^63 and more). A file that breaks a rule is refused with a
+ * {@link FormatException} naming the file, the line and the problem, and nothing half-built is
+ * returned: a line that is not UTF-8, a file with no node, a port cabled to itself or to another
+ * port of its own node (a loopback cable), GUID 0, and two nodes or two cabled CA ports with one
+ * GUID (they would share a LID), besides lines that do not parse and cables listed inconsistently.
+ * No other exception leaves the parser (a fuzz test holds it to that).
  */
 public final class NetFile {
     private static final Pattern HEADER = Pattern.compile("^(Switch|Hca|Ca|Rt)\\s+(\\S+)\\s+\"([^\"]*)\"(.*)$");
@@ -55,11 +60,12 @@ public final class NetFile {
     /**
      * Reads a fabric.
      *
-     * @param in     the file's text
+     * @param in     the file's text (a reader from {@link TextLines#utf8} lets a byte that is not
+     *               UTF-8 be reported on its own line)
      * @param source the file name, used in error messages and as the fabric's kind ({@code file:NAME})
      */
     public static Fabric read(Reader in, String source) throws IOException {
-        BufferedReader r = new BufferedReader(in);
+        TextLines lines = new TextLines(in, source);
         Map<String, NodeRecord> nodes = new LinkedHashMap<>();
         long switchBase = FabricBuilder.DEFAULT_SWITCH_GUID_BASE;
         long switchNext = switchBase;
@@ -67,16 +73,19 @@ public final class NetFile {
         long caNext = caBase;
         NodeRecord current = null;
         String line;
-        int lineNo = 0;
-        while ((line = r.readLine()) != null) {
-            lineNo++;
+        while ((line = lines.next()) != null) {
+            int lineNo = lines.lineNo();
+            int bad = TextLines.badByteAt(line);
+            if (bad > 0) {
+                throw new FormatException(source, lineNo, TextLines.notUtf8(bad));
+            }
             String t = line.strip();
             if (t.isEmpty() || t.startsWith("#")) {
                 continue;
             }
             if (t.startsWith("[")) {
                 if (current == null) {
-                    throw new FormatException(source, lineNo, "port line before any Switch or Hca line: '" + t + "'");
+                    throw new FormatException(source, lineNo, "port line before any Switch or Hca line: '" + Excerpt.bare(t) + "'");
                 }
                 PortRecord p = parsePort(t, source, lineNo, current);
                 PortRecord before = current.portLines().putIfAbsent(p.port(), p);
@@ -95,7 +104,7 @@ public final class NetFile {
                 }
                 int ports = parseInt(h.group(2), "port count", source, lineNo);
                 if (ports < 1 || ports > FabricBuilder.MAX_PORTS) {
-                    throw new FormatException(source, lineNo, "port count " + ports + " of \"" + h.group(3)
+                    throw new FormatException(source, lineNo, "port count " + ports + " of \"" + Excerpt.bare(h.group(3))
                             + "\" is out of range 1.." + FabricBuilder.MAX_PORTS);
                 }
                 String name = h.group(3);
@@ -104,7 +113,7 @@ public final class NetFile {
                 }
                 NodeRecord prev = nodes.get(name);
                 if (prev != null) {
-                    throw new FormatException(source, lineNo, "duplicate node name \"" + name
+                    throw new FormatException(source, lineNo, "duplicate node name \"" + Excerpt.bare(name)
                             + "\" (first defined at line " + prev.line() + ")");
                 }
                 Matcher d = DESCRIPTION.matcher(h.group(4));
@@ -117,18 +126,17 @@ public final class NetFile {
                     guid = caNext;
                     caNext += ports + 1;
                 }
+                if (guid == 0) {
+                    throw new FormatException(source, lineNo, "\"" + Excerpt.bare(name) + "\" gets GUID 0 from the guid lines before it; "
+                            + "0 is no GUID (IBA): give it one with a switchguid= or caguid= line");
+                }
                 current = new NodeRecord(type, name, ports, guid, desc, lineNo, new LinkedHashMap<>());
                 nodes.put(name, current);
                 continue;
             }
             Matcher g = GUID_LINE.matcher(t);
             if (g.matches()) {
-                long v;
-                try {
-                    v = Long.decode(g.group(3));
-                } catch (NumberFormatException e) {
-                    throw new FormatException(source, lineNo, "bad GUID '" + g.group(3) + "'");
-                }
+                long v = parseGuid(g.group(3), source, lineNo);
                 boolean absolute = g.group(2).equals("=");
                 if (g.group(1).equals("switchguid")) {
                     switchBase = absolute ? v : switchBase;
@@ -142,16 +150,37 @@ public final class NetFile {
             if (IGNORED.matcher(t).matches()) {
                 continue;
             }
-            throw new FormatException(source, lineNo, "unrecognised line '" + t
+            throw new FormatException(source, lineNo, "unrecognised line '" + Excerpt.bare(t)
                     + "' (expected a Switch/Hca/Ca line, a [port] line, a guid line or a # comment)");
         }
+        if (nodes.isEmpty()) {
+            throw new FormatException(source, Math.max(1, lines.lineNo()), "no nodes: the file has no Switch or Hca/Ca line "
+                    + "(empty, or comments only), so it describes no fabric");
+        }
         return build(nodes, source);
+    }
+
+    /**
+     * A GUID as net files write it: {@code 0x} and up to 16 hex digits, or a decimal number,
+     * unsigned (ibnetdiscover prints GUIDs of 2^63 and more, e.g. {@code 0xf452140300103640}).
+     */
+    private static long parseGuid(String text, String source, int lineNo) throws FormatException {
+        try {
+            boolean hex = text.startsWith("0x") || text.startsWith("0X");
+            String digits = hex ? text.substring(2) : text;
+            if (digits.isEmpty() || digits.length() > (hex ? 16 : 20)) {
+                throw new NumberFormatException();
+            }
+            return Long.parseUnsignedLong(digits, hex ? 16 : 10);
+        } catch (NumberFormatException e) {
+            throw new FormatException(source, lineNo, "bad GUID '" + Excerpt.bare(text) + "': not a 64-bit number (0x and up to 16 hex digits)");
+        }
     }
 
     private static PortRecord parsePort(String t, String source, int lineNo, NodeRecord node) throws FormatException {
         Matcher m = PORT.matcher(t);
         if (!m.matches()) {
-            throw new FormatException(source, lineNo, "bad port line '" + t + "': expected [port] \"remote name\"[remote port]");
+            throw new FormatException(source, lineNo, "bad port line '" + Excerpt.bare(t) + "': expected [port] \"remote name\"[remote port]");
         }
         int port = parseInt(m.group(1), "port number", source, lineNo);
         if (port < 1 || port > node.ports()) {
@@ -164,7 +193,7 @@ public final class NetFile {
             try {
                 portGuid = Long.parseUnsignedLong(m.group(2).replaceFirst("^0[xX]", ""), 16);
             } catch (NumberFormatException e) {
-                throw new FormatException(source, lineNo, "bad port GUID '" + m.group(2) + "'");
+                throw new FormatException(source, lineNo, "bad port GUID '" + Excerpt.bare(m.group(2)) + "'");
             }
         }
         return new PortRecord(port, m.group(3), remotePort, portGuid, lineNo);
@@ -174,7 +203,7 @@ public final class NetFile {
         try {
             return Integer.parseInt(s);
         } catch (NumberFormatException e) {
-            throw new FormatException(source, lineNo, "bad " + what + " '" + s + "': not a whole number");
+            throw new FormatException(source, lineNo, "bad " + what + " '" + Excerpt.bare(s) + "': not a whole number");
         }
     }
 
@@ -184,7 +213,15 @@ public final class NetFile {
                 NodeRecord remote = nodes.get(p.remote());
                 if (remote == null) {
                     throw new FormatException(source, p.line(), "port " + p.port() + " of \"" + n.name()
-                            + "\" is cabled to unknown node \"" + p.remote() + "\"");
+                            + "\" is cabled to unknown node \"" + Excerpt.bare(p.remote()) + "\"");
+                }
+                if (remote == n) {
+                    // a cable from a node back into itself: no fabric has one (a port cannot hear its own
+                    // hello, and a loop from one port of a switch to another routes nothing); refused, not skipped
+                    throw new FormatException(source, p.line(), p.remotePort() == p.port()
+                            ? "port " + p.port() + " of \"" + n.name() + "\" is cabled to itself"
+                            : "port " + p.port() + " of \"" + n.name() + "\" is cabled to its own port " + p.remotePort()
+                                    + ": a loopback cable, which real fabrics do not have; remove both lines");
                 }
                 if (p.remotePort() < 1 || p.remotePort() > remote.ports()) {
                     throw new FormatException(source, p.line(), "remote port " + p.remotePort() + " is out of range for \""
@@ -199,7 +236,7 @@ public final class NetFile {
                 if (!back.remote().equals(n.name()) || back.remotePort() != p.port()) {
                     throw new FormatException(source, p.line(), "link \"" + n.name() + "\"[" + p.port() + "] -> \""
                             + remote.name() + "\"[" + p.remotePort() + "] is inconsistent: line " + back.line()
-                            + " cables \"" + remote.name() + "\"[" + p.remotePort() + "] to \"" + back.remote() + "\"["
+                            + " cables \"" + remote.name() + "\"[" + p.remotePort() + "] to \"" + Excerpt.bare(back.remote()) + "\"["
                             + back.remotePort() + "]");
                 }
                 if (n.type() == NodeType.CA && remote.type() == NodeType.CA) {
@@ -208,16 +245,17 @@ public final class NetFile {
                 }
             }
         }
+        checkGuids(nodes, source);
         FabricBuilder b = new FabricBuilder("file:" + source);
         Map<String, Integer> ids = new HashMap<>();
-        try {
-            for (NodeRecord n : nodes.values()) {
+        for (NodeRecord n : nodes.values()) {
+            try {
                 int id = b.addNode(n.type(), n.name(), n.ports(), n.guid());
                 b.description(id, n.description());
                 ids.put(n.name(), id);
+            } catch (IllegalArgumentException e) { // the checks above leave the builder none to find; its own, at the line
+                throw new FormatException(source, n.line(), e.getMessage());
             }
-        } catch (IllegalArgumentException e) {
-            throw new FormatException(source, 0, e.getMessage());
         }
         for (NodeRecord n : nodes.values()) {
             int id = ids.get(n.name());
@@ -226,7 +264,7 @@ public final class NetFile {
                     b.portGuid(id, p.port(), p.portGuid());
                 }
                 int rid = ids.get(p.remote());
-                if (id < rid || (id == rid && p.port() < p.remotePort())) {
+                if (id < rid) {
                     try {
                         b.link(id, p.port(), rid, p.remotePort());
                     } catch (IllegalArgumentException e) {
@@ -236,6 +274,44 @@ public final class NetFile {
             }
         }
         return b.build();
+    }
+
+    /**
+     * Every node GUID once, and every cabled CA port's GUID (the key of its LID in {@code guid2lid},
+     * as a switch's node GUID is) once, none of them 0: two ports with one GUID would share a LID.
+     * A CA's port may carry its own node's GUID (some adapters do), no other node's. Refused at the
+     * line of the second holder, naming the first.
+     */
+    private static void checkGuids(Map<String, NodeRecord> nodes, String source) throws FormatException {
+        Map<Long, String> nodeGuids = new HashMap<>();
+        for (NodeRecord n : nodes.values()) {
+            String first = nodeGuids.putIfAbsent(n.guid(), n.name());
+            if (first != null) {
+                throw new FormatException(source, n.line(), "\"" + n.name() + "\" has GUID " + Guids.format(n.guid())
+                        + ", the GUID of \"" + first + "\" (line " + nodes.get(first).line() + "): every node needs its own");
+            }
+        }
+        Map<Long, String> portGuids = new HashMap<>();
+        for (NodeRecord n : nodes.values()) {
+            if (n.type() != NodeType.CA) {
+                continue;
+            }
+            for (PortRecord p : n.portLines().values()) {
+                long guid = p.portGuid() != null ? p.portGuid() : n.guid() + p.port();
+                int line = p.portGuid() != null ? p.line() : n.line();
+                String port = "port " + p.port() + " of \"" + n.name() + "\"";
+                if (guid == 0) {
+                    throw new FormatException(source, line, port + " has GUID 0, which is no GUID (IBA)");
+                }
+                String node = nodeGuids.get(guid);
+                String first = portGuids.putIfAbsent(guid, port);
+                if ((node != null && !node.equals(n.name())) || first != null) {
+                    throw new FormatException(source, line, port + " has GUID " + Guids.format(guid) + ", the GUID of "
+                            + (first != null ? first : "\"" + node + "\" (line " + nodes.get(node).line() + ")")
+                            + ": two ports with one GUID would share a LID");
+                }
+            }
+        }
     }
 
     /**

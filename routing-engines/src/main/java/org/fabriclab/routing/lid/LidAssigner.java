@@ -1,5 +1,6 @@
 package org.fabriclab.routing.lid;
 
+import java.util.List;
 import java.util.Map;
 import org.fabriclab.routing.fabric.Fabric;
 
@@ -10,8 +11,13 @@ import org.fabriclab.routing.fabric.Fabric;
  * <p>Order of precedence, each step skipping LIDs already taken:
  * <ol>
  *   <li>a LID the topology asks for ({@link Fabric#preferredLid}, e.g. a paper's numbering);
- *   <li>the LID {@code previous} remembers for the port GUID (a restart keeps its LIDs);
- *   <li>the lowest free LID, in node order (switches and CAs as the fabric lists them).
+ *   <li>the LID {@code remembered} holds for the port GUID (a restart keeps its LIDs);
+ *   <li>the LID the port holds now ({@code held}: what a running fabric's ports say), as OpenSM
+ *       keeps a port's LID that its {@code guid2lid} does not name, so that a manager that lost
+ *       or could not read its file renumbers nothing;
+ *   <li>the lowest free LID, in node order (switches and CAs as the fabric lists them), passing
+ *       over the LIDs remembered for ports not in the fabric now (a node that is down keeps its
+ *       LID for when it comes back, as with OpenSM) unless no other LID is left.
  * </ol>
  */
 public final class LidAssigner {
@@ -29,6 +35,16 @@ public final class LidAssigner {
      * @throws IllegalArgumentException if the fabric needs more than {@link LidAssignment#MAX_UNICAST_LID} LIDs
      */
     public static LidAssignment assign(Fabric fabric, Map<Long, Integer> previous) {
+        return assign(fabric, previous, Map.of());
+    }
+
+    /**
+     * Assigns LIDs: remembered ones first, then the ones the ports hold, then the lowest free (see
+     * the class comment); both maps by port GUID (a switch's node GUID).
+     *
+     * @throws IllegalArgumentException if the fabric needs more than {@link LidAssignment#MAX_UNICAST_LID} LIDs
+     */
+    public static LidAssignment assign(Fabric fabric, Map<Long, Integer> remembered, Map<Long, Integer> held) {
         int needed = fabric.switchCount() + fabric.endpointCount();
         if (needed > LidAssignment.MAX_UNICAST_LID) {
             throw new IllegalArgumentException("the fabric has " + needed + " switches and CA ports but only "
@@ -48,29 +64,48 @@ public final class LidAssigner {
                 }
             }
         }
-        for (int node = 0; node < fabric.nodeCount(); node++) {
-            for (int slot : slots(fabric, node)) {
-                if (get(switchLid, endpointLid, slot) != 0) {
-                    continue;
-                }
-                Integer old = previous.get(guidOfSlot(fabric, node, slot));
-                if (old != null && old > 0 && old <= LidAssignment.MAX_UNICAST_LID && !taken[old]) {
-                    set(switchLid, endpointLid, slot, old);
-                    taken[old] = true;
+        for (Map<Long, Integer> layer : List.of(remembered, held)) {
+            for (int node = 0; node < fabric.nodeCount(); node++) {
+                for (int slot : slots(fabric, node)) {
+                    if (get(switchLid, endpointLid, slot) != 0) {
+                        continue;
+                    }
+                    Integer old = layer.get(guidOfSlot(fabric, node, slot));
+                    if (old != null && old > 0 && old <= LidAssignment.MAX_UNICAST_LID && !taken[old]) {
+                        set(switchLid, endpointLid, slot, old);
+                        taken[old] = true;
+                    }
                 }
             }
         }
+        // the LIDs of remembered ports not in the fabric now are passed over while others are free
+        boolean[] reserved = new boolean[LidAssignment.MAX_UNICAST_LID + 1];
+        for (int lid : remembered.values()) {
+            if (lid > 0 && lid <= LidAssignment.MAX_UNICAST_LID && !taken[lid]) {
+                reserved[lid] = true;
+            }
+        }
         int next = 1;
+        int fallback = 1;
         for (int node = 0; node < fabric.nodeCount(); node++) {
             for (int slot : slots(fabric, node)) {
                 if (get(switchLid, endpointLid, slot) != 0) {
                     continue;
                 }
-                while (taken[next]) {
+                while (next <= LidAssignment.MAX_UNICAST_LID && (taken[next] || reserved[next])) {
                     next++;
                 }
-                set(switchLid, endpointLid, slot, next);
-                taken[next] = true;
+                int lid;
+                if (next <= LidAssignment.MAX_UNICAST_LID) {
+                    lid = next;
+                } else { // every free LID is remembered for an absent port: the lowest of those goes
+                    while (taken[fallback]) {
+                        fallback++;
+                    }
+                    lid = fallback;
+                }
+                set(switchLid, endpointLid, slot, lid);
+                taken[lid] = true;
             }
         }
         return new LidAssignment(switchLid, endpointLid);

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import org.fabriclab.routing.fabric.Fabric;
 
 /**
@@ -104,6 +105,25 @@ public final class LidAssignment {
                 m.put(fabric.nodeGuid(fabric.switchNode(-o - 1)), lid);
             }
         }
+        return Collections.unmodifiableMap(m);
+    }
+
+    /**
+     * What a {@code guid2lid} file holds after this assignment: every port of {@code fabric} with its
+     * LID, and the ports {@code remembered} names that are not in the fabric now (a node that is
+     * down) with theirs, unless a port of the fabric took that LID. In LID order.
+     */
+    public Map<Long, Integer> byPortGuidRemembering(Fabric fabric, Map<Long, Integer> remembered) {
+        Map<Long, Integer> now = byPortGuid(fabric);
+        TreeMap<Integer, Long> byLid = new TreeMap<>();
+        now.forEach((guid, lid) -> byLid.put(lid, guid));
+        remembered.forEach((guid, lid) -> {
+            if (!now.containsKey(guid) && lid > 0 && lid <= MAX_UNICAST_LID && !inUse(lid)) {
+                byLid.putIfAbsent(lid, guid);
+            }
+        });
+        Map<Long, Integer> m = new LinkedHashMap<>();
+        byLid.forEach((lid, guid) -> m.putIfAbsent(guid, lid));
         return Collections.unmodifiableMap(m);
     }
 }

@@ -8,6 +8,7 @@ import org.fabriclab.routing.engine.RoutingEngine;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.engine.minhop.MinHopEngine;
+import org.fabriclab.routing.text.Excerpt;
 
 /**
  * A configured chain of engines, as OpenSM's {@code -R updn,minhop}: each is tried in turn until
@@ -17,9 +18,12 @@ import org.fabriclab.routing.engine.minhop.MinHopEngine;
  */
 public final class EngineChain {
     private final List<RoutingEngine> engines;
+    /** The last engine is the {@code minhop} this chain appended, not one its spec named. */
+    private final boolean appendedFallback;
 
-    private EngineChain(List<RoutingEngine> engines) {
+    private EngineChain(List<RoutingEngine> engines, boolean appendedFallback) {
         this.engines = List.copyOf(engines);
+        this.appendedFallback = appendedFallback;
     }
 
     /**
@@ -42,12 +46,13 @@ public final class EngineChain {
             list.add(RoutingEngines.create(key));
         }
         if (list.isEmpty()) {
-            throw new IllegalArgumentException("empty routing engine chain '" + spec + "'; name at least one engine");
+            throw new IllegalArgumentException("empty routing engine chain '" + Excerpt.bare(spec) + "'; name at least one engine");
         }
-        if (fallback && !list.get(list.size() - 1).name().equals(MinHopEngine.NAME)) {
+        boolean append = fallback && !list.get(list.size() - 1).name().equals(MinHopEngine.NAME);
+        if (append) {
             list.add(new MinHopEngine());
         }
-        return new EngineChain(list);
+        return new EngineChain(list, append);
     }
 
     /** The engine keys in order, fallback included. */
@@ -65,6 +70,15 @@ public final class EngineChain {
         public String engine() {
             return tables.engine();
         }
+    }
+
+    /**
+     * True if {@code r}'s tables come from the {@code minhop} fallback this chain appended itself,
+     * every engine its spec named having failed: a request to use those engines was not met
+     * ({@code fabricctl engine set torus-sssp} on a fat tree).
+     */
+    public boolean onlyTheAppendedFallbackRouted(Result r) {
+        return appendedFallback && r.failures().size() == engines.size() - 1;
     }
 
     /**

@@ -12,6 +12,7 @@ import org.fabriclab.routing.engine.file.FileEngine;
 import org.fabriclab.routing.engine.minhop.MinHopEngine;
 import org.fabriclab.routing.engine.torus.TorusRoutingEngine;
 import org.fabriclab.routing.engine.updn.UpDownEngine;
+import org.fabriclab.routing.text.Excerpt;
 import org.fabriclab.routing.torus.TorusBfsEngine;
 import org.fabriclab.routing.torus.TorusGeneticEngine;
 import org.fabriclab.routing.torus.TorusSsspEngine;
@@ -70,7 +71,7 @@ public final class RoutingEngines {
                 return i.factory().get();
             }
         }
-        throw new IllegalArgumentException("unknown routing engine '" + name + "'; known engines: "
+        throw new IllegalArgumentException("unknown routing engine '" + Excerpt.bare(name) + "'; known engines: "
                 + ENGINES.stream().map(Info::name).collect(Collectors.joining(", ")));
     }
 }

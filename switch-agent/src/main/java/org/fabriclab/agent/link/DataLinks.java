@@ -29,6 +29,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Data links between nodes over one transport: Netty {@link LocalChannel}s inside one JVM, or TCP
@@ -38,13 +40,22 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Addresses: in-JVM a node listens at {@link #address(String) fabric-node:NAME}; over TCP at
  * {@code HOST:PORT}.
+ *
+ * <p>Over TCP the end that dials a link keeps it cabled ({@link #cable}): a link that cannot be
+ * opened, or that breaks (the peer process died or restarted), is dialled again in the background
+ * for as long as these links are open, every link on its own, so that a restarted switch gets
+ * every link back from the peers that dialled it and one dead peer holds back no other link.
  */
 public final class DataLinks implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DataLinks.class);
     private final EventLoopGroup group;
     private final boolean tcp;
     private final List<Channel> servers = new ArrayList<>();
     /** Numbers the in-JVM connecting ends, so that a port cabled again never takes a name still held. */
     private final AtomicLong connections = new AtomicLong();
+    /** The links this end keeps cabled (TCP), stopped before the channels close. */
+    private final List<Cable> cables = new ArrayList<>();
+    private volatile boolean closing;
     /** Every link channel, closed before the event loops stop (else Netty warns of orphaned peers). */
     private final ChannelGroup all =
             new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
@@ -143,6 +154,98 @@ public final class DataLinks implements AutoCloseable {
         return b;
     }
 
+    /** First wait before dialling a link again; it doubles per failed attempt up to {@link #REDIAL_MAX_MS}. */
+    static final long REDIAL_FIRST_MS = 50;
+    /** Longest wait between two attempts: a restarted peer is found within about this long. */
+    static final long REDIAL_MAX_MS = 1_000;
+    /** How long one attempt may take to connect (a peer whose host drops packets must not hold the next attempt). */
+    static final int CONNECT_TIMEOUT_MS = 3_000;
+
+    /**
+     * Cables port {@code port} of {@code node} to port {@code peerPort} of the node listening at
+     * {@code peer} (TCP) and keeps it cabled: dialled now without waiting, and again whenever it
+     * cannot be opened or goes down, until {@link Cable#cut} or {@link #close}. Each cable dials on
+     * its node's event loop, so a fabric's cables come up in parallel.
+     */
+    public Cable cable(LiveNode node, int port, SocketAddress peer, int peerPort) {
+        Cable c = new Cable(node, port, peer, peerPort);
+        synchronized (cables) {
+            cables.add(c);
+        }
+        c.dial();
+        return c;
+    }
+
+    /** A link its dialling end keeps up (see {@link #cable}). */
+    public final class Cable {
+        private final LiveNode node;
+        private final int port;
+        private final SocketAddress peer;
+        private final int peerPort;
+        private volatile boolean cut;
+        private volatile Channel channel;
+        /** Attempts since the link was last up (event loop of the node only). */
+        private int failures;
+        private boolean wasUp;
+
+        private Cable(LiveNode node, int port, SocketAddress peer, int peerPort) {
+            this.node = node;
+            this.port = port;
+            this.peer = peer;
+            this.peerPort = peerPort;
+        }
+
+        private void dial() {
+            if (cut || closing) {
+                return;
+            }
+            bootstrap(node, port, peerPort).option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MS).connect(peer)
+                    .addListener((ChannelFuture f) -> {
+                        if (!f.isSuccess()) {
+                            again();
+                            return;
+                        }
+                        channel = f.channel();
+                        if (failures > 0 || wasUp) {
+                            LOG.info("{}: port {}: link to {} cabled again after {} attempt(s)", node.name(), port, peer, failures + 1);
+                        }
+                        failures = 0;
+                        wasUp = true;
+                        f.channel().closeFuture().addListener(x -> {
+                            if (!cut && !closing) {
+                                LOG.info("{}: port {}: link to {} went down; dialling it again in the background", node.name(), port, peer);
+                            }
+                            again();
+                        });
+                    });
+        }
+
+        private void again() {
+            if (cut || closing) {
+                return;
+            }
+            long wait = Math.min(REDIAL_MAX_MS, REDIAL_FIRST_MS << Math.min(failures, 10));
+            failures++;
+            try {
+                node.eventLoop().schedule(this::dial, wait, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException e) { // the loops are stopping
+                LOG.debug("{}: port {}: not dialled again, the event loop has stopped", node.name(), port);
+            }
+        }
+
+        /** Takes the link down and stops dialling it (fault injection); {@link DataLinks#cable} cables it again. */
+        public void cut() {
+            cut = true;
+            synchronized (cables) {
+                cables.remove(this);
+            }
+            Channel c = channel;
+            if (c != null) {
+                c.close();
+            }
+        }
+    }
+
     /** {@code HOST:PORT} as a TCP address. */
     public static InetSocketAddress tcpAddress(String hostPort) {
         int colon = hostPort.lastIndexOf(':');
@@ -157,13 +260,20 @@ public final class DataLinks implements AutoCloseable {
         ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, Frames.LENGTH_FIELD, 0, 0), handler);
     }
 
-    /** Closes every data link (the event loops keep running, for the nodes to release what they hold). */
+    /** Closes every data link, cabled ones not dialled again (the event loops keep running, for the nodes to release what they hold). */
     public void closeChannels() {
+        closing = true;
         all.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
     @Override
     public void close() {
+        closing = true;
+        List<Cable> all;
+        synchronized (cables) {
+            all = List.copyOf(cables);
+        }
+        all.forEach(Cable::cut);
         closeChannels();
         synchronized (servers) {
             servers.forEach(Channel::close);

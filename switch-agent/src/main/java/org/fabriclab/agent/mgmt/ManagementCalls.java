@@ -13,7 +13,7 @@ import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import java.net.SocketAddress;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.fabriclab.routing.format.Excerpt;
+import org.fabriclab.routing.text.Excerpt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

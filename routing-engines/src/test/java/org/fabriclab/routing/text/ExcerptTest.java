@@ -1,4 +1,4 @@
-package org.fabriclab.routing.format;
+package org.fabriclab.routing.text;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -20,6 +20,15 @@ class ExcerptTest {
         assertTrue(q.startsWith("\"" + "x".repeat(Excerpt.QUOTED) + "...\""), q);
         assertTrue(q.endsWith("(65536 characters)"), q);
         assertTrue(q.length() < Excerpt.QUOTED + 40, "length " + q.length());
+    }
+
+    @Test
+    void aBareExcerptIsCutLikeAQuoteAndLeavesQuotesToItsMessage() {
+        assertEquals("it's \"x\"", Excerpt.bare("it's \"x\""));
+        assertEquals("a\\u000ab", Excerpt.bare("a\nb"));
+        String b = Excerpt.bare("y".repeat(65_536));
+        assertEquals("y".repeat(Excerpt.QUOTED) + "... (65536 characters)", b);
+        assertEquals("null", Excerpt.bare(null));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package org.fabriclab.routing.format;
+package org.fabriclab.routing.text;
 
 /**
  * What an error message may carry of the input it refuses: a quote cut to {@value #QUOTED}
@@ -22,8 +22,21 @@ public final class Excerpt {
         if (s == null) {
             return "null";
         }
-        String q = '"' + printable(cut(s, QUOTED)) + '"';
+        String q = '"' + escaped(cut(s, QUOTED), true) + '"';
         return s.length() <= QUOTED ? q : q.substring(0, q.length() - 1) + "...\" (" + s.length() + " characters)";
+    }
+
+    /**
+     * {@code s} as a message repeats it between quotes of its own ({@code 'abc'}): cut to {@link #QUOTED}
+     * characters, saying how long it was ({@code abc... (65536 characters)}), control characters
+     * escaped, so a 64 KB bad value never comes back as a 64 KB message or a forged log line.
+     */
+    public static String bare(String s) {
+        if (s == null) {
+            return "null";
+        }
+        String shown = escaped(cut(s, QUOTED), false);
+        return s.length() <= QUOTED ? shown : shown + "... (" + s.length() + " characters)";
     }
 
     /** {@code s} cut to {@link #MESSAGE} characters, saying how long it was; null stays null. */
@@ -57,15 +70,16 @@ public final class Excerpt {
         return s.substring(0, end);
     }
 
-    private static String printable(String s) {
+    /** {@code s} with control characters as {@code \\uXXXX}, and with {@code quotes} its double quotes and backslashes escaped. */
+    private static String escaped(String s, boolean quotes) {
         StringBuilder b = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (Character.isISOControl(c) || c == '"' || c == '\\') {
+            if (Character.isISOControl(c) || quotes && (c == '"' || c == '\\')) {
                 if (b == null) {
                     b = new StringBuilder(s.length() + 16).append(s, 0, i);
                 }
-                b.append(c == '"' || c == '\\' ? "\\" + c : String.format("\\u%04x", (int) c));
+                b.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : "\\" + c);
             } else if (b != null) {
                 b.append(c);
             }

@@ -1,0 +1,59 @@
+package org.fabriclab.cli;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.UnknownHostException;
+
+/**
+ * Checks of the addresses and ports the mains listen on and connect to, made before anything
+ * starts, each refusal one line naming the option and the value ({@link IllegalArgumentException},
+ * which {@link Cli} prints with exit code 2): a port outside 0..65535, a port another process
+ * listens on, a host name that does not resolve. The servers' own bind failures later (another
+ * process took the port in between) are worded the same through {@link #inUse}.
+ */
+public final class Ports {
+    private Ports() {
+    }
+
+    /** {@code port} is a TCP port number (0: any free port). */
+    public static void check(String option, int port) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException(option + " " + port + " is not a TCP port (0..65535; 0 takes any free one)");
+        }
+    }
+
+    /** The address {@code host} names. */
+    public static InetAddress resolve(String option, String host) {
+        try {
+            return InetAddress.getByName(host);
+        } catch (UnknownHostException | SecurityException e) {
+            throw new IllegalArgumentException(option + ": host '" + host + "' does not resolve (" + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * Checks that {@code at} can be listened on now: a port in range that no other process listens
+     * on (a trial bind, closed at once; port 0 always can).
+     */
+    public static void free(String option, InetSocketAddress at) {
+        check(option, at.getPort());
+        if (at.getPort() == 0) {
+            return;
+        }
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(true); // as the servers bind: a port left in TIME_WAIT is free
+            s.bind(at);
+        } catch (IOException e) {
+            throw inUse(option, at, e);
+        }
+    }
+
+    /** The one-line refusal of a port that could not be listened on. */
+    public static IllegalArgumentException inUse(String option, InetSocketAddress at, Exception cause) {
+        String where = (at.getAddress() == null || at.getAddress().isAnyLocalAddress() ? "every interface" : at.getAddress().getHostAddress());
+        return new IllegalArgumentException(option + " " + at.getPort() + ": cannot listen on port " + at.getPort() + " of " + where
+                + " (" + cause.getMessage() + "): another process holds it? Give another port, or 0 for any free one");
+    }
+}

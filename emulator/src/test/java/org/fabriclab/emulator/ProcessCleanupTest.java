@@ -1,0 +1,82 @@
+package org.fabriclab.emulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.fabriclab.testkit.Waits;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code emulator up --processes} leaves no switch process behind, however it is stopped: SIGTERM
+ * and SIGINT (its shutdown hook closes the fabric, which stops and waits for the switches) and
+ * SIGKILL (no hook runs: each switch sees its standard input, a pipe only the emulator held, end).
+ * The emulator runs as a real process of its own; its children are read from the process table
+ * before the signal, and every one of them must be gone after.
+ */
+class ProcessCleanupTest {
+    @Test
+    void sigtermLeavesNoSwitchProcess() throws Exception {
+        stopAndCheck("TERM");
+    }
+
+    @Test
+    void sigintLeavesNoSwitchProcess() throws Exception {
+        stopAndCheck("INT");
+    }
+
+    @Test
+    void sigkillLeavesNoSwitchProcess() throws Exception {
+        stopAndCheck("KILL");
+    }
+
+    private static void stopAndCheck(String signal) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process emulator = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                "org.fabriclab.emulator.EmulatorMain", "up", "--topology", "rlft:leaves=2,spines=0,hosts=1", "--processes",
+                "--management-port", "0").redirectErrorStream(true).start();
+        List<String> output = new CopyOnWriteArrayList<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(emulator.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = r.readLine(); line != null; line = r.readLine()) {
+                    output.add(line);
+                }
+            } catch (IOException e) {
+                output.add("(output ended: " + e + ")");
+            }
+        }, "emulator-output");
+        reader.setDaemon(true);
+        reader.start();
+        List<ProcessHandle> children = List.of();
+        try {
+            Waits.until("the emulator is up (or has ended)", () -> !emulator.isAlive() || output.stream().anyMatch(l -> l.startsWith("fabric up:")));
+            assertTrue(emulator.isAlive(), "the emulator ended: " + output);
+            children = emulator.toHandle().descendants().toList();
+            // the command line, not the arguments: the JDK reads /proc/PID/cmdline one page long, and gives no
+            // arguments at all for a longer one (a test JVM's class path)
+            long switches = children.stream().filter(p -> p.info().commandLine().map(c -> c.contains("org.fabriclab.agent.SwitchAgentMain"))
+                    .orElse(false)).count();
+            assertEquals(2, switches, "one switch-agent per switch: " + children.stream().map(p -> p.info().toString()).toList());
+
+            if (signal.equals("KILL")) {
+                emulator.destroyForcibly();
+            } else if (signal.equals("TERM")) {
+                emulator.destroy();
+            } else {
+                assertEquals(0, new ProcessBuilder("kill", "-" + signal, Long.toString(emulator.pid())).inheritIO().start().waitFor());
+            }
+            List<ProcessHandle> started = children;
+            Waits.until("the emulator and every process it started have ended after SIG" + signal,
+                    () -> !emulator.isAlive() && started.stream().noneMatch(ProcessHandle::isAlive));
+        } finally {
+            emulator.destroyForcibly();
+            children.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+}
