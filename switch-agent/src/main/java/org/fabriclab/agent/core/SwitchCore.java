@@ -519,10 +519,13 @@ public final class SwitchCore {
         if (port < 0) {
             port = DragonflyRules.port(r, dstGroup, dstRouter, st);
         }
+        dragonflyVc = DragonflyRules.vc(alg, r, srcGroup, dstGroup, hops, st);
         if (port == 0) {
             port = t.port(dlid); // the destination's router: the LFT names its host's port
+            // a host is a sink, so its lane closes no cycle: Q-adaptive's VC (the hop count) after its
+            // longest path, five hops, is one past its last and takes the last
+            dragonflyVc = Math.min(dragonflyVc, alg.vcs() - 1);
         }
-        dragonflyVc = DragonflyRules.vc(alg, r, srcGroup, dstGroup, hops, st);
         pool.route(h, st);
         return port;
     }
