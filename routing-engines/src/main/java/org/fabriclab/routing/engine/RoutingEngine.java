@@ -34,6 +34,16 @@ public interface RoutingEngine {
         return Map.of();
     }
 
+    /**
+     * Checks the values of the parameters in {@code params} that this engine reads (other names
+     * are left alone), so that a command line refuses a bad value before it starts anything
+     * rather than when it first routes. Nothing to check by default.
+     *
+     * @throws IllegalArgumentException naming the parameter, its value and what it may be
+     */
+    default void checkParameters(Map<String, String> params) {
+    }
+
     /** Computes the forwarding tables of every switch for every LID. */
     ForwardingTables route(RoutingRequest request) throws RoutingException;
 }
