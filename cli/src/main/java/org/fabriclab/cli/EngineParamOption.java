@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.fabriclab.routing.engine.RoutingEngine;
 import org.fabriclab.routing.registry.EngineChain;
 import org.fabriclab.routing.registry.RoutingEngines;
 import picocli.CommandLine.Option;
@@ -13,7 +12,7 @@ import picocli.CommandLine.Option;
  * {@code --engine-param NAME=VALUE}, repeatable: a parameter of an engine of the chain (the
  * Dragonfly engines' {@code alpha}, {@code ugal_threshold}, ...), in every main that routes. A
  * name no engine of the chain reads is refused before anything starts ({@link #checked}), naming
- * the ones they do read.
+ * the ones they do read, and so is a value an engine would refuse when it routes.
  */
 public final class EngineParamOption {
     @Option(names = "--engine-param", paramLabel = "NAME=VALUE",
@@ -22,10 +21,11 @@ public final class EngineParamOption {
     public Map<String, String> params = new LinkedHashMap<>();
 
     /**
-     * The parameters given, each read by some engine of {@code chainSpec} (the chain in force).
+     * The parameters given, each read by some engine of {@code chainSpec} (the chain in force), with
+     * a value that engine takes.
      *
-     * @throws IllegalArgumentException naming a parameter no engine of the chain reads (and the ones
-     *                                  they do), or a value an engine cannot take
+     * @throws IllegalArgumentException naming a parameter no engine of the chain reads, and the ones
+     *                                  they do; or a value an engine refuses, and why
      */
     public static Map<String, String> checked(Map<String, String> params, String chainSpec) {
         Set<String> known = readBy(chainSpec);
@@ -36,13 +36,10 @@ public final class EngineParamOption {
             }
         }
         for (String name : EngineChain.parse(chainSpec).names()) {
-            RoutingEngine engine = RoutingEngines.create(name);
-            Map<String, String> own = new LinkedHashMap<>(params);
-            own.keySet().retainAll(engine.parameters().keySet());
             try {
-                engine.checkParameters(own);
+                RoutingEngines.create(name).checkParameters(params);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--engine-param for " + name + ": " + e.getMessage());
+                throw new IllegalArgumentException("--engine-param for " + name + ": " + e.getMessage(), e);
             }
         }
         return Map.copyOf(params);

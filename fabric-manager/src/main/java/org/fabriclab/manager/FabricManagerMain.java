@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.core.TrafficPattern;
@@ -168,6 +169,22 @@ public final class FabricManagerMain implements Callable<Integer> {
     /** Payload bytes of the emulated hosts' packets. */
     private static final int TRAFFIC_PAYLOAD = 2048;
 
+    /**
+     * A daemon that is up, for a caller in this JVM (a test): the ports it serves on, its emulated
+     * fabric (null with {@code --connect}), its manager, and {@code stop}, which ends it as Ctrl-C
+     * does.
+     */
+    public record Running(int adminPort, int metricsPort, EmulatedFabric fabric, FabricManager manager, Runnable stop) {
+    }
+
+    private Consumer<Running> onStarted = r -> { };
+
+    /** {@code c} is told once the daemon is up (first sweep done, traffic started, metrics served), on the daemon's thread. */
+    public FabricManagerMain onStarted(Consumer<Running> c) {
+        onStarted = c;
+        return this;
+    }
+
     /** The most data VLs any engine of the chain declares it needs. */
     private static int lanesNeeded(String chain) {
         int n = 1;
@@ -318,6 +335,7 @@ public final class FabricManagerMain implements Callable<Integer> {
             emulation.start();
             CountDownLatch stop = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "shutdown"));
+            onStarted.accept(new Running(admin.port(), metrics.port(), emulated, manager, stop::countDown));
             if (exitAfter.nanos() > 0) {
                 stop.await(exitAfter.nanos(), TimeUnit.NANOSECONDS);
             } else {

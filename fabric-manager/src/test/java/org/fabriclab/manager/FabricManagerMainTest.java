@@ -105,6 +105,18 @@ class FabricManagerMainTest {
         return r;
     }
 
+    /** An engine parameter the chain does not read, or a value its engine would refuse, is refused before the fabric starts. */
+    @Test
+    void engineParametersAreCheckedBeforeAnythingStarts() {
+        refused(run("--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "alpha=2"),
+                "--engine-param for q-adaptive: alpha=2.0 is outside 0..1");
+        refused(run("--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "foo=1"),
+                "--engine-param foo: no engine of the chain q-adaptive reads it; they read alpha, beta, epsilon, global_latency_ns, "
+                        + "link_gbps, local_latency_ns, packet_bytes, q_thld1, q_thld2, ugal_bias, ugal_threshold");
+        refused(run("--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "minhop", "--engine-param", "alpha=0.3"),
+                "--engine-param alpha: no engine of the chain minhop reads it (they take no parameters)");
+    }
+
     /** {@code --seed ENDPOINT} is the old spelling of {@code --connect}: it still counts as one, with a warning. */
     @Test
     void theOldSeedSpellingIsStillTheEndpoint() {

@@ -13,11 +13,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
-import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.agent.link.ModelClock;
-import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.cli.TimeDilation;
 import org.fabriclab.emulator.live.EmulatedFabric;
+import org.fabriclab.emulator.live.WorstLag;
 import org.fabriclab.routing.topology.Topologies;
 import org.fabriclab.testkit.CpuLoad;
 import org.junit.jupiter.api.Test;
@@ -64,13 +63,13 @@ class TimeDilationIT {
                 long[] after = received(hosts);
                 long t1 = clock.nanos();
                 long windowMillis = (System.nanoTime() - wall0) / 1_000_000;
-                ManagedNode.EmulationState lag = worst(fabric, windowMillis);
+                WorstLag lag = fabric.worstLag(windowMillis);
                 double[] gbps = new double[hosts.size()];
                 for (int i = 0; i < gbps.length; i++) {
                     gbps[i] = (after[i] - before[i]) * 8.0 / (t1 - t0);
                 }
-                tried.add(String.format("D=%.3g lag %d ns: %s", clock.dilation(), lag.linkLagNs(), Arrays.toString(gbps)));
-                if (lag.linkLagNs() > lag.boundNs()) {
+                tried.add(String.format("D=%.3g lag %d ns: %s", clock.dilation(), lag.lagNs(), Arrays.toString(gbps)));
+                if (!lag.faithful()) {
                     continue; // the monitor says this window was not faithful (the JIT warming, auto still raising D)
                 }
                 for (int i = 0; i < gbps.length; i++) {
@@ -91,19 +90,5 @@ class TimeDilationIT {
             b[i] = hosts.get(i).stats().join().receivedBytes();
         }
         return b;
-    }
-
-    /** The worst lag (loop or link) of any node over the last {@code windowMillis}, model ns, as {@code linkLagNs}, with the bound. */
-    private static ManagedNode.EmulationState worst(EmulatedFabric fabric, long windowMillis) {
-        long worst = 0;
-        long bound = Long.MAX_VALUE;
-        List<LiveNode> nodes = new ArrayList<>(fabric.hosts());
-        nodes.addAll(fabric.switches());
-        for (LiveNode n : nodes) {
-            ManagedNode.EmulationState st = n.management().emulation().state(windowMillis).join();
-            worst = Math.max(worst, Math.max(st.loopLagNs(), st.linkLagNs()));
-            bound = Math.min(bound, st.boundNs());
-        }
-        return new ManagedNode.EmulationState(0, 0, 0, worst, 0, bound);
     }
 }

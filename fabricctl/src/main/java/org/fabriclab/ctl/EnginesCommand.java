@@ -13,8 +13,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code fabricctl engines}: the routing engines this build has, with what each promises. */
-@Command(name = "engines", mixinStandardHelpOptions = true, description = "List the routing engines and their guarantees.")
+/** {@code fabricctl engines}: the routing engines this build has, with what each promises and the parameters each reads (with their defaults). */
+@Command(name = "engines", mixinStandardHelpOptions = true, description = "List the routing engines, their guarantees and their parameters with defaults.")
 final class EnginesCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -32,6 +32,7 @@ final class EnginesCommand implements Callable<Integer> {
                 m.put("name", i.name());
                 m.put("description", i.description());
                 m.put("guarantees", guarantees(i.guarantees()));
+                m.put("parameters", new LinkedHashMap<>(i.factory().get().parameters()));
                 engines.add(m);
             }
             out.println(Json.write(engines));
@@ -39,6 +40,12 @@ final class EnginesCommand implements Callable<Integer> {
         }
         for (RoutingEngines.Info i : RoutingEngines.all()) {
             out.printf("%-15s %s [%s]%n", i.name(), i.description(), i.guarantees().describe());
+            Map<String, String> params = i.factory().get().parameters();
+            if (!params.isEmpty()) {
+                StringBuilder sb = new StringBuilder();
+                params.forEach((name, value) -> sb.append(' ').append(name).append('=').append(value));
+                out.printf("%-15s --engine-param (defaults):%s%n", "", sb);
+            }
         }
         return 0;
     }

@@ -23,12 +23,15 @@ import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.EngineOption;
+import org.fabriclab.cli.EngineParamOption;
 import org.fabriclab.cli.JsonOption;
 import org.fabriclab.cli.SeedOption;
 import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.routing.analysis.PathTracer;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
 import org.fabriclab.routing.analysis.RouteReport;
+import org.fabriclab.routing.dragonfly.DragonflyParams;
+import org.fabriclab.routing.dragonfly.DragonflyPaths;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
@@ -67,9 +70,9 @@ import picocli.CommandLine;
             "Two modes that share no code:",
             "OFFLINE  route --topology SPEC [--engine CHAIN] ...",
             "         computes routes with an engine chain, no daemon, and reports",
-            "         route quality (--topology, --engine, --nodes, --roots, --seed,",
-            "         --lfts, --guid2lid, --warmup-runs, --runs, --dump-paths,",
-            "         --dump-lfts, --coordinates).",
+            "         route quality (--topology, --engine, --engine-param, --nodes,",
+            "         --roots, --seed, --lfts, --guid2lid, --warmup-runs, --runs,",
+            "         --dump-paths, --dump-lfts, --coordinates).",
             "DAEMON   route SRC DST [--server HOST:PORT] [--timeout TIME]",
             "         traces SRC to DST through the running manager's switches'",
             "         own tables, hop by hop.",
@@ -95,6 +98,10 @@ final class RouteCommand implements Callable<Integer> {
     /** OFFLINE: the engine chain. */
     @Mixin
     EngineOption engineOption;
+
+    /** OFFLINE: the engines' parameters. */
+    @Mixin
+    EngineParamOption engineParams;
 
     @Option(names = "--nodes", paramLabel = "SET",
             description = "Hosts of the job: names and ranges, e.g. H0_0_[0-3],H1_1_0. Default: every host")
@@ -150,6 +157,7 @@ final class RouteCommand implements Callable<Integer> {
         }
         engine = engineOption.chain;
         seed = seedOption.seed;
+        Map<String, String> params = EngineParamOption.checked(engineParams.params, engine);
         Fabric fabric = topology.fabric();
         if (TorusEngines.isTorusEngine(engine)) {
             return routeTorus(fabric);
@@ -167,7 +175,7 @@ final class RouteCommand implements Callable<Integer> {
             }
         }
         LidAssignment lids = LidAssigner.assign(fabric, previous);
-        RoutingOptions options = RoutingOptions.DEFAULTS.withSeed(seed);
+        RoutingOptions options = RoutingOptions.DEFAULTS.withSeed(seed).withParams(params);
         if (!roots.isEmpty()) {
             options = options.withRoots(roots.stream().map(Guids::parse).toList());
         }
@@ -399,9 +407,42 @@ final class RouteCommand implements Callable<Integer> {
         m.put("unreachableReasons", new LinkedHashMap<>(r.unreachableReasons()));
         m.put("unreachableExamples", r.unreachableExamples());
         m.put("cdgCycle", r.cdgCycle());
+        if (r.dragonfly() != null) {
+            m.put("dragonfly", dragonfly(r.dragonfly(), result.tables().dragonfly().of(0).params()));
+        }
         m.put("fallbacks", result.failures().stream().map(Throwable::getMessage).toList());
         timed.report(m);
         m.put("analysisMillis", round(analysisMillis));
+        return m;
+    }
+
+    /**
+     * A Dragonfly engine's proof over every path its algorithm allows ({@code DragonflyPaths}), as
+     * the report shows it (the report's {@code deadlockFree}, {@code virtualLanes} and
+     * {@code maxHops} are the proof's), and the algorithm's parameters as the tables carry them to
+     * the switches.
+     */
+    private static Map<String, Object> dragonfly(DragonflyPaths.Proof p, DragonflyParams params) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("algorithm", p.algorithm());
+        m.put("vcs", p.vcs());
+        m.put("hopBound", p.hopBound());
+        m.put("maxHops", p.maxHops());
+        m.put("paths", p.paths());
+        m.put("dependencies", p.dependencies());
+        m.put("deadlockFree", p.deadlockFree());
+        m.put("cycle", p.cycle());
+        m.put("violations", p.violations());
+        m.put("examples", p.examples());
+        Map<String, Object> given = new LinkedHashMap<>();
+        given.put("alpha", params.alpha());
+        given.put("beta", params.beta());
+        given.put("epsilon", params.epsilon());
+        given.put("q_thld1", params.qThld1());
+        given.put("q_thld2", params.qThld2());
+        given.put("ugal_threshold", params.ugalThreshold());
+        given.put("ugal_bias", params.ugalBias());
+        m.put("parameters", given);
         return m;
     }
 

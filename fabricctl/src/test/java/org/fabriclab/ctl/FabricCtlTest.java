@@ -292,6 +292,66 @@ class FabricCtlTest {
         assertTrue(help.out().contains("OFFLINE") && help.out().contains("DAEMON"), help.out());
     }
 
+    /**
+     * A Dragonfly engine's report carries its proof over every path its algorithm allows: the
+     * 1,056-node system of the Q-adaptive paper with q-adaptive proves deadlock-free on 5 VCs
+     * within 5 hops, and the report's deadlockFree, virtualLanes and maxHops are the proof's, not
+     * the minimal LFT's (whose longest route is 3 hops on 2 lanes).
+     */
+    @Test
+    void aDragonflyReportCarriesTheProof() {
+        Run r = run("route", "--topology", "paper:qadaptive-1056", "--engine", "q-adaptive", "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode j = r.json();
+        JsonNode proof = j.path("dragonfly");
+        assertEquals("q-adaptive", proof.path("algorithm").asText(), r.out());
+        assertEquals(5, proof.path("vcs").asInt());
+        assertEquals(5, proof.path("hopBound").asInt());
+        assertEquals(5, proof.path("maxHops").asInt());
+        assertTrue(proof.path("paths").asLong() > 1_000_000, r.out());
+        assertTrue(proof.path("dependencies").asLong() > 0, r.out());
+        assertTrue(proof.path("deadlockFree").asBoolean());
+        assertEquals(0, proof.path("violations").asLong());
+        assertEquals(0, proof.path("examples").size());
+        assertEquals(0, proof.path("cycle").size());
+        assertEquals(proof.path("deadlockFree"), j.path("deadlockFree"));
+        assertEquals(proof.path("vcs"), j.path("virtualLanes"));
+        assertEquals(proof.path("maxHops"), j.path("maxHops"));
+        assertEquals(3, j.path("hopHistogram").size() - 1, "the minimal LFT's routes are at most 3 hops: " + j.path("hopHistogram"));
+        assertEquals(1114080, j.path("pairs").asLong());
+        assertEquals(0, j.path("unreachablePairs").asLong());
+        assertEquals(0.2, proof.path("parameters").path("alpha").asDouble(), "the paper's defaults");
+
+        // a table engine's report has no proof
+        assertTrue(run("route", "--topology", "fat-tree:k=4,levels=2", "--engine", "updn", "--json").json().path("dragonfly").isMissingNode());
+    }
+
+    /** {@code --engine-param} reaches the engine (its tables carry the value to the switches); a name or value the chain refuses is bad input. */
+    @Test
+    void engineParametersReachTheEngineAndBadOnesAreRefused() {
+        Run r = run("route", "--topology", "dragonfly:p=1,a=4,h=1", "--engine", "df-ugaln", "--engine-param", "ugal_threshold=3",
+                "--engine-param", "alpha=0.3", "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode params = r.json().path("dragonfly").path("parameters");
+        assertEquals(3.0, params.path("ugal_threshold").asDouble(), r.out());
+        assertEquals(0.3, params.path("alpha").asDouble(), r.out());
+        assertEquals(0.04, params.path("beta").asDouble(), "the rest at their defaults");
+        for (String[] args : new String[][] {
+            {"route", "--topology", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "alpha=2"},
+            {"route", "--topology", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "foo=1"},
+            {"route", "--topology", "fat-tree:k=4,levels=2", "--engine", "updn", "--engine-param", "alpha=0.3"},
+        }) {
+            Run bad = run(args);
+            assertEquals(2, bad.code(), String.join(" ", args) + ": " + bad.err());
+            assertEquals(1, bad.err().strip().lines().count(), "one line: " + bad.err());
+            assertTrue(bad.err().startsWith("fabricctl: --engine-param"), bad.err());
+        }
+        assertTrue(run("route", "--topology", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "alpha=2").err()
+                .contains("--engine-param for q-adaptive: alpha=2.0 is outside 0..1"));
+        assertTrue(run("route", "--topology", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "foo=1").err()
+                .contains("no engine of the chain q-adaptive reads it; they read alpha, beta, epsilon,"));
+    }
+
     @Test
     void failedChainExitsOneWithEveryReason() {
         Run r = run("route", "--topology", "torus:3x3", "--engine", "file,no_fallback");

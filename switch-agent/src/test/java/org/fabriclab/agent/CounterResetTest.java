@@ -3,20 +3,13 @@ package org.fabriclab.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import io.grpc.ManagedChannel;
-import io.grpc.Server;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
-import io.grpc.stub.StreamObserver;
 import io.netty.channel.DefaultEventLoop;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.agent.mgmt.ManagedNode;
-import org.fabriclab.agent.mgmt.ManagementService;
 import org.fabriclab.agent.core.PortCounterArray;
-import org.fabriclab.proto.v1.ManagementGrpc;
 import org.fabriclab.proto.v1.NodeType;
 import org.fabriclab.proto.v1.ResetPortCountersRequest;
 import org.fabriclab.proto.v1.ResetPortCountersResponse;
@@ -33,9 +26,7 @@ class CounterResetTest {
         DefaultEventLoop loop = new DefaultEventLoop();
         ManagedNode node = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, 0x300000L, "S1", 2));
         new LiveSwitch(loop, node, 1, 4, new double[] {0, 1, 1}, "inproc:S1");
-        String name = InProcessServerBuilder.generateName();
-        Server server = InProcessServerBuilder.forName(name).directExecutor().addService(new ManagementService(node)).build().start();
-        ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+        ServedNode served = ServedNode.serve(node);
         CountDownLatch resume = new CountDownLatch(1);
         try {
             PortCounterArray c = node.counters();
@@ -52,22 +43,7 @@ class CounterResetTest {
             });
             inUpdate.await();
             CompletableFuture<ResetPortCountersResponse> reply = new CompletableFuture<>();
-            ManagementGrpc.newStub(channel).resetPortCounters(ResetPortCountersRequest.newBuilder().setPortNumber(1).build(),
-                    new StreamObserver<>() {
-                        @Override
-                        public void onNext(ResetPortCountersResponse r) {
-                            reply.complete(r);
-                        }
-
-                        @Override
-                        public void onError(Throwable t) {
-                            reply.completeExceptionally(t);
-                        }
-
-                        @Override
-                        public void onCompleted() {
-                        }
-                    });
+            served.async().resetPortCounters(ResetPortCountersRequest.newBuilder().setPortNumber(1).build(), ServedNode.reply(reply));
             assertEquals(5, c.get(1, PortCounterArray.XMIT_PKTS), "no reset in the middle of the loop's update");
             assertFalse(reply.isDone(), "the reset waits for the event loop");
             resume.countDown();
@@ -75,8 +51,7 @@ class CounterResetTest {
             assertEquals(0, c.get(1, PortCounterArray.XMIT_PKTS), "the reset came after the whole update");
         } finally {
             resume.countDown();
-            channel.shutdownNow();
-            server.shutdownNow();
+            served.close();
             loop.shutdownGracefully(0, 0, TimeUnit.SECONDS).sync();
         }
     }

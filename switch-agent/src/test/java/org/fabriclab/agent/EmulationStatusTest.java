@@ -4,18 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.grpc.ManagedChannel;
-import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import io.netty.channel.DefaultEventLoop;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.agent.link.ModelClock;
 import org.fabriclab.agent.mgmt.ManagedNode;
-import org.fabriclab.agent.mgmt.ManagementService;
 import org.fabriclab.proto.v1.EmulationStatus;
 import org.fabriclab.proto.v1.GetEmulationStatusRequest;
 import org.fabriclab.proto.v1.ManagementGrpc;
@@ -32,20 +27,16 @@ import org.junit.jupiter.api.Test;
  */
 class EmulationStatusTest {
     private final DefaultEventLoop loop = new DefaultEventLoop();
-    private Server server;
-    private ManagedChannel channel;
+    private ServedNode served;
 
     private ManagementGrpc.ManagementBlockingStub serve(ManagedNode node) throws Exception {
-        String name = InProcessServerBuilder.generateName();
-        server = InProcessServerBuilder.forName(name).directExecutor().addService(new ManagementService(node)).build().start();
-        channel = InProcessChannelBuilder.forName(name).directExecutor().build();
-        return ManagementGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+        served = ServedNode.serve(node);
+        return served.blocking();
     }
 
     @AfterEach
     void stop() throws Exception {
-        channel.shutdownNow();
-        server.shutdownNow();
+        served.close();
         loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await();
     }
 

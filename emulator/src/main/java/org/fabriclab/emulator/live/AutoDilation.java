@@ -7,16 +7,13 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.fabriclab.agent.link.DilationController;
 import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.agent.link.ModelClock;
-import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.proto.v1.EmulationStatus;
 import org.fabriclab.proto.v1.GetEmulationStatusRequest;
 import org.fabriclab.proto.v1.ManagementGrpc;
@@ -37,10 +34,6 @@ final class AutoDilation implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AutoDilation.class);
     /** How often the lags are read and D decided, in wall time. */
     static final long INTERVAL_MS = 2_000;
-
-    /** Where a lag was worst, for the log. */
-    private record Worst(long lagNs, long boundNs, String where) {
-    }
 
     private final ModelClock clock;
     private final List<LiveNode> local;
@@ -95,7 +88,7 @@ final class AutoDilation implements AutoCloseable {
             return;
         }
         try {
-            Worst w = worst();
+            WorstLag w = worst();
             DilationController.Decision d = controller.next(clock.dilation(), w.lagNs(), w.boundNs());
             if (d.changes()) {
                 LOG.info("time dilation {} -> {}: {} (worst: {})", String.format("%.3g", clock.dilation()),
@@ -107,42 +100,15 @@ final class AutoDilation implements AutoCloseable {
         }
     }
 
-    private Worst worst() {
-        long worst = -1;
-        long bound = Long.MAX_VALUE;
-        String where = "none";
-        for (LiveNode n : local) {
-            ManagedNode.EmulationState s;
-            try {
-                s = n.management().emulation().state(INTERVAL_MS).get(1, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", e);
-            } catch (ExecutionException | TimeoutException e) {
-                // a loop that cannot answer in a second is as late as that
-                s = new ManagedNode.EmulationState(clock.dilation(), 0, clock.modelNanos(1_000_000_000L), 0, 0, bound);
-            }
-            bound = Math.min(bound, s.boundNs());
-            if (s.loopLagNs() > worst) {
-                worst = s.loopLagNs();
-                where = n.name() + " event loop";
-            }
-            if (s.linkLagNs() > worst) {
-                worst = s.linkLagNs();
-                where = n.name() + " port " + s.linkLagPort();
-            }
-        }
+    private WorstLag worst() {
+        WorstLag w = WorstLag.of(local, INTERVAL_MS, clock);
         for (int i = 0; i < processes.size(); i++) {
             EmulationStatus s = ManagementGrpc.newBlockingStub(processes.get(i)).withDeadlineAfter(1, TimeUnit.SECONDS)
                     .getEmulationStatus(GetEmulationStatusRequest.newBuilder().setWindowMs((int) INTERVAL_MS).build());
-            bound = Math.min(bound, s.getLagBoundNs());
-            long lag = Math.max(s.getLoopLagNs(), s.getLinkLagNs());
-            if (lag > worst) {
-                worst = lag;
-                where = processNames.get(i) + (s.getLinkLagNs() >= s.getLoopLagNs() ? " port " + s.getLinkLagPort() : " event loop");
-            }
+            w = w.worse(s.getLoopLagNs(), s.getLagBoundNs(), processNames.get(i) + " event loop")
+                    .worse(s.getLinkLagNs(), s.getLagBoundNs(), processNames.get(i) + " port " + s.getLinkLagPort());
         }
-        return new Worst(Math.max(0, worst), bound, where);
+        return w;
     }
 
     private void forEachProcess(Consumer<ManagementGrpc.ManagementBlockingStub> call) {

@@ -547,6 +547,15 @@ public final class EmulatedFabric implements AutoCloseable {
     }
 
     /**
+     * How far this JVM's nodes ran behind model time over the last {@code windowMillis} of wall
+     * time (the fidelity monitor's worst lag of any event loop or link): whether what was measured
+     * over that window is the model's, or the machine's.
+     */
+    public WorstLag worstLag(long windowMillis) {
+        return WorstLag.of(Arrays.stream(nodes).filter(n -> n != null).toList(), windowMillis, clock);
+    }
+
+    /**
      * The in-process management endpoint of a node emulated in this JVM, e.g.
      * {@code inproc:fabriclab-emulated-1/2c9000000000a}: a seed for a manager in this JVM.
      */

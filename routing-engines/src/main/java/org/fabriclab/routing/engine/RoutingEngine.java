@@ -35,11 +35,11 @@ public interface RoutingEngine {
     }
 
     /**
-     * Refuses parameter values the engine cannot take (named as in {@link #parameters()}), before
-     * anything is routed: a command line checks them up front, where a routing failure would let a
-     * chain fall back silently.
+     * Checks the values of the parameters in {@code params} that this engine reads (other names
+     * are left alone), so that a command line refuses a bad value before it starts anything
+     * rather than when it first routes. Nothing to check by default.
      *
-     * @throws IllegalArgumentException naming the parameter and its range
+     * @throws IllegalArgumentException naming the parameter, its value and what it may be
      */
     default void checkParameters(Map<String, String> params) {
     }

@@ -519,10 +519,13 @@ public final class SwitchCore {
         if (port < 0) {
             port = DragonflyRules.port(r, dstGroup, dstRouter, st);
         }
+        dragonflyVc = DragonflyRules.vc(alg, r, srcGroup, dstGroup, hops, st);
         if (port == 0) {
             port = t.port(dlid); // the destination's router: the LFT names its host's port
+            // a host is a sink, so its lane closes no cycle: Q-adaptive's VC (the hop count) after its
+            // longest path, five hops, is one past its last and takes the last
+            dragonflyVc = Math.min(dragonflyVc, alg.vcs() - 1);
         }
-        dragonflyVc = DragonflyRules.vc(alg, r, srcGroup, dstGroup, hops, st);
         pool.route(h, st);
         return port;
     }
@@ -664,11 +667,28 @@ public final class SwitchCore {
     /**
      * A copy of the Q-table this router is learning (rows x columns, ns), or null if it learns
      * none. Read from another thread it may mix values of a few consecutive updates (each value is
-     * whole).
+     * whole), and lag a write of a new routing: {@link #learning} is the consistent read.
      */
     public float[] qTable() {
         float[] q = qTable;
         return q == null ? null : q.clone();
+    }
+
+    /** A Dragonfly routing (null: none) and a copy of the Q-table learnt under it (null: it learns none). */
+    public record Learning(DragonflySwitch routing, float[] qTable) {
+    }
+
+    /**
+     * The Dragonfly routing of the tables in force, taken up now if a write changed it since this
+     * core's last event, with a copy of the Q-table learnt under it: the two belong together. On
+     * the core's thread only.
+     */
+    public Learning learning() {
+        DragonflySwitch df = tables.current().dragonfly();
+        if (df != dragonfly) {
+            adopt(df);
+        }
+        return new Learning(dragonfly, qTable());
     }
 
     /** Load a minimal port carries beyond twice a detour's before the detour is taken (in waiting heads). */

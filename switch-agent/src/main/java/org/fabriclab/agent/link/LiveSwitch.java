@@ -38,8 +38,10 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
             }
 
             @Override
-            public float[] qTable() {
-                return core.qTable();
+            public CompletableFuture<SwitchCore.Learning> learning() {
+                CompletableFuture<SwitchCore.Learning> f = new CompletableFuture<>();
+                execute(() -> f.complete(core.learning()));
+                return f;
             }
         });
     }

@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.fabriclab.agent.core.FlowSink;
 import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.core.TableStore;
 import org.fabriclab.proto.v1.Event;
 import org.fabriclab.proto.v1.MKeyViolation;
@@ -80,9 +81,13 @@ public final class ManagedNode {
 
         int waitingHeads(int port);
 
-        /** The Q-table the data plane is learning (a copy; racy, each value whole), or null if it learns none. */
-        default float[] qTable() {
-            return null;
+        /**
+         * The Dragonfly routing the data plane routes by and a copy of the Q-table it learnt under
+         * it, read on the thread that owns them (so a routing just written comes with its seed,
+         * never with what the one before learnt); null where no core learns (the tables' seeds stand).
+         */
+        default CompletableFuture<SwitchCore.Learning> learning() {
+            return CompletableFuture.completedFuture(null);
         }
     }
     /** A channel adapter's source routes by destination LID ({@code SourceRoute} encoding; 0: none), replaced whole. */

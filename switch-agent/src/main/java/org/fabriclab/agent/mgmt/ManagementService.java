@@ -9,10 +9,12 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.fabriclab.agent.core.FlowSink;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.PortCounterArray.DiscardReason;
+import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.core.SwitchTables;
 import org.fabriclab.agent.core.TableWriteException;
 import org.fabriclab.routing.dragonfly.DragonflySwitch;
@@ -211,29 +213,40 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         if (!requireSwitch(out)) {
             return;
         }
-        DragonflySwitch d = node.tables().current().dragonfly();
-        DragonflyState.Builder b = DragonflyState.newBuilder().setRouting(DragonflyWire.encode(d, !request.getFull()));
-        PortCounterArray c = node.counters();
-        b.setQUpdates(c.getNode(PortCounterArray.Q_UPDATES)).setQExplorations(c.getNode(PortCounterArray.Q_EXPLORATIONS))
-                .setMinimalDecisions(c.getNode(PortCounterArray.ADAPTIVE_MINIMAL))
-                .setNonminimalDecisions(c.getNode(PortCounterArray.ADAPTIVE_NONMINIMAL));
-        float[] q = node.gauges() == null ? null : node.gauges().qTable();
-        if (d != null && d.qSeed() != null) {
-            long first = Integer.toUnsignedLong(request.getFirstRow());
-            long count = request.getRowCount() == 0 ? d.rows() - first : Integer.toUnsignedLong(request.getRowCount());
-            if (first >= d.rows() || first + count > d.rows()) {
-                out.onError(Status.INVALID_ARGUMENT.withDescription("rows " + first + " to " + (first + count - 1) + " are beyond the Q-table's "
-                        + d.rows() + " rows (0.." + (d.rows() - 1) + ")").asRuntimeException());
+        // the routing and the Q-table learnt under it, read together where they are learnt (a
+        // routing just written, not yet taken up by the data plane, must not show the old one's values)
+        ManagedNode.Gauges g = node.gauges();
+        CompletableFuture<SwitchCore.Learning> learning = g == null ? CompletableFuture.completedFuture(null) : g.learning();
+        learning.whenComplete((l, error) -> {
+            if (error != null) {
+                out.onError(Status.UNAVAILABLE.withDescription("the Q-table of " + node.identity().description() + " could not be read: "
+                        + error.getMessage()).asRuntimeException());
                 return;
             }
-            int cols = d.columns();
-            b.setRows(d.rows()).setColumns(cols).setFirstRow((int) first);
-            for (long i = first * cols; i < (first + count) * cols; i++) {
-                b.addQValues(q == null || q.length != d.qSeed().length ? d.qSeed()[(int) i] : q[(int) i]);
-                b.addQSeed(d.qSeed()[(int) i]);
+            DragonflySwitch d = l == null ? node.tables().current().dragonfly() : l.routing();
+            float[] q = l == null ? null : l.qTable();
+            DragonflyState.Builder b = DragonflyState.newBuilder().setRouting(DragonflyWire.encode(d, !request.getFull()));
+            PortCounterArray c = node.counters();
+            b.setQUpdates(c.getNode(PortCounterArray.Q_UPDATES)).setQExplorations(c.getNode(PortCounterArray.Q_EXPLORATIONS))
+                    .setMinimalDecisions(c.getNode(PortCounterArray.ADAPTIVE_MINIMAL))
+                    .setNonminimalDecisions(c.getNode(PortCounterArray.ADAPTIVE_NONMINIMAL));
+            if (d != null && d.qSeed() != null) {
+                long first = Integer.toUnsignedLong(request.getFirstRow());
+                long count = request.getRowCount() == 0 ? d.rows() - first : Integer.toUnsignedLong(request.getRowCount());
+                if (first >= d.rows() || first + count > d.rows()) {
+                    out.onError(Status.INVALID_ARGUMENT.withDescription("rows " + first + " to " + (first + count - 1)
+                            + " are beyond the Q-table's " + d.rows() + " rows (0.." + (d.rows() - 1) + ")").asRuntimeException());
+                    return;
+                }
+                int cols = d.columns();
+                b.setRows(d.rows()).setColumns(cols).setFirstRow((int) first);
+                for (long i = first * cols; i < (first + count) * cols; i++) {
+                    b.addQValues(q == null ? d.qSeed()[(int) i] : q[(int) i]);
+                    b.addQSeed(d.qSeed()[(int) i]);
+                }
             }
-        }
-        reply(out, b.build());
+            reply(out, b.build());
+        });
     }
 
     @Override

@@ -38,6 +38,10 @@ import org.fabriclab.routing.lid.LidAssignment;
  * is refused with the reason, so a chain falls back.
  */
 public final class DragonflyEngine implements RoutingEngine {
+    /** The Q-table seed's parameters (the time of a hop without congestion), with their defaults. */
+    private static final Map<String, String> SEED_PARAMETERS = Map.of("link_gbps", "32", "packet_bytes", "128", "local_latency_ns", "30",
+            "global_latency_ns", "300");
+
     private final DragonflyAlgorithm algorithm;
 
     public DragonflyEngine(DragonflyAlgorithm algorithm) {
@@ -58,28 +62,17 @@ public final class DragonflyEngine implements RoutingEngine {
     @Override
     public Map<String, String> parameters() {
         Map<String, String> m = new LinkedHashMap<>(DragonflyParams.names());
-        m.put("link_gbps", "32");
-        m.put("packet_bytes", "128");
-        m.put("local_latency_ns", "30");
-        m.put("global_latency_ns", "300");
+        for (String name : List.of("link_gbps", "packet_bytes", "local_latency_ns", "global_latency_ns")) {
+            m.put(name, SEED_PARAMETERS.get(name));
+        }
         return m;
     }
 
     @Override
     public void checkParameters(Map<String, String> params) {
         DragonflyParams.of(params);
-        for (String name : List.of("link_gbps", "packet_bytes", "local_latency_ns", "global_latency_ns")) {
-            String v = params.get(name);
-            if (v != null) {
-                try {
-                    double x = Double.parseDouble(v.strip());
-                    if (!(x > 0 && x < 1e9)) {
-                        throw new NumberFormatException();
-                    }
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException(name + "=" + v + " is not a positive number");
-                }
-            }
+        for (String name : SEED_PARAMETERS.keySet()) {
+            positive(params, name);
         }
     }
 
@@ -88,17 +81,21 @@ public final class DragonflyEngine implements RoutingEngine {
         Fabric f = request.fabric();
         DragonflyFabric df;
         DragonflyParams params;
+        double frameNs;
+        double localHop;
+        double globalHop;
         try {
             df = DragonflyFabric.of(f);
-            params = DragonflyParams.of(request.options().params());
+            Map<String, String> given = request.options().params();
+            params = DragonflyParams.of(given);
+            frameNs = positive(given, "packet_bytes") * 8 / positive(given, "link_gbps");
+            localHop = frameNs + delay(f, df, true, positive(given, "local_latency_ns"));
+            globalHop = frameNs + delay(f, df, false, positive(given, "global_latency_ns"));
         } catch (IllegalArgumentException e) {
             throw new RoutingException(name(), e.getMessage());
         }
         LidAssignment lids = request.lids();
         DragonflyLids where = lidMap(df, lids);
-        double frameNs = number(request, "packet_bytes", 128) * 8 / number(request, "link_gbps", 32);
-        double localHop = frameNs + delay(f, df, true, number(request, "local_latency_ns", 30));
-        double globalHop = frameNs + delay(f, df, false, number(request, "global_latency_ns", 300));
         DragonflySwitch[] routers = new DragonflySwitch[f.switchCount()];
         ForwardingTables.Builder out = ForwardingTables.builder(f, lids);
         for (int s = 0; s < f.switchCount(); s++) {
@@ -115,20 +112,22 @@ public final class DragonflyEngine implements RoutingEngine {
         return out.build(name()).withDragonfly(new DragonflyTables(df, algorithm, routers), name());
     }
 
-    private double number(RoutingRequest request, String name, double def) throws RoutingException {
-        String v = request.options().params().get(name);
-        if (v == null) {
-            return def;
-        }
+    /**
+     * Seed parameter {@code name} as given, else its default.
+     *
+     * @throws IllegalArgumentException if it is not a positive number below 10^9
+     */
+    private static double positive(Map<String, String> params, String name) {
+        String v = params.getOrDefault(name, SEED_PARAMETERS.get(name));
         try {
             double x = Double.parseDouble(v.strip());
-            if (!(x > 0 && x < 1e9)) {
-                throw new NumberFormatException();
+            if (x > 0 && x < 1e9) {
+                return x;
             }
-            return x;
         } catch (NumberFormatException e) {
-            throw new RoutingException(name(), name + "=" + v + " is not a positive number");
+            // said below
         }
+        throw new IllegalArgumentException(name + "=" + v + " is not a positive number");
     }
 
     /** The delay of the fabric's first local (or global) link where it gives one, else {@code def}. */
