@@ -72,7 +72,10 @@ case "$mode" in
     tools="$root/bench/target/benchmarks.jar"
     [ -f "$tools" ] || (cd "$root" && ./mvnw -q -B -ntp -DskipTests -pl bench -am package >&2)
     "$peer/install.sh" >/dev/null   # built once, before the rounds
-    exec java ${JAVA_OPTS:-} -cp "$tools" org.fabriclab.bench.tools.SimVsPeer \
+    # the emulator launcher's JVM options (bin/launch.sh), for ours warm in this JVM and cold in a fresh one
+    huge=""
+    grep -qs '\[always\]\|\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled && huge="-XX:+UseTransparentHugePages"
+    exec java $huge ${JAVA_OPTS:-} -cp "$tools" org.fabriclab.bench.tools.SimVsPeer \
       "$root/emulator/target/emulator-$version-all.jar" "$rounds" "$peer/run_booksim.sh" -l 0.5 -- \
       sim "${paper[@]}" --engine q-adaptive --pattern uniform --load 0.5 --duration 200us
     ;;

@@ -3,6 +3,7 @@ package org.fabriclab.bench.tools;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,9 +14,9 @@ import java.util.regex.Pattern;
  * The simulator's speed against a peer simulator's on a machine whose speed drifts: each round runs
  * the peer's command once (a process printing one JSON object with {@code packetHopsPerSecond} and
  * {@code wallSeconds}, as {@code shared/peers/booksim/run_booksim.sh} does), the same {@code
- * emulator sim} in a fresh JVM (cold: JVM start, routing and the JIT's warm-up included) and in
- * this JVM (warm: the emulator jar loaded once, one untimed run first), the order reversed every
- * other round so that a slow spell falls on all three alike. Prints each round's packet-hops per
+ * emulator sim} in a fresh JVM with this JVM's options (cold: JVM start, routing and the JIT's
+ * warm-up included) and in this JVM (warm: the emulator jar loaded once, one untimed run first),
+ * the order reversed every other round so that a slow spell falls on all three alike. Prints each round's packet-hops per
  * wall-second and per CPU-second for each, then the medians and the medians of the per-round ratios
  * ours/peer.
  *
@@ -71,7 +72,10 @@ public class SimVsPeer {
                             hops, number(run.stdout, "wallSeconds"), run.cpuSeconds, field(run.stdout, "throughput"),
                             field(run.stdout, "meanHops"));
                 } else if (which == COLD) {
-                    List<String> java = new ArrayList<>(List.of("java", "-jar", jar));
+                    // this JVM's options (the launcher's, as booksim-compare.sh gives them), in a fresh JVM
+                    List<String> java = new ArrayList<>(List.of("java"));
+                    java.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+                    java.addAll(List.of("-jar", jar));
                     java.addAll(sim);
                     Run run = command(java);
                     double hops = number(run.stdout, "packetHops");
