@@ -41,20 +41,10 @@ public class SimAb {
         for (int r = 0; r < rounds; r++) {
             for (int k = 0; k < 2; k++) {
                 int j = (k + r) % 2;
-                ByteArrayOutputStream buf = new ByteArrayOutputStream();
-                ClassLoader loader = loader(jars[j]);
-                System.setOut(new PrintStream(buf, true));
-                try {
-                    Class<?> cli = loader.loadClass("picocli.CommandLine");
-                    Object main = loader.loadClass("org.fabriclab.emulator.EmulatorMain").getConstructor().newInstance();
-                    Object cmd = cli.getConstructor(Object.class).newInstance(main);
-                    cli.getMethod("execute", String[].class).invoke(cmd, (Object) sim.toArray(new String[0]));
-                } finally {
-                    System.setOut(out);
-                }
-                Matcher m = Pattern.compile("\"packetHopsPerCpuSecond\":([0-9.eE+-]+)").matcher(buf.toString());
+                String report = simulate(jars[j], sim);
+                Matcher m = Pattern.compile("\"packetHopsPerCpuSecond\":([0-9.eE+-]+)").matcher(report);
                 if (!m.find()) {
-                    throw new IllegalStateException(jars[j] + " printed no report: " + buf);
+                    throw new IllegalStateException(jars[j] + " printed no report: " + report);
                 }
                 speed[j][r] = Double.parseDouble(m.group(1)) / 1e6;
             }
@@ -70,6 +60,26 @@ public class SimAb {
 
     private static final Map<String, ClassLoader> LOADERS = new HashMap<>();
 
+    /**
+     * Runs {@code emulator} with {@code args} (e.g. {@code sim ... --json}) from emulator jar {@code
+     * jar}, loaded once per JVM in a class loader of its own, and returns what it printed.
+     */
+    static String simulate(String jar, List<String> args) throws Exception {
+        PrintStream out = System.out;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        ClassLoader loader = loader(jar);
+        System.setOut(new PrintStream(buf, true));
+        try {
+            Class<?> cli = loader.loadClass("picocli.CommandLine");
+            Object main = loader.loadClass("org.fabriclab.emulator.EmulatorMain").getConstructor().newInstance();
+            Object cmd = cli.getConstructor(Object.class).newInstance(main);
+            cli.getMethod("execute", String[].class).invoke(cmd, (Object) args.toArray(new String[0]));
+        } finally {
+            System.setOut(out);
+        }
+        return buf.toString();
+    }
+
     private static ClassLoader loader(String jar) throws Exception {
         ClassLoader l = LOADERS.get(jar);
         if (l == null) {
@@ -79,7 +89,8 @@ public class SimAb {
         return l;
     }
 
-    private static double median(double[] x) {
+    /** The median ({@code n / 2}-th smallest: the upper one of an even count). */
+    static double median(double[] x) {
         double[] s = x.clone();
         Arrays.sort(s);
         return s[s.length / 2];
