@@ -4,7 +4,8 @@
 #         (Figure 6's tail latencies are the same runs' p95/p99 at 0.8 UR and 0.45 ADV)
 #   fig7  Figure 7: Q-adaptive's latency over time from an empty network
 #   2550  Section 6: the 2,550-node system, UR and ADV+1 (q_thld1 0.05, q_thld2 0.4 as the paper)
-# Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig7|2550|all] [THREADS]
+#   table the runs' JSON as the Markdown tables of docs/reproductions.md (runs nothing)
+# Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig7|2550|all|table] [THREADS]
 # Writes docs/data/qadaptive/*.json and docs/img/qadaptive-*.svg; docs/reproductions.md reads them.
 # The paper's setting: 4 GB/s links (32 Gbps), 128-byte packets, 20-packet buffers per VC, 30 ns
 # local and 300 ns global cables (paper:qadaptive-* carry them), 5 VCs, input-output queued routers
@@ -17,6 +18,40 @@ what="${1:-all}"
 threads="${2:-$(nproc)}"
 data="$root/docs/data/qadaptive"
 img="$root/docs/img"
+if [[ $what == table ]]; then
+  # per sweep: each engine's throughput (of the hosts' rate), mean latency (us) and mean hops at
+  # every load, its saturation throughput (the most it carried), and the tail (mean, p95, p99, us)
+  # at the paper's Figure 6 load (0.8 UR, 0.45 ADV); per series (fig7): latency per 10 us window
+  exec python3 - "$data" <<'PY'
+import glob, json, os, sys
+data = sys.argv[1]
+for path in sorted(glob.glob(os.path.join(data, "*.json"))):
+    name = os.path.basename(path)[:-5]
+    d = json.load(open(path))
+    if "engines" not in d:
+        continue
+    engines = d["engines"]
+    print("#### %s (%s, %s hosts)\n" % (name, d["topology"], d["hosts"]))
+    print("| load | " + " | ".join(e["engine"] for e in engines) + " |")
+    print("|---|" + "---|" * len(engines))
+    for i, load in enumerate(d["loads"]):
+        cells = []
+        for e in engines:
+            p = e["points"][i]
+            cells.append("%.3f / %.2f / %.2f%s" % (p["throughput"], p["latencyMeanNs"] / 1000, p["meanHops"],
+                                                   " (sat)" if p["saturated"] else ""))
+        print("| %.2f | %s |" % (load, " | ".join(cells)))
+    print("| **most carried** | " + " | ".join("**%.3f**" % max(p["throughput"] for p in e["points"]) for e in engines) + " |")
+    tail = 0.8 if d["pattern"] == "uniform" else 0.45
+    if tail in d["loads"]:
+        i = d["loads"].index(tail)
+        print("| tail at %.2f: mean / p95 / p99 us | " % tail + " | ".join(
+            "%.2f / %.2f / %.2f" % (e["points"][i]["latencyMeanNs"] / 1000, e["points"][i]["latencyP95Ns"] / 1000,
+                                    e["points"][i]["latencyP99Ns"] / 1000) for e in engines) + " |")
+    drops = sum(p["packetsDropped"] for e in engines for p in e["points"])
+    print("\nCells: throughput / mean latency (us) / mean hops; (sat): saturated. Packets dropped in all: %d.\n" % drops)
+PY
+fi
 mkdir -p "$data" "$img"
 # one copy of the emulator for the whole run: a build meanwhile must not change it under a running sweep
 "$root/bin/emulator" --version >/dev/null
