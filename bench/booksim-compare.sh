@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side by side with BookSim2 on the Q-adaptive paper's 1,056-node Dragonfly (docs/benchmarks.md,
-# "Dragonfly side by side with BookSim2"). BookSim is a peer, not part of this repository: its
+# "Dragonfly simulation against BookSim2"). BookSim is a peer, not part of this repository: its
 # scripts (install.sh, run_booksim.sh) stay in the shared peers directory, BOOKSIM_PEER, by default
 # shared/peers/booksim beside the repository (../shared/peers/booksim from its root).
 #
