@@ -6,7 +6,8 @@
 #   2550  Section 6: the 2,550-node system, UR and ADV+1 (q_thld1 0.05, q_thld2 0.4 as the paper)
 #   table the runs' JSON as the Markdown tables of docs/reproductions.md (runs nothing)
 # Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig7|2550|all|table] [THREADS]
-# Writes docs/data/qadaptive/*.json and docs/img/qadaptive-*.svg; docs/reproductions.md reads them.
+# Writes docs/data/qadaptive/*.json and docs/img/qadaptive-*.svg (fig7: one plot of the six runs);
+# docs/reproductions.md reads them.
 # The paper's setting: 4 GB/s links (32 Gbps), 128-byte packets, 20-packet buffers per VC, 30 ns
 # local and 300 ns global cables (paper:qadaptive-* carry them), 5 VCs, input-output queued routers
 # (SST/Merlin's: --output-buffer 20), hosts held back by their NIC (--source-queue 20). Q-adaptive
@@ -50,6 +51,21 @@ for path in sorted(glob.glob(os.path.join(data, "*.json"))):
                                     e["points"][i]["latencyP99Ns"] / 1000) for e in engines) + " |")
     drops = sum(p["packetsDropped"] for e in engines for p in e["points"])
     print("\nCells: throughput / mean latency (us) / mean hops; (sat): saturated. Packets dropped in all: %d.\n" % drops)
+runs = sorted(glob.glob(os.path.join(data, "fig7-*.json")))
+if runs:
+    print("#### fig7: Q-adaptive's mean latency (us) over time from an empty network\n")
+    marks = [0, 50000, 100000, 200000, 500000, 900000]
+    print("| run | " + " | ".join("%d us" % (m // 1000) for m in marks) + " | last 100 us | settled by |")
+    print("|---|" + "---|" * (len(marks) + 2))
+    for path in runs:
+        d = json.load(open(path))
+        s = [b for b in d["series"] if b["packetsDelivered"] > 0]
+        final = sum(b["latencyMeanNs"] * b["packetsDelivered"] for b in s[-10:]) / sum(b["packetsDelivered"] for b in s[-10:])
+        at = {b["startNs"]: b["latencyMeanNs"] for b in s}
+        settled = next(b["startNs"] for i, b in enumerate(s) if all(abs(c["latencyMeanNs"] - final) <= 0.1 * final for c in s[i:]))
+        print("| %s %.2f | %s | %.2f | %d us |" % (d["pattern"].replace("group-shift", "adv+1"), d["offeredLoad"], " | ".join(
+            "%.2f" % (at[m] / 1000) if m in at else "-" for m in marks), final / 1000, settled // 1000))
+    print("\nSettled by: the start of the first 10 us window after which every window's mean latency stays within 10% of the last 100 us's.\n")
 PY
 fi
 mkdir -p "$data" "$img"
@@ -79,6 +95,35 @@ if [[ $what == fig7 || $what == all ]]; then
     emulator sim --topology paper:qadaptive-1056 --engine q-adaptive --pattern "$1" --load "$2" "${paper[@]}" \
       --duration 1ms --warmup 900us --series 10us --json > "$data/fig7-${1/+/}-$2.json"
   done
+  # the six runs' latency over time, one line each (Figure 7's plot)
+  python3 - "$data" "$img/qadaptive-fig7.svg" <<'PY'
+import glob, json, os, sys
+runs = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(sys.argv[1], "fig7-*.json")))]
+w, h, left, bottom = 640, 360, 60, 40
+tmax = max(b["startNs"] for r in runs for b in r["series"]) or 1
+lmax = max(b["latencyMeanNs"] for r in runs for b in r["series"] if b["packetsDelivered"]) or 1
+colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
+x = lambda t: left + (w - left - 10) * t / tmax
+y = lambda l: h - bottom - (h - bottom - 10) * l / lmax
+out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">' % (w, h),
+       '<rect width="100%" height="100%" fill="white"/>',
+       '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (left, h - bottom, w - 10, h - bottom),
+       '<line x1="%d" y1="10" x2="%d" y2="%d" stroke="black"/>' % (left, left, h - bottom),
+       '<text x="%d" y="%d" text-anchor="middle">time from an empty network (us)</text>' % ((w + left) // 2, h - 5),
+       '<text x="12" y="%d" transform="rotate(-90 12 %d)" text-anchor="middle">mean latency (us)</text>' % (h // 2, h // 2)]
+for i in range(6):
+    t = tmax * i / 5
+    out.append('<text x="%.1f" y="%d" text-anchor="middle">%d</text>' % (x(t), h - bottom + 14, t / 1000))
+    l = lmax * i / 5
+    out.append('<text x="%d" y="%.1f" text-anchor="end">%.1f</text>' % (left - 4, y(l) + 4, l / 1000))
+for k, r in enumerate(runs):
+    pts = " ".join("%.1f,%.1f" % (x(b["startNs"]), y(b["latencyMeanNs"])) for b in r["series"] if b["packetsDelivered"])
+    c = colours[k % len(colours)]
+    out.append('<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>' % (c, pts))
+    out.append('<text x="%d" y="%d" fill="%s">%s %.2f</text>' % (w - 130, 24 + 14 * k, c, r["pattern"].replace("group-shift", "adv+1"), r["offeredLoad"]))
+out.append("</svg>")
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
 fi
 if [[ $what == 2550 || $what == all ]]; then
   engines2550=(--engine-param q_thld1=0.05 --engine-param q_thld2=0.4)
