@@ -98,7 +98,8 @@ public final class FabricManagerMain implements Callable<Integer> {
     int metricsPort;
 
     @Option(names = "--state-dir", defaultValue = "${user.home}/.fabriclab", paramLabel = "DIR",
-            description = "Where the LIDs are kept across restarts (guid2lid). Default: ${DEFAULT-VALUE}")
+            description = "Where the LIDs (guid2lid), the table version, the SM GUID, the M_Key and Q-table snapshots (qtables/) "
+                    + "are kept across restarts. Default: ${DEFAULT-VALUE}")
     Path stateDir;
 
     @Option(names = "--sweep-interval", defaultValue = "10s", paramLabel = "TIME", converter = TimeSpan.BareSeconds.class,

@@ -1,6 +1,7 @@
 package org.fabriclab.routing.dragonfly;
 
 import java.util.Locale;
+import org.fabriclab.routing.text.Excerpt;
 
 /**
  * Where Q-adaptive's learning starts: a router's Q-table before any packet, in nanoseconds, by one
@@ -51,7 +52,7 @@ public final class QSeeds {
                     return p;
                 }
             }
-            throw new IllegalArgumentException("qtable_seed=" + key + " is no seed policy; there are minimal (the paper's), hops "
+            throw new IllegalArgumentException("qtable_seed=" + Excerpt.bare(key) + " is no seed policy; there are minimal (the paper's), hops "
                     + "(hop count x hop_ns) and zero");
         }
     }
