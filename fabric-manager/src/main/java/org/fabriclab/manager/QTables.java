@@ -145,8 +145,9 @@ public final class QTables {
             first = Integer.toUnsignedLong(request.getFirstRow());
             count = request.getRowCount() == 0 ? ds.rows() - first : Integer.toUnsignedLong(request.getRowCount());
             if (first >= ds.rows() || first + count > ds.rows()) {
-                throw refused(Status.INVALID_ARGUMENT, "rows " + first + " to " + (first + count - 1) + " are beyond " + r.name(s)
-                        + "'s Q-table of " + ds.rows() + " rows (0.." + (ds.rows() - 1) + ")");
+                throw refused(Status.INVALID_ARGUMENT, (first >= ds.rows() ? "row " + first + " is" : "rows " + first + " to "
+                        + (first + count - 1) + " are") + " beyond " + r.name(s) + "'s Q-table of " + ds.rows() + " rows (0.."
+                        + (ds.rows() - 1) + ")");
             }
         }
         DragonflyState st;
@@ -294,7 +295,7 @@ public final class QTables {
                 if (r == null) {
                     i.setProblem(unroutable);
                 } else {
-                    snap.checkFits(r.tables(), name);
+                    snap.checkFits(r.tables(), name + SUFFIX);
                     i.setFits(true);
                 }
             } catch (QTableSnapshotException x) {
@@ -320,7 +321,7 @@ public final class QTables {
             QTableSnapshot snap;
             try {
                 snap = load(file, name);
-                snap.checkFits(r.tables(), name);
+                snap.checkFits(r.tables(), name + SUFFIX);
             } catch (QTableSnapshotException e) {
                 throw refused(Status.FAILED_PRECONDITION, "snapshot " + e.getMessage() + "; nothing was written");
             }
