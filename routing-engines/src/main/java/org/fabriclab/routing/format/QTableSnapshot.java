@@ -61,7 +61,10 @@ public final class QTableSnapshot {
     /** A table's fixed part: rows, columns, reserved. */
     static final int TABLE_HEADER = 8;
     static final int CHECKSUM = 4;
-    /** The largest snapshot read: far above a 2,550-node system's 5 MB; a caller checks a file's size before reading it. */
+    /**
+     * The largest snapshot read: far above the 1,056-node system's 1.5 MB and the 2,550-node
+     * system's 7.3 MB (docs/benchmarks.md); a caller checks a file's size before reading it.
+     */
     public static final long MAX_BYTES = 256L << 20;
 
     /**
