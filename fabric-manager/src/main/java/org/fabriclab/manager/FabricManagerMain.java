@@ -87,7 +87,8 @@ public final class FabricManagerMain implements Callable<Integer> {
 
     @Option(names = "--admin-token-file", paramLabel = "FILE",
             description = "File holding the admin token (its first line, 16 characters or more): calls that change the fabric "
-                    + "(sweep, engine set, job route, job clear), and every call from another machine, then need it "
+                    + "(sweep, engine set, job route, job clear, qtable snapshot save and restore, qtable reseed), and every call "
+                    + "from another machine, then need it "
                     + "(fabricctl --token-file). Without one, such calls are taken from this machine only")
     Path adminTokenFile;
 
