@@ -145,6 +145,15 @@ async function main() {
     ['Admin', admin, 'RouteJob', 'without the token', {nodes: ''}, C.UNAUTHENTICATED],
     ['Admin', admin, 'Sweep', 'without the token', {}, C.UNAUTHENTICATED],
     ['Admin', admin, 'Sweep', 'a wrong token', {}, C.UNAUTHENTICATED, 'not-the-token-0123456789'],
+    ['Admin', admin, 'GetQTable', 'of a fabric without Q-adaptive', {switch: 'L0'}, C.FAILED_PRECONDITION],
+    ['Admin', admin, 'GetQTable', 'row 2^32-1', {switch: 'L0', row: {group: U32, slot: 0}}, C.FAILED_PRECONDITION],
+    ['Admin', admin, 'SaveQTableSnapshot', 'a path as the name', {name: '../m-key'}, C.INVALID_ARGUMENT, config.adminToken],
+    ['Admin', admin, 'SaveQTableSnapshot', '64 KB name', {name: HUGE}, C.INVALID_ARGUMENT, config.adminToken],
+    ['Admin', admin, 'SaveQTableSnapshot', 'without the token', {name: 'a'}, C.UNAUTHENTICATED],
+    ['Admin', admin, 'RestoreQTableSnapshot', 'an empty name', {name: ''}, C.INVALID_ARGUMENT, config.adminToken],
+    ['Admin', admin, 'RestoreQTableSnapshot', 'without the token', {name: 'a'}, C.UNAUTHENTICATED],
+    ['Admin', admin, 'ReseedQTables', 'an unknown policy', {policy: HUGE}, C.INVALID_ARGUMENT, config.adminToken],
+    ['Admin', admin, 'ReseedQTables', 'on a fabric without Q-adaptive', {policy: 'zero'}, C.FAILED_PRECONDITION, config.adminToken],
   ];
   const results = [];
   const record = (service, method, name, expected, s) => results.push({

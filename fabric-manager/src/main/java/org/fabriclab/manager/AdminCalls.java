@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>With an admin token ({@code --admin-token-file}): every call that changes the fabric
- *       ({@link #MUTATING}: Sweep, SetEngine, RouteJob) needs {@code authorization: Bearer TOKEN};
+ *       ({@link #MUTATING}: Sweep, SetEngine, RouteJob; SaveQTableSnapshot, which writes to the state
+ *       directory; RestoreQTableSnapshot, ReseedQTables) needs {@code authorization: Bearer TOKEN};
  *       so does any call from a caller not on this machine. Read-only calls from loopback need
  *       none (a local {@code fabricctl status} works without the file). A token that is given and
  *       wrong is refused, whatever the call. Both are UNAUTHENTICATED (gRPC's code for missing or
@@ -45,7 +46,8 @@ import org.slf4j.LoggerFactory;
 final class AdminCalls implements ServerInterceptor {
     private static final Logger LOG = LoggerFactory.getLogger(AdminCalls.class);
     /** The admin calls that change the fabric. */
-    static final Set<String> MUTATING = Set.of("Sweep", "SetEngine", "RouteJob");
+    static final Set<String> MUTATING = Set.of("Sweep", "SetEngine", "RouteJob", "SaveQTableSnapshot", "RestoreQTableSnapshot",
+            "ReseedQTables");
     static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
     private static final String BEARER = "Bearer ";
 

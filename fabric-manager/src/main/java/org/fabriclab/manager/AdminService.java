@@ -6,6 +6,8 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 import org.fabriclab.manager.discovery.DiscoveredNode;
 import org.fabriclab.proto.v1.AdminGrpc;
 import org.fabriclab.proto.v1.Counters;
@@ -16,14 +18,23 @@ import org.fabriclab.proto.v1.EngineGuarantees;
 import org.fabriclab.proto.v1.GetCountersRequest;
 import org.fabriclab.proto.v1.GetEngineRequest;
 import org.fabriclab.proto.v1.GetLftBlockRequest;
+import org.fabriclab.proto.v1.GetQTableRequest;
 import org.fabriclab.proto.v1.GetStatusRequest;
 import org.fabriclab.proto.v1.GetSwitchInfoRequest;
 import org.fabriclab.proto.v1.GetTopologyRequest;
 import org.fabriclab.proto.v1.Hop;
 import org.fabriclab.proto.v1.LftEntry;
 import org.fabriclab.proto.v1.LinkCounters;
+import org.fabriclab.proto.v1.ListQTableSnapshotsRequest;
 import org.fabriclab.proto.v1.ManagerStatus;
+import org.fabriclab.proto.v1.QTable;
+import org.fabriclab.proto.v1.QTableSnapshotInfo;
+import org.fabriclab.proto.v1.QTableSnapshotList;
+import org.fabriclab.proto.v1.ReseedQTablesRequest;
+import org.fabriclab.proto.v1.ReseedQTablesResponse;
+import org.fabriclab.proto.v1.RestoreQTableSnapshotRequest;
 import org.fabriclab.proto.v1.RouteJobRequest;
+import org.fabriclab.proto.v1.SaveQTableSnapshotRequest;
 import org.fabriclab.proto.v1.SetEngineRequest;
 import org.fabriclab.proto.v1.SweepRequest;
 import org.fabriclab.proto.v1.Topology;
@@ -37,7 +48,8 @@ import org.fabriclab.routing.lid.LidAssignment;
 
 /**
  * The {@code Admin} gRPC service (see {@code admin.proto}): status, topology, route traces and table
- * dumps read from the switches themselves, sweeps, the engine chain. Bad input is INVALID_ARGUMENT
+ * dumps read from the switches themselves, sweeps, the engine chain, and Q-adaptive's tables read,
+ * kept as snapshots, restored and reseeded ({@link QTables}). Bad input is INVALID_ARGUMENT
  * quoting at most 200 characters of it ({@link Excerpt}), a fabric not routed yet
  * FAILED_PRECONDITION, a switch that does not answer a trace or dump UNAVAILABLE; who may call what
  * is {@link AdminCalls}'s business (the daemon serves this behind it, {@link AdminServer}).
@@ -304,6 +316,68 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
                 out.onError(Status.INTERNAL.withDescription("sweep failed: " + x.getMessage()).asRuntimeException());
             } else {
                 reply(out, engineInfo(s));
+            }
+        });
+    }
+
+    /** A switch's Q-table as it holds it, beside its seed. */
+    @Override
+    public void getQTable(GetQTableRequest request, StreamObserver<QTable> out) {
+        try {
+            reply(out, manager.qtables().read(request));
+        } catch (StatusRuntimeException e) {
+            out.onError(e);
+        }
+    }
+
+    /** Every switch's Q-table kept as a snapshot in the state directory. */
+    @Override
+    public void saveQTableSnapshot(SaveQTableSnapshotRequest request, StreamObserver<QTableSnapshotInfo> out) {
+        answer(() -> manager.qtables().save(request.getName(), request.getReplace()), out);
+    }
+
+    /** The snapshots kept, each with whether it fits the fabric now. */
+    @Override
+    public void listQTableSnapshots(ListQTableSnapshotsRequest request, StreamObserver<QTableSnapshotList> out) {
+        try {
+            reply(out, manager.qtables().list());
+        } catch (StatusRuntimeException e) {
+            out.onError(e);
+        }
+    }
+
+    /** A snapshot's values into every switch's Q-table, or into none. */
+    @Override
+    public void restoreQTableSnapshot(RestoreQTableSnapshotRequest request, StreamObserver<QTableSnapshotInfo> out) {
+        answer(() -> manager.qtables().restore(request.getName()), out);
+    }
+
+    /** Every switch's learning restarted from a seed of the policy, or none. */
+    @Override
+    public void reseedQTables(ReseedQTablesRequest request, StreamObserver<ReseedQTablesResponse> out) {
+        answer(() -> manager.qtables().reseed(request.getPolicy()), out);
+    }
+
+    /**
+     * Answers with what {@code call} completes with: a status it is refused with (before it starts
+     * or when it ends) as it is, anything else INTERNAL.
+     */
+    private static <T> void answer(Supplier<CompletableFuture<T>> call, StreamObserver<T> out) {
+        CompletableFuture<T> f;
+        try {
+            f = call.get();
+        } catch (StatusRuntimeException e) {
+            out.onError(e);
+            return;
+        }
+        f.whenComplete((v, x) -> {
+            Throwable cause = x instanceof CompletionException && x.getCause() != null ? x.getCause() : x;
+            if (cause instanceof StatusRuntimeException e) {
+                out.onError(e);
+            } else if (cause != null) {
+                out.onError(Status.INTERNAL.withDescription("failed inside the manager: " + cause).asRuntimeException());
+            } else {
+                reply(out, v);
             }
         });
     }

@@ -1,5 +1,6 @@
 package org.fabriclab.manager;
 
+import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -20,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -235,6 +237,7 @@ public final class FabricManager implements AutoCloseable {
     private final Counter lightSweepCounter;
     private final MultiGauge managerInfo;
     private final MeterRegistry registry;
+    private final QTables qtables;
     private volatile Snapshot snapshot;
     private final List<Consumer<State>> stateListeners = new CopyOnWriteArrayList<>();
     private EngineChain chain;
@@ -256,6 +259,7 @@ public final class FabricManager implements AutoCloseable {
         this.heavySweep = new HeavySweep(fanOut, sm.mKey());
         this.chain = EngineChain.parse(engineChain);
         this.registry = registry;
+        this.qtables = new QTables(this, fanOut, heavySweep, lidFile == null ? null : lidFile.toAbsolutePath().getParent());
         snapshot = Snapshot.initial(engineChain).toBuilder().tableVersion(TableVersionFile.read(versionFile)).build();
         sweepTimer = Timer.builder("fabric.sweep.duration").description("heavy sweep: discovery, LIDs, routing, validation, push, activation").register(registry);
         routingTimer = Timer.builder("fabric.routing.duration").description("routing-engine chain").register(registry);
@@ -386,6 +390,45 @@ public final class FabricManager implements AutoCloseable {
     /** Sets the engines' parameters ({@code --engine-param}) the sweeps route with from now on. */
     public void engineParams(Map<String, String> params) {
         heavySweep.engineParams(params);
+    }
+
+    /** The engines' parameters the sweeps route with. */
+    public Map<String, String> engineParams() {
+        return heavySweep.engineParams();
+    }
+
+    /** The switches' Q-adaptive tables: read, snapshots in the state directory, restore, reseed. */
+    public QTables qtables() {
+        return qtables;
+    }
+
+    /** Work for the sweep thread. */
+    interface SweepTask<T> {
+        T call() throws Exception;
+    }
+
+    /**
+     * Runs {@code task} on the sweep thread, after any sweep in progress and before the next (what
+     * writes the switches' tables besides a sweep must not race its push); completes with its value
+     * or what it threw.
+     */
+    <T> CompletableFuture<T> onSweepThread(SweepTask<T> task) {
+        CompletableFuture<T> done = new CompletableFuture<>();
+        try {
+            sweeper.execute(() -> {
+                try {
+                    done.complete(task.call());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    done.completeExceptionally(e);
+                } catch (Exception e) {
+                    done.completeExceptionally(e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            done.completeExceptionally(Status.UNAVAILABLE.withDescription("the manager is shutting down").asRuntimeException());
+        }
+        return done;
     }
 
 

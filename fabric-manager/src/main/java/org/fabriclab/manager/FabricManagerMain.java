@@ -87,7 +87,8 @@ public final class FabricManagerMain implements Callable<Integer> {
 
     @Option(names = "--admin-token-file", paramLabel = "FILE",
             description = "File holding the admin token (its first line, 16 characters or more): calls that change the fabric "
-                    + "(sweep, engine set, job route, job clear), and every call from another machine, then need it "
+                    + "(sweep, engine set, job route, job clear, qtable snapshot save and restore, qtable reseed), and every call "
+                    + "from another machine, then need it "
                     + "(fabricctl --token-file). Without one, such calls are taken from this machine only")
     Path adminTokenFile;
 
@@ -98,7 +99,8 @@ public final class FabricManagerMain implements Callable<Integer> {
     int metricsPort;
 
     @Option(names = "--state-dir", defaultValue = "${user.home}/.fabriclab", paramLabel = "DIR",
-            description = "Where the LIDs are kept across restarts (guid2lid). Default: ${DEFAULT-VALUE}")
+            description = "Where the LIDs (guid2lid), the table version, the SM GUID, the M_Key and Q-table snapshots (qtables/) "
+                    + "are kept across restarts. Default: ${DEFAULT-VALUE}")
     Path stateDir;
 
     @Option(names = "--sweep-interval", defaultValue = "10s", paramLabel = "TIME", converter = TimeSpan.BareSeconds.class,

@@ -32,6 +32,7 @@ import org.fabriclab.proto.v1.NodeType;
 import org.fabriclab.proto.v1.PortCounters;
 import org.fabriclab.proto.v1.PortInfo;
 import org.fabriclab.proto.v1.PortState;
+import org.fabriclab.proto.v1.QLearning;
 import org.fabriclab.proto.v1.XmitDiscards;
 import org.fabriclab.routing.analysis.Fairness;
 import org.fabriclab.routing.fabric.Fabric;
@@ -149,7 +150,10 @@ public final class PerfManager implements AutoCloseable {
         }
     }
 
-    /** One node as discovered, and its adaptive decisions as last polled. */
+    /**
+     * One node as discovered, its adaptive decisions as last polled and, for a switch learning a
+     * Q-adaptive table, its learning; with what they did over the last poll's interval.
+     */
     static final class Node {
         final String name;
         final long guid;
@@ -159,6 +163,16 @@ public final class PerfManager implements AutoCloseable {
         final String coordinates;
         volatile long adaptiveMinimal;
         volatile long adaptiveNonminimal;
+        /** Non-minimal decisions over all decisions in the last interval; NaN if none was taken (or no interval yet). */
+        volatile double nonminimalShare = Double.NaN;
+        volatile boolean decisionsPolled;
+        /** False until a poll found the node learning a Q-table; the learning fields are its last poll's. */
+        volatile boolean learning;
+        volatile long qUpdates;
+        volatile long qExplorations;
+        volatile long qChangePs;
+        /** The absolute changes of the Q-values in the last interval, summed, over the table's entries, in seconds; NaN before an interval. */
+        volatile double qChangeMeanSeconds = Double.NaN;
         Labels labels;
         Labels infoLabels;
 
@@ -371,13 +385,43 @@ public final class PerfManager implements AutoCloseable {
             }
         }
         Node node = nodeByName.get(name);
-        if (node != null && nc.hasAdaptiveDecisions()) {
-            node.adaptiveMinimal = nc.getAdaptiveDecisions().getMinimal();
-            node.adaptiveNonminimal = nc.getAdaptiveDecisions().getNonminimal();
+        if (node != null) {
+            learning(node, nc);
         }
         if (nc.hasFlows()) {
             pollFlows(name, nc.getFlows(), now, byLid, flows);
         }
+    }
+
+    /**
+     * A switch's adaptive decisions and Q-adaptive learning, and what they did since the last poll:
+     * the share of non-minimal decisions, and how far its Q-values moved per table entry. A counter
+     * that went back (reset) starts the interval over.
+     */
+    private static void learning(Node node, NodeCounters nc) {
+        if (nc.hasAdaptiveDecisions()) {
+            long min = nc.getAdaptiveDecisions().getMinimal();
+            long nonmin = nc.getAdaptiveDecisions().getNonminimal();
+            long dMin = min - node.adaptiveMinimal;
+            long dNonmin = nonmin - node.adaptiveNonminimal;
+            node.nonminimalShare = node.decisionsPolled && dMin >= 0 && dNonmin >= 0 && dMin + dNonmin > 0 ? dNonmin / (double) (dMin + dNonmin)
+                    : Double.NaN;
+            node.adaptiveMinimal = min;
+            node.adaptiveNonminimal = nonmin;
+            node.decisionsPolled = true;
+        }
+        if (!nc.hasQLearning()) {
+            node.learning = false;
+            node.qChangeMeanSeconds = Double.NaN;
+            return;
+        }
+        QLearning q = nc.getQLearning();
+        long moved = q.getChangePs() - node.qChangePs;
+        node.qChangeMeanSeconds = node.learning && moved >= 0 && q.getEntries() > 0 ? moved / 1e12 / q.getEntries() : Double.NaN;
+        node.qUpdates = q.getUpdates();
+        node.qExplorations = q.getExplorations();
+        node.qChangePs = q.getChangePs();
+        node.learning = true;
     }
 
     private static void update(Link l, PortCounters c, long now) {

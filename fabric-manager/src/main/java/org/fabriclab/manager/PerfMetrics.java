@@ -129,6 +129,11 @@ final class PerfMetrics implements MultiCollector {
     private void nodes(List<MetricSnapshot> out) {
         List<InfoDataPointSnapshot> info = new ArrayList<>();
         List<CounterDataPointSnapshot> decisions = new ArrayList<>();
+        List<GaugeDataPointSnapshot> nonminimal = new ArrayList<>();
+        List<CounterDataPointSnapshot> updates = new ArrayList<>();
+        List<CounterDataPointSnapshot> explorations = new ArrayList<>();
+        List<CounterDataPointSnapshot> moved = new ArrayList<>();
+        List<GaugeDataPointSnapshot> movedMean = new ArrayList<>();
         for (PerfManager.Node n : perf.nodes()) {
             if (n.labels == null) {
                 n.labels = Labels.of("node", n.name);
@@ -140,12 +145,31 @@ final class PerfMetrics implements MultiCollector {
             if (n.sw) {
                 decisions.add(counter(n.adaptiveMinimal, labels.add("choice", "minimal")));
                 decisions.add(counter(n.adaptiveNonminimal, labels.add("choice", "nonminimal")));
+                if (!Double.isNaN(n.nonminimalShare)) {
+                    nonminimal.add(gauge(ratio(n.nonminimalShare), labels));
+                }
+            }
+            if (n.learning) {
+                updates.add(counter(n.qUpdates, labels));
+                explorations.add(counter(n.qExplorations, labels));
+                moved.add(counter(n.qChangePs / 1e12, labels));
+                if (!Double.isNaN(n.qChangeMeanSeconds)) {
+                    movedMean.add(gauge(n.qChangeMeanSeconds, labels));
+                }
             }
         }
         out.add(new InfoSnapshot(new MetricMetadata("fabric_node", "1 per node: its GUID, type and place in the layout (empty where unknown)"),
                 info));
         counter(out, "fabric_switch_adaptive_decisions", "packets an AR group routed: by a minimal port, or a detour (nonminimal)",
                 decisions);
+        gauge(out, "fabric_switch_nonminimal_decision_ratio", "share of a switch's adaptive decisions over the last poll that left the "
+                + "minimal path (absent without decisions)", nonminimal);
+        counter(out, "fabric_switch_q_updates", "Q-adaptive switches: Q-table updates (feedback from a downstream router taken)", updates);
+        counter(out, "fabric_switch_q_explorations", "Q-adaptive switches: decisions that took a random port (epsilon)", explorations);
+        counter(out, "fabric_switch_q_change_seconds", "Q-adaptive switches: every Q-table update's absolute change, summed (model "
+                + "seconds)", moved);
+        gauge(out, "fabric_switch_q_change_mean_seconds", "Q-adaptive switches: how far the Q-values moved over the last poll, "
+                + "summed and divided by the table's entries (model seconds; towards 0 as learning converges)", movedMean);
     }
 
     private void flows(List<MetricSnapshot> out) {

@@ -19,9 +19,14 @@ import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.proto.v1.AdminGrpc;
 import org.fabriclab.proto.v1.DumpTablesRequest;
 import org.fabriclab.proto.v1.GetCountersRequest;
+import org.fabriclab.proto.v1.GetQTableRequest;
 import org.fabriclab.proto.v1.GetStatusRequest;
 import org.fabriclab.proto.v1.ManagerStatus;
+import org.fabriclab.proto.v1.QTableRow;
+import org.fabriclab.proto.v1.ReseedQTablesRequest;
+import org.fabriclab.proto.v1.RestoreQTableSnapshotRequest;
 import org.fabriclab.proto.v1.RouteJobRequest;
+import org.fabriclab.proto.v1.SaveQTableSnapshotRequest;
 import org.fabriclab.proto.v1.SetEngineRequest;
 import org.fabriclab.proto.v1.TraceRouteRequest;
 import org.fabriclab.routing.text.Excerpt;
@@ -62,6 +67,21 @@ class AdminInputTest {
         c.add(new Case("RouteJob", RouteJobRequest.newBuilder().setNodes(HUGE).build(), invalid, "nothing was changed"));
         c.add(new Case("RouteJob", RouteJobRequest.newBuilder().setNodes("L0_H[0-").build(), invalid, "nothing was changed"));
         c.add(new Case("RouteJob", RouteJobRequest.newBuilder().setNodes("L0").build(), invalid, "nothing was changed"));
+        // Q-tables: this fabric is routed by minhop, and this manager keeps no state directory
+        Status.Code precondition = Status.Code.FAILED_PRECONDITION;
+        c.add(new Case("GetQTable", GetQTableRequest.newBuilder().setSwitch(HUGE).build(), precondition, "which keeps no Q-tables"));
+        c.add(new Case("GetQTable", GetQTableRequest.newBuilder().setSwitch("L0").setRow(QTableRow.newBuilder().setGroup(-1)).build(),
+                precondition, "which keeps no Q-tables"));
+        c.add(new Case("SaveQTableSnapshot", SaveQTableSnapshotRequest.newBuilder().setName(HUGE).build(), invalid, "(65536 characters)"));
+        c.add(new Case("SaveQTableSnapshot", SaveQTableSnapshotRequest.newBuilder().setName("../guid2lid").build(), invalid,
+                "no path separators"));
+        c.add(new Case("SaveQTableSnapshot", SaveQTableSnapshotRequest.newBuilder().setName("lab").build(), precondition,
+                "no state directory"));
+        c.add(new Case("RestoreQTableSnapshot", RestoreQTableSnapshotRequest.newBuilder().setName("a\0").build(), invalid, "\\u0000"));
+        c.add(new Case("RestoreQTableSnapshot", RestoreQTableSnapshotRequest.getDefaultInstance(), invalid, "snapshot name \"\""));
+        c.add(new Case("ReseedQTables", ReseedQTablesRequest.newBuilder().setPolicy(HUGE).build(), invalid, "nothing was changed"));
+        c.add(new Case("ReseedQTables", ReseedQTablesRequest.newBuilder().setPolicy("hops").build(), precondition,
+                "which keeps no Q-tables"));
         return c;
     }
 

@@ -119,23 +119,25 @@ class DragonflyLiveTest {
     /**
      * Every host sends {@code packets} to random hosts of the next group (ADV+1) as fast as
      * credits allow; every packet arrives exactly once (each source's packets counted at every
-     * receiver), nothing is discarded.
+     * receiver, on top of what earlier rounds sent), nothing is discarded.
      */
     static void carryAdversarialTraffic(EmulatedFabric fabric, FabricManager.Snapshot s, int packets) {
         List<LiveHost> hosts = fabric.hosts();
-        long expected = (long) packets * hosts.size();
+        List<Integer> lids = new ArrayList<>();
+        for (LiveHost h : hosts) {
+            lids.add(h.management().port(1).lid());
+        }
+        long[] fromBefore = lids.stream().mapToLong(lid -> fromSource(hosts, lid)).toArray();
+        long expected = received(hosts) + (long) packets * hosts.size();
         fabric.startTraffic(TrafficPattern.adversarial(1), 0, PAYLOAD, packets, s.outcome().tables());
         Waits.until("every packet arrived", () -> received(hosts) >= expected);
         assertEquals(expected, Waits.settled("packets received", () -> received(hosts), Duration.ofMillis(200)),
                 "every packet arrived, once");
-        List<Integer> lids = new ArrayList<>();
         for (LiveHost h : hosts) {
-            lids.add(h.management().port(1).lid());
-            assertEquals(packets, h.stats().join().sent(), h.name());
+            assertEquals(packets, h.stats().join().sent(), h.name() + " (its sender counts this round)");
         }
-        for (int lid : lids) {
-            long fromSource = hosts.stream().mapToLong(h -> h.receivedFrom(lid).join()[0]).sum();
-            assertEquals(packets, fromSource, "packets from LID " + lid + " over every receiver");
+        for (int i = 0; i < lids.size(); i++) {
+            assertEquals(fromBefore[i] + packets, fromSource(hosts, lids.get(i)), "packets from LID " + lids.get(i) + " over every receiver");
         }
         for (LiveSwitch sw : fabric.switches()) {
             for (int p = 1; p <= sw.management().identity().ports(); p++) {
@@ -164,6 +166,11 @@ class DragonflyLiveTest {
         for (int i = 0; i < expected.size(); i++) {
             assertEquals(expected.get(i).getQValuesList(), actual.get(i).getQValuesList(), "switch " + i + "'s Q-values " + when);
         }
+    }
+
+    /** Packets from LID {@code lid} received by all of {@code hosts}. */
+    private static long fromSource(List<LiveHost> hosts, int lid) {
+        return hosts.stream().mapToLong(h -> h.receivedFrom(lid).join()[0]).sum();
     }
 
     private static long received(List<LiveHost> hosts) {

@@ -110,9 +110,12 @@ class FabricManagerMainTest {
     void engineParametersAreCheckedBeforeAnythingStarts() {
         refused(run("--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "alpha=2"),
                 "--engine-param for q-adaptive: alpha=2.0 is outside 0..1");
+        refused(run("--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "qtable_seed=random"),
+                "--engine-param for q-adaptive: qtable_seed=random is no seed policy; there are minimal (the paper's), hops "
+                        + "(hop count x hop_ns) and zero");
         refused(run("--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "foo=1"),
-                "--engine-param foo: no engine of the chain q-adaptive reads it; they read alpha, beta, epsilon, global_latency_ns, "
-                        + "link_gbps, local_latency_ns, packet_bytes, q_thld1, q_thld2, ugal_bias, ugal_threshold");
+                "--engine-param foo: no engine of the chain q-adaptive reads it; they read alpha, beta, epsilon, global_latency_ns, hop_ns, "
+                        + "link_gbps, local_latency_ns, packet_bytes, q_thld1, q_thld2, qtable_seed, ugal_bias, ugal_threshold");
         refused(run("--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "minhop", "--engine-param", "alpha=0.3"),
                 "--engine-param alpha: no engine of the chain minhop reads it (they take no parameters)");
     }

@@ -37,7 +37,8 @@ final class Daemon {
 
     @Option(names = "--token-file", paramLabel = "FILE",
             description = "File holding the daemon's admin token (its first line), sent as a bearer token: needed for sweep, "
-                    + "engine set and job when the daemon has one (--admin-token-file), and for any call from another machine")
+                    + "engine set, job and qtable snapshot save/restore and reseed when the daemon has one (--admin-token-file), and "
+                    + "for any call from another machine")
     Path tokenFile;
 
     @Option(names = "--tls-ca", paramLabel = "FILE",

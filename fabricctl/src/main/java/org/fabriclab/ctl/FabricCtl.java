@@ -17,7 +17,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code fabricctl}: the admin command line. Offline verbs ({@code route}, {@code topology},
  * {@code engines}) need no daemon; {@code status}, {@code sweep}, {@code engine}, {@code tables},
- * {@code route SRC DST} and {@code topology} without {@code --topology} ask the daemon. Exit codes:
+ * {@code counters}, {@code qtable}, {@code route SRC DST} and {@code topology} without
+ * {@code --topology} ask the daemon. Exit codes:
  * 0 success, 1 the routes are not acceptable (unreachable pairs, a failed engine or sweep), 2 bad
  * input (usage, spec, file, unknown node; a bad option value is refused while parsing, before any
  * work), 3 an I/O failure or an unreachable daemon. Options follow the conventions of
@@ -46,6 +47,7 @@ public final class FabricCtl implements Runnable {
         VERBS.put("engine", DaemonCommands.Engine::new);
         VERBS.put("tables", DaemonCommands.Tables::new);
         VERBS.put("counters", DaemonCommands.CountersVerb::new);
+        VERBS.put("qtable", QTableCommand::new);
     }
 
     @CommandLine.Spec

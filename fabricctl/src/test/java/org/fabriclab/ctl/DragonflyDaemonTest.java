@@ -4,14 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.fabriclab.cli.Cli;
-import org.fabriclab.manager.FabricManagerMain;
 import org.fabriclab.manager.channel.NodeChannels;
 import org.fabriclab.manager.discovery.DiscoveredNode;
 import org.fabriclab.proto.v1.GetDragonflyRoutingRequest;
@@ -32,15 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DragonflyDaemonTest {
     @Test
     void theDaemonRunsQAdaptiveOnFiveLanesAndStatusSaysSo(@TempDir Path dir) throws Exception {
-        CompletableFuture<FabricManagerMain.Running> up = new CompletableFuture<>();
-        StringWriter err = new StringWriter();
-        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> Cli.execute(new FabricManagerMain().onStarted(up::complete),
-                new String[] {"--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--traffic", "adv+1", "--admin-port", "0",
-                    "--metrics-port", "0", "--state-dir", dir.toString(), "--sweep-interval", "0"},
-                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true)));
-        FabricManagerMain.Running daemon = CompletableFuture.anyOf(up, exit).thenApply(x -> up.getNow(null)).get(120, TimeUnit.SECONDS);
-        try {
-            assertTrue(daemon != null, "the daemon ended before it was up: " + err);
+        try (EmulatedDaemon daemon = EmulatedDaemon.start("--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--traffic",
+                "adv+1", "--admin-port", "0", "--metrics-port", "0", "--state-dir", dir.toString(), "--sweep-interval", "0")) {
             List<DiscoveredNode> nodes = daemon.manager().snapshot().discovered().nodes();
             NodeChannels management = daemon.manager().channels();
             for (DiscoveredNode n : nodes) {
@@ -49,7 +36,7 @@ class DragonflyDaemonTest {
                             n.info().getDescription() + "'s data lanes: q-adaptive's five, without --vls");
                 }
             }
-            FabricCtlTest.Run status = FabricCtlTest.run("status", "--server", "localhost:" + daemon.adminPort(), "--json");
+            FabricCtlTest.Run status = FabricCtlTest.run("status", "--server", daemon.server(), "--json");
             assertEquals(0, status.code(), status.err());
             JsonNode st = status.json();
             assertEquals("UP", st.path("state").asText(), status.out());
@@ -66,11 +53,6 @@ class DragonflyDaemonTest {
                     .filter(n -> n.info().getType() == NodeType.NODE_TYPE_SWITCH)
                     .allMatch(n -> management.blocking(n.endpoint()).getDragonflyRouting(GetDragonflyRoutingRequest.getDefaultInstance())
                             .getQUpdates() > 0));
-        } finally {
-            if (daemon != null) {
-                daemon.stop().run();
-            }
         }
-        assertEquals(0, exit.get(60, TimeUnit.SECONDS), err.toString());
     }
 }

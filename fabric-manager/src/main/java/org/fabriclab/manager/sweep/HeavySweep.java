@@ -13,6 +13,7 @@ import org.fabriclab.proto.v1.PortInfo;
 import org.fabriclab.proto.v1.SetSmInfoRequest;
 import org.fabriclab.proto.v1.SmState;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
+import org.fabriclab.routing.dragonfly.DragonflySwitch;
 import org.fabriclab.routing.analysis.RouteReport;
 import org.fabriclab.routing.engine.EngineGuarantees;
 import org.fabriclab.routing.engine.ForwardingTables;
@@ -154,6 +155,18 @@ public final class HeavySweep {
             }
         }
         return held;
+    }
+
+    /**
+     * Writes Q-adaptive routing {@code want} (per switch number: the routing it holds, with the
+     * seed to learn from now) to every switch with learning restarted, or to none ({@link
+     * TablePush#restartLearning}); a reseed's and a snapshot restore's write.
+     *
+     * @return the switches written
+     * @throws SweepException why nothing was written, or which switch refused and that the others were put back
+     */
+    public int restartLearning(Discovery.Result d, DragonflySwitch[] want) throws SweepException, InterruptedException {
+        return tables.restartLearning(d, d.fabric(), want);
     }
 
     /**

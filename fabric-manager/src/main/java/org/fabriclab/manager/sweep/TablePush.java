@@ -11,8 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.fabriclab.manager.channel.FanOut;
 import org.fabriclab.manager.discovery.DiscoveredNode;
 import org.fabriclab.manager.discovery.Discovery;
+import org.fabriclab.proto.v1.DragonflyRouting;
+import org.fabriclab.proto.v1.GetDragonflyRoutingRequest;
 import org.fabriclab.proto.v1.GetSwitchInfoRequest;
 import org.fabriclab.proto.v1.WriteTablesRequest;
+import org.fabriclab.routing.dragonfly.DragonflySwitch;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.SwitchInstall;
 import org.fabriclab.routing.fabric.Fabric;
@@ -27,6 +30,12 @@ import org.fabriclab.routing.fabric.Fabric;
  * stranger's write) or at the contract's ceiling is rewritten whole from a fresh base (a
  * {@code replace} write: nothing it held is trusted, in one call instead of a read per block), and
  * so is one whose version moved between the read and the write (FAILED_PRECONDITION, once).
+ *
+ * <p>A Q-adaptive switch's seed is its own once installed: a push whose routing differs from the
+ * switch's only in the seed (another seed policy, a restored snapshot's values) keeps the switch's
+ * seed, and so what it learnt; before a whole rewrite the routing is read back for that. Only
+ * {@link #restartLearning} (a reseed or a restore) writes a new seed into the same routing, on
+ * every switch or none.
  *
  * <p>Thread-safety: {@link #push} runs on the sweep thread; the per-switch calls on the fan-out's,
  * each call with the fan-out's deadline.
@@ -101,8 +110,9 @@ final class TablePush {
         }
         boolean trusted = known != null && known.version() == version;
         if (!trusted || Long.compareUnsigned(version, MAX_VERSION) >= 0) {
-            return replace(node, want, version);
+            return replace(node, keepingSeed(want, heldRouting(node, want.dragonfly())), version);
         }
+        want = keepingSeed(want, known.install().dragonfly());
         try {
             return pushChanges(node, want, known, version);
         } catch (StatusRuntimeException e) {
@@ -110,7 +120,8 @@ final class TablePush {
                 throw e;
             }
             // written by someone else between our read and our write: take it back whole
-            return replace(node, want, fanOut.stub(node.endpoint()).getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()).getTableVersion());
+            return replace(node, keepingSeed(want, heldRouting(node, want.dragonfly())),
+                    fanOut.stub(node.endpoint()).getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()).getTableVersion());
         }
     }
 
@@ -166,6 +177,150 @@ final class TablePush {
         int changed = fanOut.stub(node.endpoint()).writeTables(w.build()).getChangedBlocks();
         pushed.put(guid, new Pushed(version + 1, want));
         return changed;
+    }
+
+    /**
+     * {@code want} with the seed of {@code held}, the routing the switch holds, when the two differ
+     * in the seed alone: a learning switch keeps its seed (and with it what it learnt, the write
+     * being of the routing it holds). Otherwise {@code want} as it is.
+     */
+    private static SwitchInstall keepingSeed(SwitchInstall want, DragonflySwitch held) {
+        DragonflySwitch w = want.dragonfly();
+        if (w == null || held == null || w.qSeed() == null || !w.sameRouting(held) || Arrays.equals(w.qSeed(), held.qSeed())) {
+            return want;
+        }
+        return want.withDragonfly(held);
+    }
+
+    /**
+     * The routing switch {@code node} holds, read back, as far as it matters to {@link
+     * #keepingSeed}: {@code want} with the switch's seed when the switch holds the same routing
+     * (compared on the wire, the seed left out), else null. No read unless {@code want} has a seed.
+     */
+    private DragonflySwitch heldRouting(DiscoveredNode node, DragonflySwitch want) {
+        if (want == null || want.qSeed() == null) {
+            return null;
+        }
+        DragonflyRouting held = fanOut.stub(node.endpoint()).getDragonflyRouting(GetDragonflyRoutingRequest.newBuilder().setFull(true).build())
+                .getRouting();
+        if (held.getQSeedCount() != want.qSeed().length
+                || !held.toBuilder().clearQSeed().build().equals(DragonflyWire.encode(want).toBuilder().clearQSeed().build())) {
+            return null;
+        }
+        float[] seed = new float[held.getQSeedCount()];
+        for (int i = 0; i < seed.length; i++) {
+            seed[i] = held.getQSeed(i);
+        }
+        return want.withQSeed(seed);
+    }
+
+    /** What a switch held before {@link #restartLearning} wrote it: its version, and the Q-values it had learnt. */
+    private record Before(long version, float[] values) {
+    }
+
+    /**
+     * Installs {@code want[s]} on every switch {@code s}, each the Q-adaptive routing the switch
+     * holds with the seed to learn from now (a reseed, or a snapshot's values), with {@code
+     * restart_learning}, so that every switch starts again from it: on every switch or none. First
+     * every switch must be at the version this manager wrote and hold the routing {@code want}
+     * differs from only in the seed (else nothing is written); then the writes; if a switch refuses
+     * or does not answer, the switches already written are written again with the routing they held
+     * and the Q-values they had learnt as its seed (what they learnt between the read and the
+     * write back is lost).
+     *
+     * @return the switches written
+     * @throws SweepException saying why nothing was written, or which switch refused and that the
+     *                        others were put back (or could not be)
+     */
+    int restartLearning(Discovery.Result d, Fabric f, DragonflySwitch[] want) throws SweepException, InterruptedException {
+        List<Integer> switches = new ArrayList<>();
+        for (int s = 0; s < f.switchCount(); s++) {
+            switches.add(s);
+        }
+        List<FanOut.Result<Integer, Before>> before = fanOut.run(switches, FanOut.Retry.IDEMPOTENT, s -> {
+            var stub = fanOut.stub(node(d, f, s).endpoint());
+            long version = stub.getSwitchInfo(GetSwitchInfoRequest.getDefaultInstance()).getTableVersion();
+            List<Float> q = stub.getDragonflyRouting(GetDragonflyRoutingRequest.getDefaultInstance()).getQValuesList();
+            float[] values = new float[q.size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = q.get(i);
+            }
+            return new Before(version, values);
+        });
+        List<String> refused = new ArrayList<>();
+        DragonflySwitch[] prior = new DragonflySwitch[want.length];
+        for (FanOut.Result<Integer, Before> r : before) {
+            int s = r.item();
+            Pushed known = pushed.get(node(d, f, s).info().getNodeGuid());
+            prior[s] = known == null ? null : known.install().dragonfly();
+            if (!r.ok()) {
+                refused.add(name(f, s) + " did not answer (" + FanOut.describe(r.failure()) + ")");
+            } else if (known == null || known.version() != r.value().version() || !want[s].sameRouting(known.install().dragonfly())) {
+                refused.add(name(f, s) + " is at table version " + r.value().version() + ", which this manager did not write with this "
+                        + "routing (a sweep takes it back first)");
+            }
+        }
+        if (!refused.isEmpty()) {
+            throw new SweepException("no switch was written: " + first(refused));
+        }
+        List<FanOut.Result<Integer, Long>> written = fanOut.run(switches, FanOut.Retry.NONE,
+                s -> restartOne(d, f, s, before.get(s).value().version(), want[s]));
+        List<Integer> done = new ArrayList<>();
+        for (FanOut.Result<Integer, Long> r : written) {
+            if (r.ok()) {
+                done.add(r.item());
+            } else {
+                refused.add(name(f, r.item()) + ": " + FanOut.describe(r.failure()));
+            }
+        }
+        if (refused.isEmpty()) {
+            return done.size();
+        }
+        List<String> stuck = new ArrayList<>();
+        for (FanOut.Result<Integer, Long> r : fanOut.run(done, FanOut.Retry.NONE,
+                s -> restartOne(d, f, s, written.get(s).value(), asLearnt(before.get(s).value().values(), prior[s])))) {
+            if (!r.ok()) {
+                stuck.add(name(f, r.item()) + ": " + FanOut.describe(r.failure()));
+            }
+        }
+        throw new SweepException(refused.size() + " switch(es) refused the Q-table write: " + first(refused) + "; "
+                + (stuck.isEmpty() ? "the " + done.size() + " already written were put back to the Q-values they held"
+                        : stuck.size() + " of the " + done.size() + " already written could not be put back and keep the new values: "
+                        + first(stuck)));
+    }
+
+    /** The routing a switch held before a restart with the values it had learnt as the seed, where they make one. */
+    private static DragonflySwitch asLearnt(float[] learnt, DragonflySwitch prior) {
+        try {
+            return prior.withQSeed(learnt);
+        } catch (IllegalArgumentException e) {
+            return prior; // learnt values no switch takes as a seed (a negative time): its seed, then
+        }
+    }
+
+    /** Writes {@code routing} to switch {@code s}, found at {@code version}, with learning restarted; returns the new version. */
+    private long restartOne(Discovery.Result d, Fabric f, int s, long version, DragonflySwitch routing) {
+        DiscoveredNode node = node(d, f, s);
+        WriteTablesRequest w = WriteTablesRequest.newBuilder().setMKey(mKey).setFromVersion(version).setToVersion(version + 1)
+                .setDragonfly(DragonflyWire.encode(routing)).setRestartLearning(true).build();
+        fanOut.stub(node.endpoint()).writeTables(w);
+        long guid = node.info().getNodeGuid();
+        pushed.put(guid, new Pushed(version + 1, pushed.get(guid).install().withDragonfly(routing)));
+        return version + 1;
+    }
+
+    private static DiscoveredNode node(Discovery.Result d, Fabric f, int s) {
+        return d.byGuid().get(f.nodeGuid(f.switchNode(s)));
+    }
+
+    private static String name(Fabric f, int s) {
+        return f.name(f.switchNode(s));
+    }
+
+    /** The first few of {@code problems}, and how many more. */
+    private static String first(List<String> problems) {
+        return String.join("; ", problems.subList(0, Math.min(3, problems.size())))
+                + (problems.size() > 3 ? " (and " + (problems.size() - 3) + " more)" : "");
     }
 
     /** Block {@code b} as {@code held} has it; entries past its end are "no route". */

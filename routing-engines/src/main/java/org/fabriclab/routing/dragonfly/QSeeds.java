@@ -1,16 +1,60 @@
 package org.fabriclab.routing.dragonfly;
 
+import java.util.Locale;
+import org.fabriclab.routing.text.Excerpt;
+
 /**
- * Where Q-adaptive's learning starts: a router's Q-table before any packet, in nanoseconds, as the
- * paper initialises it ("the theoretical packet delivery time without any congestion through a
- * minimal routing path", section 5.1) and as its simulator computes that: the time to reach the
- * destination group, so the column of a global port leading straight to the row's group holds one
- * global hop, every other column one global and one local hop. A hop is the packet's time on the
- * wire plus the cable's delay. Rows of the router's own group are never read (it routes minimally
- * there) and hold 0.
+ * Where Q-adaptive's learning starts: a router's Q-table before any packet, in nanoseconds, by one
+ * of three policies ({@link Policy}). The paper initialises it with "the theoretical packet
+ * delivery time without any congestion through a minimal routing path" (section 5.1), and its
+ * simulator computes that as the time to reach the destination group: the column of a global port
+ * leading straight to the row's group holds one global hop, every other column one global and one
+ * local hop ({@link #minimal}). A hop is the packet's time on the wire plus the cable's delay. Rows
+ * of the router's own group are never read (it routes minimally there) and hold 0 whatever the
+ * policy.
  */
 public final class QSeeds {
     private QSeeds() {
+    }
+
+    /**
+     * The seed policies, as the engine parameter {@code qtable_seed} names them. Learning is
+     * hysteretic: a value falls by {@code alpha} (0.2) of the gap when a route proves quicker than
+     * it says, and rises by only {@code beta} (0.04) when slower. So:
+     * <ul>
+     *   <li>{@code minimal} (the paper's): every value a lower bound of the real time (no queueing),
+     *       the direct port the least; a router starts minimal and learns congestion from below, at
+     *       the slow rate; the paper's convergence is measured from here;</li>
+     *   <li>{@code hops}: the fewest hops to the group through each port times one nominal hop
+     *       time; detours ranked by length (minimal ranks every indirect port alike), values above
+     *       the real time where a hop is local (they fall fast) and below it where global;</li>
+     *   <li>{@code zero}: every port looks free; with the minimal port at 0 no port can be a
+     *       fraction quicker (Equation 2), so the router keeps minimal until feedback has raised
+     *       the minimal port's value at the slow rate: the slowest start under adversarial traffic.</li>
+     * </ul>
+     */
+    public enum Policy {
+        MINIMAL, HOPS, ZERO;
+
+        /** The name {@code qtable_seed} takes. */
+        public String key() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /**
+         * The policy named {@code key} ({@code minimal}, {@code hops}, {@code zero}).
+         *
+         * @throws IllegalArgumentException naming the value and the policies there are
+         */
+        public static Policy of(String key) {
+            for (Policy p : values()) {
+                if (p.key().equals(key == null ? "" : key.strip())) {
+                    return p;
+                }
+            }
+            throw new IllegalArgumentException("qtable_seed=" + Excerpt.bare(key) + " is no seed policy; there are minimal (the paper's), hops "
+                    + "(hop count x hop_ns) and zero");
+        }
     }
 
     /**
@@ -20,18 +64,55 @@ public final class QSeeds {
      * @param globalHopNs a packet's time across a global link
      */
     public static float[] minimal(DragonflySwitch r, double localHopNs, double globalHopNs) {
+        return fill(r, (t, p) -> r.kind(p) == DragonflySwitch.GLOBAL && r.peer(p) == t ? globalHopNs : globalHopNs + localHopNs);
+    }
+
+    /**
+     * The hop-count seed for router {@code r}: per row's group and column, the fewest
+     * router-to-router hops from {@code r} to a router of that group leaving by the column's port,
+     * times {@code hopNs}. One hop through a global port straight to the group; through any other
+     * port one hop to the next router, then none if it is in the group, one if it has a global link
+     * to it, else two (a local hop to its group's gateway, then the global one).
+     *
+     * @param next per port of {@code r}, the router at its other end (null for a host port or none)
+     */
+    public static float[] hops(DragonflySwitch r, DragonflySwitch[] next, double hopNs) {
+        if (next.length != r.ports() + 1) {
+            throw new IllegalArgumentException("the routers beyond " + r + " are given for " + (next.length - 1) + " ports, not "
+                    + r.ports());
+        }
+        return fill(r, (t, p) -> {
+            DragonflySwitch n = next[p];
+            if (n == null) {
+                throw new IllegalArgumentException("port " + p + " of " + r + " is a Q-table column but leads to no router");
+            }
+            int beyond = n.group() == t ? 0 : n.globalPort(t) != 0 ? 1 : 2;
+            return (1 + beyond) * hopNs;
+        });
+    }
+
+    /** Every value 0: every port looks free until feedback says otherwise. */
+    public static float[] zero(DragonflySwitch r) {
+        return new float[r.rows() * r.columns()];
+    }
+
+    /** A value per (destination group, non-host port) of another group. */
+    private interface Value {
+        double of(int group, int port);
+    }
+
+    /** Router {@code r}'s table with {@code v} in every row of another group (each host slot alike), 0 in its own group's. */
+    private static float[] fill(DragonflySwitch r, Value v) {
         int cols = r.columns();
         float[] q = new float[r.rows() * cols];
         for (int t = 0; t < r.groups(); t++) {
             if (t == r.group()) {
                 continue;
             }
-            for (int slot = 0; slot < r.hostsPerRouter(); slot++) {
-                int row = r.row(t, slot);
-                for (int c = 0; c < cols; c++) {
-                    int p = r.portOfColumn(c);
-                    boolean direct = r.kind(p) == DragonflySwitch.GLOBAL && r.peer(p) == t;
-                    q[row * cols + c] = (float) (direct ? globalHopNs : globalHopNs + localHopNs);
+            for (int c = 0; c < cols; c++) {
+                float x = (float) v.of(t, r.portOfColumn(c));
+                for (int slot = 0; slot < r.hostsPerRouter(); slot++) {
+                    q[r.row(t, slot) * cols + c] = x;
                 }
             }
         }

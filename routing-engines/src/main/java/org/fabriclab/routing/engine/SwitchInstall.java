@@ -113,6 +113,11 @@ public record SwitchInstall(byte[] lft, int lftTop, List<LaneMap> sl2vl, int[][]
                 dragonfly);
     }
 
+    /** The same tables with Dragonfly routing {@code d} (a switch that keeps learning, or starts again from another seed). */
+    public SwitchInstall withDragonfly(DragonflySwitch d) {
+        return new SwitchInstall(lft, lftTop, sl2vl, arGroups, arDetours, arLft, arEnabled, arStaticInputs, directionPorts, d);
+    }
+
     /** Number of LFT blocks. */
     public int blocks() {
         return lft.length / BLOCK;

@@ -21,7 +21,7 @@ import org.fabriclab.agent.mgmt.ManagedNode;
  * splits PortXmitDiscards from the errors behind them. Node-level counters (not of a port) are the
  * adaptive decisions of a switch, minimal or not ({@link #ADAPTIVE_MINIMAL}, {@link #ADAPTIVE_NONMINIMAL}: an AR
  * group's, or a Dragonfly algorithm's at a decision point), and Q-adaptive's learning ({@link #Q_UPDATES},
- * {@link #Q_EXPLORATIONS}).
+ * {@link #Q_EXPLORATIONS}, {@link #Q_CHANGE_PS}).
  */
 public final class PortCounterArray {
     public static final int XMIT_DATA = 0;
@@ -40,7 +40,9 @@ public final class PortCounterArray {
     public static final int Q_UPDATES = 2;
     /** Node counter: Q-adaptive decisions that took a random port (epsilon-greedy exploration). */
     public static final int Q_EXPLORATIONS = 3;
-    public static final int NODE_COUNTERS = 4;
+    /** Node counter: how far the Q-table's values moved, every update's absolute change summed, in picoseconds. */
+    public static final int Q_CHANGE_PS = 4;
+    public static final int NODE_COUNTERS = 5;
 
     /** Why a packet was discarded (IBA counts them apart: PortXmitDiscards, VL15Dropped, buffer overruns, link errors). */
     public enum DiscardReason {
@@ -112,6 +114,11 @@ public final class PortCounterArray {
     /** Adds one to node counter {@code counter} ({@link #ADAPTIVE_MINIMAL}, {@link #ADAPTIVE_NONMINIMAL}). */
     public void addNode(int counter) {
         node[counter]++;
+    }
+
+    /** Adds {@code delta} to node counter {@code counter} ({@link #Q_CHANGE_PS}). */
+    public void addNode(int counter, long delta) {
+        node[counter] += delta;
     }
 
     public long getNode(int counter) {

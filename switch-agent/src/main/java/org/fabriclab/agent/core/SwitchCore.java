@@ -610,8 +610,8 @@ public final class SwitchCore {
     /**
      * Q-adaptive feedback from the router downstream of output {@code port} (Equation 3, hysteretic):
      * delta = {@code value} - Q; Q moves by {@code alpha} x delta when delta is negative (the route
-     * got quicker), by {@code beta} x delta otherwise. Feedback for a row or port this router does
-     * not have (tables changed since) is dropped.
+     * got quicker), by {@code beta} x delta otherwise; the move counted, and its size. Feedback for a
+     * row or port this router does not have (tables changed since) is dropped.
      */
     public void qFeedback(int port, int row, float value, long now) {
         SwitchTables t = tables.current();
@@ -628,8 +628,10 @@ public final class SwitchCore {
         int i = row * dragonfly.columns() + col;
         float delta = value - qTable[i];
         DragonflyParams p = dragonfly.params();
-        qTable[i] += (float) ((delta < 0 ? p.alpha() : p.beta()) * delta);
+        float step = (float) ((delta < 0 ? p.alpha() : p.beta()) * delta);
+        qTable[i] += step;
         counters.addNode(PortCounterArray.Q_UPDATES);
+        counters.addNode(PortCounterArray.Q_CHANGE_PS, (long) (Math.abs(step) * 1000)); // the convergence the manager exports
     }
 
     /**

@@ -16,7 +16,9 @@ import org.fabriclab.routing.dragonfly.DragonflySwitch;
  * ports whose packets follow the static LFT even with AR on (null keeps the setting); and the
  * switch's Dragonfly routing (null keeps it; empty turns it off; a routing other than the one
  * installed replaces it, and with it the Q-table the switch learns from, which starts again from
- * its seed; the same routing again changes nothing). With {@code replace} the batch is the whole
+ * its seed; the same routing again changes nothing, unless {@code restartLearning}: then a
+ * Q-adaptive switch starts learning again from the seed of the routing in force after the batch,
+ * whichever it is). With {@code replace} the batch is the whole
  * tables: what it leaves out is what a fresh switch holds, and it may move the version down (a
  * manager taking back a switch someone else wrote, or one at the version ceiling). Versions are
  * unsigned ({@link Long#compareUnsigned}). Build one with
@@ -24,12 +26,13 @@ import org.fabriclab.routing.dragonfly.DragonflySwitch;
  */
 public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl,
                          List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled, int[] directionPorts,
-                         int[] arStaticInputs, boolean replace, Optional<DragonflySwitch> dragonfly) {
+                         int[] arStaticInputs, boolean replace, Optional<DragonflySwitch> dragonfly, boolean restartLearning) {
     /** Changing what it names, keeping the rest (the Dragonfly routing too). */
     public TableBatch(long fromVersion, long toVersion, List<Block> blocks, int lftTop, List<Sl2Vl> sl2vl,
                       List<ArGroup> arGroups, List<ArBlock> arBlocks, Boolean arEnabled, int[] directionPorts,
                       int[] arStaticInputs) {
-        this(fromVersion, toVersion, blocks, lftTop, sl2vl, arGroups, arBlocks, arEnabled, directionPorts, arStaticInputs, false, null);
+        this(fromVersion, toVersion, blocks, lftTop, sl2vl, arGroups, arBlocks, arEnabled, directionPorts, arStaticInputs, false, null,
+                false);
     }
 
     /** Without adaptive-routing changes. */
@@ -100,6 +103,7 @@ public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, i
         private int[] arStaticInputs;
         private Optional<DragonflySwitch> dragonfly;
         private boolean replace;
+        private boolean restartLearning;
 
         private Builder(long fromVersion, long toVersion) {
             this.fromVersion = fromVersion;
@@ -165,9 +169,15 @@ public record TableBatch(long fromVersion, long toVersion, List<Block> blocks, i
             return this;
         }
 
+        /** Makes a Q-adaptive switch start learning again from its routing's seed, even if the routing stays the same. */
+        public Builder restartLearning(boolean restart) {
+            restartLearning = restart;
+            return this;
+        }
+
         public TableBatch build() {
             return new TableBatch(fromVersion, toVersion, blocks, lftTop, sl2vl, arGroups, arBlocks, arEnabled, directionPorts,
-                    arStaticInputs, replace, dragonfly);
+                    arStaticInputs, replace, dragonfly, restartLearning);
         }
     }
 }

@@ -97,7 +97,11 @@ public final class TableStore {
         int[] directions = batch.directionPorts() != null ? batch.directionPorts() : base.directionPorts();
         int[] staticInputs = batch.arStaticInputs() != null ? batch.arStaticInputs() : base.arStaticInputs();
         DragonflySwitch dragonfly = batch.dragonfly() != null ? batch.dragonfly().orElse(null) : base.dragonfly();
-        if (dragonfly != null && dragonfly.equals(old.dragonfly())) {
+        if (dragonfly != null && batch.restartLearning()) {
+            // another instance of the same routing: the core, which takes up a routing when the
+            // instance changes, starts its Q-table and random choices again from the seed
+            dragonfly = dragonfly.withQSeed(dragonfly.qSeed());
+        } else if (dragonfly != null && dragonfly.equals(old.dragonfly())) {
             dragonfly = old.dragonfly(); // the same routing written again: a learning switch keeps its Q-table
         }
         SwitchTables next = new SwitchTables(batch.toVersion(), lft, top, ports, sl2vl, arLft, groups, detours, ar, directions, staticInputs,

@@ -45,6 +45,7 @@ import org.fabriclab.proto.v1.InputBytes;
 import org.fabriclab.proto.v1.LftBlock;
 import org.fabriclab.proto.v1.ManagementGrpc;
 import org.fabriclab.proto.v1.NodeCounters;
+import org.fabriclab.proto.v1.QLearning;
 import org.fabriclab.proto.v1.NodeInfo;
 import org.fabriclab.proto.v1.NodeRecord;
 import org.fabriclab.proto.v1.PortCounters;
@@ -352,8 +353,8 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
     }
 
     /**
-     * Every port's counters, the node's adaptive decisions and, on a channel adapter with a data
-     * plane, its flow counters: one call where a manager polling port by port makes one per port.
+     * Every port's counters, the node's adaptive decisions (and a Q-adaptive switch's learning) and,
+     * on a channel adapter with a data plane, its flow counters: one call where a manager polling port by port makes one per port.
      * Everything is stamped with one model time, read first.
      */
     @Override
@@ -367,6 +368,12 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
         if (node.isSwitch()) {
             b.setAdaptiveDecisions(AdaptiveDecisions.newBuilder().setMinimal(c.getNode(PortCounterArray.ADAPTIVE_MINIMAL))
                     .setNonminimal(c.getNode(PortCounterArray.ADAPTIVE_NONMINIMAL)));
+            DragonflySwitch d = node.tables().current().dragonfly();
+            if (d != null && d.qSeed() != null) {
+                b.setQLearning(QLearning.newBuilder().setUpdates(c.getNode(PortCounterArray.Q_UPDATES))
+                        .setExplorations(c.getNode(PortCounterArray.Q_EXPLORATIONS)).setChangePs(c.getNode(PortCounterArray.Q_CHANGE_PS))
+                        .setEntries(d.qSeed().length));
+            }
         }
         ManagedNode.FlowSource source = node.flowSource();
         if (source == null) {

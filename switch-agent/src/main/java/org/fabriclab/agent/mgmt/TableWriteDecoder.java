@@ -24,7 +24,7 @@ public final class TableWriteDecoder {
     /** @throws TableWriteException where a part cannot even be read as what it claims (a malformed Dragonfly routing) */
     public static TableBatch decode(WriteTablesRequest request) throws TableWriteException {
         TableBatch.Builder b = TableBatch.builder(request.getFromVersion(), request.getToVersion()).lftTop(request.getLftTop())
-                .replace(request.getReplace());
+                .replace(request.getReplace()).restartLearning(request.getRestartLearning());
         for (LftBlock block : request.getLftBlocksList()) {
             b.block(block.getBlock(), block.getPorts().toByteArray());
         }

@@ -34,13 +34,21 @@ import org.fabriclab.routing.lid.LidAssignment;
  * <p>Parameters ({@code --engine-param NAME=VALUE}): those of {@link DragonflyParams}, and for the
  * Q-table seed {@code link_gbps} (default 32, the paper's 4 GB/s) and {@code packet_bytes} (128),
  * the local and global cables' delays coming from the fabric ({@link Fabric#linkDelayNs}), else
- * {@code local_latency_ns} (30) and {@code global_latency_ns} (300). A fabric that is no Dragonfly
- * is refused with the reason, so a chain falls back.
+ * {@code local_latency_ns} (30) and {@code global_latency_ns} (300). {@code q-adaptive} also reads
+ * {@code qtable_seed}, the seed policy ({@link QSeeds.Policy}: {@code minimal}, the default and the
+ * paper's; {@code hops}; {@code zero}), and {@code hop_ns}, the nominal hop time of {@code hops}
+ * ({@code mean}, the default: the mean of a local and a global hop as the parameters above make
+ * them; or a time in ns). A fabric that is no Dragonfly is refused with the reason, so a chain
+ * falls back.
  */
 public final class DragonflyEngine implements RoutingEngine {
     /** The Q-table seed's parameters (the time of a hop without congestion), with their defaults. */
     private static final Map<String, String> SEED_PARAMETERS = Map.of("link_gbps", "32", "packet_bytes", "128", "local_latency_ns", "30",
             "global_latency_ns", "300");
+    /** Q-adaptive's seed policy and the nominal hop time of {@code hops}, with their defaults. */
+    static final String SEED_POLICY = "qtable_seed";
+    static final String HOP_NS = "hop_ns";
+    private static final String MEAN_HOP = "mean";
 
     private final DragonflyAlgorithm algorithm;
 
@@ -65,6 +73,10 @@ public final class DragonflyEngine implements RoutingEngine {
         for (String name : List.of("link_gbps", "packet_bytes", "local_latency_ns", "global_latency_ns")) {
             m.put(name, SEED_PARAMETERS.get(name));
         }
+        if (algorithm == DragonflyAlgorithm.Q_ADAPTIVE) {
+            m.put(SEED_POLICY, QSeeds.Policy.MINIMAL.key());
+            m.put(HOP_NS, MEAN_HOP);
+        }
         return m;
     }
 
@@ -74,6 +86,29 @@ public final class DragonflyEngine implements RoutingEngine {
         for (String name : SEED_PARAMETERS.keySet()) {
             positive(params, name);
         }
+        if (algorithm == DragonflyAlgorithm.Q_ADAPTIVE) {
+            seedPolicy(params);
+            hopNs(params, 1, 1);
+        }
+    }
+
+    /** The seed policy {@code params} names, else {@code minimal}. */
+    private static QSeeds.Policy seedPolicy(Map<String, String> params) {
+        String v = params.get(SEED_POLICY);
+        return v == null ? QSeeds.Policy.MINIMAL : QSeeds.Policy.of(v);
+    }
+
+    /**
+     * {@code hop_ns} as given, else (or given as {@code mean}) the mean of a local and a global hop.
+     *
+     * @throws IllegalArgumentException if it is neither {@code mean} nor a positive number below 10^9
+     */
+    private static double hopNs(Map<String, String> params, double localHop, double globalHop) {
+        String v = params.getOrDefault(HOP_NS, MEAN_HOP);
+        if (v.strip().equals(MEAN_HOP)) {
+            return (localHop + globalHop) / 2;
+        }
+        return positive(HOP_NS, v, "is neither 'mean' nor a positive number of ns");
     }
 
     @Override
@@ -84,6 +119,8 @@ public final class DragonflyEngine implements RoutingEngine {
         double frameNs;
         double localHop;
         double globalHop;
+        QSeeds.Policy policy;
+        double hopNs;
         try {
             df = DragonflyFabric.of(f);
             Map<String, String> given = request.options().params();
@@ -91,6 +128,8 @@ public final class DragonflyEngine implements RoutingEngine {
             frameNs = positive(given, "packet_bytes") * 8 / positive(given, "link_gbps");
             localHop = frameNs + delay(f, df, true, positive(given, "local_latency_ns"));
             globalHop = frameNs + delay(f, df, false, positive(given, "global_latency_ns"));
+            policy = seedPolicy(given);
+            hopNs = hopNs(given, localHop, globalHop);
         } catch (IllegalArgumentException e) {
             throw new RoutingException(name(), e.getMessage());
         }
@@ -101,15 +140,25 @@ public final class DragonflyEngine implements RoutingEngine {
         for (int s = 0; s < f.switchCount(); s++) {
             try {
                 routers[s] = router(df, s, params, request.options().seed(), where);
-                if (algorithm == DragonflyAlgorithm.Q_ADAPTIVE) {
-                    routers[s] = routers[s].withQSeed(QSeeds.minimal(routers[s], localHop, globalHop));
-                }
             } catch (IllegalArgumentException e) {
                 throw new RoutingException(name(), "switch " + f.name(f.switchNode(s)) + ": " + e.getMessage());
             }
-            minimalLft(df, s, routers[s], lids, out);
         }
-        return out.build(name()).withDragonfly(new DragonflyTables(df, algorithm, routers), name());
+        // the seeds once every router is known (hops looks at the routers beyond each port)
+        DragonflySwitch[] seeded = routers.clone();
+        for (int s = 0; s < f.switchCount(); s++) {
+            if (algorithm == DragonflyAlgorithm.Q_ADAPTIVE) {
+                DragonflySwitch r = routers[s];
+                float[] seed = switch (policy) {
+                    case MINIMAL -> QSeeds.minimal(r, localHop, globalHop);
+                    case HOPS -> QSeeds.hops(r, beyond(f, s, routers), hopNs);
+                    case ZERO -> QSeeds.zero(r);
+                };
+                seeded[s] = r.withQSeed(seed);
+            }
+            minimalLft(df, s, seeded[s], lids, out);
+        }
+        return out.build(name()).withDragonfly(new DragonflyTables(df, algorithm, seeded), name());
     }
 
     /**
@@ -118,7 +167,11 @@ public final class DragonflyEngine implements RoutingEngine {
      * @throws IllegalArgumentException if it is not a positive number below 10^9
      */
     private static double positive(Map<String, String> params, String name) {
-        String v = params.getOrDefault(name, SEED_PARAMETERS.get(name));
+        return positive(name, params.getOrDefault(name, SEED_PARAMETERS.get(name)), "is not a positive number");
+    }
+
+    /** Value {@code v} of parameter {@code name} if it is a positive number below 10^9, else refused: "NAME=V {@code what}". */
+    private static double positive(String name, String v, String what) {
         try {
             double x = Double.parseDouble(v.strip());
             if (x > 0 && x < 1e9) {
@@ -127,7 +180,20 @@ public final class DragonflyEngine implements RoutingEngine {
         } catch (NumberFormatException e) {
             // said below
         }
-        throw new IllegalArgumentException(name + "=" + v + " is not a positive number");
+        throw new IllegalArgumentException(name + "=" + v + " " + what);
+    }
+
+    /** Per port of switch {@code s}, the router at its other end (null for a host port or none). */
+    private static DragonflySwitch[] beyond(Fabric f, int s, DragonflySwitch[] routers) {
+        int node = f.switchNode(s);
+        DragonflySwitch[] next = new DragonflySwitch[f.portCount(node) + 1];
+        for (int p = 1; p <= f.portCount(node); p++) {
+            int other = f.peerNode(f.globalPort(node, p));
+            if (other != Fabric.NONE && f.isSwitch(other)) {
+                next[p] = routers[f.switchIndex(other)];
+            }
+        }
+        return next;
     }
 
     /** The delay of the fabric's first local (or global) link where it gives one, else {@code def}. */

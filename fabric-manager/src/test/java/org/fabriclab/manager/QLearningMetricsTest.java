@@ -1,0 +1,106 @@
+package org.fabriclab.manager;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.link.LiveSwitch;
+import org.fabriclab.emulator.live.EmulatedFabric;
+import org.fabriclab.proto.v1.DragonflyState;
+import org.fabriclab.routing.topology.Topologies;
+import org.fabriclab.testkit.Waits;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Q-adaptive's learning on {@code /metrics} (docs/metrics.md, "Switches"), from a manager polling
+ * live agents: per switch, and only per switch (one series each, never per row), the Q-table
+ * updates and explorations as counters equal to what the switches report over the management
+ * contract, how far the values moved (a counter, and its mean per table entry over the last poll),
+ * and the share of non-minimal decisions over the last poll; none of the interval figures before a
+ * second poll. Debian's {@code promtool check metrics} accepts the exposition.
+ */
+class QLearningMetricsTest {
+    @Test
+    void qAdaptiveSwitchesExportTheirLearningPerSwitch(@TempDir Path dir) throws Exception {
+        PrometheusMeterRegistry registry = MetricsServer.newRegistry();
+        try (EmulatedFabric fabric = EmulatedFabric.start(Topologies.generate(DragonflyLiveTest.SPEC),
+                EmulatedFabric.Options.DEFAULTS.withLanes(5, 8, 0));
+             FabricManager manager = new FabricManager(fabric.endpoint(fabric.hosts().get(0).name()), "q-adaptive", null, registry);
+             PerfManager perf = new PerfManager(manager, registry, 1000);
+             MetricsServer server = new MetricsServer(registry, 0)) {
+            FabricManager.Snapshot s = manager.sweep().get(60, TimeUnit.SECONDS);
+            assertEquals(FabricManager.State.UP, s.state(), s.lastError());
+            perf.poll();
+            Map<String, Double> first = samples(scrape(server));
+            for (LiveSwitch sw : fabric.switches()) {
+                assertEquals(0.0, first.get("fabric_switch_q_updates_total{node=\"" + sw.name() + "\"}"), sw.name());
+                assertEquals(0.0, first.get("fabric_switch_q_change_seconds_total{node=\"" + sw.name() + "\"}"), sw.name());
+                assertFalse(first.containsKey("fabric_switch_q_change_mean_seconds{node=\"" + sw.name() + "\"}"), "no interval yet");
+                assertFalse(first.containsKey("fabric_switch_nonminimal_decision_ratio{node=\"" + sw.name() + "\"}"), "no interval yet");
+            }
+
+            DragonflyLiveTest.carryAdversarialTraffic(fabric, s, 200);
+            Waits.settled("Q-table updates", () -> DragonflyLiveTest.states(manager, fabric).stream()
+                    .mapToLong(DragonflyState::getQUpdates).sum(), Duration.ofMillis(200));
+            perf.poll();
+            String body = scrape(server);
+            Map<String, Double> after = samples(body);
+            List<DragonflyState> states = DragonflyLiveTest.states(manager, fabric);
+            for (int i = 0; i < states.size(); i++) {
+                DragonflyState st = states.get(i);
+                String node = "{node=\"" + fabric.switches().get(i).name() + "\"}";
+                assertEquals((double) st.getQUpdates(), after.get("fabric_switch_q_updates_total" + node), node);
+                assertTrue(st.getQUpdates() > 0, node);
+                assertEquals((double) st.getQExplorations(), after.get("fabric_switch_q_explorations_total" + node), node);
+                Double moved = after.get("fabric_switch_q_change_seconds_total" + node);
+                assertTrue(moved != null && moved > 0, node + ": " + moved);
+                // the first poll saw nothing moved: the interval's change is all of it, over rows x columns
+                Double mean = after.get("fabric_switch_q_change_mean_seconds" + node);
+                assertNotNull(mean, node);
+                assertEquals(moved / (st.getRows() * st.getColumns()), mean, moved * 1e-9, node);
+                long decisions = st.getMinimalDecisions() + st.getNonminimalDecisions();
+                if (decisions > 0) {
+                    assertEquals(Math.round(st.getNonminimalDecisions() / (double) decisions * 1e6) / 1e6,
+                            after.get("fabric_switch_nonminimal_decision_ratio" + node), 1e-9, node);
+                }
+            }
+            // bounded: one series per switch and name, whatever the table's size
+            for (String name : List.of("fabric_switch_q_updates_total", "fabric_switch_q_explorations_total",
+                    "fabric_switch_q_change_seconds_total", "fabric_switch_q_change_mean_seconds")) {
+                assertEquals(20, after.keySet().stream().filter(k -> k.startsWith(name + "{")).count(), name);
+            }
+            MetricsTest.promtoolAccepts(dir, body);
+        }
+    }
+
+    private static String scrape(MetricsServer server) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    /** Each sample line of a text exposition, {@code name{labels}} to its value. */
+    private static Map<String, Double> samples(String body) {
+        Map<String, Double> out = new HashMap<>();
+        for (String line : body.split("\n")) {
+            int space = line.lastIndexOf(' ');
+            if (line.isEmpty() || line.startsWith("#") || space < 0) {
+                continue;
+            }
+            out.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
+        }
+        return out;
+    }
+}

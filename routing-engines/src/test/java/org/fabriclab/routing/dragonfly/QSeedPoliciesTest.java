@@ -1,0 +1,177 @@
+package org.fabriclab.routing.dragonfly;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Map;
+import org.fabriclab.routing.engine.RoutingException;
+import org.fabriclab.routing.engine.dragonfly.DragonflyEngine;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.topology.Topologies;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Q-adaptive's seed policies ({@code --engine-param qtable_seed=minimal|hops|zero}) on the small
+ * Dragonfly the daemon's tests run ({@code dragonfly:p=1,a=4,h=1}: 5 groups of 4 routers, one host
+ * each; every router has 3 local ports and 1 global one): the shape (a row per destination group
+ * and host slot, a column per non-host port), the values of each policy (the hop counts checked
+ * against a breadth-first search of the fabric, not against the rule that made them), rows of the
+ * router's own group at 0, the routing otherwise the same whatever the policy, and bad values
+ * refused by {@code checkParameters} before anything routes.
+ */
+class QSeedPoliciesTest {
+    private static final String SPEC = "dragonfly:p=1,a=4,h=1";
+    private static final DragonflyEngine Q = new DragonflyEngine(DragonflyAlgorithm.Q_ADAPTIVE);
+
+    private static DragonflyTables route(Map<String, String> params) throws RoutingException {
+        return DragonflyRoutingTest.route(Topologies.generate(SPEC), DragonflyAlgorithm.Q_ADAPTIVE, params).dragonfly();
+    }
+
+    @Test
+    void everyPolicyGivesATableOfTheRoutersShapeWithItsOwnGroupsRowsAtZero() throws Exception {
+        for (String policy : new String[] {"minimal", "hops", "zero"}) {
+            DragonflyTables t = route(Map.of("qtable_seed", policy));
+            for (int s = 0; s < t.dragonfly().fabric().switchCount(); s++) {
+                DragonflySwitch r = t.of(s);
+                assertEquals(5, r.rows(), policy);
+                assertEquals(4, r.columns(), policy);
+                assertEquals(3, r.localColumns(), policy);
+                float[] q = r.qSeed();
+                assertEquals(5 * 4, q.length, policy);
+                for (int c = 0; c < r.columns(); c++) {
+                    assertEquals(0f, q[r.row(r.group(), 0) * r.columns() + c], policy + ": switch " + s + "'s own group");
+                }
+            }
+        }
+    }
+
+    @Test
+    void minimalIsThePapersOneGlobalHopStraightThereAndAGlobalAndALocalOtherwise() throws Exception {
+        // no delays in the generated fabric: 128-byte packets at 32 Gbps (32 ns) plus 30 ns local, 300 ns global
+        DragonflyTables t = route(Map.of());
+        DragonflyTables named = route(Map.of("qtable_seed", "minimal"));
+        for (int s = 0; s < 20; s++) {
+            DragonflySwitch r = t.of(s);
+            assertTrue(Arrays.equals(r.qSeed(), named.of(s).qSeed()), "minimal is the default");
+            for (int g = 0; g < 5; g++) {
+                if (g == r.group()) {
+                    continue;
+                }
+                for (int c = 0; c < r.columns(); c++) {
+                    int p = r.portOfColumn(c);
+                    boolean direct = r.kind(p) == DragonflySwitch.GLOBAL && r.peer(p) == g;
+                    assertEquals(direct ? 332f : 394f, r.qSeed()[r.row(g, 0) * r.columns() + c], 1e-3f, "switch " + s + " group " + g);
+                }
+            }
+        }
+    }
+
+    @Test
+    void hopsIsTheFewestHopsToTheGroupThroughEachPortTimesTheHopTime() throws Exception {
+        DragonflyTables t = route(Map.of("qtable_seed", "hops", "hop_ns", "100"));
+        Fabric f = t.dragonfly().fabric();
+        DragonflyFabric df = t.dragonfly();
+        int[] seen = new int[4];
+        for (int s = 0; s < f.switchCount(); s++) {
+            DragonflySwitch r = t.of(s);
+            int node = f.switchNode(s);
+            for (int g = 0; g < df.groups(); g++) {
+                if (g == r.group()) {
+                    continue;
+                }
+                for (int c = 0; c < r.columns(); c++) {
+                    int next = f.switchIndex(f.peerNode(f.globalPort(node, r.portOfColumn(c))));
+                    int hops = 1 + distanceToGroup(df, next, g);
+                    seen[hops]++;
+                    assertEquals(100f * hops, r.qSeed()[r.row(g, 0) * r.columns() + c], 1e-3f, "switch " + s + " group " + g + " col " + c);
+                }
+            }
+        }
+        // on this Dragonfly all three counts occur: straight there, through the gateway, a hop more
+        assertTrue(seen[1] > 0 && seen[2] > 0 && seen[3] > 0, Arrays.toString(seen));
+    }
+
+    @Test
+    void hopsTakesTheMeanOfALocalAndAGlobalHopByDefault() throws Exception {
+        DragonflyTables t = route(Map.of("qtable_seed", "hops"));
+        DragonflySwitch r = t.of(0);
+        int g = r.peer(r.portOfColumn(r.columns() - 1)); // the group its global port leads to
+        assertEquals((62 + 332) / 2f, r.qSeed()[r.row(g, 0) * r.columns() + r.columns() - 1], 1e-3f);
+    }
+
+    @Test
+    void zeroIsZeroEverywhere() throws Exception {
+        DragonflyTables t = route(Map.of("qtable_seed", "zero"));
+        for (int s = 0; s < 20; s++) {
+            for (float v : t.of(s).qSeed()) {
+                assertEquals(0f, v);
+            }
+        }
+    }
+
+    @Test
+    void thePolicyChangesTheSeedAndNothingElse() throws Exception {
+        DragonflyTables minimal = route(Map.of());
+        for (String policy : new String[] {"hops", "zero"}) {
+            DragonflyTables other = route(Map.of("qtable_seed", policy));
+            for (int s = 0; s < 20; s++) {
+                assertTrue(minimal.of(s).sameRouting(other.of(s)), policy + ": switch " + s);
+                assertFalse(minimal.of(s).equals(other.of(s)), policy + ": switch " + s + "'s seed differs");
+            }
+        }
+    }
+
+    @Test
+    void checkParametersRefusesAnUnknownPolicyOrABadHopTime() {
+        Q.checkParameters(Map.of("qtable_seed", "hops", "hop_ns", "mean"));
+        Q.checkParameters(Map.of("qtable_seed", " zero ", "hop_ns", "250"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Q.checkParameters(Map.of("qtable_seed", "random")));
+        assertEquals("qtable_seed=random is no seed policy; there are minimal (the paper's), hops (hop count x hop_ns) and zero", e.getMessage());
+        for (String bad : new String[] {"0", "-5", "abc", "1e12", "NaN"}) {
+            e = assertThrows(IllegalArgumentException.class, () -> Q.checkParameters(Map.of("hop_ns", bad)), bad);
+            assertTrue(e.getMessage().startsWith("hop_ns=" + bad + " is neither 'mean' nor a positive number"), e.getMessage());
+        }
+        // refused when routing too, as a RoutingException naming the engine (a chain falls back)
+        RoutingException r = assertThrows(RoutingException.class, () -> route(Map.of("qtable_seed", "snapshot")));
+        assertTrue(r.getMessage().contains("qtable_seed=snapshot"), r.getMessage());
+    }
+
+    @Test
+    void onlyQAdaptiveReadsTheSeedPolicy() {
+        Map<String, String> q = Q.parameters();
+        assertEquals("minimal", q.get("qtable_seed"));
+        assertEquals("mean", q.get("hop_ns"));
+        Map<String, String> min = new DragonflyEngine(DragonflyAlgorithm.MIN).parameters();
+        assertFalse(min.containsKey("qtable_seed"));
+        assertFalse(min.containsKey("hop_ns"));
+    }
+
+    /** Router-to-router hops from switch {@code from} to the nearest switch of group {@code g}, by breadth-first search. */
+    private static int distanceToGroup(DragonflyFabric df, int from, int g) {
+        Fabric f = df.fabric();
+        int[] dist = new int[f.switchCount()];
+        Arrays.fill(dist, -1);
+        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        dist[from] = 0;
+        queue.add(from);
+        while (!queue.isEmpty()) {
+            int s = queue.poll();
+            if (df.group(s) == g) {
+                return dist[s];
+            }
+            int node = f.switchNode(s);
+            for (int p = 1; p <= f.portCount(node); p++) {
+                int other = f.peerNode(f.globalPort(node, p));
+                if (other != Fabric.NONE && f.isSwitch(other) && dist[f.switchIndex(other)] < 0) {
+                    dist[f.switchIndex(other)] = dist[s] + 1;
+                    queue.add(f.switchIndex(other));
+                }
+            }
+        }
+        throw new AssertionError("group " + g + " unreachable from switch " + from);
+    }
+}
