@@ -7,6 +7,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -58,10 +59,7 @@ class ProcessCleanupTest {
             Waits.until("the emulator is up (or has ended)", () -> !emulator.isAlive() || output.stream().anyMatch(l -> l.startsWith("fabric up:")));
             assertTrue(emulator.isAlive(), "the emulator ended: " + output);
             children = emulator.toHandle().descendants().toList();
-            // the command line, not the arguments: the JDK reads /proc/PID/cmdline one page long, and gives no
-            // arguments at all for a longer one (a test JVM's class path)
-            long switches = children.stream().filter(p -> p.info().commandLine().map(c -> c.contains("org.fabriclab.agent.SwitchAgentMain"))
-                    .orElse(false)).count();
+            long switches = children.stream().filter(p -> commandLine(p).contains("org.fabriclab.agent.SwitchAgentMain")).count();
             assertEquals(2, switches, "one switch-agent per switch: " + children.stream().map(p -> p.info().toString()).toList());
 
             if (signal.equals("KILL")) {
@@ -77,6 +75,19 @@ class ProcessCleanupTest {
         } finally {
             emulator.destroyForcibly();
             children.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /**
+     * A process's whole command line: /proc/PID/cmdline where there is one, since the JDK reads only
+     * its first page and cuts a test JVM's long class path (and what follows it) short; else the
+     * JDK's.
+     */
+    private static String commandLine(ProcessHandle p) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "cmdline")), StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            return p.info().commandLine().orElse("");
         }
     }
 }
