@@ -163,6 +163,8 @@ class QTableSeedTest {
         assertRefused(run(concat(dfMin, "--qtable-seed", "zero")), "emulator sim", "--qtable-seed: df-min learns no Q-tables");
         assertRefused(run(concat(dfMin, "--save-qtables", dir.resolve("x.qts").toString())), "emulator sim",
                 "--save-qtables: df-min learns no Q-tables");
+        assertRefused(run("sweep", "--topology", "dragonfly:p=2,a=4,h=1", "--engines", "q-adaptive", "--vls", "5", "--loads", "0.3",
+                "--qtable-seed", "snapshot:" + good), "emulator sweep", seed + good + ": a snapshot of another fabric");
         assertRefused(run("sweep", "--topology", TOPOLOGY, "--engines", "df-min,minhop", "--loads", "0.3", "--qtable-seed", "zero"),
                 "emulator sweep", "--qtable-seed: df-min,minhop learns no Q-tables");
         assertEquals(List.of("damaged.qts", "good.qts", "other.qts", "truncated.qts"), files(), "nothing written by a refused run");

@@ -18,6 +18,7 @@ import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
+import org.fabriclab.routing.dragonfly.DragonflyFabric;
 import org.fabriclab.routing.dragonfly.QSeeds;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingException;
@@ -96,7 +97,10 @@ public final class SimOptions {
                     + "--save-qtables here), which must be of this fabric. Default: the engine's qtable_seed, minimal")
     String qtableSeed;
 
-    /** {@code --qtable-seed snapshot:FILE}'s snapshot, read by {@link #checkEngineParams}; null for a policy or none. */
+    /**
+     * {@code --qtable-seed snapshot:FILE}'s snapshot, read and checked against the fabric by {@link
+     * #checkEngineParams} (against the routing's tables by {@link #route}); null for a policy or none.
+     */
     private QTableSnapshot seedSnapshot;
 
     @Option(names = "--source-queue", defaultValue = "" + SourceQueue.PACKETS, paramLabel = "PACKETS",
@@ -167,6 +171,10 @@ public final class SimOptions {
         }
         try {
             seedSnapshot = QTableSnapshot.read(Path.of(file), file);
+            DragonflyFabric df = dragonfly(topology.fabric());
+            if (df != null) { // else the engine refuses the fabric, saying why
+                seedSnapshot.checkFabric(df, file);
+            }
         } catch (NoSuchFileException e) {
             throw new IllegalArgumentException(option + file + ": no such file");
         } catch (QTableSnapshotException e) {
@@ -225,6 +233,15 @@ public final class SimOptions {
             return t.withDragonfly(seedSnapshot.seed(t.dragonfly(), qtableSeed.substring(SNAPSHOT.length())), t.engine());
         } catch (QTableSnapshotException e) {
             throw new IllegalArgumentException("Invalid value for option '--qtable-seed': " + e.getMessage());
+        }
+    }
+
+    /** {@code f} read as a Dragonfly, or null if it is none. */
+    private static DragonflyFabric dragonfly(Fabric f) {
+        try {
+            return DragonflyFabric.of(f);
+        } catch (IllegalArgumentException e) {
+            return null;
         }
     }
 

@@ -420,11 +420,7 @@ public final class QTableSnapshot {
      * @throws QTableSnapshotException {@link QTableSnapshotException.Kind#MISMATCH} saying what differs
      */
     public void checkFits(DragonflyTables t, String source) throws QTableSnapshotException {
-        List<String> why = fabric.differences(Fingerprint.of(t.dragonfly()));
-        if (!why.isEmpty()) {
-            throw new QTableSnapshotException(source, QTableSnapshotException.Kind.MISMATCH, "a snapshot of another fabric: "
-                    + String.join("; ", why));
-        }
+        checkFabric(t.dragonfly(), source);
         for (int s = 0; s < fabric.switches(); s++) {
             DragonflySwitch r = t.of(s);
             Table mine = tables.get(s);
@@ -437,6 +433,20 @@ public final class QTableSnapshot {
                 throw new QTableSnapshotException(source, QTableSnapshotException.Kind.MISMATCH, "the Q-table of switch "
                         + Guids.format(fabric.guids[s]) + " is " + here + " here, " + mine + " in the snapshot");
             }
+        }
+    }
+
+    /**
+     * Checks that this snapshot was taken on {@code df} (shape, switches and their ports): the part
+     * of {@link #checkFits} that needs the fabric alone, before it is routed.
+     *
+     * @throws QTableSnapshotException {@link QTableSnapshotException.Kind#MISMATCH} saying what differs
+     */
+    public void checkFabric(DragonflyFabric df, String source) throws QTableSnapshotException {
+        List<String> why = fabric.differences(Fingerprint.of(df));
+        if (!why.isEmpty()) {
+            throw new QTableSnapshotException(source, QTableSnapshotException.Kind.MISMATCH, "a snapshot of another fabric: "
+                    + String.join("; ", why));
         }
     }
 
