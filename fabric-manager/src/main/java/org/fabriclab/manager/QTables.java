@@ -7,7 +7,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -210,18 +209,14 @@ public final class QTables {
                         + "it (fabricctl qtable snapshot save " + name + " --replace)");
             }
             QTableSnapshot snap = QTableSnapshot.of(r.tables(), readAll(r), System.currentTimeMillis());
-            byte[] bytes = snap.write();
-            Path tmp = dir.resolve("." + name + ".tmp");
             try {
                 Files.createDirectories(dir);
-                Files.write(tmp, bytes);
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                snap.write(file);
             } catch (IOException e) {
-                Files.deleteIfExists(tmp);
                 throw refused(Status.FAILED_PRECONDITION, "cannot write " + file + " (" + e + "); nothing was saved");
             }
-            LOG.info("Q-table snapshot {} saved: {} switches, {} bytes in {}", name, snap.fabric().switches(), bytes.length, file);
-            return info(name, file, bytes.length, snap);
+            LOG.info("Q-table snapshot {} saved: {} switches, {} bytes in {}", name, snap.fabric().switches(), snap.length(), file);
+            return info(name, file, snap.length(), snap);
         });
     }
 
@@ -319,20 +314,16 @@ public final class QTables {
         return manager.onSweepThread(() -> {
             Routed r = routedForWrite();
             QTableSnapshot snap;
+            DragonflyTables seeded;
             try {
                 snap = load(file, name);
-                snap.checkFits(r.tables(), name + SUFFIX);
+                seeded = snap.seed(r.tables(), name + SUFFIX);
             } catch (QTableSnapshotException e) {
                 throw refused(Status.FAILED_PRECONDITION, "snapshot " + e.getMessage() + "; nothing was written");
             }
             DragonflySwitch[] want = new DragonflySwitch[r.fabric().switchCount()];
             for (int s = 0; s < want.length; s++) {
-                try {
-                    want[s] = r.tables().of(s).withQSeed(snap.table(s).values());
-                } catch (IllegalArgumentException e) {
-                    throw refused(Status.FAILED_PRECONDITION, "snapshot " + name + " holds values switch " + r.name(s) + " cannot start "
-                            + "from (" + e.getMessage() + "); nothing was written");
-                }
+                want[s] = seeded.of(s);
             }
             write(r, want, "restoring snapshot " + name);
             LOG.info("Q-table snapshot {} restored on {} switches", name, want.length);
@@ -401,17 +392,11 @@ public final class QTables {
 
     /** Snapshot file {@code file}, read and checked; NOT_FOUND if there is none. */
     private static QTableSnapshot load(Path file, String name) throws IOException {
-        long size;
         try {
-            size = Files.size(file);
+            return QTableSnapshot.read(file, name + SUFFIX);
         } catch (NoSuchFileException e) {
             throw refused(Status.NOT_FOUND, "no snapshot named " + name + " (" + file + "); fabricctl qtable snapshot list shows those kept");
         }
-        if (size > QTableSnapshot.MAX_BYTES) {
-            throw new QTableSnapshotException(name, QTableSnapshotException.Kind.CORRUPT, size + " bytes, beyond the "
-                    + QTableSnapshot.MAX_BYTES + " of any snapshot");
-        }
-        return QTableSnapshot.read(Files.readAllBytes(file), name + SUFFIX);
     }
 
     /** What a save or restore says of snapshot {@code snap}, which fits the fabric. */

@@ -1,6 +1,8 @@
 package org.fabriclab.emulator.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +16,7 @@ import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.format.Json;
+import org.fabriclab.routing.format.QTableSnapshot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -41,6 +44,12 @@ public final class SimCommand implements Callable<Integer> {
                     + "(warm-up included), the packets delivered, their mean latency and the throughput. Default: none")
     TimeSpan series;
 
+    @Option(names = "--save-qtables", paramLabel = "FILE",
+            description = "Write every router's Q-table as learnt by the end of the run to FILE, a Q-table snapshot (the daemon's "
+                    + "format: put it in its STATE_DIR/qtables/ as NAME.qts and fabricctl qtable snapshot restore NAME loads it on "
+                    + "the same fabric). q-adaptive only. Default: none")
+    Path saveQTables;
+
     @Mixin
     JsonOption json;
 
@@ -53,8 +62,13 @@ public final class SimCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        String chain = routing != null ? routing : engine.chain;
         sim.check();
-        sim.checkEngineParams(routing != null ? routing : engine.chain);
+        sim.checkEngineParams(chain);
+        if (saveQTables != null) {
+            SimOptions.requireLearning("--save-qtables", chain);
+            SimOptions.requireWritable("--save-qtables", saveQTables);
+        }
         long durationNs = sim.duration.nanos();
         if (series != null && (series.nanos() <= 0 || (durationNs + series.nanos() - 1) / series.nanos() > Simulation.MAX_SERIES_BINS)) {
             throw new IllegalArgumentException("Invalid value for option '--series': '" + series.text() + "' is not a bin width for "
@@ -62,13 +76,26 @@ public final class SimCommand implements Callable<Integer> {
         }
         Simulation.Config config;
         try {
-            config = sim.config(sim.route(routing != null ? routing : engine.chain)).load(load)
-                    .seriesNs(series == null ? 0 : series.nanos()).build();
+            config = sim.config(sim.route(chain)).load(load).seriesNs(series == null ? 0 : series.nanos()).build();
         } catch (RoutingException e) {
             err.println("emulator sim: routing failed: " + e.getMessage());
             return 1;
         }
-        Simulation.Report r = Simulation.run(config);
+        if ((saveQTables != null || sim.qtableSeed != null) && !SimOptions.learnsQTables(config.tables())) {
+            throw new IllegalArgumentException((saveQTables != null ? "--save-qtables" : "--qtable-seed") + ": the fabric is routed by "
+                    + config.tables().engine() + ", which learns no Q-tables; they are q-adaptive's");
+        }
+        Simulation.Learnt learnt = Simulation.runLearning(config);
+        Simulation.Report r = learnt.report();
+        if (saveQTables != null) {
+            try {
+                QTableSnapshot.of(config.tables().dragonfly(), learnt.qTables(), System.currentTimeMillis()).write(saveQTables);
+            } catch (IOException e) {
+                err.println("emulator sim: cannot write the Q-tables to " + saveQTables + " (" + e + ")");
+                err.flush();
+                return 1;
+            }
+        }
         if (r.packetsDelivered() == 0) {
             err.printf(Locale.ROOT, "emulator sim: no packet created after the warm-up (%s ns) arrived by the end "
                     + "(%s ns), so latency and hops are not measured (null); throughput %.3f counts older packets. The fabric is "

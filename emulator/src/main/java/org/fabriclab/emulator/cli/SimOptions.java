@@ -1,5 +1,10 @@
 package org.fabriclab.emulator.cli;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabriclab.agent.core.FrameSizes;
@@ -12,13 +17,19 @@ import org.fabriclab.cli.SeedOption;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.emulator.sim.Simulation;
+import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
+import org.fabriclab.routing.dragonfly.DragonflyFabric;
+import org.fabriclab.routing.dragonfly.QSeeds;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.format.QTableSnapshot;
+import org.fabriclab.routing.format.QTableSnapshotException;
 import org.fabriclab.routing.lid.LidAssigner;
 import org.fabriclab.routing.registry.EngineChain;
+import org.fabriclab.routing.text.Excerpt;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -29,6 +40,10 @@ import picocli.CommandLine.Option;
  * against each other and the fabric before anything starts.
  */
 public final class SimOptions {
+    /** The engine parameter of Q-adaptive's seed policy, which {@code --qtable-seed} sets. */
+    static final String SEED_POLICY = "qtable_seed";
+    /** {@code --qtable-seed}'s prefix of a snapshot file. */
+    static final String SNAPSHOT = "snapshot:";
     /** The simulated links' propagation delay unless {@code --link-latency} says otherwise. */
     static final long DEFAULT_LATENCY_NS = 100;
     /** The payload unless {@code --payload} or {@code --packet-bytes} says otherwise. */
@@ -76,6 +91,18 @@ public final class SimOptions {
     @Mixin
     EngineParamOption engineParams;
 
+    @Option(names = "--qtable-seed", paramLabel = "minimal|hops|zero|snapshot:FILE",
+            description = "Where q-adaptive's learning starts: a seed policy (minimal, the paper's; hops; zero), or the tables of a "
+                    + "Q-table snapshot file (fabricctl qtable snapshot save writes them in the daemon's STATE_DIR/qtables/; "
+                    + "--save-qtables here), which must be of this fabric. Default: the engine's qtable_seed, minimal")
+    String qtableSeed;
+
+    /**
+     * {@code --qtable-seed snapshot:FILE}'s snapshot, read and checked against the fabric by {@link
+     * #checkEngineParams} (against the routing's tables by {@link #route}); null for a policy or none.
+     */
+    private QTableSnapshot seedSnapshot;
+
     @Option(names = "--source-queue", defaultValue = "" + SourceQueue.PACKETS, paramLabel = "PACKETS",
             description = "Each host's source queue: packets created and not yet taken by its NIC; a full one refuses new packets "
                     + "(counted as refused). Large: an application that queues what the fabric does not take yet; small: one held "
@@ -120,6 +147,67 @@ public final class SimOptions {
      */
     void checkEngineParams(String chains) {
         EngineParamOption.checked(engineParams.params, chains);
+        if (qtableSeed == null) {
+            return;
+        }
+        String option = "Invalid value for option '--qtable-seed': ";
+        requireLearning("--qtable-seed", chains);
+        if (engineParams.params.containsKey(SEED_POLICY)) {
+            throw new IllegalArgumentException("--qtable-seed and --engine-param " + SEED_POLICY + " both say where learning starts; "
+                    + "give one");
+        }
+        if (!qtableSeed.startsWith(SNAPSHOT)) {
+            try {
+                QSeeds.Policy.of(qtableSeed);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(option + Excerpt.quote(qtableSeed) + " is no seed; give minimal (the paper's), hops, "
+                        + "zero or " + SNAPSHOT + "FILE");
+            }
+            return;
+        }
+        String file = qtableSeed.substring(SNAPSHOT.length());
+        if (file.isBlank()) {
+            throw new IllegalArgumentException(option + "'" + SNAPSHOT + "' names no file; give " + SNAPSHOT + "FILE");
+        }
+        try {
+            seedSnapshot = QTableSnapshot.read(Path.of(file), file);
+            DragonflyFabric df = dragonfly(topology.fabric());
+            if (df != null) { // else the engine refuses the fabric, saying why
+                seedSnapshot.checkFabric(df, file);
+            }
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException(option + file + ": no such file");
+        } catch (QTableSnapshotException e) {
+            throw new IllegalArgumentException(option + e.getMessage());
+        } catch (IOException | InvalidPathException e) {
+            throw new IllegalArgumentException(option + file + " cannot be read (" + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * Refuses {@code option}, a Q-table option, unless an engine of {@code chains} learns Q-tables
+     * (reads {@code qtable_seed}: q-adaptive).
+     */
+    static void requireLearning(String option, String chains) {
+        if (!EngineParamOption.readBy(chains).contains(SEED_POLICY)) {
+            throw new IllegalArgumentException(option + ": " + chains + " learns no Q-tables; they are q-adaptive's (--engine q-adaptive)");
+        }
+    }
+
+    /**
+     * Refuses {@code option} unless {@code file} can be written: its directory exists and is
+     * writable, and it is no directory.
+     */
+    static void requireWritable(String option, Path file) {
+        if (file == null) {
+            return;
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        if (Files.isDirectory(file) || dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir)
+                || Files.exists(file) && !Files.isWritable(file)) {
+            throw new IllegalArgumentException("Invalid value for option '" + option + "': " + file + " cannot be written (its directory "
+                    + "must exist and be writable)");
+        }
     }
 
     /**
@@ -132,9 +220,34 @@ public final class SimOptions {
         Map<String, String> params = new LinkedHashMap<>(engineParams.params);
         params.putIfAbsent("link_gbps", Double.toString(link.linkGbps));
         params.putIfAbsent("packet_bytes", Integer.toString(FrameSizes.DATA_HEADER + payloadBytes()));
+        if (qtableSeed != null && seedSnapshot == null) {
+            params.put(SEED_POLICY, qtableSeed);
+        }
         params.keySet().retainAll(EngineParamOption.readBy(chain));
-        return EngineChain.parse(chain).route(new RoutingRequest(f, LidAssigner.assign(f),
+        ForwardingTables t = EngineChain.parse(chain).route(new RoutingRequest(f, LidAssigner.assign(f),
                 RoutingOptions.DEFAULTS.withSeed(seed.seed).withParams(params))).tables();
+        if (seedSnapshot == null || !learnsQTables(t)) {
+            return t;
+        }
+        try {
+            return t.withDragonfly(seedSnapshot.seed(t.dragonfly(), qtableSeed.substring(SNAPSHOT.length())), t.engine());
+        } catch (QTableSnapshotException e) {
+            throw new IllegalArgumentException("Invalid value for option '--qtable-seed': " + e.getMessage());
+        }
+    }
+
+    /** {@code f} read as a Dragonfly, or null if it is none. */
+    private static DragonflyFabric dragonfly(Fabric f) {
+        try {
+            return DragonflyFabric.of(f);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** The tables are Q-adaptive's: each switch learns a Q-table. */
+    static boolean learnsQTables(ForwardingTables t) {
+        return t.dragonfly() != null && t.dragonfly().algorithm() == DragonflyAlgorithm.Q_ADAPTIVE;
     }
 
     /** The simulation the options describe, with {@code tables}, at the builder's default load: every option's way into the simulator. */

@@ -96,8 +96,8 @@ public final class SweepCommand implements Callable<Integer> {
         if (pool < 1) {
             throw new IllegalArgumentException("Invalid value for option '--threads': " + threads + " is not a number of threads; give 1 or more");
         }
-        writable("--out", outFile);
-        writable("--svg", svgFile);
+        SimOptions.requireWritable("--out", outFile);
+        SimOptions.requireWritable("--svg", svgFile);
         int points = names.size() * loads.loads().length;
         err.printf(Locale.ROOT, "emulator sweep: %d engine%s x %d load%s = %d points on %d thread%s%n", names.size(), plural(names.size()),
                 loads.loads().length, plural(loads.loads().length), points, Math.min(pool, points), plural(Math.min(pool, points)));
@@ -173,19 +173,6 @@ public final class SweepCommand implements Callable<Integer> {
             throw new IllegalArgumentException("Invalid value for option '--engines': " + String.join(",", names) + " names an engine twice");
         }
         return names;
-    }
-
-    /** Refuses, before the sweep runs, an output file that could not be written at its end. */
-    private static void writable(String option, Path file) {
-        if (file == null) {
-            return;
-        }
-        Path dir = file.toAbsolutePath().getParent();
-        if (Files.isDirectory(file) || dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir)
-                || Files.exists(file) && !Files.isWritable(file)) {
-            throw new IllegalArgumentException("Invalid value for option '" + option + "': " + file + " cannot be written (its directory "
-                    + "must exist and be writable)");
-        }
     }
 
     /** Progress on standard error: each engine routed, each point done (in the order they finish). */

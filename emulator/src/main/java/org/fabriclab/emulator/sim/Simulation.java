@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.HostCore;
@@ -474,11 +475,31 @@ public final class Simulation {
 
     /** Runs {@code config} to its end and reports. */
     public static Report run(Config config) {
+        return runLearning(config).report();
+    }
+
+    /**
+     * A run's report and what its switches learnt: per switch number, the Q-table as it stands at
+     * the end of the run (rows x columns, ns, as {@code GetDragonflyRouting} reads a live switch's),
+     * or null for a switch that learns none.
+     */
+    public record Learnt(Report report, List<float[]> qTables) {
+    }
+
+    /** Runs {@code config} to its end; reports, and reads every switch's Q-table at the end. */
+    public static Learnt runLearning(Config config) {
+        Simulation sim;
         try {
-            return new Simulation(config).simulate();
+            sim = new Simulation(config);
         } catch (TableWriteException e) {
             throw new IllegalArgumentException("the routing tables do not fit the fabric: " + e.getMessage(), e);
         }
+        Report r = sim.simulate();
+        List<float[]> q = new ArrayList<>();
+        for (int s = 0; s < sim.f.switchCount(); s++) {
+            q.add(sim.switchCore[sim.f.switchNode(s)].learning().qTable());
+        }
+        return new Learnt(r, Collections.unmodifiableList(q));
     }
 
     private Report simulate() {

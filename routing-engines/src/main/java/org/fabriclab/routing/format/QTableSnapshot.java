@@ -1,6 +1,10 @@
 package org.fabriclab.routing.format;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -46,8 +50,8 @@ import org.fabriclab.routing.fabric.Guids;
  * exception, anything that is not such a file: too short, another magic, another version, cut
  * short or longer than its header says, a checksum that does not match, or contents that contradict
  * themselves (counts out of range, a value that is not a finite number). {@link #checkFits} refuses
- * a sound snapshot of another fabric or of tables of another shape. Immutable; this library reads
- * and writes bytes, the caller the files.
+ * a sound snapshot of another fabric or of tables of another shape. Immutable; {@link #read(Path, String)} and
+ * {@link #write(Path)} read and write whole files, the caller says where.
  */
 public final class QTableSnapshot {
     /** "FLQT". */
@@ -416,11 +420,7 @@ public final class QTableSnapshot {
      * @throws QTableSnapshotException {@link QTableSnapshotException.Kind#MISMATCH} saying what differs
      */
     public void checkFits(DragonflyTables t, String source) throws QTableSnapshotException {
-        List<String> why = fabric.differences(Fingerprint.of(t.dragonfly()));
-        if (!why.isEmpty()) {
-            throw new QTableSnapshotException(source, QTableSnapshotException.Kind.MISMATCH, "a snapshot of another fabric: "
-                    + String.join("; ", why));
-        }
+        checkFabric(t.dragonfly(), source);
         for (int s = 0; s < fabric.switches(); s++) {
             DragonflySwitch r = t.of(s);
             Table mine = tables.get(s);
@@ -433,6 +433,73 @@ public final class QTableSnapshot {
                 throw new QTableSnapshotException(source, QTableSnapshotException.Kind.MISMATCH, "the Q-table of switch "
                         + Guids.format(fabric.guids[s]) + " is " + here + " here, " + mine + " in the snapshot");
             }
+        }
+    }
+
+    /**
+     * Checks that this snapshot was taken on {@code df} (shape, switches and their ports): the part
+     * of {@link #checkFits} that needs the fabric alone, before it is routed.
+     *
+     * @throws QTableSnapshotException {@link QTableSnapshotException.Kind#MISMATCH} saying what differs
+     */
+    public void checkFabric(DragonflyFabric df, String source) throws QTableSnapshotException {
+        List<String> why = fabric.differences(Fingerprint.of(df));
+        if (!why.isEmpty()) {
+            throw new QTableSnapshotException(source, QTableSnapshotException.Kind.MISMATCH, "a snapshot of another fabric: "
+                    + String.join("; ", why));
+        }
+    }
+
+    /**
+     * Q-adaptive routing {@code t} with every router starting from this snapshot's values instead
+     * of its seed: what a restore writes to the switches and what a simulation seeded from a
+     * snapshot installs. {@link #checkFits} first.
+     *
+     * @throws QTableSnapshotException {@link QTableSnapshotException.Kind#MISMATCH} if the snapshot does not fit
+     *                                 {@code t}, or holds values a router cannot start from (a negative time)
+     */
+    public DragonflyTables seed(DragonflyTables t, String source) throws QTableSnapshotException {
+        checkFits(t, source);
+        DragonflySwitch[] seeded = new DragonflySwitch[fabric.switches()];
+        for (int s = 0; s < seeded.length; s++) {
+            try {
+                seeded[s] = t.of(s).withQSeed(tables.get(s).values());
+            } catch (IllegalArgumentException e) {
+                throw new QTableSnapshotException(source, QTableSnapshotException.Kind.MISMATCH, "it holds values switch "
+                        + Guids.format(fabric.guids[s]) + " cannot start from (" + e.getMessage() + ")");
+            }
+        }
+        return new DragonflyTables(t.dragonfly(), t.algorithm(), seeded);
+    }
+
+    /**
+     * Reads snapshot file {@code file}, named {@code source} in messages; a file larger than
+     * {@link #MAX_BYTES} is refused before it is read.
+     *
+     * @throws QTableSnapshotException as {@link #read(byte[], String)}, or for a file too large
+     * @throws IOException             if the file cannot be read ({@link java.nio.file.NoSuchFileException} if there is none)
+     */
+    public static QTableSnapshot read(Path file, String source) throws IOException {
+        long size = Files.size(file);
+        if (size > MAX_BYTES) {
+            throw new QTableSnapshotException(source, QTableSnapshotException.Kind.CORRUPT, size + " bytes, beyond the " + MAX_BYTES
+                    + " of any snapshot");
+        }
+        return read(Files.readAllBytes(file), source);
+    }
+
+    /**
+     * Writes this snapshot to {@code file}, whole or not at all: into a temporary file beside it,
+     * then moved over it atomically, so that a reader never sees half a snapshot.
+     */
+    public void write(Path file) throws IOException {
+        byte[] bytes = write();
+        Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
+        try {
+            Files.write(tmp, bytes);
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(tmp);
         }
     }
 

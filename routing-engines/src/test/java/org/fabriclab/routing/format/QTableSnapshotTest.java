@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,9 +24,11 @@ import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.engine.dragonfly.DragonflyEngine;
 import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.fabric.Guids;
 import org.fabriclab.routing.lid.LidAssigner;
 import org.fabriclab.routing.topology.Topologies;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Q-table snapshot file: written and read back the same; laid out as its javadoc documents
@@ -74,6 +80,45 @@ class QTableSnapshotTest {
         }
         back.checkFits(t, "x.qts");
         assertArrayEquals(bytes, back.write(), "written again, the same bytes");
+    }
+
+    @Test
+    void aFileWrittenWholeSeedsTheRoutingWithItsValues(@TempDir Path dir) throws Exception {
+        DragonflyTables t = routed(SPEC, DragonflyAlgorithm.Q_ADAPTIVE);
+        QTableSnapshot s = snapshot(3);
+        Path file = dir.resolve("learnt.qts");
+        s.write(file);
+        assertEquals(List.of(file), listed(dir), "no temporary file left beside it");
+        QTableSnapshot back = QTableSnapshot.read(file, "learnt.qts");
+        assertEquals(s, back);
+        DragonflyTables seeded = back.seed(t, "learnt.qts");
+        for (int k = 0; k < 20; k++) {
+            assertArrayEquals(s.table(k).values(), seeded.of(k).qSeed(), "switch " + k + " starts from the snapshot");
+            assertTrue(seeded.of(k).sameRouting(t.of(k)), "and routes as before");
+        }
+        // a sound snapshot of this fabric whose values no router can start from: refused, naming the switch
+        List<QTableSnapshot.Table> negative = new ArrayList<>(tables(s));
+        float[] v = negative.get(4).values();
+        v[0] = -1;
+        negative.set(4, new QTableSnapshot.Table(v.length / negative.get(4).columns(), negative.get(4).columnPorts(), v));
+        QTableSnapshotException e = assertThrows(QTableSnapshotException.class,
+                () -> new QTableSnapshot(1, s.fabric(), negative).seed(t, "neg.qts"));
+        assertEquals(QTableSnapshotException.Kind.MISMATCH, e.kind());
+        assertTrue(e.getMessage().startsWith("neg.qts: it holds values switch " + Guids.format(s.fabric().guids()[4])
+                + " cannot start from (Q-table seed value -1"), e.getMessage());
+        Path big = dir.resolve("big.qts");
+        try (RandomAccessFile f = new RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength(QTableSnapshot.MAX_BYTES + 1);
+        }
+        QTableSnapshotException tooBig = assertThrows(QTableSnapshotException.class, () -> QTableSnapshot.read(big, "big.qts"));
+        assertEquals("big.qts: " + (QTableSnapshot.MAX_BYTES + 1) + " bytes, beyond the " + QTableSnapshot.MAX_BYTES + " of any snapshot",
+                tooBig.getMessage());
+    }
+
+    private static List<Path> listed(Path dir) throws IOException {
+        try (var s = Files.list(dir)) {
+            return s.toList();
+        }
     }
 
     @Test
