@@ -4,8 +4,12 @@
 #         (Figure 6's tail latencies are the same runs' p95/p99 at 0.8 UR and 0.45 ADV)
 #   fig7  Figure 7: Q-adaptive's latency over time from an empty network
 #   2550  Section 6: the 2,550-node system, UR and ADV+1 (q_thld1 0.05, q_thld2 0.4 as the paper)
+#   seeds issue 17's experiment: Q-adaptive's latency over time from an empty network under ADV+1
+#         at 0.45 and UR at 0.8 from each seed (minimal, hops, zero, and a snapshot the minimal run
+#         saved at its end under the same pattern), then each pattern from the other's snapshot (a
+#         pattern change met with the tables learnt for the old one)
 #   table the runs' JSON as the Markdown tables of docs/reproductions.md (runs nothing)
-# Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig7|2550|all|table] [THREADS]
+# Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig7|2550|seeds|all|table] [THREADS]
 # Writes docs/data/qadaptive/*.json and docs/img/qadaptive-*.svg (fig7: one plot of the six runs);
 # docs/reproductions.md reads them.
 # The paper's setting: 4 GB/s links (32 Gbps), 128-byte packets, 20-packet buffers per VC, 30 ns
@@ -51,14 +55,18 @@ for path in sorted(glob.glob(os.path.join(data, "*.json"))):
                                     e["points"][i]["latencyP99Ns"] / 1000) for e in engines) + " |")
     drops = sum(p["packetsDropped"] for e in engines for p in e["points"])
     print("\nCells: throughput / mean latency (us) / mean hops; (sat): saturated. Packets dropped in all: %d.\n" % drops)
-runs = sorted(glob.glob(os.path.join(data, "fig7-*.json")))
-if runs:
-    print("#### fig7: Q-adaptive's mean latency (us) over time from an empty network\n")
+for prefix, title in (("fig7", "Q-adaptive's mean latency (us) over time from an empty network"),
+                      ("seeds", "Q-adaptive's mean latency (us) over time from each seed")):
+  runs = sorted(glob.glob(os.path.join(data, prefix + "-*.json")))
+  if runs:
+    print("#### %s: %s\n" % (prefix, title))
     marks = [0, 50000, 100000, 200000, 500000, 900000]
     print("| run | " + " | ".join("%d us" % (m // 1000) for m in marks) + " | last 100 us | settled by |")
     print("|---|" + "---|" * (len(marks) + 2))
     for path in runs:
         d = json.load(open(path))
+        if prefix == "seeds":
+            d["pattern"] = os.path.basename(path)[len("seeds-"):-len(".json")] + ":"
         s = [b for b in d["series"] if b["packetsDelivered"] > 0]
         final = sum(b["latencyMeanNs"] * b["packetsDelivered"] for b in s[-10:]) / sum(b["packetsDelivered"] for b in s[-10:])
         at = {b["startNs"]: b["latencyMeanNs"] for b in s}
@@ -78,31 +86,17 @@ paper=(--vls 5 --buffer 20 --output-buffer 20 --link-gbps 32 --packet-bytes 128 
 engines=df-min,df-valn,df-ugalg,df-ugaln,df-par,q-adaptive
 long=(--duration 300us --warmup 200us --engine-duration q-adaptive=1ms --engine-warmup q-adaptive=900us)
 
-sweep() { # NAME TOPOLOGY PATTERN LOADS [extra...]
-  local name=$1 topo=$2 pattern=$3 loads=$4; shift 4
-  emulator sweep --topology "$topo" --engines "$engines" --pattern "$pattern" --loads "$loads" \
-    "${paper[@]}" "${long[@]}" --threads "$threads" --out "$data/$name.json" --svg "$img/qadaptive-$name.svg" "$@" >/dev/null
-}
-
-if [[ $what == fig5 || $what == all ]]; then
-  sweep fig5-adv1 paper:qadaptive-1056 adv+1 0.05:0.5:0.05
-  sweep fig5-ur paper:qadaptive-1056 uniform 0.1:1.0:0.1
-  sweep fig5-adv4 paper:qadaptive-1056 adv+4 0.05:0.5:0.05
-fi
-if [[ $what == fig7 || $what == all ]]; then
-  for run in "uniform 0.4" "uniform 0.8" "adv+1 0.2" "adv+1 0.4" "adv+4 0.2" "adv+4 0.4"; do
-    set -- $run
-    emulator sim --topology paper:qadaptive-1056 --engine q-adaptive --pattern "$1" --load "$2" "${paper[@]}" \
-      --duration 1ms --warmup 900us --series 10us --json > "$data/fig7-${1/+/}-$2.json"
-  done
-  # the six runs' latency over time, one line each (Figure 7's plot)
-  python3 - "$data" "$img/qadaptive-fig7.svg" <<'PY'
+plot_series() { # PREFIX OUT.svg: each docs/data/qadaptive/PREFIX-*.json's latency over time, one line each
+  python3 - "$data" "$1" "$2" <<'PY'
 import glob, json, os, sys
-runs = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(sys.argv[1], "fig7-*.json")))]
+paths = sorted(glob.glob(os.path.join(sys.argv[1], sys.argv[2] + "-*.json")))
+runs = [json.load(open(p)) for p in paths]
+for p, r in zip(paths, runs):
+    r["label"] = os.path.basename(p)[len(sys.argv[2]) + 1:-5] if sys.argv[2] != "fig7" else "%s %.2f" % (r["pattern"].replace("group-shift", "adv+1"), r["offeredLoad"])
 w, h, left, bottom = 640, 360, 60, 40
 tmax = max(b["startNs"] for r in runs for b in r["series"]) or 1
 lmax = max(b["latencyMeanNs"] for r in runs for b in r["series"] if b["packetsDelivered"]) or 1
-colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
+colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
 x = lambda t: left + (w - left - 10) * t / tmax
 y = lambda l: h - bottom - (h - bottom - 10) * l / lmax
 out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">' % (w, h),
@@ -120,10 +114,53 @@ for k, r in enumerate(runs):
     pts = " ".join("%.1f,%.1f" % (x(b["startNs"]), y(b["latencyMeanNs"])) for b in r["series"] if b["packetsDelivered"])
     c = colours[k % len(colours)]
     out.append('<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>' % (c, pts))
-    out.append('<text x="%d" y="%d" fill="%s">%s %.2f</text>' % (w - 130, 24 + 14 * k, c, r["pattern"].replace("group-shift", "adv+1"), r["offeredLoad"]))
+    out.append('<text x="%d" y="%d" fill="%s">%s</text>' % (w - 150, 24 + 14 * k, c, r["label"]))
 out.append("</svg>")
-open(sys.argv[2], "w").write("\n".join(out) + "\n")
+open(sys.argv[3], "w").write("\n".join(out) + "\n")
 PY
+}
+
+sweep() { # NAME TOPOLOGY PATTERN LOADS [extra...]
+  local name=$1 topo=$2 pattern=$3 loads=$4; shift 4
+  emulator sweep --topology "$topo" --engines "$engines" --pattern "$pattern" --loads "$loads" \
+    "${paper[@]}" "${long[@]}" --threads "$threads" --out "$data/$name.json" --svg "$img/qadaptive-$name.svg" "$@" >/dev/null
+}
+
+if [[ $what == fig5 || $what == all ]]; then
+  sweep fig5-adv1 paper:qadaptive-1056 adv+1 0.05:0.5:0.05
+  sweep fig5-ur paper:qadaptive-1056 uniform 0.1:1.0:0.1
+  sweep fig5-adv4 paper:qadaptive-1056 adv+4 0.05:0.5:0.05
+fi
+if [[ $what == fig7 || $what == all ]]; then
+  for run in "uniform 0.4" "uniform 0.8" "adv+1 0.2" "adv+1 0.4" "adv+4 0.2" "adv+4 0.4"; do
+    set -- $run
+    emulator sim --topology paper:qadaptive-1056 --engine q-adaptive --pattern "$1" --load "$2" "${paper[@]}" \
+      --duration 1ms --warmup 900us --series 10us --json > "$data/fig7-${1/+/}-$2.json"
+  done
+  plot_series fig7 "$img/qadaptive-fig7.svg"
+fi
+if [[ $what == seeds || $what == all ]]; then
+  series=(--engine q-adaptive --duration 1ms --warmup 900us --series 10us --json)
+  qts="$(mktemp -d)"   # the learnt tables, 1.5 MB each, kept only for this run
+  for run in "adv1 adv+1 0.45" "ur uniform 0.8"; do
+    set -- $run
+    emulator sim --topology paper:qadaptive-1056 --pattern "$2" --load "$3" "${paper[@]}" "${series[@]}" \
+      --qtable-seed minimal --save-qtables "$qts/$1-learnt.qts" > "$data/seeds-$1-minimal.json"
+    for seed in hops zero; do
+      emulator sim --topology paper:qadaptive-1056 --pattern "$2" --load "$3" "${paper[@]}" "${series[@]}" \
+        --qtable-seed "$seed" > "$data/seeds-$1-$seed.json"
+    done
+    emulator sim --topology paper:qadaptive-1056 --pattern "$2" --load "$3" "${paper[@]}" "${series[@]}" \
+      --qtable-seed "snapshot:$qts/$1-learnt.qts" > "$data/seeds-$1-snapshot.json"
+  done
+  # a pattern change: each pattern met with the tables learnt under the other
+  emulator sim --topology paper:qadaptive-1056 --pattern adv+1 --load 0.45 "${paper[@]}" "${series[@]}" \
+    --qtable-seed "snapshot:$qts/ur-learnt.qts" > "$data/seeds-adv1-from-ur.json"
+  emulator sim --topology paper:qadaptive-1056 --pattern uniform --load 0.8 "${paper[@]}" "${series[@]}" \
+    --qtable-seed "snapshot:$qts/adv1-learnt.qts" > "$data/seeds-ur-from-adv1.json"
+  rm -r "$qts"
+  plot_series seeds-adv1 "$img/qadaptive-seeds-adv1.svg"
+  plot_series seeds-ur "$img/qadaptive-seeds-ur.svg"
 fi
 if [[ $what == 2550 || $what == all ]]; then
   engines2550=(--engine-param q_thld1=0.05 --engine-param q_thld2=0.4)
