@@ -1,8 +1,5 @@
 package org.fabriclab.manager;
 
-import com.google.protobuf.InvalidProtocolBufferException;
-import io.grpc.ForwardingServerCall.SimpleForwardingServerCall;
-import io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
@@ -14,7 +11,7 @@ import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
+import org.fabriclab.proto.calls.GuardedCall;
 import org.fabriclab.routing.text.Excerpt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,15 +33,15 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * The health service and reflection are not behind this interceptor (probes come from the
- * kubelet, not from loopback). As the management service's interceptor does, it cuts status
- * descriptions to {@link Excerpt#MESSAGE} characters, answers bytes that are no request message
- * INVALID_ARGUMENT (the service is served on raw messages, {@code useInputStreamMessages}), and a
- * fault of ours INTERNAL, never UNKNOWN. Tokens are compared in constant time and never logged.
+ * kubelet, not from loopback). Calls it lets through end as the management service's do
+ * ({@link GuardedCall}: descriptions cut to {@link Excerpt#MESSAGE} characters, INVALID_ARGUMENT
+ * for bytes that are no request message, INTERNAL for a fault of ours; never UNKNOWN). Tokens are compared in constant time and never logged.
  *
  * <p>Thread-safety: immutable; per-call state lives in the call.
  */
 final class AdminCalls implements ServerInterceptor {
     private static final Logger LOG = LoggerFactory.getLogger(AdminCalls.class);
+    private static final GuardedCall CALLS = new GuardedCall("admin call", "the manager", Excerpt::message, LOG::error);
     /** The admin calls that change the fabric. */
     static final Set<String> MUTATING = Set.of("Sweep", "SetEngine", "RouteJob", "SaveQTableSnapshot", "RestoreQTableSnapshot",
             "ReseedQTables");
@@ -68,45 +65,7 @@ final class AdminCalls implements ServerInterceptor {
             call.close(refusal, new Metadata());
             return new ServerCall.Listener<>() { };
         }
-        AtomicBoolean closed = new AtomicBoolean();
-        ServerCall<Q, R> bounded = new SimpleForwardingServerCall<>(call) {
-            @Override
-            public void close(Status status, Metadata trailers) {
-                closed.set(true);
-                super.close(status.withDescription(Excerpt.message(status.getDescription())), trailers);
-            }
-        };
-        return new SimpleForwardingServerCallListener<>(next.startCall(bounded, headers)) {
-            @Override
-            public void onMessage(Q message) {
-                if (!closed.get()) {
-                    guard(() -> super.onMessage(message));
-                }
-            }
-
-            @Override
-            public void onHalfClose() {
-                if (!closed.get()) {
-                    guard(super::onHalfClose);
-                }
-            }
-
-            private void guard(Runnable r) {
-                try {
-                    r.run();
-                } catch (RuntimeException e) {
-                    if (closed.get()) {
-                        LOG.error("admin call {} failed after it was answered", method, e);
-                    } else if (e.getCause() instanceof InvalidProtocolBufferException bad) {
-                        bounded.close(Status.INVALID_ARGUMENT.withDescription(method + ": the request is not a fabric.v1.Admin."
-                                + method + " request message (" + bad.getMessage() + "); nothing was changed"), new Metadata());
-                    } else {
-                        LOG.error("admin call {} failed inside the manager", method, e);
-                        bounded.close(Status.INTERNAL.withDescription(method + " failed inside the manager: " + e), new Metadata());
-                    }
-                }
-            }
-        };
+        return CALLS.start(call, bounded -> next.startCall(bounded, headers));
     }
 
     /** Why {@code method} from {@code remote} with {@code authorization} is refused, or null if it may go ahead. */
