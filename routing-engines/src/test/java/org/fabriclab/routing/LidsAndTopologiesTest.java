@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.util.BitSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.NodeSet;
 import org.fabriclab.routing.fabric.NodeSetAccess;
@@ -78,8 +80,33 @@ class LidsAndTopologiesTest {
 
     @Test
     void dragonflyHasOneGlobalLinkBetweenEveryPairOfGroups() {
-        Fabric f = Topologies.generate("dragonfly:p=1,a=4,h=2");
-        int g = 9;
+        assertLinksBetweenGroups(Topologies.generate("dragonfly:p=1,a=4,h=2"), 9, 1);
+    }
+
+    @Test
+    void aTrunkedDragonflyHasItsLinksBetweenEveryPairOfGroupsOnDifferentRouters() {
+        Fabric f = Topologies.generate("dragonfly:p=1,a=4,h=2,trunk=2");
+        assertLinksBetweenGroups(f, 5, 2);
+        for (int n = 0; n < f.nodeCount(); n++) {
+            if (!f.isSwitch(n)) {
+                continue;
+            }
+            Set<Integer> reached = new HashSet<>();
+            for (int p = 1; p <= f.portCount(n); p++) {
+                int peer = f.peerNode(f.globalPort(n, p));
+                if (peer != Fabric.NONE && f.isSwitch(peer) && f.group(peer) != f.group(n)) {
+                    assertTrue(reached.add(f.group(peer)), f.name(n) + " has two links to group " + f.group(peer));
+                }
+            }
+            assertEquals(2, reached.size(), f.name(n) + "'s global ports all used");
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Topologies.generate("dragonfly:p=1,a=4,h=2,trunk=2,g=6"));
+        assertTrue(e.getMessage().contains("(g-1)*trunk <= a*h = 8"), e.getMessage());
+    }
+
+    /** Every pair of the {@code g} groups of {@code f} joined by {@code links} global links, each way. */
+    private static void assertLinksBetweenGroups(Fabric f, int g, int links) {
         int[][] between = new int[g][g];
         for (int gp = 0; gp < f.globalPortCount(); gp++) {
             if (f.isInterSwitch(gp)) {
@@ -92,7 +119,7 @@ class LidsAndTopologiesTest {
         }
         for (int a = 0; a < g; a++) {
             for (int b = 0; b < g; b++) {
-                assertEquals(a == b ? 0 : 1, between[a][b], a + "->" + b);
+                assertEquals(a == b ? 0 : links, between[a][b], a + "->" + b);
             }
         }
     }

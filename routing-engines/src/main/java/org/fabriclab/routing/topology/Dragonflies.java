@@ -9,7 +9,8 @@ import org.fabriclab.routing.fabric.FabricBuilder;
  *
  * <p>Dragonfly: {@code g} groups of {@code a} switches, all-to-all inside a group; each switch has
  * {@code p} hosts and {@code h} global links; {@code g} defaults to {@code a*h+1}, one global link
- * between every pair of groups. Global links use the "absolute" arrangement: group i's global
+ * between every pair of groups ({@code trunk=N}: N links between every pair, {@code g} then
+ * defaults to {@code a*h/N+1}). Global links use the "absolute" arrangement: group i's global
  * channel c (0..a*h-1, switch c/h, its global port c%h) goes to group c if c &lt; i, else c+1.
  * Switch {@code G<g>_S<s>} has ports 1..a-1 inside the group, a..a+h-1 global, then hosts
  * {@code G<g>_S<s>_H<k>} (the OpenSM peer generator's layout).
@@ -25,7 +26,7 @@ final class Dragonflies {
     }
 
     /** The dragonfly spec's parameters, for the messages that list them. */
-    static final List<String> DRAGONFLY_PARAMS = List.of("p", "a", "h", "g", "arrangement", "local-latency", "global-latency",
+    static final List<String> DRAGONFLY_PARAMS = List.of("p", "a", "h", "g", "trunk", "arrangement", "local-latency", "global-latency",
             "host-latency");
 
     static Fabric dragonfly(TopologySpec spec) {
@@ -37,17 +38,22 @@ final class Dragonflies {
         int p = spec.intParam("p");
         int a = spec.intParam("a");
         int h = spec.intParam("h");
-        int g = spec.intParam("g", a * h + 1);
+        int trunk = spec.intParam("trunk", 1);
+        TopologySpec.require(trunk >= 1 && trunk <= a * h, "dragonfly: trunk=" + trunk + " must be 1.." + (a * h)
+                + " (global links between each pair of groups)");
+        int g = spec.intParam("g", a * h / trunk + 1);
         String arrangement = spec.stringParam("arrangement", "absolute");
         long local = spec.durationParamNs("local-latency", -1);
         long global = spec.durationParamNs("global-latency", -1);
         long host = spec.durationParamNs("host-latency", -1);
         spec.checkAllUsed(DRAGONFLY_PARAMS);
         TopologySpec.require(p >= 0 && a >= 1 && h >= 1, "dragonfly: need p >= 0, a >= 1, h >= 1");
-        TopologySpec.require(g >= 2 && g <= a * h + 1, "dragonfly: need 2 <= g <= a*h+1 = " + (a * h + 1));
+        TopologySpec.require(g >= 2 && (long) (g - 1) * trunk <= a * h, trunk == 1
+                ? "dragonfly: need 2 <= g <= a*h+1 = " + (a * h + 1)
+                : "dragonfly: need 2 <= g and (g-1)*trunk <= a*h = " + (a * h) + " (each group's global ports carry trunk links to every other group)");
         TopologySpec.require(arrangement.equals("absolute") || arrangement.equals("relative"),
                 "dragonfly: arrangement=" + arrangement + " is not one of absolute, relative");
-        TopologySpec.require(!arrangement.equals("relative") || g == a * h + 1,
+        TopologySpec.require(!arrangement.equals("relative") || g == a * h + 1 && trunk == 1,
                 "dragonfly: the relative arrangement needs g = a*h+1 = " + (a * h + 1) + " (one global link between every pair of groups)");
         TopologySpec.require((long) g * a <= 20_000, "dragonfly with " + (g * a) + " switches is larger than this tool builds");
         FabricBuilder b = new FabricBuilder(kind);
@@ -82,7 +88,7 @@ final class Dragonflies {
         if (arrangement.equals("relative")) {
             relativeGlobalLinks(b, sw, g, h, a, global);
         } else {
-            globalLinks(b, sw, g, h, a, global);
+            globalLinks(b, sw, g, h, trunk, a, global);
         }
         return b.build();
     }
@@ -95,16 +101,21 @@ final class Dragonflies {
 
     /**
      * Absolute arrangement (SST/Merlin's and BookSim2's): in group G, global channel n = i*h + j
-     * (router i, its global port j) reaches group n if n &lt; G, else n + 1; {@code firstGlobalPort}
-     * is the port number of global link 0 on a switch; {@code delayNs} the global links' delay, or -1.
+     * (router i, its global port j) reaches group n if n &lt; G, else n + 1; with {@code trunk} links
+     * between each pair of groups (Cray Cascade's bundles), copy k of that link is channel
+     * n + k*(g-1), so the copies land on other routers of the group and a group keeps its way to
+     * every other when one global link fails. {@code firstGlobalPort} is the port number of global
+     * link 0 on a switch; {@code delayNs} the global links' delay, or -1.
      */
-    private static void globalLinks(FabricBuilder b, int[][] routers, int g, int h, int firstGlobalPort, long delayNs) {
-        for (int gi = 0; gi < g; gi++) {
-            for (int t = gi + 1; t < g; t++) {
-                int ci = t - 1;   // channel of gi towards t (t > gi)
-                int ct = gi;      // channel of t towards gi (gi < t)
-                b.link(routers[gi][ci / h], firstGlobalPort + ci % h, routers[t][ct / h], firstGlobalPort + ct % h);
-                delay(b, routers[gi][ci / h], firstGlobalPort + ci % h, delayNs);
+    private static void globalLinks(FabricBuilder b, int[][] routers, int g, int h, int trunk, int firstGlobalPort, long delayNs) {
+        for (int k = 0; k < trunk; k++) {
+            for (int gi = 0; gi < g; gi++) {
+                for (int t = gi + 1; t < g; t++) {
+                    int ci = k * (g - 1) + t - 1; // channel of gi towards t (t > gi)
+                    int ct = k * (g - 1) + gi;    // channel of t towards gi (gi < t)
+                    b.link(routers[gi][ci / h], firstGlobalPort + ci % h, routers[t][ct / h], firstGlobalPort + ct % h);
+                    delay(b, routers[gi][ci / h], firstGlobalPort + ci % h, delayNs);
+                }
             }
         }
     }
@@ -163,7 +174,7 @@ final class Dragonflies {
                 }
             }
         }
-        globalLinks(b, spine, g, h, leaves + 1, -1);
+        globalLinks(b, spine, g, h, 1, leaves + 1, -1);
         return b.build();
     }
 }

@@ -12,7 +12,7 @@ import org.fabriclab.routing.format.NetFile;
  * fat-tree:k=K[,levels=N]               k-ary n-tree (default 3 levels)
  * xgft:m=M1xM2..,w=W1xW2..              extended generalized fat tree (w1 = 1)
  * rlft:leaves=L[,spines=S,hosts=H,parallel=P]   two-level fat tree, P parallel links per leaf/spine pair
- * dragonfly:p=P,a=A,h=H[,g=G]           dragonfly, absolute global arrangement
+ * dragonfly:p=P,a=A,h=H[,g=G][,trunk=N] dragonfly, absolute global arrangement, N links a pair of groups
  * dragonfly-plus:p=P,leaves=L,spines=S,h=H[,g=G]
  * torus:D1xD2x..[,hosts=H]              torus (a dimension of 2 is one link), H hosts per switch (1)
  * mesh:D1xD2x..[,hosts=H]

@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class DragonflyRoutingTest {
     private static final String[] SHAPES = {
         "dragonfly:p=2,a=4,h=2", "dragonfly:p=1,a=2,h=1", "dragonfly:p=2,a=3,h=2,g=5", "dragonfly:p=2,a=4,h=2,arrangement=relative",
-        "dragonfly:p=1,a=3,h=1,g=3"
+        "dragonfly:p=1,a=3,h=1,g=3", "dragonfly:p=1,a=4,h=2,trunk=2"
     };
 
     static ForwardingTables route(String spec, DragonflyAlgorithm a) throws RoutingException {
