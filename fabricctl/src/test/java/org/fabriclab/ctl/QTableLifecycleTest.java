@@ -113,7 +113,13 @@ class QTableLifecycleTest {
             FabricCtlTest.Run shown = FabricCtlTest.run("qtable", "G1_S2", "--server", server, "--json");
             ok(shown);
             assertTrue(shown.json().path("qUpdates").asLong() > 0, shown.out());
-            assertNotEquals(shown.json().path("table").path(0).path("values"), shown.json().path("table").path(0).path("seed"), shown.out());
+            // some row moved (which rows learn depends on where the live traffic went: under ADV+1 a row of group 0 at a
+            // router of group 1 learns only from packets that took group 1 as their intermediate group)
+            boolean moved = false;
+            for (var row : shown.json().path("table")) {
+                moved |= !row.path("values").equals(row.path("seed"));
+            }
+            assertTrue(moved, "fabricctl qtable shows values off their seed: " + shown.out());
 
             // traffic stops; once the last feedback is taken, the snapshot holds what the switches hold
             d.running().fabric().stopTraffic();
