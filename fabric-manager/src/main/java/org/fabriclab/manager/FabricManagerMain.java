@@ -28,6 +28,7 @@ import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.emulator.cli.TrafficOptions;
 import org.fabriclab.emulator.live.EmulatedFabric;
+import org.fabriclab.manager.sweep.HeavySweep;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.registry.EngineChain;
 import org.fabriclab.routing.registry.RoutingEngines;
@@ -269,6 +270,7 @@ public final class FabricManagerMain implements Callable<Integer> {
                             + "and --admin-tls-key" : "calls that change the fabric are taken from this machine only; give --admin-token-file");
         }
         Map<String, String> engineParams = new LinkedHashMap<>(EngineParamOption.checked(engineParam.params, engine.chain));
+        QTables.checkSeedSnapshot(stateDir, engineParams.get(HeavySweep.QTABLE_SEED));
         if (outputBuffer < 0 || outputBuffer > SwitchCore.MAX_OUTPUT_BUFFER) {
             throw new IllegalArgumentException("--output-buffer must be 0.." + SwitchCore.MAX_OUTPUT_BUFFER + ", not " + outputBuffer);
         }

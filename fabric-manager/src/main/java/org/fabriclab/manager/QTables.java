@@ -63,8 +63,7 @@ public final class QTables {
     /** The snapshots' directory under the state directory, and their files' suffix. */
     static final String DIRECTORY = "qtables";
     static final String SUFFIX = ".qts";
-    /** A snapshot's name: a file name of its own, no path separator, no leading dot, bounded. */
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    private static final Pattern NAME = QSeeds.SNAPSHOT_NAME;
     /** Snapshots listed at most. */
     static final int MAX_LISTED = 1000;
 
@@ -79,6 +78,41 @@ public final class QTables {
         this.fanOut = fanOut;
         this.sweep = sweep;
         this.dir = stateDir == null ? null : stateDir.resolve(DIRECTORY);
+        if (dir != null) {
+            sweep.snapshotSeeds(this::seedFrom);
+        }
+    }
+
+    /**
+     * The engine parameter {@code qtable_seed}'s snapshot, if it names one ({@code snapshot:NAME}),
+     * is a snapshot file in {@code stateDir}'s {@code qtables/} that reads and checks (whether it
+     * fits the fabric is known after discovery: the sweep says).
+     *
+     * @throws IllegalArgumentException saying what is wrong and what to do
+     */
+    static void checkSeedSnapshot(Path stateDir, String qtableSeed) {
+        String name = QSeeds.snapshotName(qtableSeed);
+        if (name == null) {
+            return;
+        }
+        Path file = stateDir.resolve(DIRECTORY).resolve(name + SUFFIX);
+        String option = "--engine-param " + HeavySweep.QTABLE_SEED + "=" + QSeeds.SNAPSHOT + name + ": ";
+        try {
+            QTableSnapshot.read(file, name + SUFFIX);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException(option + "there is no snapshot of that name (" + file + "); fabricctl qtable snapshot save "
+                    + name + " keeps one from a running daemon with this --state-dir, or copy a file an emulator run saved "
+                    + "(--save-qtables) there", e);
+        } catch (QTableSnapshotException e) {
+            throw new IllegalArgumentException(option + "snapshot " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(option + "cannot read " + file + " (" + e + ")", e);
+        }
+    }
+
+    /** {@code t} with stored snapshot {@code name}'s values as seeds: the sweeps' {@code qtable_seed=snapshot:NAME}. */
+    private DragonflyTables seedFrom(String name, DragonflyTables t) throws IOException, QTableSnapshotException {
+        return QTableSnapshot.read(dir.resolve(name + SUFFIX), name + SUFFIX).seed(t, name + SUFFIX);
     }
 
     /** The routed fabric and its Q-adaptive routing, as the last sweep left them. */
@@ -333,22 +367,30 @@ public final class QTables {
 
     /**
      * Restarts every switch's learning from the seed of {@code policy} (blank: the engine's {@code
-     * qtable_seed}), on every switch or none; on the sweep thread.
+     * qtable_seed}), on every switch or none; on the sweep thread. A policy {@code snapshot:NAME}
+     * is {@link #restore} of that snapshot.
      */
     public CompletableFuture<ReseedQTablesResponse> reseed(String policy) {
         QSeeds.Policy p;
+        String snapshot;
         try {
-            p = policy == null || policy.isBlank() ? null : QSeeds.Policy.of(policy);
+            String given = policy == null || policy.isBlank() ? manager.engineParams().get(HeavySweep.QTABLE_SEED) : policy;
+            snapshot = QSeeds.snapshotName(given);
+            p = policy == null || policy.isBlank() || snapshot != null ? null : QSeeds.Policy.of(policy);
         } catch (IllegalArgumentException e) {
             throw refused(Status.INVALID_ARGUMENT, Excerpt.message(e.getMessage(), "; nothing was changed"));
+        }
+        if (snapshot != null) { // the seed of a stored snapshot: its restore
+            return restore(snapshot).thenApply(i -> ReseedQTablesResponse.newBuilder().setPolicy(QSeeds.SNAPSHOT + snapshot)
+                    .setSwitches(i.getSwitches()).build());
         }
         return manager.onSweepThread(() -> {
             Routed r = routedForWrite();
             Map<String, String> params = new HashMap<>(manager.engineParams());
             if (p != null) {
-                params.put("qtable_seed", p.key());
+                params.put(HeavySweep.QTABLE_SEED, p.key());
             }
-            String used = params.getOrDefault("qtable_seed", QSeeds.Policy.MINIMAL.key());
+            String used = params.getOrDefault(HeavySweep.QTABLE_SEED, QSeeds.Policy.MINIMAL.key());
             DragonflyTables t = HeavySweep.route(r.fabric(), r.outcome().lids(), EngineChain.parse(r.outcome().tables().engine()),
                     r.outcome().jobNodes(), params).tables().dragonfly();
             if (t == null || t.algorithm() != DragonflyAlgorithm.Q_ADAPTIVE) {
@@ -387,7 +429,7 @@ public final class QTables {
     }
 
     private static String nameRule() {
-        return "1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (no path separators)";
+        return QSeeds.SNAPSHOT_NAME_RULE;
     }
 
     /** Snapshot file {@code file}, read and checked; NOT_FOUND if there is none. */

@@ -107,12 +107,17 @@ class FabricManagerMainTest {
 
     /** An engine parameter the chain does not read, or a value its engine would refuse, is refused before the fabric starts. */
     @Test
-    void engineParametersAreCheckedBeforeAnythingStarts() {
+    void engineParametersAreCheckedBeforeAnythingStarts(@TempDir Path dir) {
         refused(run("--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "alpha=2"),
                 "--engine-param for q-adaptive: alpha=2.0 is outside 0..1");
         refused(run("--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "qtable_seed=random"),
                 "--engine-param for q-adaptive: qtable_seed=random is no seed policy; there are minimal (the paper's), hops "
-                        + "(hop count x hop_ns) and zero");
+                        + "(hop count x hop_ns), zero, and snapshot:NAME (a snapshot the daemon keeps)");
+        refused(run("--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "qtable_seed=snapshot:../etc"),
+                "qtable_seed=snapshot:../etc: the snapshot's name is not 1 to 64 letters");
+        refused(run("--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "qtable_seed=snapshot:nope",
+                "--state-dir", dir.toString()), "--engine-param qtable_seed=snapshot:nope: there is no snapshot of that name ("
+                + dir.resolve("qtables").resolve("nope.qts") + ")");
         refused(run("--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "foo=1"),
                 "--engine-param foo: no engine of the chain q-adaptive reads it; they read alpha, beta, epsilon, global_latency_ns, hop_ns, "
                         + "link_gbps, local_latency_ns, packet_bytes, q_thld1, q_thld2, qtable_seed, ugal_bias, ugal_threshold");

@@ -44,7 +44,7 @@ import picocli.CommandLine.Parameters;
             "  qtable snapshot save NAME [--replace]  keep every switch's table in the daemon's state directory",
             "  qtable snapshot list                   the snapshots kept, and whether each fits the fabric",
             "  qtable snapshot restore NAME           put a snapshot back, on every switch or none",
-            "  qtable reseed [--policy P]             restart every switch's learning from a seed (minimal, hops, zero)",
+            "  qtable reseed [--policy P]             restart every switch's learning from a seed (minimal, hops, zero, snapshot:NAME)",
             "SWITCH is a name or a GUID; save, restore and reseed need the daemon's admin token if it has one (--token-file)."})
 final class QTableCommand implements Callable<Integer> {
     @Mixin
@@ -64,7 +64,7 @@ final class QTableCommand implements Callable<Integer> {
     @Option(names = "--replace", description = "With 'snapshot save': replace a snapshot of that name")
     boolean replace;
 
-    @Option(names = "--policy", paramLabel = "P", description = "With 'reseed': minimal, hops or zero. Default: the engine's qtable_seed")
+    @Option(names = "--policy", paramLabel = "P", description = "With 'reseed': minimal, hops, zero, or snapshot:NAME (that snapshot restored). Default: the engine's qtable_seed")
     String policy;
 
     @Override
@@ -75,7 +75,7 @@ final class QTableCommand implements Callable<Integer> {
             return snapshot();
         }
         if (verb.equals("reseed")) {
-            only(args.size() == 1 && row == null && !replace, "usage: fabricctl qtable reseed [--policy minimal|hops|zero]");
+            only(args.size() == 1 && row == null && !replace, "usage: fabricctl qtable reseed [--policy minimal|hops|zero|snapshot:NAME]");
             ReseedQTablesResponse r = daemon.call(a -> a.reseedQTables(ReseedQTablesRequest.newBuilder()
                     .setPolicy(policy == null ? "" : policy).build()));
             Map<String, Object> m = new LinkedHashMap<>();

@@ -2,6 +2,8 @@ package org.fabriclab.manager.sweep;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +15,10 @@ import org.fabriclab.proto.v1.PortInfo;
 import org.fabriclab.proto.v1.SetSmInfoRequest;
 import org.fabriclab.proto.v1.SmState;
 import org.fabriclab.routing.analysis.RouteAnalyzer;
+import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
 import org.fabriclab.routing.dragonfly.DragonflySwitch;
+import org.fabriclab.routing.dragonfly.DragonflyTables;
+import org.fabriclab.routing.dragonfly.QSeeds;
 import org.fabriclab.routing.analysis.RouteReport;
 import org.fabriclab.routing.engine.EngineGuarantees;
 import org.fabriclab.routing.engine.ForwardingTables;
@@ -22,6 +27,7 @@ import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.fabric.NodeSet;
+import org.fabriclab.routing.format.QTableSnapshotException;
 import org.fabriclab.routing.lid.LidAssigner;
 import org.fabriclab.routing.lid.LidAssignment;
 import org.fabriclab.routing.registry.EngineChain;
@@ -41,6 +47,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class HeavySweep {
     private static final Logger LOG = LoggerFactory.getLogger(HeavySweep.class);
+    /** The engine parameter naming Q-adaptive's seed policy or snapshot. */
+    public static final String QTABLE_SEED = "qtable_seed";
 
     private final FanOut fanOut;
     private final long mKey;
@@ -51,6 +59,30 @@ public final class HeavySweep {
     /** {@code mKey}: carried by every write (0 while the nodes have none). */
     /** The engines' parameters ({@code --engine-param}), read by every sweep. */
     private volatile Map<String, String> engineParams = Map.of();
+
+    /** Where {@code qtable_seed=snapshot:NAME} finds the snapshot's values (none: no state directory). */
+    private volatile SnapshotSeeds snapshotSeeds = (name, t) -> {
+        throw new IOException("this manager has no state directory (--state-dir) to keep snapshots in");
+    };
+
+    /**
+     * Where the engines' {@code qtable_seed=snapshot:NAME} finds its values: the snapshots the
+     * manager keeps in its state directory.
+     */
+    public interface SnapshotSeeds {
+        /**
+         * {@code t} with stored snapshot {@code name}'s values as every router's seed.
+         *
+         * @throws IOException             if the snapshot cannot be read ({@link java.nio.file.NoSuchFileException}: none of that name)
+         * @throws QTableSnapshotException if it is corrupt or of another fabric
+         */
+        DragonflyTables seed(String name, DragonflyTables t) throws IOException, QTableSnapshotException;
+    }
+
+    /** Sets where {@code qtable_seed=snapshot:NAME} finds its values. */
+    public void snapshotSeeds(SnapshotSeeds s) {
+        snapshotSeeds = s;
+    }
 
     /** Sets the engines' parameters the next sweeps route with. */
     public void engineParams(Map<String, String> params) {
@@ -114,7 +146,7 @@ public final class HeavySweep {
         Fabric f = d.fabric();
         LidAssignment lids = LidAssigner.assign(f, previousLids, heldLids(d));
         long t0 = System.nanoTime();
-        EngineChain.Result routed = route(f, lids, chain, jobNodes, engineParams);
+        EngineChain.Result routed = seededBySnapshot(route(f, lids, chain, jobNodes, engineParams));
         long routingMillis = (System.nanoTime() - t0) / 1_000_000;
         for (RoutingException x : routed.failures()) {
             LOG.warn("routing engine fell back: {}", x.getMessage());
@@ -125,12 +157,61 @@ public final class HeavySweep {
         RouteValidation.validate(d, routed, report);
         long t1 = System.nanoTime();
         int changed = tables.push(d, routed.tables());
+        logCarriedOver(tables.carriedOver());
         sourceRoutes.push(d, routed.tables());
         long t2 = System.nanoTime();
         int activated = activation.activate(d, lids);
         long t3 = System.nanoTime();
         return new Outcome(f, lids, routed.tables(), routed.guarantees(), report, changed, activated, routingMillis, (t1 - tv) / 1_000_000,
                 (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, jobNodes);
+    }
+
+    /**
+     * {@code routed} with the values of the snapshot the engines' {@code qtable_seed=snapshot:NAME}
+     * names as Q-adaptive's seeds (a switch that already learns this routing keeps what it learnt
+     * all the same: {@link TablePush}). A snapshot that is gone, corrupt or of another fabric leaves
+     * the engine's {@code minimal} seed in its place, with a warning saying why: the fabric is
+     * routed all the same.
+     */
+    private EngineChain.Result seededBySnapshot(EngineChain.Result routed) {
+        DragonflyTables t = routed.tables().dragonfly();
+        String name = QSeeds.snapshotName(engineParams.get(QTABLE_SEED));
+        if (name == null || t == null || t.algorithm() != DragonflyAlgorithm.Q_ADAPTIVE) {
+            return routed;
+        }
+        String instead = "; routers that start learning now start from the minimal seed instead (fabricctl qtable snapshot list shows "
+                + "the snapshots kept and whether each fits)";
+        try {
+            DragonflyTables seeded = snapshotSeeds.seed(name, t);
+            return new EngineChain.Result(routed.tables().withDragonfly(seeded, routed.tables().engine()), routed.guarantees(),
+                    routed.failures());
+        } catch (NoSuchFileException e) {
+            LOG.warn("qtable_seed={}{}: there is no snapshot of that name ({}){}", QSeeds.SNAPSHOT, name, e.getFile(), instead);
+        } catch (QTableSnapshotException e) {
+            LOG.warn("qtable_seed={}{}: snapshot {}{}", QSeeds.SNAPSHOT, name, e.getMessage(), instead);
+        } catch (IOException e) {
+            LOG.warn("qtable_seed={}{}: the snapshot cannot be read ({}){}", QSeeds.SNAPSHOT, name, e.getMessage(), instead);
+        }
+        return routed;
+    }
+
+    /** Says which switches kept what they learnt over a routing change, and how much of it. */
+    private static void logCarriedOver(List<TablePush.Carried> carried) {
+        if (carried.isEmpty()) {
+            return;
+        }
+        int kept = 0;
+        int reseeded = 0;
+        StringBuilder reseededAt = new StringBuilder();
+        for (TablePush.Carried c : carried) {
+            kept += c.rowsKept();
+            reseeded += c.rowsReseeded();
+            if (c.rowsReseeded() > 0 && reseededAt.length() < 200) {
+                reseededAt.append(reseededAt.length() == 0 ? "" : ", ").append(c.name()).append(' ').append(c.rowsReseeded());
+            }
+        }
+        LOG.info("Q-adaptive routing changed on {} switch(es): they keep what they learnt in {} Q-table rows; {} rows whose minimal "
+                + "way changed start again from the seed{}", carried.size(), kept, reseeded, reseeded == 0 ? "" : " (" + reseededAt + ")");
     }
 
     /**

@@ -7,7 +7,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.fabriclab.manager.channel.FanOut;
 import org.fabriclab.manager.discovery.DiscoveredNode;
 import org.fabriclab.manager.discovery.Discovery;
@@ -16,6 +18,7 @@ import org.fabriclab.proto.v1.GetDragonflyRoutingRequest;
 import org.fabriclab.proto.v1.GetSwitchInfoRequest;
 import org.fabriclab.proto.v1.WriteTablesRequest;
 import org.fabriclab.routing.dragonfly.DragonflySwitch;
+import org.fabriclab.routing.dragonfly.QSeeds;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.SwitchInstall;
 import org.fabriclab.routing.fabric.Fabric;
@@ -35,7 +38,10 @@ import org.fabriclab.routing.fabric.Fabric;
  * switch's only in the seed (another seed policy, a restored snapshot's values) keeps the switch's
  * seed, and so what it learnt; before a whole rewrite the routing is read back for that. Only
  * {@link #restartLearning} (a reseed or a restore) writes a new seed into the same routing, on
- * every switch or none.
+ * every switch or none. A push whose routing differs in more than the seed (a link failed or came
+ * back, so gateways and ports changed) carries what the switch learnt over into the new routing's
+ * seed where the row's minimal way is the same ({@link #carryingOver}): only the rows whose
+ * minimal path changed start again.
  *
  * <p>Thread-safety: {@link #push} runs on the sweep thread; the per-switch calls on the fan-out's,
  * each call with the fan-out's deadline.
@@ -52,6 +58,8 @@ final class TablePush {
     private final long mKey;
     /** By switch GUID. */
     private final Map<Long, Pushed> pushed = new ConcurrentHashMap<>();
+    /** What the push in progress carried over ({@link #carryingOver}), from the fan-out's threads. */
+    private final Queue<Carried> carried = new ConcurrentLinkedQueue<>();
 
     TablePush(FanOut fanOut, long mKey) {
         this.fanOut = fanOut;
@@ -69,6 +77,7 @@ final class TablePush {
         for (int s = 0; s < f.switchCount(); s++) {
             switches.add(s);
         }
+        carried.clear();
         List<FanOut.Result<Integer, Integer>> results = fanOut.run(switches, FanOut.Retry.NONE, s -> {
             DiscoveredNode node = d.byGuid().get(f.nodeGuid(f.switchNode(s)));
             return pushSwitch(node, SwitchInstall.of(t, s, RouteValidation.dataVls(d, s), true));
@@ -112,7 +121,7 @@ final class TablePush {
         if (!trusted || Long.compareUnsigned(version, MAX_VERSION) >= 0) {
             return replace(node, keepingSeed(want, heldRouting(node, want.dragonfly())), version);
         }
-        want = keepingSeed(want, known.install().dragonfly());
+        want = carryingOver(node, keepingSeed(want, known.install().dragonfly()), known.install().dragonfly());
         try {
             return pushChanges(node, want, known, version);
         } catch (StatusRuntimeException e) {
@@ -190,6 +199,44 @@ final class TablePush {
             return want;
         }
         return want.withDragonfly(held);
+    }
+
+    /**
+     * {@code want} with what switch {@code node} learnt under {@code held} (the Q-adaptive routing
+     * this manager wrote it) as its seed, where the routing changed (a link failed or came back):
+     * {@link QSeeds#carryOver}, so only the rows whose minimal way changed start again from the
+     * new seed, and in the rest only the columns of ports that lead elsewhere now. {@code want} as
+     * it is where the routing did not change or nothing carries over.
+     */
+    private SwitchInstall carryingOver(DiscoveredNode node, SwitchInstall want, DragonflySwitch held) {
+        DragonflySwitch w = want.dragonfly();
+        if (w == null || held == null || w.qSeed() == null || held.qSeed() == null || w.sameRouting(held)) {
+            return want;
+        }
+        List<Float> values = fanOut.stub(node.endpoint()).getDragonflyRouting(GetDragonflyRoutingRequest.getDefaultInstance()).getQValuesList();
+        float[] learnt = new float[values.size()];
+        for (int i = 0; i < learnt.length; i++) {
+            learnt[i] = values.get(i);
+        }
+        QSeeds.CarriedOver c = QSeeds.carryOver(held, learnt, w);
+        if (c == null) {
+            return want;
+        }
+        carried.add(new Carried(node.info().getDescription(), c.rowsKept(), c.rowsReseeded()));
+        try {
+            return want.withDragonfly(w.withQSeed(c.seed()));
+        } catch (IllegalArgumentException e) {
+            return want; // learnt values no switch takes as a seed (a negative time): the new seed whole
+        }
+    }
+
+    /** A switch whose learnt Q-values a push carried over a routing change, with its rows kept and reseeded. */
+    record Carried(String name, int rowsKept, int rowsReseeded) {
+    }
+
+    /** The switches whose learnt Q-values the last {@link #push} carried over a routing change. */
+    List<Carried> carriedOver() {
+        return List.copyOf(carried);
     }
 
     /**

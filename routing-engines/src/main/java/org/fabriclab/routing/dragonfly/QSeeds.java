@@ -1,6 +1,7 @@
 package org.fabriclab.routing.dragonfly;
 
 import java.util.Locale;
+import java.util.regex.Pattern;
 import org.fabriclab.routing.text.Excerpt;
 
 /**
@@ -14,7 +15,35 @@ import org.fabriclab.routing.text.Excerpt;
  * policy.
  */
 public final class QSeeds {
+    /**
+     * {@code qtable_seed}'s prefix of a stored snapshot's name ({@code snapshot:NAME}): the engine
+     * seeds by {@code minimal} and whoever keeps the snapshots (the daemon's state directory) puts
+     * the snapshot's values in its place.
+     */
+    public static final String SNAPSHOT = "snapshot:";
+    /** A snapshot's name: a file name of its own, no path separator, no leading dot, bounded. */
+    public static final Pattern SNAPSHOT_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    /** {@link #SNAPSHOT_NAME} in words. */
+    public static final String SNAPSHOT_NAME_RULE = "1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit "
+            + "(no path separators)";
+
     private QSeeds() {
+    }
+
+    /**
+     * The snapshot {@code qtable_seed} names ({@code snapshot:NAME}), or null for a policy.
+     *
+     * @throws IllegalArgumentException for a name that is no snapshot name
+     */
+    public static String snapshotName(String value) {
+        if (value == null || !value.strip().startsWith(SNAPSHOT)) {
+            return null;
+        }
+        String name = value.strip().substring(SNAPSHOT.length());
+        if (!SNAPSHOT_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("qtable_seed=" + Excerpt.bare(value) + ": the snapshot's name is not " + SNAPSHOT_NAME_RULE);
+        }
+        return name;
     }
 
     /**
@@ -53,7 +82,7 @@ public final class QSeeds {
                 }
             }
             throw new IllegalArgumentException("qtable_seed=" + Excerpt.bare(key) + " is no seed policy; there are minimal (the paper's), hops "
-                    + "(hop count x hop_ns) and zero");
+                    + "(hop count x hop_ns), zero, and " + SNAPSHOT + "NAME (a snapshot the daemon keeps)");
         }
     }
 
@@ -117,5 +146,61 @@ public final class QSeeds {
             }
         }
         return q;
+    }
+
+    /**
+     * What a router that learnt under routing {@code before} starts from under {@code after}, the
+     * same router's routing after the fabric changed (a link failed or came back): the learnt value
+     * where the row's minimal path and the column's port are as they were, the new seed elsewhere.
+     * A row (destination group, host slot) keeps its learnt values if the router's minimal way to
+     * the group is the same (the same first port, through the same gateway router of its group);
+     * within it, a column keeps its value if its port leads where it led (the same kind, the same
+     * router or group). A row whose minimal way changed is reseeded whole: its values described
+     * paths that are no longer the minimal ones. Rows of the router's own group hold 0 as ever.
+     *
+     * @param learnt the values the router holds under {@code before}
+     * @return the seed for {@code after}, or null where nothing carries over (another router or
+     *         Dragonfly, no Q-table, values of another shape): then {@code after}'s own seed
+     */
+    public static CarriedOver carryOver(DragonflySwitch before, float[] learnt, DragonflySwitch after) {
+        if (before == null || after == null || before.qSeed() == null || after.qSeed() == null || learnt == null
+                || learnt.length != before.rows() * before.columns() || before.groups() != after.groups()
+                || before.hostsPerRouter() != after.hostsPerRouter() || before.group() != after.group() || before.index() != after.index()) {
+            return null;
+        }
+        float[] seed = after.qSeed().clone();
+        int cols = after.columns();
+        int oldCols = before.columns();
+        int kept = 0;
+        int reseeded = 0;
+        for (int t = 0; t < after.groups(); t++) {
+            if (t == after.group()) {
+                continue;
+            }
+            boolean same = DragonflyRules.towardGroup(before, t) == DragonflyRules.towardGroup(after, t) && before.gateway(t) == after.gateway(t);
+            for (int slot = 0; slot < after.hostsPerRouter(); slot++) {
+                if (!same) {
+                    reseeded++;
+                    continue;
+                }
+                kept++;
+                int row = after.row(t, slot);
+                for (int c = 0; c < cols; c++) {
+                    int p = after.portOfColumn(c);
+                    int old = before.column(p);
+                    if (old >= 0 && before.kind(p) == after.kind(p) && before.peer(p) == after.peer(p)) {
+                        seed[row * cols + c] = learnt[before.row(t, slot) * oldCols + old];
+                    }
+                }
+            }
+        }
+        return new CarriedOver(seed, kept, reseeded);
+    }
+
+    /**
+     * A seed carried over a routing change ({@link #carryOver}): the values, and the rows of other
+     * groups that kept their learnt values and that were reseeded.
+     */
+    public record CarriedOver(float[] seed, int rowsKept, int rowsReseeded) {
     }
 }

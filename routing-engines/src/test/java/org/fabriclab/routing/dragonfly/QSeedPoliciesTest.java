@@ -130,7 +130,8 @@ class QSeedPoliciesTest {
         Q.checkParameters(Map.of("qtable_seed", "hops", "hop_ns", "mean"));
         Q.checkParameters(Map.of("qtable_seed", " zero ", "hop_ns", "250"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Q.checkParameters(Map.of("qtable_seed", "random")));
-        assertEquals("qtable_seed=random is no seed policy; there are minimal (the paper's), hops (hop count x hop_ns) and zero", e.getMessage());
+        assertEquals("qtable_seed=random is no seed policy; there are minimal (the paper's), hops (hop count x hop_ns), zero, and snapshot:NAME "
+                + "(a snapshot the daemon keeps)", e.getMessage());
         for (String bad : new String[] {"0", "-5", "abc", "1e12", "NaN"}) {
             e = assertThrows(IllegalArgumentException.class, () -> Q.checkParameters(Map.of("hop_ns", bad)), bad);
             assertTrue(e.getMessage().startsWith("hop_ns=" + bad + " is neither 'mean' nor a positive number"), e.getMessage());
@@ -173,5 +174,61 @@ class QSeedPoliciesTest {
             }
         }
         throw new AssertionError("group " + g + " unreachable from switch " + from);
+    }
+
+    /**
+     * A global link fails on a dragonfly with two links between every pair of groups: each router
+     * keeps what it learnt in every row whose minimal way (first port, gateway) is unchanged, column
+     * by column by port (the router that lost a port loses that column, the others shift), and
+     * starts again from the new seed in the rows whose way changed: at group 0's routers the rows
+     * of group 1, whose gateway was the failed link's router. Routers of groups the change does not
+     * touch keep everything.
+     */
+    @Test
+    void aRoutingChangeCarriesWhatWasLearntOverAndReseedsOnlyTheRowsWhoseMinimalWayChanged() throws Exception {
+        Fabric f = Topologies.generate("dragonfly:p=1,a=4,h=2,trunk=2");
+        DragonflyTables before = DragonflyRoutingTest.route(f, DragonflyAlgorithm.Q_ADAPTIVE, Map.of()).dragonfly();
+        DragonflySwitch inGroup0 = before.of(f.switchIndex(f.nodeByName("G0_S0").orElseThrow()));
+        int gatewayIndex = inGroup0.gateway(1);
+        int gatewayNode = f.nodeByName("G0_S" + gatewayIndex).orElseThrow();
+        DragonflySwitch gateway = before.of(f.switchIndex(gatewayNode));
+        int failedPort = gateway.globalPort(1);
+        Fabric failed = f.withoutLinks(f.globalPort(gatewayNode, failedPort));
+        DragonflyTables after = DragonflyRoutingTest.route(failed, DragonflyAlgorithm.Q_ADAPTIVE, Map.of()).dragonfly();
+        int totalReseeded = 0;
+        for (int s = 0; s < f.switchCount(); s++) {
+            DragonflySwitch b = before.of(s);
+            DragonflySwitch a = after.of(s);
+            float[] learnt = new float[b.qSeed().length];
+            for (int i = 0; i < learnt.length; i++) {
+                learnt[i] = b.qSeed()[i] + 1000 + i; // values no seed holds
+            }
+            QSeeds.CarriedOver c = QSeeds.carryOver(b, learnt, a);
+            String at = "router " + b.index() + " of group " + b.group();
+            assertEquals(4 * 1, c.rowsKept() + c.rowsReseeded(), at + ": one row per other group");
+            totalReseeded += c.rowsReseeded();
+            for (int t = 0; t < a.groups(); t++) {
+                if (t == a.group()) {
+                    continue;
+                }
+                boolean reseeded = b.group() == 0 && t == 1 || b.group() == 1 && t == 0 && b.gateway(0) != a.gateway(0);
+                for (int col = 0; col < a.columns(); col++) {
+                    int port = a.portOfColumn(col);
+                    float expected = reseeded ? a.qSeed()[a.row(t, 0) * a.columns() + col]
+                            : learnt[b.row(t, 0) * b.columns() + b.column(port)];
+                    assertEquals(expected, c.seed()[a.row(t, 0) * a.columns() + col], at + ", row of group " + t + ", port " + port);
+                }
+            }
+            if (b.group() > 1) {
+                assertEquals(0, c.rowsReseeded(), at + " keeps everything it learnt");
+            }
+            if (s == f.switchIndex(gatewayNode)) {
+                assertEquals(b.columns() - 1, a.columns(), "the failed link's router lost a column");
+            }
+        }
+        assertTrue(totalReseeded >= 4, "group 0's routers reseed their rows of group 1: " + totalReseeded);
+        // another router, or a table of another shape: nothing carries over
+        assertEquals(null, QSeeds.carryOver(before.of(0), before.of(0).qSeed(), after.of(1)));
+        assertEquals(null, QSeeds.carryOver(before.of(0), new float[3], after.of(0)));
     }
 }

@@ -36,7 +36,8 @@ import org.fabriclab.routing.lid.LidAssignment;
  * the local and global cables' delays coming from the fabric ({@link Fabric#linkDelayNs}), else
  * {@code local_latency_ns} (30) and {@code global_latency_ns} (300). {@code q-adaptive} also reads
  * {@code qtable_seed}, the seed policy ({@link QSeeds.Policy}: {@code minimal}, the default and the
- * paper's; {@code hops}; {@code zero}), and {@code hop_ns}, the nominal hop time of {@code hops}
+ * paper's; {@code hops}; {@code zero}; or {@code snapshot:NAME}, seeded {@code minimal} here and given
+ * the values of the daemon's stored snapshot NAME by the daemon), and {@code hop_ns}, the nominal hop time of {@code hops}
  * ({@code mean}, the default: the mean of a local and a global hop as the parameters above make
  * them; or a time in ns). A fabric that is no Dragonfly is refused with the reason, so a chain
  * falls back.
@@ -92,10 +93,10 @@ public final class DragonflyEngine implements RoutingEngine {
         }
     }
 
-    /** The seed policy {@code params} names, else {@code minimal}. */
+    /** The seed policy {@code params} names, else {@code minimal}; {@code minimal} too in place of a snapshot's values. */
     private static QSeeds.Policy seedPolicy(Map<String, String> params) {
         String v = params.get(SEED_POLICY);
-        return v == null ? QSeeds.Policy.MINIMAL : QSeeds.Policy.of(v);
+        return v == null || QSeeds.snapshotName(v) != null ? QSeeds.Policy.MINIMAL : QSeeds.Policy.of(v);
     }
 
     /**
