@@ -107,6 +107,20 @@ final class Dashboards {
         return queries;
     }
 
+    /** The queries of the panels inside the row titled {@code rowTitle} (of any dashboard). */
+    static List<Query> queriesOfRow(String rowTitle) throws IOException {
+        List<String> titles = new ArrayList<>();
+        for (Path file : files()) {
+            for (JsonElement e : read(file).getAsJsonArray("panels")) {
+                JsonObject panel = e.getAsJsonObject();
+                if (isRow(panel) && panel.get("title").getAsString().equals(rowTitle) && panel.has("panels")) {
+                    panel.getAsJsonArray("panels").forEach(inner -> titles.add(inner.getAsJsonObject().get("title").getAsString()));
+                }
+            }
+        }
+        return queries().stream().filter(q -> titles.contains(q.title())).toList();
+    }
+
     /**
      * The query variables' {@code label_values(METRIC, LABEL)}, as the PromQL a Grafana data source
      * runs for them ({@code group by (LABEL) (METRIC)}), so the live check sees that each offers values.

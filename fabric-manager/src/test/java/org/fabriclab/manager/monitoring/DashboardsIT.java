@@ -35,30 +35,66 @@ class DashboardsIT {
     private static final String[] DAEMON = {"--emulate", "dragonfly-plus:p=1,leaves=2,spines=2,h=2", "--engine", "ar-dfp",
         "--traffic", "uniform", "--link-gbps", "0.2", "--traffic-gbps", "0.2", "--perf-interval", "1s", "--sweep-interval", "5s"};
 
+    /** The routing dashboard's row of Q-adaptive's learning, which only a daemon routing by q-adaptive fills. */
+    static final String Q_LEARNING_ROW = "Q-table learning";
+
+    /** A Dragonfly of 5 groups of 4 routers, one host each, under q-adaptive with ADV+1 traffic: every switch learns. */
+    private static final String[] Q_DAEMON = {"--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--traffic", "adv+1",
+        "--link-gbps", "0.2", "--traffic-gbps", "0.1", "--perf-interval", "1s", "--sweep-interval", "5s"};
+
+    /** Scrapes to wait for on it: a minute's rates, and the convergence gauge of every switch over a few polls. */
+    private static final String Q_SCRAPED = "min(count_over_time(fabric_switch_q_updates_total[1m])) >= 10"
+            + " and on() count(fabric_switch_q_change_mean_seconds) >= 20";
+
     /** Scrapes to wait for: rates over a minute need a few, and some congested outputs with their input shares. */
     private static final String SCRAPED = "min(count_over_time(fabric_port_transmit_bytes_total[1m])) >= 10"
             + " and on() count(fabric_port_input_share_ratio) > 0";
 
     @Test
     void everyPanelAndRecordingRuleReturnsDataInItsUnit(@TempDir Path dir) throws Exception {
+        List<Query> queries = new ArrayList<>();
+        for (Query q : Dashboards.queries()) {
+            if (!Dashboards.queriesOfRow(Q_LEARNING_ROW).contains(q)) {
+                queries.add(q);
+            }
+        }
+        queries.addAll(Dashboards.variableQueries());
+        queries.addAll(Rules.queries(false));
+        check(dir, DAEMON, SCRAPED, queries);
+    }
+
+    /**
+     * The routing dashboard's Q-table learning row, on a daemon that learns: a Dragonfly under
+     * q-adaptive with ADV+1 traffic (the fabric of the test above learns no Q-table).
+     */
+    @Test
+    void theQTableLearningPanelsReturnDataInTheirUnitWhereSwitchesLearn(@TempDir Path dir) throws Exception {
+        List<Query> queries = Dashboards.queriesOfRow(Q_LEARNING_ROW);
+        assertTrue(queries.size() >= 8, "the row's panels: " + queries);
+        check(dir, Q_DAEMON, Q_SCRAPED, queries);
+    }
+
+    /**
+     * Runs the daemon with {@code args} under a Prometheus with the rules loaded, waits until
+     * {@code scraped} returns data, then runs every one of {@code queries}: each must return data in
+     * its unit ({@link #MAY_BE_EMPTY} excepted); every failure reported at once.
+     */
+    private static void check(Path dir, String[] args, String scraped, List<Query> queries) throws Exception {
         Promtool.assumeInstalled(Promtool.PROMETHEUS);
         int metricsPort = Prometheus.freePort();
-        Process daemon = startDaemon(dir, metricsPort);
+        Process daemon = startDaemon(dir, metricsPort, args);
         try (Prometheus prometheus = Prometheus.start(dir, "127.0.0.1:" + metricsPort, Rules.ruleFiles())) {
             try {
-                Waits.until("prometheus has scraped the daemon's fabric 10 times with traffic and congested outputs", () -> {
+                Waits.until("prometheus has scraped the daemon's fabric enough (" + scraped + ")", () -> {
                     if (!daemon.isAlive()) {
                         throw new IllegalStateException("the daemon exited with " + daemon.exitValue());
                     }
-                    return prometheus.returnsData(SCRAPED);
+                    return prometheus.returnsData(scraped);
                 });
             } catch (RuntimeException e) {
                 throw new AssertionError(e.getMessage() + "\nprometheus's target: " + prometheus.query("up").samples()
                         + "\nthe daemon's log:\n" + read(dir.resolve("daemon.log")) + "\nprometheus's log:\n" + prometheus.log(), e);
             }
-            List<Query> queries = new ArrayList<>(Dashboards.queries());
-            queries.addAll(Dashboards.variableQueries());
-            queries.addAll(Rules.queries(false));
             List<String> failures = new ArrayList<>();
             for (Query q : queries) {
                 Prometheus.Answer answer = prometheus.query(q.runnable());
@@ -104,10 +140,10 @@ class DashboardsIT {
      * small young generation, so that garbage collections, and their metrics, come soon), its log
      * in {@code dir}; its admin port free, its state in {@code dir}.
      */
-    private static Process startDaemon(Path dir, int metricsPort) throws IOException {
+    private static Process startDaemon(Path dir, int metricsPort, String[] args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-Xmn16m", "-cp", System.getProperty("java.class.path"), FabricManagerMain.class.getName()));
-        command.addAll(List.of(DAEMON));
+        command.addAll(List.of(args));
         command.addAll(List.of("--metrics-port", Integer.toString(metricsPort), "--admin-port", Integer.toString(Prometheus.freePort()),
                 "--state-dir", dir.resolve("state").toString()));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("daemon.log").toFile()).start();
