@@ -87,6 +87,10 @@ final class Daemon {
                 throw new DaemonUnreachableException(d + "; check --tls-ca (the CA that signed the daemon's certificate, which must "
                         + "name the --server host), and --tls-cert/--tls-key if the daemon asks for a client certificate");
             }
+            if (e.getStatus().getCode() == Status.Code.UNAVAILABLE && PlainHttp2Channel.ServerStatus.of(e.getStatus())) {
+                // the daemon answered: what it needed behind it (a switch) did not
+                throw new DaemonUnreachableException("UNAVAILABLE: " + d);
+            }
             if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) {
                 throw new DaemonUnreachableException("the fabric manager at " + server + " is not reachable ("
                         + d + "); start it with 'bin/fabric-manager --emulate SPEC' or give --server HOST:PORT"
@@ -114,7 +118,7 @@ final class Daemon {
         }
     }
 
-    /** The daemon did not answer at all. */
+    /** The daemon did not answer at all, or answered that what it needed (a switch) did not (exit 3). */
     static final class DaemonUnreachableException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 

@@ -167,4 +167,23 @@ public final class PlainHttp2Channel extends Channel {
     private InetSocketAddress resolved() {
         return new InetSocketAddress(address.getHostString(), address.getPort());
     }
+
+    /**
+     * The cause of a status the server itself ended the call with (its grpc-status trailer), as
+     * against one this client made up for a call that never got an answer: a daemon that answers
+     * UNAVAILABLE is reachable and says something behind it is not.
+     */
+    public static final class ServerStatus extends Exception {
+        private static final long serialVersionUID = 1L;
+        static final ServerStatus INSTANCE = new ServerStatus();
+
+        private ServerStatus() {
+            super("the server's own grpc-status", null, false, false);
+        }
+
+        /** Whether {@code status} is one the server ended its call with. */
+        public static boolean of(Status status) {
+            return status.getCause() instanceof ServerStatus;
+        }
+    }
 }

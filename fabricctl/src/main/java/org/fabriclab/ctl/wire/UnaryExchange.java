@@ -51,6 +51,7 @@ final class UnaryExchange {
     record Result(Status status, byte[] message) {
     }
 
+
     private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final int DATA = 0x0;
     private static final int HEADERS = 0x1;
@@ -381,7 +382,7 @@ final class UnaryExchange {
             status = status.withDescription(percentDecode(description));
         }
         if (!status.isOk()) {
-            return new Result(status, null);
+            return new Result(status.withCause(PlainHttp2Channel.ServerStatus.INSTANCE), null);
         }
         byte[] d = data.toByteArray();
         if (d.length == 0) {

@@ -1,6 +1,7 @@
 package org.fabriclab.ctl.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -102,6 +103,7 @@ class PlainHttp2ChannelTest {
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub.getStatus(GetStatusRequest.getDefaultInstance()));
         assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
         assertEquals("no host named \"Hé\" (100% sure)\nsecond line", e.getStatus().getDescription());
+        assertTrue(PlainHttp2Channel.ServerStatus.of(e.getStatus()), "the server's own status, marked as such");
     }
 
     @Test
@@ -118,6 +120,7 @@ class PlainHttp2ChannelTest {
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> AdminGrpc.newBlockingStub(PlainHttp2Channel.forTarget("localhost:" + port))
                 .withDeadlineAfter(60, TimeUnit.SECONDS).getStatus(GetStatusRequest.getDefaultInstance()));
         assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.getStatus().toString());
+        assertFalse(PlainHttp2Channel.ServerStatus.of(e.getStatus()), "no server answered: not the server's status");
     }
 
     @Test
