@@ -113,6 +113,15 @@ class SimCommandTest {
         assertTrue(r.err().contains("no packet created after the warm-up") && r.err().contains("saturated or deadlocked"), r.err());
     }
 
+    /** A window too short for any packet's trip says so, not that the fabric saturated. */
+    @Test
+    void aWindowTooShortForAnyTripSaysSo() {
+        Run r = run("sim", "--topology", "fat-tree:k=4,levels=2", "--load", "0.1", "--duration", "1ns", "--warmup", "0ns", "--json");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().contains("the measured window of 1 ns is shorter than packets take to cross a fabric")
+                && !r.err().contains("saturated"), r.err());
+    }
+
     /** The old spellings give the same report as the new ones, with one warning line each naming the new spelling. */
     @Test
     void oldSpellingsStillWorkWithAWarning() {

@@ -58,6 +58,9 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--routing", hidden = true, paramLabel = "CHAIN", converter = EngineOption.ChainConverter.class)
     String routing;
 
+    /** A measured window shorter than this (10 us) is too short for a packet's trip, whatever the load. */
+    private static final long SHORT_WINDOW_NS = 10_000;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -96,7 +99,13 @@ public final class SimCommand implements Callable<Integer> {
                 return 1;
             }
         }
-        if (r.packetsDelivered() == 0) {
+        long window = config.durationNs() - config.warmupNs();
+        if (r.packetsDelivered() == 0 && window < SHORT_WINDOW_NS) {
+            err.printf(Locale.ROOT, "emulator sim: no packet created after the warm-up (%s ns) arrived by the end (%s ns): the "
+                    + "measured window of %d ns is shorter than packets take to cross a fabric, so latency and hops are not "
+                    + "measured (null); simulate longer (--duration)%n", config.warmupNs(), config.durationNs(), window);
+            err.flush();
+        } else if (r.packetsDelivered() == 0) {
             err.printf(Locale.ROOT, "emulator sim: no packet created after the warm-up (%s ns) arrived by the end "
                     + "(%s ns), so latency and hops are not measured (null); throughput %.3f counts older packets. The fabric is "
                     + "saturated or deadlocked at this load: simulate longer (--duration), offer less (--load), or route "
