@@ -18,7 +18,7 @@ class EngineParamOptionTest {
         IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
                 () -> EngineParamOption.checked(Map.of("foo", "1"), "q-adaptive"));
         assertEquals("--engine-param foo: no engine of the chain q-adaptive reads it; they read alpha, beta, epsilon, global_latency_ns, hop_ns, "
-                + "link_gbps, local_latency_ns, packet_bytes, q_thld1, q_thld2, qtable_seed, ugal_bias, ugal_threshold", unknown.getMessage());
+                + "link_gbps, local_latency_ns, packet_bytes, q_thld1, q_thld2, qtable_seed", unknown.getMessage());
         IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
                 () -> EngineParamOption.checked(Map.of("alpha", "0.3"), "updn"));
         assertEquals("--engine-param alpha: no engine of the chain updn reads it (they take no parameters)", none.getMessage());

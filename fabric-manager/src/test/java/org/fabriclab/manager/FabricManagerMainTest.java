@@ -120,7 +120,7 @@ class FabricManagerMainTest {
                 + dir.resolve("qtables").resolve("nope.qts") + ")");
         refused(run("--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "foo=1"),
                 "--engine-param foo: no engine of the chain q-adaptive reads it; they read alpha, beta, epsilon, global_latency_ns, hop_ns, "
-                        + "link_gbps, local_latency_ns, packet_bytes, q_thld1, q_thld2, qtable_seed, ugal_bias, ugal_threshold");
+                        + "link_gbps, local_latency_ns, packet_bytes, q_thld1, q_thld2, qtable_seed");
         refused(run("--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "minhop", "--engine-param", "alpha=0.3"),
                 "--engine-param alpha: no engine of the chain minhop reads it (they take no parameters)");
     }

@@ -45,6 +45,12 @@ class EnginesCommandTest {
         assertEquals("0.2", q.path("parameters").path("q_thld1").asText());
         assertEquals("0.35", q.path("parameters").path("q_thld2").asText());
         assertEquals(0, find(engines, "updn").path("parameters").size());
+        // each Dragonfly engine declares what its algorithm reads: MIN and Valiant nothing, UGAL its threshold and bias
+        assertEquals(0, find(engines, "df-min").path("parameters").size(), find(engines, "df-min").toString());
+        assertEquals(0, find(engines, "df-valn").path("parameters").size(), find(engines, "df-valn").toString());
+        assertEquals("2.0", find(engines, "df-ugalg").path("parameters").path("ugal_threshold").asText());
+        assertEquals(2, find(engines, "df-ugalg").path("parameters").size(), find(engines, "df-ugalg").toString());
+        assertTrue(q.path("parameters").path("ugal_bias").isMissingNode(), "q-adaptive does not read UGAL's bias");
         FabricCtlTest.Run readable = FabricCtlTest.run("engines");
         List<String> lines = readable.out().lines().toList();
         int at = lines.indexOf(lines.stream().filter(l -> l.startsWith("q-adaptive ")).findFirst().orElseThrow());

@@ -330,13 +330,15 @@ class FabricCtlTest {
     @Test
     void engineParametersReachTheEngineAndBadOnesAreRefused() {
         Run r = run("route", "--topology", "dragonfly:p=1,a=4,h=1", "--engine", "df-ugaln", "--engine-param", "ugal_threshold=3",
-                "--engine-param", "alpha=0.3", "--json");
+                "--engine-param", "ugal_bias=2", "--json");
         assertEquals(0, r.code(), r.err());
         JsonNode params = r.json().path("dragonfly").path("parameters");
         assertEquals(3.0, params.path("ugal_threshold").asDouble(), r.out());
-        assertEquals(0.3, params.path("alpha").asDouble(), r.out());
+        assertEquals(2, params.path("ugal_bias").asInt(), r.out());
         assertEquals(0.04, params.path("beta").asDouble(), "the rest at their defaults");
         for (String[] args : new String[][] {
+            // Q-adaptive's learning rate is no UGAL parameter
+            {"route", "--topology", "dragonfly:p=1,a=4,h=1", "--engine", "df-ugaln", "--engine-param", "alpha=0.3"},
             {"route", "--topology", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "alpha=2"},
             {"route", "--topology", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--engine-param", "foo=1"},
             {"route", "--topology", "fat-tree:k=4,levels=2", "--engine", "updn", "--engine-param", "alpha=0.3"},

@@ -26,6 +26,23 @@ public record DragonflyParams(double alpha, double beta, double epsilon, double 
     /** The paper's 1,056-node values. */
     public static final DragonflyParams DEFAULTS = new DragonflyParams(0.2, 0.04, 0.001, 0.2, 0.35, 2.0, 0);
 
+    /**
+     * The parameters algorithm {@code a} reads, with their defaults: Q-adaptive its learning
+     * rates, exploration and thresholds; UGAL and PAR their threshold and bias; MIN and Valiant
+     * none (what an algorithm does not read, a user is told, not silently ignored).
+     */
+    public static Map<String, String> names(DragonflyAlgorithm a) {
+        Map<String, String> m = new LinkedHashMap<>();
+        names().forEach((name, value) -> {
+            boolean ugal = name.startsWith("ugal_");
+            if (a == DragonflyAlgorithm.Q_ADAPTIVE ? !ugal : ugal && (a == DragonflyAlgorithm.UGALG || a == DragonflyAlgorithm.UGALN
+                    || a == DragonflyAlgorithm.PAR)) {
+                m.put(name, value);
+            }
+        });
+        return m;
+    }
+
     /** The parameter names, as engines take them in {@code --engine-param NAME=VALUE}, with their defaults. */
     public static Map<String, String> names() {
         Map<String, String> m = new LinkedHashMap<>();

@@ -31,7 +31,9 @@ import org.fabriclab.routing.lid.LidAssignment;
  * beside LFTs of the minimal routes (a switch delivers to its hosts by them, and a tool that reads
  * LFTs alone sees the minimal paths). The adaptive choices are made per packet by the switches.
  *
- * <p>Parameters ({@code --engine-param NAME=VALUE}): those of {@link DragonflyParams}, and for the
+ * <p>Parameters ({@code --engine-param NAME=VALUE}): those of {@link DragonflyParams} the algorithm
+ * reads ({@link DragonflyParams#names(DragonflyAlgorithm)}: Q-adaptive's learning rates, epsilon and
+ * thresholds; UGAL's and PAR's threshold and bias; none for MIN and Valiant), and for Q-adaptive's
  * Q-table seed {@code link_gbps} (default 32, the paper's 4 GB/s) and {@code packet_bytes} (128),
  * the local and global cables' delays coming from the fabric ({@link Fabric#linkDelayNs}), else
  * {@code local_latency_ns} (30) and {@code global_latency_ns} (300). {@code q-adaptive} also reads
@@ -70,11 +72,11 @@ public final class DragonflyEngine implements RoutingEngine {
 
     @Override
     public Map<String, String> parameters() {
-        Map<String, String> m = new LinkedHashMap<>(DragonflyParams.names());
-        for (String name : List.of("link_gbps", "packet_bytes", "local_latency_ns", "global_latency_ns")) {
-            m.put(name, SEED_PARAMETERS.get(name));
-        }
+        Map<String, String> m = new LinkedHashMap<>(DragonflyParams.names(algorithm));
         if (algorithm == DragonflyAlgorithm.Q_ADAPTIVE) {
+            for (String name : List.of("link_gbps", "packet_bytes", "local_latency_ns", "global_latency_ns")) {
+                m.put(name, SEED_PARAMETERS.get(name));
+            }
             m.put(SEED_POLICY, QSeeds.Policy.MINIMAL.key());
             m.put(HOP_NS, MEAN_HOP);
         }
