@@ -484,7 +484,9 @@ public final class SwitchCore {
      * The output port of Dragonfly packet {@code h} at this router, its VC left in {@link
      * #dragonflyVc} and its routing state written back into its header: {@link DragonflyRules} says
      * where a decision may be taken; the policy here takes it (UGAL and PAR by congestion, VALg and
-     * VALn at random, Q-adaptive by the Q-table, its threshold and epsilon).
+     * VALn at random, Q-adaptive by the Q-table, its threshold and epsilon), as the packet's routing
+     * mode asks ({@link RoutingMode}: a bias in UGAL's comparison, or a path fixed by a hash of its
+     * addresses), only ever among the outcomes the rules allow.
      */
     private int dragonflyPort(SwitchTables t, DragonflySwitch r, int h) {
         DragonflyLids lids = r.lids();
