@@ -183,6 +183,11 @@ class SimCommandTest {
         assertEquals(1.0, nmin.json().path("nonMinimalShare").asDouble(), nmin.out());
         Run none = run(common);
         assertTrue(none.json().path("routingMode").isMissingNode() && none.json().path("nonMinimalShare").isMissingNode(), none.out());
+        Run sweep = run("sweep", "--topology", "dragonfly:p=2,a=4,h=2", "--engines", "df-ugalg", "--vls", "3", "--pattern", "adv+1",
+                "--loads", "0.3", "--duration", "10us", "--threads", "1", "--routing-mode", "ADAPTIVE_2", "--json");
+        assertEquals(0, sweep.code(), sweep.err());
+        assertEquals("ADAPTIVE_2", sweep.json().path("options").path("routingMode").asText(), sweep.out());
+        assertEquals("ADAPTIVE_2", sweep.json().path("engines").path(0).path("points").path(0).path("routingMode").asText(), sweep.out());
         assertRefused(run(concat(common, "--routing-mode", "ADAPTIVE_9")), "emulator sim", "--routing-mode",
                 "'ADAPTIVE_9' is not a routing mode; use DEFAULT, ADAPTIVE_0, ADAPTIVE_1, ADAPTIVE_2, ADAPTIVE_3, MIN_HASH, NMIN_HASH, IN_ORDER");
         assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--routing-mode", "fastest"), "emulator up", "--routing-mode",
