@@ -10,6 +10,7 @@ import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
 import org.fabriclab.routing.dragonfly.DragonflyHeader;
 import org.fabriclab.routing.dragonfly.DragonflyLids;
 import org.fabriclab.routing.dragonfly.DragonflySwitch;
+import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
@@ -69,6 +70,11 @@ public class DragonflyRoutingBenchmark {
     @Param({"df-min", "df-valg", "df-valn", "df-ugalg", "df-ugaln", "df-par", "q-adaptive"})
     public String algorithm;
 
+    /** The routing mode the packets ask for (issue 19; {@code -p routingMode=ADAPTIVE_3}); DEFAULT, none, as documented figures ran. */
+    @Param({"DEFAULT"})
+    public String routingMode;
+    private int modeCode;
+
     private PacketPool pool;
     private SwitchCore core;
     private DragonflySwitch router;
@@ -90,6 +96,7 @@ public class DragonflyRoutingBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
+        modeCode = RoutingMode.byName(routingMode).code();
         Fabric fabric = Topologies.generate("paper:qadaptive-1056");
         LidAssignment lids = LidAssigner.assign(fabric);
         ForwardingTables t = new DragonflyEngine(DragonflyAlgorithm.byKey(algorithm))
@@ -227,6 +234,7 @@ public class DragonflyRoutingBenchmark {
         pool.vl(h, 0);
         pool.sl(h, 0);
         pool.hops(h, hops);
+        pool.mode(h, modeCode);
         pool.route(h, route);
         return h;
     }

@@ -5,12 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.TableInstall;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.Traffic;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.proto.v1.PortState;
+import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
+import org.fabriclab.routing.dragonfly.RoutingMode;
+import org.fabriclab.routing.engine.dragonfly.DragonflyEngine;
 import org.fabriclab.routing.registry.EngineChain;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingOptions;
@@ -26,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * on a small dragonfly (three groups of two hosts), each host sends a fixed number of packets as
  * fast as credits allow, and the receivers' sinks show the pattern's pairs: all-to-all a share of
  * every other host, permutation one source each, group-shift sources of the previous group only,
- * adv+2 of the group after.
+ * adv+2 of the group after; and the hosts' routing mode steers a Dragonfly's routing live.
  */
 class LiveTrafficPatternsTest {
     private static final int PACKETS = 20;
@@ -100,9 +104,55 @@ class LiveTrafficPatternsTest {
         }
     }
 
+    /**
+     * The hosts' routing mode on live links (issue 19): under UGALg every packet asking for
+     * NMIN_HASH goes through an intermediate group, every one asking for MIN_HASH minimally, all
+     * delivered; the switches' adaptive decisions show it, as the simulator's do.
+     */
+    @Test
+    void theHostsRoutingModeSteersTheLiveSwitchesDragonflyRouting() throws Exception {
+        Fabric f = Topologies.generate("dragonfly:p=1,a=2,h=1");
+        ForwardingTables tables = new DragonflyEngine(DragonflyAlgorithm.UGALG).route(
+                new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS));
+        try (EmulatedFabric fabric = routed(f, tables, EmulatedFabric.Options.DEFAULTS.withLinkGbps(1)
+                .withLanes(DragonflyAlgorithm.UGALG.vcs(), 8, 0))) {
+            LiveHost[] host = hosts(fabric, f);
+            int[] lid = lids(f, tables);
+            long delivered = 0;
+            long[] decisions = decisions(fabric, f);
+            for (RoutingMode m : new RoutingMode[] {RoutingMode.NMIN_HASH, RoutingMode.MIN_HASH}) {
+                fabric.startTraffic(TrafficPattern.GROUP_SHIFT, 0, 256, PACKETS, tables, m);
+                long expected = delivered + (long) host.length * PACKETS;
+                Waits.until(m + ": every packet arrived", () -> total(pairs(host, lid)) >= expected);
+                delivered = expected;
+                long[] now = decisions(fabric, f);
+                long minimal = now[0] - decisions[0];
+                long nonminimal = now[1] - decisions[1];
+                assertEquals((long) host.length * PACKETS, minimal + nonminimal, m + ": one decision per packet, at its source router");
+                assertEquals(m == RoutingMode.NMIN_HASH ? 0 : minimal + nonminimal, minimal, m.name());
+                decisions = now;
+            }
+        }
+    }
+
+    /** The switches' adaptive decisions so far: minimal, non-minimal. */
+    private static long[] decisions(EmulatedFabric fabric, Fabric f) {
+        long[] d = new long[2];
+        for (int s = 0; s < f.switchCount(); s++) {
+            var c = fabric.node(f.name(f.switchNode(s))).management().counters();
+            d[0] += c.getNode(PortCounterArray.ADAPTIVE_MINIMAL);
+            d[1] += c.getNode(PortCounterArray.ADAPTIVE_NONMINIMAL);
+        }
+        return d;
+    }
+
     /** A live fabric of {@code f} at {@code linkGbps}, its switches holding {@code tables}, every host's port active with its LID. */
     private static EmulatedFabric routed(Fabric f, ForwardingTables tables, double linkGbps) throws Exception {
-        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps);
+        return routed(f, tables, EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps));
+    }
+
+    /** A live fabric of {@code f} with options {@code o}, its switches holding {@code tables}, every host's port active with its LID. */
+    private static EmulatedFabric routed(Fabric f, ForwardingTables tables, EmulatedFabric.Options o) throws Exception {
         EmulatedFabric fabric = EmulatedFabric.start(f, o);
         try {
             for (int s = 0; s < f.switchCount(); s++) {

@@ -177,6 +177,32 @@ class SimCommandTest {
         assertTrue(adv4.json().path("throughput").asDouble() != shift.json().path("throughput").asDouble(), "adv+4 is other traffic");
     }
 
+    /**
+     * --routing-mode (issue 19): the report names the mode and the share of non-minimal decisions it
+     * led to (NMIN_HASH: all of UGAL's), any spelling of a name is taken, an unknown one refused in
+     * one line naming the valid ones; a run without it reports no such field.
+     */
+    @Test
+    void routingModeIsReportedAndAnUnknownOneRefused() {
+        String[] common = {"sim", "--topology", "dragonfly:p=2,a=4,h=2", "--engine", "df-ugalg", "--vls", "3", "--pattern", "group-shift",
+            "--load", "0.3", "--duration", "10us", "--json"};
+        Run nmin = run(concat(common, "--routing-mode", "nmin-hash"));
+        assertEquals(0, nmin.code(), nmin.err());
+        assertEquals("NMIN_HASH", nmin.json().path("routingMode").asText());
+        assertEquals(1.0, nmin.json().path("nonMinimalShare").asDouble(), nmin.out());
+        Run none = run(common);
+        assertTrue(none.json().path("routingMode").isMissingNode() && none.json().path("nonMinimalShare").isMissingNode(), none.out());
+        Run sweep = run("sweep", "--topology", "dragonfly:p=2,a=4,h=2", "--engines", "df-ugalg", "--vls", "3", "--pattern", "adv+1",
+                "--loads", "0.3", "--duration", "10us", "--threads", "1", "--routing-mode", "ADAPTIVE_2", "--json");
+        assertEquals(0, sweep.code(), sweep.err());
+        assertEquals("ADAPTIVE_2", sweep.json().path("options").path("routingMode").asText(), sweep.out());
+        assertEquals("ADAPTIVE_2", sweep.json().path("engines").path(0).path("points").path(0).path("routingMode").asText(), sweep.out());
+        assertRefused(run(concat(common, "--routing-mode", "ADAPTIVE_9")), "emulator sim", "--routing-mode",
+                "'ADAPTIVE_9' is not a routing mode; use DEFAULT, ADAPTIVE_0, ADAPTIVE_1, ADAPTIVE_2, ADAPTIVE_3, MIN_HASH, NMIN_HASH, IN_ORDER");
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--routing-mode", "fastest"), "emulator up", "--routing-mode",
+                "'fastest' is not a routing mode");
+    }
+
     /** adv+N that is malformed, or whose N reaches the sender's own group (dragonfly:p=2,a=4,h=2 has 9 groups), is refused before anything starts. */
     @Test
     void badAdversarialPatternsAreRefusedWithOneLine() {

@@ -24,6 +24,7 @@ import org.fabriclab.proto.v1.GetSwitchInfoRequest;
 import org.fabriclab.proto.v1.GetTopologyRequest;
 import org.fabriclab.proto.v1.Hop;
 import org.fabriclab.proto.v1.LftEntry;
+import org.fabriclab.proto.v1.HostNicCounters;
 import org.fabriclab.proto.v1.LinkCounters;
 import org.fabriclab.proto.v1.ListQTableSnapshotsRequest;
 import org.fabriclab.proto.v1.ManagerStatus;
@@ -83,7 +84,7 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
         this.emulation = emulation;
     }
 
-    /** Per-link counters as the perf manager last polled them. */
+    /** Per-link counters, and every host's NIC counters, as the perf manager last polled them. */
     @Override
     public void getCounters(GetCountersRequest request, StreamObserver<Counters> out) {
         if (perf == null) {
@@ -96,6 +97,12 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
                 b.addLinks(LinkCounters.newBuilder().setNode(l.node()).setPort(l.port())
                         .setXmitDataOctets(l.xmitBytes()).setXmitPkts(l.xmitPkts()).setXmitWaitNs(l.xmitWaitNs())
                         .setXmitDiscards(l.discards()).setUtilisation(l.utilisation()));
+            }
+        }
+        for (PerfManager.NicSample n : perf.nicSamples()) {
+            if (request.getNode().isEmpty() || request.getNode().equals(n.node())) {
+                b.addHosts(HostNicCounters.newBuilder().setNode(n.node()).setRequestFlits(n.requestFlits())
+                        .setRequestFlitsStalledCycles(n.stalledCycles()).setLatencyPackets(n.latencyPackets()).setLatencyNsSum(n.latencyNsSum()));
             }
         }
         if (!request.getNode().isEmpty() && b.getLinksCount() == 0) {

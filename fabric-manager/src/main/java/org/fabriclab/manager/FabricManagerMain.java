@@ -329,7 +329,7 @@ public final class FabricManagerMain implements Callable<Integer> {
             if (s.state() != FabricManager.State.UP) {
                 LOG.error("the first heavy sweep failed: {}; the manager keeps running and retries on traps, sweeps and requests", s.lastError());
             } else if (emulated != null && pattern != null) {
-                emulated.startTraffic(pattern, traffic.gbps, TRAFFIC_PAYLOAD, 0, s.outcome().tables()); // fits the fabric: checked before it started
+                emulated.startTraffic(pattern, traffic.gbps, TRAFFIC_PAYLOAD, 0, s.outcome().tables(), traffic.routingMode); // fits the fabric: checked before it started
                 LOG.info("traffic started: {} at {} Gbps per host", traffic.name("uniform"), traffic.gbps);
             }
             if (sweepSeconds > 0) {

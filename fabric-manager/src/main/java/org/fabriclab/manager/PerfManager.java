@@ -152,7 +152,8 @@ public final class PerfManager implements AutoCloseable {
 
     /**
      * One node as discovered, its adaptive decisions as last polled and, for a switch learning a
-     * Q-adaptive table, its learning; with what they did over the last poll's interval.
+     * Q-adaptive table, its learning; with what they did over the last poll's interval; for a host,
+     * its NIC counters as last polled.
      */
     static final class Node {
         final String name;
@@ -173,6 +174,12 @@ public final class PerfManager implements AutoCloseable {
         volatile long qChangePs;
         /** The absolute changes of the Q-values in the last interval, summed, over the table's entries, in seconds; NaN before an interval. */
         volatile double qChangeMeanSeconds = Double.NaN;
+        /** False until a poll found the node a NIC with counters (a host with a data plane); the NIC fields are its last poll's. */
+        volatile boolean nic;
+        volatile long nicRequestFlits;
+        volatile long nicStalledCycles;
+        volatile long nicLatencyPackets;
+        volatile long nicLatencyNs;
         Labels labels;
         Labels infoLabels;
 
@@ -399,6 +406,13 @@ public final class PerfManager implements AutoCloseable {
      * that went back (reset) starts the interval over.
      */
     private static void learning(Node node, NodeCounters nc) {
+        if (nc.hasNic()) {
+            node.nicRequestFlits = nc.getNic().getRequestFlits();
+            node.nicStalledCycles = nc.getNic().getRequestFlitsStalledCycles();
+            node.nicLatencyPackets = nc.getNic().getLatencyPackets();
+            node.nicLatencyNs = nc.getNic().getLatencyNsSum();
+            node.nic = true;
+        }
         if (nc.hasAdaptiveDecisions()) {
             long min = nc.getAdaptiveDecisions().getMinimal();
             long nonmin = nc.getAdaptiveDecisions().getNonminimal();
@@ -588,6 +602,21 @@ public final class PerfManager implements AutoCloseable {
      */
     public record LinkSample(String node, int port, long xmitBytes, long xmitPkts, long xmitWaitNs, long discards,
                              double utilisation, boolean congested, double inputFairness, int[] inputs, double[] shares) {
+    }
+
+    /** One host's NIC counters as last polled (management's {@code NicCounters}). */
+    public record NicSample(String node, long requestFlits, long stalledCycles, long latencyPackets, long latencyNsSum) {
+    }
+
+    /** Every polled host's NIC counters, in node order. */
+    public List<NicSample> nicSamples() {
+        List<NicSample> out = new ArrayList<>();
+        for (Node n : nodes) {
+            if (n.nic) {
+                out.add(new NicSample(n.name, n.nicRequestFlits, n.nicStalledCycles, n.nicLatencyPackets, n.nicLatencyNs));
+            }
+        }
+        return out;
     }
 
     /** Every polled link, in node/port order. */

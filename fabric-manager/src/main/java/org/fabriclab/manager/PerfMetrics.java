@@ -126,6 +126,13 @@ final class PerfMetrics implements MultiCollector {
         return withShares.subList(0, PerfManager.SHARE_OUTPUTS);
     }
 
+    /**
+     * Hosts whose NIC counters have series: four each, so that {@code paper:qadaptive-2550}'s 2,550
+     * hosts have theirs (about 0.7 MB) and the 18-ary 3-tree's 5,832 stay within the scrape's 20 MB
+     * budget without them ({@code fabricctl counters} shows every host's).
+     */
+    static final int NIC_SERIES_HOSTS = 2_560;
+
     private void nodes(List<MetricSnapshot> out) {
         List<InfoDataPointSnapshot> info = new ArrayList<>();
         List<CounterDataPointSnapshot> decisions = new ArrayList<>();
@@ -134,6 +141,11 @@ final class PerfMetrics implements MultiCollector {
         List<CounterDataPointSnapshot> explorations = new ArrayList<>();
         List<CounterDataPointSnapshot> moved = new ArrayList<>();
         List<GaugeDataPointSnapshot> movedMean = new ArrayList<>();
+        List<CounterDataPointSnapshot> flits = new ArrayList<>();
+        List<CounterDataPointSnapshot> stalled = new ArrayList<>();
+        List<CounterDataPointSnapshot> sampled = new ArrayList<>();
+        List<CounterDataPointSnapshot> latency = new ArrayList<>();
+        boolean nicSeries = perf.nodes().stream().filter(n -> n.nic).count() <= NIC_SERIES_HOSTS;
         for (PerfManager.Node n : perf.nodes()) {
             if (n.labels == null) {
                 n.labels = Labels.of("node", n.name);
@@ -148,6 +160,12 @@ final class PerfMetrics implements MultiCollector {
                 if (!Double.isNaN(n.nonminimalShare)) {
                     nonminimal.add(gauge(ratio(n.nonminimalShare), labels));
                 }
+            }
+            if (n.nic && nicSeries) {
+                flits.add(counter(n.nicRequestFlits, labels));
+                stalled.add(counter(n.nicStalledCycles, labels));
+                sampled.add(counter(n.nicLatencyPackets, labels));
+                latency.add(counter(n.nicLatencyNs / 1e9, labels));
             }
             if (n.learning) {
                 updates.add(counter(n.qUpdates, labels));
@@ -170,6 +188,14 @@ final class PerfMetrics implements MultiCollector {
                 + "seconds)", moved);
         gauge(out, "fabric_switch_q_change_mean_seconds", "Q-adaptive switches: how far the Q-values moved over the last poll, "
                 + "summed and divided by the table's entries (model seconds; towards 0 as learning converges)", movedMean);
+        counter(out, "fabric_host_nic_request_flits", "hosts' NICs: request flits sent (Aries' Request Flits; 16-byte flits, one "
+                + "header flit a packet)", flits);
+        counter(out, "fabric_host_nic_request_stalled_cycles", "hosts' NICs: cycles a packet was ready but had no credit (Aries' "
+                + "Request Flits Stalled Cycles; a 1 GHz NIC clock in model time)", stalled);
+        counter(out, "fabric_host_nic_latency_sampled_packets", "hosts' NICs: packets received whose latency was sampled (every one)",
+                sampled);
+        counter(out, "fabric_host_nic_latency_seconds", "hosts' NICs: the sampled packets' latencies summed, creation at the source "
+                + "to arrival here (model seconds; divided by the sampled packets, the mean)", latency);
     }
 
     private void flows(List<MetricSnapshot> out) {

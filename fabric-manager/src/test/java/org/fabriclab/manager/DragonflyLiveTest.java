@@ -39,7 +39,7 @@ class DragonflyLiveTest {
     /** 5 groups of 4 routers with a host each; under ADV+1 each group's 4 hosts share one global link minimally. */
     static final String SPEC = "dragonfly:p=1,a=4,h=1,local-latency=2us,global-latency=10us";
     private static final int PACKETS = 300;
-    private static final int PAYLOAD = 256;
+    static final int PAYLOAD = 256;
 
     @Test
     void qAdaptiveLearnsFromFeedbackInCreditFramesAndKeepsItAcrossSweeps(@TempDir Path dir) throws Exception {

@@ -16,6 +16,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.FrameSizes;
+import org.fabriclab.agent.core.NicCounters;
+import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.proto.v1.DragonflyState;
@@ -30,9 +33,11 @@ import org.junit.jupiter.api.io.TempDir;
  * updates and explorations as counters equal to what the switches report over the management
  * contract, how far the values moved (a counter, and its mean per table entry over the last poll),
  * and the share of non-minimal decisions over the last poll; none of the interval figures before a
- * second poll. Debian's {@code promtool check metrics} accepts the exposition.
+ * second poll; and every host's NIC counters. Debian's {@code promtool check metrics} accepts the exposition.
  */
 class QLearningMetricsTest {
+    private static final int PACKETS = 200;
+
     @Test
     void qAdaptiveSwitchesExportTheirLearningPerSwitch(@TempDir Path dir) throws Exception {
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
@@ -52,7 +57,7 @@ class QLearningMetricsTest {
                 assertFalse(first.containsKey("fabric_switch_nonminimal_decision_ratio{node=\"" + sw.name() + "\"}"), "no interval yet");
             }
 
-            DragonflyLiveTest.carryAdversarialTraffic(fabric, s, 200);
+            DragonflyLiveTest.carryAdversarialTraffic(fabric, s, PACKETS);
             Waits.settled("Q-table updates", () -> DragonflyLiveTest.states(manager, fabric).stream()
                     .mapToLong(DragonflyState::getQUpdates).sum(), Duration.ofMillis(200));
             perf.poll();
@@ -82,8 +87,42 @@ class QLearningMetricsTest {
                     "fabric_switch_q_change_seconds_total", "fabric_switch_q_change_mean_seconds")) {
                 assertEquals(20, after.keySet().stream().filter(k -> k.startsWith(name + "{")).count(), name);
             }
+            nicCountersOfEveryHost(fabric, perf, after);
             MetricsTest.promtoolAccepts(dir, body);
         }
+    }
+
+    /**
+     * The hosts' NIC counters (issue 19, Aries' request flits, stalled cycles and sampled latency)
+     * after every host sent {@link #PACKETS}: one series per host and name, request flits exactly
+     * the packets sent times their flits, every received packet sampled once, a mean latency longer
+     * than the global cable every ADV+1 packet crosses; the perf manager's samples (the admin
+     * contract's) the same.
+     */
+    private static void nicCountersOfEveryHost(EmulatedFabric fabric, PerfManager perf, Map<String, Double> m) {
+        List<LiveHost> hosts = fabric.hosts();
+        long flitsPerPacket = NicCounters.flits(FrameSizes.DATA_HEADER + DragonflyLiveTest.PAYLOAD);
+        double sampled = 0;
+        for (LiveHost h : hosts) {
+            String node = "{node=\"" + h.name() + "\"}";
+            assertEquals((double) PACKETS * flitsPerPacket, m.get("fabric_host_nic_request_flits_total" + node), node);
+            Double stalled = m.get("fabric_host_nic_request_stalled_cycles_total" + node);
+            assertTrue(stalled != null && stalled >= 0, node + ": " + stalled);
+            double packets = m.get("fabric_host_nic_latency_sampled_packets_total" + node);
+            sampled += packets;
+            if (packets > 0) {
+                double meanNs = m.get("fabric_host_nic_latency_seconds_total" + node) / packets * 1e9;
+                assertTrue(meanNs > 10_000, node + ": mean latency " + meanNs + " ns, under the global cable's 10 us");
+            }
+        }
+        assertEquals((double) PACKETS * hosts.size(), sampled, "every packet received sampled once");
+        for (String name : List.of("fabric_host_nic_request_flits_total", "fabric_host_nic_request_stalled_cycles_total",
+                "fabric_host_nic_latency_sampled_packets_total", "fabric_host_nic_latency_seconds_total")) {
+            assertEquals(hosts.size(), m.keySet().stream().filter(k -> k.startsWith(name + "{")).count(), name + ": one per host");
+        }
+        List<PerfManager.NicSample> nics = perf.nicSamples();
+        assertEquals(hosts.size(), nics.size());
+        assertEquals(PACKETS * flitsPerPacket, nics.get(0).requestFlits());
     }
 
     private static String scrape(MetricsServer server) throws Exception {

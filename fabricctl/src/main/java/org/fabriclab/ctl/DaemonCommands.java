@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.fabriclab.cli.JsonOption;
@@ -162,7 +163,8 @@ final class DaemonCommands {
 
     /** {@code fabricctl counters [NODE]}. */
     @Command(name = "counters", mixinStandardHelpOptions = true,
-            description = "Port counters and link load per directed link, as the perf manager last polled them.")
+            description = "Port counters and link load per directed link, and each host's NIC counters (request flits, stalled "
+                    + "cycles, sampled latency, as Aries NICs count them), as the perf manager last polled them.")
     static final class CountersVerb implements Callable<Integer> {
         @Mixin
         Daemon daemon;
@@ -193,12 +195,30 @@ final class DaemonCommands {
                 });
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("links", links);
+                List<Object> hosts = new ArrayList<>();
+                c.getHostsList().forEach(h -> {
+                    Map<String, Object> x = new LinkedHashMap<>();
+                    x.put("node", h.getNode());
+                    x.put("requestFlits", h.getRequestFlits());
+                    x.put("requestFlitsStalledCycles", h.getRequestFlitsStalledCycles());
+                    x.put("latencySampledPackets", h.getLatencyPackets());
+                    x.put("latencyMeanNs", h.getLatencyPackets() == 0 ? null : h.getLatencyNsSum() / (double) h.getLatencyPackets());
+                    hosts.add(x);
+                });
+                m.put("hosts", hosts);
                 out.println(Json.write(m));
             } else {
                 // utilisation to 0.001%: a host offering 0.02 Gbps on a 100 Gbps link reads 0.020%, not 0.0%
                 out.printf("%-24s %5s %16s %14s %14s %10s %9s%n", "node", "port", "xmit bytes", "xmit packets", "xmit wait ns", "discards", "util");
                 c.getLinksList().forEach(l -> out.printf("%-24s %5d %16d %14d %14d %10d %8.3f%%%n", l.getNode(), l.getPort(),
                         l.getXmitDataOctets(), l.getXmitPkts(), l.getXmitWaitNs(), l.getXmitDiscards(), l.getUtilisation() * 100));
+                if (c.getHostsCount() > 0) {
+                    out.printf("%n%-24s %16s %16s %16s %16s%n", "host NIC", "request flits", "stalled cycles", "sampled packets",
+                            "mean latency ns");
+                    c.getHostsList().forEach(h -> out.printf("%-24s %16d %16d %16d %16s%n", h.getNode(), h.getRequestFlits(),
+                            h.getRequestFlitsStalledCycles(), h.getLatencyPackets(), h.getLatencyPackets() == 0 ? "-"
+                                    : String.format(Locale.ROOT, "%.1f", h.getLatencyNsSum() / (double) h.getLatencyPackets())));
+                }
             }
             out.flush();
             return 0;

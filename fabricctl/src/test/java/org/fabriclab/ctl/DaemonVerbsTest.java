@@ -91,6 +91,15 @@ class DaemonVerbsTest {
                 JsonNode link = counters.json().path("links").path(0);
                 assertEquals("SW1", link.path("node").asText(), counters.out());
                 assertTrue(link.path("port").isInt() && link.path("xmitBytes").isNumber() && link.path("utilisation").isNumber(), counters.out());
+                FabricCtlTest.Run host = FabricCtlTest.run("counters", "A", "--server", server, "--json");
+                assertEquals(0, host.code(), host.err());
+                JsonNode nic = host.json().path("hosts").path(0);
+                assertEquals("A", nic.path("node").asText(), host.out());
+                assertTrue(nic.path("requestFlits").isNumber() && nic.path("requestFlitsStalledCycles").isNumber()
+                        && nic.path("latencySampledPackets").isNumber(), host.out());
+                assertEquals(1, host.json().path("hosts").size(), "the named host's only");
+                FabricCtlTest.Run text = FabricCtlTest.run("counters", "--server", server);
+                assertTrue(text.out().contains("host NIC") && text.out().contains("request flits"), text.out());
                 FabricCtlTest.Run noSuch = FabricCtlTest.run("counters", "nobody", "--server", server);
                 assertEquals(2, noSuch.code());
 

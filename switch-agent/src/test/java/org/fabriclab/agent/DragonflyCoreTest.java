@@ -14,6 +14,7 @@ import org.fabriclab.agent.core.TableStore;
 import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
 import org.fabriclab.routing.dragonfly.DragonflyHeader;
 import org.fabriclab.routing.dragonfly.DragonflySwitch;
+import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
@@ -29,7 +30,10 @@ import org.junit.jupiter.api.Test;
  * hand-computed example, its feedback (reward plus estimate) to the upstream router, its source
  * decision leaving the minimal port once the threshold is passed, UGAL taking the non-minimal
  * path when the minimal port is congested, and the input-output queued core moving packets into
- * output buffers (credits returned at the move) and sending them round-robin over lanes.
+ * output buffers (credits returned at the move) and sending them round-robin over lanes; and the
+ * hosts' routing modes (issue 19): MIN_HASH and IN_ORDER minimal however congested, NMIN_HASH
+ * through the one intermediate its hash names, the bias keeping a packet minimal where no bias
+ * would not, Q-adaptive's deterministic modes overriding its table.
  */
 class DragonflyCoreTest {
     /** Router 0 of group 0 of a dragonfly p=2, a=4, h=2 (9 groups): ports 1-3 local, 4-5 global, 6-7 hosts. */
@@ -82,7 +86,13 @@ class DragonflyCoreTest {
 
     /** A packet from host {@code src} (endpoint) to host {@code dst}, as it arrives on port {@code inPort} after {@code hops} hops. */
     private int packet(int src, int dst, int hops, long route) {
+        return packet(src, dst, hops, route, RoutingMode.DEFAULT);
+    }
+
+    /** As {@link #packet(int, int, int, long)}, asking for routing mode {@code mode}. */
+    private int packet(int src, int dst, int hops, long route, RoutingMode mode) {
         int h = pool.allocate();
+        pool.mode(h, mode.code());
         pool.dlid(h, lids.endpointLid(dst));
         pool.slid(h, lids.endpointLid(src));
         pool.bytes(h, 128);
@@ -241,5 +251,107 @@ class DragonflyCoreTest {
         core.linkFree((int) sent.get(0)[0], 20);
         assertEquals(3, sent.size());
         assertEquals(0, core.outputQueued((int) sent.get(0)[0]));
+    }
+
+    /** The minimal port from router 0 of group 0 towards group {@code g}. */
+    private int minimalPort(int g) {
+        return router.globalPort(g) != 0 ? router.globalPort(g) : router.localPort(router.gateway(g));
+    }
+
+    @Test
+    void minHashAndInOrderRouteMinimallyHoweverCongestedTheMinimalPortIs() throws Exception {
+        for (RoutingMode m : new RoutingMode[] {RoutingMode.MIN_HASH, RoutingMode.IN_ORDER}) {
+            sent.clear();
+            build(DragonflyAlgorithm.UGALN, 0);
+            int dst = endpoint("G5_S1_H0");
+            core.packetArrived(6, packet(endpoint("G0_S0_H0"), dst, 0, 0), 0); // busy, a credit in use: UGAL would leave it
+            for (int in = 1; in <= 2; in++) {
+                core.packetArrived(in, packet(endpoint("G0_S0_H1"), dst, 0, 0, m), 1 + in);
+            }
+            core.packetArrived(7, packet(endpoint("G0_S0_H1"), dst, 0, 0, m), 10);
+            assertEquals(1, sent.size(), m + ": nothing left by another port; the heads wait for the minimal one");
+            for (int i = 0; i < 3; i++) {
+                core.linkFree(minimalPort(5), 100 + i);
+            }
+            assertEquals(4, sent.size(), "the link's four credits");
+            for (long[] x : sent) {
+                assertEquals(minimalPort(5), x[0], m.name());
+                assertEquals(-1, DragonflyHeader.interGroup(x[2]), m + ": no intermediate");
+            }
+        }
+    }
+
+    @Test
+    void nminHashTakesTheIntermediateItsHashNamesOnePairOnePath() throws Exception {
+        build(DragonflyAlgorithm.UGALN, 0);
+        for (String src : new String[] {"G0_S0_H0", "G0_S0_H1"}) {
+            for (int g = 1; g < 9; g++) {
+                for (String dstName : new String[] {"G" + g + "_S0_H0", "G" + g + "_S3_H1"}) {
+                    int dst = endpoint(dstName);
+                    long first = -1;
+                    for (int k = 0; k < 2; k++) {
+                        sent.clear();
+                        core.packetArrived(6, packet(endpoint(src), dst, 0, 0, RoutingMode.NMIN_HASH), 0);
+                        long st = sent.get(0)[2];
+                        String what = src + " to " + dstName;
+                        assertTrue(DragonflyHeader.has(st, DragonflyHeader.NONMINIMAL), what + ": non-minimal");
+                        int ig = DragonflyHeader.interGroup(st);
+                        assertTrue(ig != 0 && ig != g, what + ": intermediate " + ig + " is neither end's group");
+                        long path = ((long) ig << 8) | DragonflyHeader.interRouter(st);
+                        assertTrue(first < 0 || first == path, what + ": the same pair, the same intermediate");
+                        first = path;
+                        core.linkFree((int) sent.get(0)[0], 1);
+                        core.creditReturned((int) sent.get(0)[0], (int) sent.get(0)[1], 1, 1);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The minimal port busy with a credit in use (congestion 2) and an idle non-minimal candidate
+     * (0): UGAL leaves the minimal path with no bias (2 > 2 x 0) and ADAPTIVE_2's (one packet of this
+     * 4-packet buffer), but not with ADAPTIVE_3's (the whole buffer, 4). Each run draws the same
+     * candidate (same seed, no other draw), so only the bias differs.
+     */
+    @Test
+    void theModesBiasKeepsAPacketMinimalWhereLessBiasLeavesTheMinimalPath() throws Exception {
+        java.util.Map<RoutingMode, Boolean> left = new java.util.EnumMap<>(RoutingMode.class);
+        for (RoutingMode m : new RoutingMode[] {RoutingMode.DEFAULT, RoutingMode.ADAPTIVE_0, RoutingMode.ADAPTIVE_2, RoutingMode.ADAPTIVE_3}) {
+            sent.clear();
+            build(DragonflyAlgorithm.UGALN, 0);
+            int dst = endpoint("G5_S1_H0");
+            core.packetArrived(6, packet(endpoint("G0_S0_H0"), dst, 0, 0, RoutingMode.MIN_HASH), 0);
+            core.packetArrived(7, packet(endpoint("G0_S0_H1"), dst, 0, 0, m), 1);
+            left.put(m, sent.size() == 2 && DragonflyHeader.has(sent.get(1)[2], DragonflyHeader.NONMINIMAL));
+        }
+        assertEquals(java.util.Map.of(RoutingMode.DEFAULT, true, RoutingMode.ADAPTIVE_0, true, RoutingMode.ADAPTIVE_2, true,
+                RoutingMode.ADAPTIVE_3, false), left);
+    }
+
+    @Test
+    void qAdaptivesDeterministicModesOverrideItsTable() throws Exception {
+        build(DragonflyAlgorithm.Q_ADAPTIVE, 0);
+        int src = endpoint("G0_S0_H0");
+        int dst = endpoint("G5_S1_H0");
+        int min = minimalPort(5);
+        int row = router.row(5, 0);
+        for (int i = 0; i < 200; i++) {
+            core.qFeedback(min, row, 5000, 0); // the table now prefers another port
+        }
+        core.packetArrived(6, packet(src, dst, 0, 0, RoutingMode.MIN_HASH), 0);
+        assertEquals(min, sent.get(0)[0], "MIN_HASH: minimal whatever the table says");
+        core.linkFree(min, 1);
+        int nonmin = -1;
+        for (int k = 0; k < 3; k++) {
+            sent.clear();
+            core.packetArrived(6, packet(src, dst, 0, 0, RoutingMode.NMIN_HASH), 10 + k);
+            int port = (int) sent.get(0)[0];
+            assertNotEquals(min, port, "NMIN_HASH: never the minimal port");
+            assertTrue(nonmin < 0 || nonmin == port, "one pair, one port");
+            nonmin = port;
+            core.linkFree(port, 20 + k);
+            core.creditReturned(port, (int) sent.get(0)[1], 1, 20 + k);
+        }
     }
 }

@@ -14,6 +14,7 @@ import org.fabriclab.cli.EngineOption;
 import org.fabriclab.cli.JsonOption;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.emulator.sim.Simulation;
+import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.format.Json;
 import org.fabriclab.routing.format.QTableSnapshot;
@@ -113,6 +114,10 @@ public final class SimCommand implements Callable<Integer> {
             err.flush();
         }
         Map<String, Object> report = sim.report(config, r);
+        if (config.routingMode() != RoutingMode.DEFAULT) {
+            // what the mode did: the switches' adaptive decisions that left the minimal path (over the whole run)
+            report.put("nonMinimalShare", Double.isNaN(learnt.nonminimalShare()) ? null : learnt.nonminimalShare());
+        }
         if (config.seriesNs() > 0) {
             report.put("seriesBinNs", config.seriesNs());
             report.put("series", series(r.series()));

@@ -20,6 +20,7 @@ import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
 import org.fabriclab.routing.dragonfly.DragonflyFabric;
 import org.fabriclab.routing.dragonfly.QSeeds;
+import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingOptions;
@@ -108,6 +109,14 @@ public final class SimOptions {
                     + "(counted as refused). Large: an application that queues what the fabric does not take yet; small: one held "
                     + "back by its NIC, as traffic generators in packet simulators are. Default: ${DEFAULT-VALUE}")
     int sourceQueue;
+
+    @Option(names = "--routing-mode", defaultValue = "DEFAULT", paramLabel = "MODE", converter = RoutingModes.class,
+            completionCandidates = RoutingModes.class,
+            description = "The routing mode every host's packets ask for, as Aries hosts choose it: ${COMPLETION-CANDIDATES}. "
+                    + "Honoured by a Dragonfly's adaptive routing (ADAPTIVE_N: bias towards minimal added to UGAL's and PAR's "
+                    + "non-minimal estimate; MIN_HASH, IN_ORDER minimal; NMIN_HASH non-minimal by a hash of the addresses); "
+                    + "DEFAULT: none, the routing as configured. Default: ${DEFAULT-VALUE}")
+    RoutingMode routingMode;
 
     @Option(names = "--adaptive", defaultValue = "on", converter = OnOff.class, paramLabel = "on|off",
             description = "on: switches choose among the AR groups of an ar-* engine (AR); off: static routing by its LFT (DR). "
@@ -256,7 +265,7 @@ public final class SimOptions {
         long warmupNs = warmup == null ? durationNs / 5 : warmup.nanos();
         return Simulation.Config.builder(topology.fabric(), tables).pattern(pattern).linkGbps(link.linkGbps)
                 .latencyNs(link.latencyNs(DEFAULT_LATENCY_NS)).vls(lanes.vls).bufferPackets(lanes.buffer).outputBufferPackets(outputBuffer).sourceQueuePackets(sourceQueue).payloadBytes(payloadBytes())
-                .durationNs(durationNs).warmupNs(warmupNs).seed(seed.seed).adaptive(adaptive.on());
+                .durationNs(durationNs).warmupNs(warmupNs).seed(seed.seed).adaptive(adaptive.on()).routingMode(routingMode);
     }
 
     /** The pattern's name as reports write it ({@code group-shift} for adv+1: one pattern, one name). */
@@ -279,6 +288,9 @@ public final class SimOptions {
         m.put("hosts", config.fabric().endpointCount());
         m.put("switches", config.fabric().switchCount());
         m.put("seed", seed.seed);
+        if (config.routingMode() != RoutingMode.DEFAULT) {
+            m.put("routingMode", config.routingMode().name()); // absent by default: the reports' fields stay as they were
+        }
         m.put("offeredLoad", r.offeredLoad());
         m.put("throughput", r.throughput());
         boolean measured = r.packetsDelivered() > 0;

@@ -21,6 +21,7 @@ import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.emulator.sweep.Sweep;
 import org.fabriclab.emulator.sweep.SweepPlot;
+import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.format.Json;
 import picocli.CommandLine.Command;
@@ -218,6 +219,9 @@ public final class SweepCommand implements Callable<Integer> {
         options.put("payloadBytes", first.payloadBytes());
         options.put("packetBytes", first.payloadBytes() + FrameSizes.DATA_HEADER);
         options.put("adaptive", first.adaptive());
+        if (first.routingMode() != RoutingMode.DEFAULT) {
+            options.put("routingMode", first.routingMode().name()); // absent by default: the report stays as it was
+        }
         m.put("options", options);
         List<Object> loadList = new ArrayList<>();
         for (double l : loads.loads()) {

@@ -5,12 +5,13 @@ import java.util.Map;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.cli.Gbps;
 import org.fabriclab.cli.NamedValues;
+import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.fabric.Fabric;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --traffic} and {@code --traffic-gbps}: the traffic a live emulated fabric's hosts send once
+ * {@code --traffic}, {@code --traffic-gbps} and {@code --routing-mode}: the traffic a live emulated fabric's hosts send once
  * a manager has activated them ({@code emulator up}, {@code fabric-manager --emulate}). The one
  * table from command-line names to the live plane's patterns; {@code none} sends nothing. The
  * default is the command's, so it is given to {@link #pattern(String)}.
@@ -36,6 +37,12 @@ public final class TrafficOptions {
     @Option(names = "--traffic-gbps", defaultValue = "0.2", paramLabel = "GBPS", converter = Gbps.class,
             description = "Offered rate per host in Gbps, above 0 (no traffic: --traffic none). Default: ${DEFAULT-VALUE}")
     public double gbps;
+
+    @Option(names = "--routing-mode", defaultValue = "DEFAULT", paramLabel = "MODE", converter = RoutingModes.class,
+            completionCandidates = RoutingModes.class,
+            description = "The routing mode every host's packets ask for, as Aries hosts choose it: ${COMPLETION-CANDIDATES} "
+                    + "(honoured by a Dragonfly's adaptive routing; DEFAULT: none). Default: ${DEFAULT-VALUE}")
+    public RoutingMode routingMode = RoutingMode.DEFAULT;
 
     /** The pattern's name as given, or {@code defaultName}. */
     public String name(String defaultName) {

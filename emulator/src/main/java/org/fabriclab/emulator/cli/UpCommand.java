@@ -112,7 +112,7 @@ public final class UpCommand implements Callable<Integer> {
             while (!stop.await(200, TimeUnit.MILLISECONDS) && System.nanoTime() < end) {
                 if (!started && fabric.hosts().stream().map(LiveHost::management)
                         .allMatch(m -> m.port(1).state() == PortState.PORT_STATE_ACTIVE && m.port(1).lid() != 0)) {
-                    fabric.startTraffic(pattern, traffic.gbps, 2048, 0); // the pattern fits the fabric: checked before it started
+                    fabric.startTraffic(pattern, traffic.gbps, 2048, 0, null, traffic.routingMode); // the pattern fits the fabric: checked before it started
                     out.println("every host is active: " + traffic.name("none") + " traffic started at " + traffic.gbps + " Gbps per host");
                     out.flush();
                     started = true;

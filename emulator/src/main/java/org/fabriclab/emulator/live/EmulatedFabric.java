@@ -41,6 +41,7 @@ import org.fabriclab.proto.v1.GetPortInfoRequest;
 import org.fabriclab.proto.v1.ManagementGrpc;
 import org.fabriclab.proto.v1.NodeType;
 import org.fabriclab.proto.v1.PortState;
+import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.PathLanes;
 import org.fabriclab.routing.fabric.Fabric;
@@ -635,6 +636,12 @@ public final class EmulatedFabric implements AutoCloseable {
      * wrote it.
      */
     public void startTraffic(TrafficPattern pattern, double rateGbps, int payloadBytes, long packetsPerHost, ForwardingTables tables) {
+        startTraffic(pattern, rateGbps, payloadBytes, packetsPerHost, tables, RoutingMode.DEFAULT);
+    }
+
+    /** As {@link #startTraffic(TrafficPattern, double, int, long, ForwardingTables)}, every packet asking for {@code routingMode}. */
+    public void startTraffic(TrafficPattern pattern, double rateGbps, int payloadBytes, long packetsPerHost, ForwardingTables tables,
+                             RoutingMode routingMode) {
         List<Integer> hostNodes = new ArrayList<>();
         for (int n = 0; n < nodes.length; n++) {
             if (nodes[n] instanceof LiveHost) {
@@ -667,7 +674,7 @@ public final class EmulatedFabric implements AutoCloseable {
                 }
             }
             ((LiveHost) nodes[hostNodes.get(i)]).start(new Traffic(lids, i, plan, lanes, Arrivals.Mode.POISSON, rateGbps, payloadBytes,
-                    packetsPerHost, i + 1L));
+                    packetsPerHost, i + 1L, routingMode));
         }
     }
 

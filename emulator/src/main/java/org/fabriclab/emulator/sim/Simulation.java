@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.PacketPool;
@@ -16,6 +17,7 @@ import org.fabriclab.agent.core.TableInstall;
 import org.fabriclab.agent.core.TableStore;
 import org.fabriclab.agent.core.TableWriteException;
 import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.fabric.Fabric;
 
@@ -55,6 +57,8 @@ public final class Simulation {
      * @param seriesNs     if positive, the width of the bins of the report's {@link Report#series}: packets
      *                     delivered, mean latency and throughput over time, by delivery time, over the whole
      *                     run (the warm-up included); 0: no series
+     * @param routingMode  the routing mode every host's packets ask for ({@link RoutingMode}: honoured by a
+     *                     Dragonfly's adaptive routing; {@link RoutingMode#DEFAULT}, the fabric's routing as configured)
      *
      * <p>Tables with source routes (a torus engine's) run as Angara does: hosts write the route to
      * the destination's switch into each packet, switches forward by it (the LFTs deliver the last
@@ -62,7 +66,16 @@ public final class Simulation {
      */
     public record Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps,
                          long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed,
-                         boolean adaptive, List<Flow> flows, int outputBufferPackets, long seriesNs, int sourceQueuePackets) {
+                         boolean adaptive, List<Flow> flows, int outputBufferPackets, long seriesNs, int sourceQueuePackets,
+                         RoutingMode routingMode) {
+        /** Packets that ask for no routing mode ({@link RoutingMode#DEFAULT}). */
+        public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
+                      int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive, List<Flow> flows,
+                      int outputBufferPackets, long seriesNs, int sourceQueuePackets) {
+            this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
+                    adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets, RoutingMode.DEFAULT);
+        }
+
         public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
                       int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive, List<Flow> flows) {
             this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
@@ -84,6 +97,7 @@ public final class Simulation {
 
         public Config {
             flows = List.copyOf(flows);
+            Objects.requireNonNull(routingMode, "routingMode");
             for (Flow fl : flows) {
                 if (fl.src() < 0 || fl.src() >= fabric.endpointCount() || fl.dst() < 0 || fl.dst() >= fabric.endpointCount()
                         || fl.src() == fl.dst() || fl.startNs() < 0 || fl.stopNs() <= fl.startNs()) {
@@ -160,7 +174,7 @@ public final class Simulation {
             return new Builder(fabric, tables).pattern(pattern).load(load).linkGbps(linkGbps).latencyNs(latencyNs).vls(vls)
                     .bufferPackets(bufferPackets).payloadBytes(payloadBytes).durationNs(durationNs).warmupNs(warmupNs).seed(seed)
                     .adaptive(adaptive).flows(flows).outputBufferPackets(outputBufferPackets).seriesNs(seriesNs)
-                    .sourceQueuePackets(sourceQueuePackets);
+                    .sourceQueuePackets(sourceQueuePackets).routingMode(routingMode);
         }
     }
 
@@ -187,6 +201,7 @@ public final class Simulation {
         private int outputBufferPackets;
         private long seriesNs;
         private int sourceQueuePackets = SourceQueue.PACKETS;
+        private RoutingMode routingMode = RoutingMode.DEFAULT;
 
         private Builder(Fabric fabric, ForwardingTables tables) {
             this.fabric = fabric;
@@ -271,6 +286,12 @@ public final class Simulation {
             return this;
         }
 
+        /** The routing mode every host's packets ask for. */
+        public Builder routingMode(RoutingMode v) {
+            routingMode = v;
+            return this;
+        }
+
         /** The report's series over time in bins of {@code v} ns (0: none). */
         public Builder seriesNs(long v) {
             seriesNs = v;
@@ -280,7 +301,8 @@ public final class Simulation {
         /** @throws IllegalArgumentException naming the value out of range, as {@link Config}'s constructor does */
         public Config build() {
             return new Config(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs,
-                    warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets);
+                    warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets,
+                    routingMode);
         }
     }
 
@@ -481,9 +503,16 @@ public final class Simulation {
     /**
      * A run's report and what its switches learnt: per switch number, the Q-table as it stands at
      * the end of the run (rows x columns, ns, as {@code GetDragonflyRouting} reads a live switch's),
-     * or null for a switch that learns none.
+     * or null for a switch that learns none; and the adaptive decisions every switch took over the
+     * whole run (warm-up included), minimal and not (a Dragonfly's UGAL, PAR, Q-adaptive and Valiant
+     * choices; an AR group's port choices).
      */
-    public record Learnt(Report report, List<float[]> qTables) {
+    public record Learnt(Report report, List<float[]> qTables, long minimalDecisions, long nonminimalDecisions) {
+        /** The non-minimal decisions' share of all, or NaN when no switch decided anything. */
+        public double nonminimalShare() {
+            long all = minimalDecisions + nonminimalDecisions;
+            return all == 0 ? Double.NaN : (double) nonminimalDecisions / all;
+        }
     }
 
     /** Runs {@code config} to its end; reports, and reads every switch's Q-table at the end. */
@@ -496,10 +525,15 @@ public final class Simulation {
         }
         Report r = sim.simulate();
         List<float[]> q = new ArrayList<>();
+        long minimal = 0;
+        long nonminimal = 0;
         for (int s = 0; s < sim.f.switchCount(); s++) {
-            q.add(sim.switchCore[sim.f.switchNode(s)].learning().qTable());
+            int n = sim.f.switchNode(s);
+            q.add(sim.switchCore[n].learning().qTable());
+            minimal += sim.counters[n].getNode(PortCounterArray.ADAPTIVE_MINIMAL);
+            nonminimal += sim.counters[n].getNode(PortCounterArray.ADAPTIVE_NONMINIMAL);
         }
-        return new Learnt(r, Collections.unmodifiableList(q));
+        return new Learnt(r, Collections.unmodifiableList(q), minimal, nonminimal);
     }
 
     private Report simulate() {

@@ -17,7 +17,7 @@ import org.fabriclab.routing.fabric.Fabric;
  * too): Poisson arrivals at the offered load into each host's {@link SourceQueue} (or with flows,
  * each flow's packets evenly paced), destinations by the pattern's {@link TrafficPlan}, SL and
  * source route from each host's {@link HostRoutes} (the DLID-indexed table the daemon writes into
- * a live adapter). Each host draws its gaps and destinations from one generator split off the
+ * a live adapter), the routing mode the configuration asks for. Each host draws its gaps and destinations from one generator split off the
  * run's seed, in the order the event loop asks. Allocates nothing per packet; confined to the
  * simulation's thread.
  */
@@ -59,6 +59,7 @@ final class TrafficSources {
         source = new SourceQueue[hosts];
         for (int e = 0; e < hosts; e++) {
             policy[e] = HostPolicy.of(plan, e, seeds.split(), Arrivals.Mode.POISSON, meanGapNs, routes[e], c.vls(), c.sourceQueuePackets());
+            policy[e].routingMode(c.routingMode());
             source[e] = policy[e].source();
         }
         flowArrivals = new Arrivals(Arrivals.Mode.PACED, meanGapNs, null);

@@ -7,7 +7,8 @@ import java.util.Arrays;
  * The decisions of a channel adapter (a host's NIC) with one port, for both clocks: a bounded send
  * queue per VL fed by the host's traffic source, credits towards the switch, one packet on the wire
  * at a time, round-robin over lanes; received packets are delivered to the host and their buffer
- * credit returned at once (the host consumes at line rate). Not thread-safe; confined like
+ * credit returned at once (the host consumes at line rate). It counts what an Aries NIC counts
+ * ({@link NicCounters}: flits sent, the credit waits as stalls, every arrival's latency). Not thread-safe; confined like
  * {@link SwitchCore}.
  */
 public final class HostCore {
@@ -90,6 +91,8 @@ public final class HostCore {
     public void packetArrived(int h, long now) {
         counters.add(PORT, PortCounterArray.RCV_PKTS, 1);
         counters.add(PORT, PortCounterArray.RCV_DATA, pool.bytes(h));
+        counters.addNode(PortCounterArray.NIC_LATENCY_PACKETS); // the NIC's sampled latency (NicCounters): every packet
+        counters.addNode(PortCounterArray.NIC_LATENCY_NS, now - pool.timestamp(h));
         int vl = pool.vl(h);
         out.returnCredit(vl, now);
         out.delivered(h, now);
@@ -128,6 +131,7 @@ public final class HostCore {
             nextLane = vl + 1 == vls ? 0 : vl + 1;
             counters.add(PORT, PortCounterArray.XMIT_PKTS, 1);
             counters.add(PORT, PortCounterArray.XMIT_DATA, pool.bytes(h));
+            counters.addNode(PortCounterArray.NIC_REQUEST_FLITS, NicCounters.flits(pool.bytes(h)));
             out.transmit(vl, h, now);
             return;
         }

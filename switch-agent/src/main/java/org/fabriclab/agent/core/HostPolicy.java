@@ -1,11 +1,14 @@
 package org.fabriclab.agent.core;
 
 import java.util.SplittableRandom;
+import org.fabriclab.routing.dragonfly.RoutingMode;
 
 /**
  * What a host decides for each packet it sends, the same on both clocks: when its source creates
  * packets ({@link Arrivals}, into its {@link SourceQueue}), where each goes ({@link Destinations}),
- * its sequence number and its SL and lane. The driver (the live host, the simulator) keeps the
+ * its sequence number, its SL and lane, and the routing mode its application asks the fabric for
+ * ({@link RoutingMode}, as Aries hosts set it per packet; {@link RoutingMode#DEFAULT} unless
+ * {@link #routingMode(RoutingMode)} says otherwise). The driver (the live host, the simulator) keeps the
  * clock and the wire; this keeps the decisions.
  *
  * <p>Sequence numbers: one counter per host over all its destinations, so the packets of each pair
@@ -20,6 +23,7 @@ public final class HostPolicy {
     private final HostRoutes routes;
     private final int vls;
     private int nextSeq;
+    private int routingMode;
 
     /**
      * @param destinations the host's chooser ({@link TrafficPlan#destinations})
@@ -71,6 +75,15 @@ public final class HostPolicy {
         return routes;
     }
 
+    /** The routing mode this host's packets ask for from now on. */
+    public void routingMode(RoutingMode mode) {
+        routingMode = mode.code();
+    }
+
+    public RoutingMode routingMode() {
+        return RoutingMode.ofCode(routingMode);
+    }
+
     /** The number the next packet gets. */
     public int nextSequence() {
         return nextSeq;
@@ -86,7 +99,7 @@ public final class HostPolicy {
 
     /**
      * Writes the decisions into packet {@code h}'s header: its addresses, the next sequence
-     * number, SL and VL from the path's lane, no hops yet, and {@code route} (the host table's
+     * number, SL and VL from the path's lane, no hops yet, the host's routing mode, and {@code route} (the host table's
      * source route to {@code dlid}: the caller's lookup, as the live host's table is its node's).
      */
     public void stamp(PacketPool pool, int h, int slid, int dlid, long route) {
@@ -97,6 +110,7 @@ public final class HostPolicy {
         pool.sl(h, (byte) lane);
         pool.vl(h, (byte) (lane % vls));
         pool.hops(h, 0);
+        pool.mode(h, routingMode);
         pool.route(h, route);
     }
 

@@ -27,8 +27,15 @@ public final class PacketPool {
     private static final int FLOW = 2;
     private static final int SEQ = 3;
     private static final int BYTES = 4;
-    /** Service level (bits 0-7), lane (8-15) and hops so far (16-31) in one field. */
+    /**
+     * Service level (bits 0-7), lane (8-15), hops so far (16-23) and the host's routing mode
+     * (24-27, {@code org.fabriclab.routing.dragonfly.RoutingMode#code}) in one field. Bits 28-31
+     * are reserved for packet-kind and congestion flags: no accessor here writes them.
+     */
     private static final int LANES = 5;
+    private static final int HOPS_MASK = 0xFF << 16;
+    private static final int MODE_SHIFT = 24;
+    private static final int MODE_MASK = 0xF << MODE_SHIFT;
     /** A source route's directions, low and high words (0: none; {@code org.fabriclab.routing.torus.SourceRoute}). */
     private static final int ROUTE_LO = 6;
     private static final int ROUTE_HI = 7;
@@ -140,14 +147,28 @@ public final class PacketPool {
         header[i] = (header[i] & ~0xFF00) | ((v & 0xFF) << 8);
     }
 
-    /** Switches the packet has left so far (0 to 65535). */
+    /**
+     * Switches the packet has left so far, modulo 256 (the live frame's one byte; a Dragonfly path
+     * takes at most 7, a torus source route at most its length). Only a packet caught in a transient
+     * routing loop goes further, and its count wraps without touching the mode or the reserved bits.
+     */
     public int hops(int h) {
-        return header[at(h) + LANES] >>> 16;
+        return (header[at(h) + LANES] & HOPS_MASK) >>> 16;
     }
 
     public void hops(int h, int v) {
         int i = at(h) + LANES;
-        header[i] = (header[i] & 0xFFFF) | (v << 16);
+        header[i] = (header[i] & ~HOPS_MASK) | ((v & 0xFF) << 16);
+    }
+
+    /** The routing mode the sending host asked for ({@code RoutingMode} code, 0: none). */
+    public int mode(int h) {
+        return (header[at(h) + LANES] & MODE_MASK) >>> MODE_SHIFT;
+    }
+
+    public void mode(int h, int code) {
+        int i = at(h) + LANES;
+        header[i] = (header[i] & ~MODE_MASK) | ((code & 0xF) << MODE_SHIFT);
     }
 
     /** The packet's source route ({@code SourceRoute} encoding), or 0 if the switches route it by their tables. */

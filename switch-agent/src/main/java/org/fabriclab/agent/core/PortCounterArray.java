@@ -21,7 +21,8 @@ import org.fabriclab.agent.mgmt.ManagedNode;
  * splits PortXmitDiscards from the errors behind them. Node-level counters (not of a port) are the
  * adaptive decisions of a switch, minimal or not ({@link #ADAPTIVE_MINIMAL}, {@link #ADAPTIVE_NONMINIMAL}: an AR
  * group's, or a Dragonfly algorithm's at a decision point), and Q-adaptive's learning ({@link #Q_UPDATES},
- * {@link #Q_EXPLORATIONS}, {@link #Q_CHANGE_PS}).
+ * {@link #Q_EXPLORATIONS}, {@link #Q_CHANGE_PS}); on a channel adapter, its NIC's counters as Aries offers
+ * them ({@link NicCounters}).
  */
 public final class PortCounterArray {
     public static final int XMIT_DATA = 0;
@@ -42,7 +43,13 @@ public final class PortCounterArray {
     public static final int Q_EXPLORATIONS = 3;
     /** Node counter: how far the Q-table's values moved, every update's absolute change summed, in picoseconds. */
     public static final int Q_CHANGE_PS = 4;
-    public static final int NODE_COUNTERS = 5;
+    /** Node counter (a channel adapter's NIC): request flits sent ({@link NicCounters#flits}). */
+    public static final int NIC_REQUEST_FLITS = 5;
+    /** Node counter (a NIC): packets received whose latency was sampled (every one). */
+    public static final int NIC_LATENCY_PACKETS = 6;
+    /** Node counter (a NIC): the sampled packets' latencies summed, ns from their creation at the source to their arrival. */
+    public static final int NIC_LATENCY_NS = 7;
+    public static final int NODE_COUNTERS = 8;
 
     /** Why a packet was discarded (IBA counts them apart: PortXmitDiscards, VL15Dropped, buffer overruns, link errors). */
     public enum DiscardReason {

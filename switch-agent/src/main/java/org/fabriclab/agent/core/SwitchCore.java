@@ -9,6 +9,7 @@ import org.fabriclab.routing.dragonfly.DragonflyLids;
 import org.fabriclab.routing.dragonfly.DragonflyParams;
 import org.fabriclab.routing.dragonfly.DragonflyRules;
 import org.fabriclab.routing.dragonfly.DragonflySwitch;
+import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.torus.SourceRoute;
 
 /**
@@ -483,7 +484,9 @@ public final class SwitchCore {
      * The output port of Dragonfly packet {@code h} at this router, its VC left in {@link
      * #dragonflyVc} and its routing state written back into its header: {@link DragonflyRules} says
      * where a decision may be taken; the policy here takes it (UGAL and PAR by congestion, VALg and
-     * VALn at random, Q-adaptive by the Q-table, its threshold and epsilon).
+     * VALn at random, Q-adaptive by the Q-table, its threshold and epsilon), as the packet's routing
+     * mode asks ({@link RoutingMode}: a bias in UGAL's comparison, or a path fixed by a hash of its
+     * addresses), only ever among the outcomes the rules allow.
      */
     private int dragonflyPort(SwitchTables t, DragonflySwitch r, int h) {
         DragonflyLids lids = r.lids();
@@ -500,18 +503,22 @@ public final class SwitchCore {
         DragonflyAlgorithm alg = r.algorithm();
         long st = DragonflyRules.arrive(r, pool.route(h));
         int port = -1;
+        RoutingMode mode = RoutingMode.ofCode(pool.mode(h));
         switch (DragonflyRules.decision(alg, r, srcGroup, dstGroup, hops, st)) {
             case DragonflyRules.VALIANT -> {
-                st = intermediate(r, alg, st, srcGroup, dstGroup);
+                st = mode.deterministic() ? hashedIntermediate(r, alg, st, srcGroup, dstGroup, h)
+                        : intermediate(r, alg, st, srcGroup, dstGroup);
                 counters.addNode(PortCounterArray.ADAPTIVE_NONMINIMAL);
             }
-            case DragonflyRules.UGAL -> st = ugal(r, alg, DragonflyHeader.minimal(st), srcGroup, dstGroup, dstRouter);
-            case DragonflyRules.PAR_RECHECK -> st = ugal(r, alg, st | DragonflyHeader.DECIDED, srcGroup, dstGroup, dstRouter);
-            case DragonflyRules.Q_SOURCE -> port = qChoice(r, r.row(dstGroup, se < 0 ? 0 : DragonflyLids.slot(se)),
-                    DragonflyRules.minimal(r, dstGroup, dstRouter), false);
+            case DragonflyRules.UGAL -> st = ugal(r, alg, DragonflyHeader.minimal(st), srcGroup, dstGroup, dstRouter, mode, hops, h);
+            case DragonflyRules.PAR_RECHECK -> st = ugal(r, alg, st | DragonflyHeader.DECIDED, srcGroup, dstGroup, dstRouter, mode, hops, h);
+            case DragonflyRules.Q_SOURCE -> port = mode.deterministic()
+                    ? qDeterministic(r, DragonflyRules.minimal(r, dstGroup, dstRouter), mode == RoutingMode.NMIN_HASH, h)
+                    : qChoice(r, r.row(dstGroup, se < 0 ? 0 : DragonflyLids.slot(se)), DragonflyRules.minimal(r, dstGroup, dstRouter), false);
             case DragonflyRules.Q_INTERMEDIATE -> {
                 st |= DragonflyHeader.DECIDED;
-                port = qChoice(r, r.row(dstGroup, se < 0 ? 0 : DragonflyLids.slot(se)), DragonflyRules.minimal(r, dstGroup, dstRouter),
+                port = mode.deterministic() ? qDeterministic(r, DragonflyRules.minimal(r, dstGroup, dstRouter), false, h)
+                        : qChoice(r, r.row(dstGroup, se < 0 ? 0 : DragonflyLids.slot(se)), DragonflyRules.minimal(r, dstGroup, dstRouter),
                         true);
             }
             default -> { }
@@ -538,16 +545,37 @@ public final class SwitchCore {
     }
 
     /**
+     * {@code st} sent through the intermediate group (and router, for VALn, UGALn and PAR) that a
+     * hash of packet {@code h}'s addresses names: one pair, one path (the deterministic routing modes).
+     */
+    private long hashedIntermediate(DragonflySwitch r, DragonflyAlgorithm alg, long st, int srcGroup, int dstGroup, int h) {
+        int hash = RoutingMode.hash(pool.slid(h), pool.dlid(h));
+        int ig = DragonflyRules.intermediateGroup(RoutingMode.pick(hash, 0, DragonflyRules.intermediateGroups(r)), srcGroup, dstGroup);
+        int ir = DragonflyRules.throughRouter(alg) ? RoutingMode.pick(hash, 16, r.routers()) : -1;
+        return DragonflyHeader.nonminimal(st, ig, ir);
+    }
+
+    /**
      * UGAL's choice (and PAR's): a random intermediate is the non-minimal candidate; it is taken
      * when the minimal port's congestion exceeds {@code ugal_threshold} times the candidate port's
-     * plus {@code ugal_bias}.
+     * plus {@code ugal_bias} plus the packet's routing mode's bias ({@link RoutingMode#bias}, after
+     * {@code hops} hops, scaled by the minimal port's VC buffer). A deterministic mode takes no
+     * measure: minimal (MIN_HASH, IN_ORDER), or the hash's intermediate (NMIN_HASH, even where its
+     * first hop is the minimal port's: the path is non-minimal all the same).
      */
-    private long ugal(DragonflySwitch r, DragonflyAlgorithm alg, long st, int srcGroup, int dstGroup, int dstRouter) {
+    private long ugal(DragonflySwitch r, DragonflyAlgorithm alg, long st, int srcGroup, int dstGroup, int dstRouter, RoutingMode mode,
+                      int hops, int h) {
+        if (mode.deterministic()) {
+            boolean nonminimal = mode == RoutingMode.NMIN_HASH;
+            counters.addNode(nonminimal ? PortCounterArray.ADAPTIVE_NONMINIMAL : PortCounterArray.ADAPTIVE_MINIMAL);
+            return nonminimal ? hashedIntermediate(r, alg, st, srcGroup, dstGroup, h) : st;
+        }
         int minPort = DragonflyRules.minimal(r, dstGroup, dstRouter);
         long nonmin = intermediate(r, alg, st, srcGroup, dstGroup);
         int nonminPort = DragonflyRules.port(r, dstGroup, dstRouter, nonmin);
         DragonflyParams p = r.params();
-        if (nonminPort != minPort && congestion(minPort) > p.ugalThreshold() * congestion(nonminPort) + p.ugalBias()) {
+        if (nonminPort != minPort
+                && congestion(minPort) > p.ugalThreshold() * congestion(nonminPort) + p.ugalBias() + mode.bias(hops, creditCap[minPort])) {
             counters.addNode(PortCounterArray.ADAPTIVE_NONMINIMAL);
             return nonmin;
         }
@@ -605,6 +633,23 @@ public final class SwitchCore {
         }
         counters.addNode(col == minCol ? PortCounterArray.ADAPTIVE_MINIMAL : PortCounterArray.ADAPTIVE_NONMINIMAL);
         return r.portOfColumn(col);
+    }
+
+    /**
+     * Q-adaptive under a deterministic routing mode: the minimal port, or with {@code nonminimal}
+     * the non-host port other than the minimal one that a hash of packet {@code h}'s addresses
+     * names (a detour Q-adaptive's own choice could take); no Q-value read, no exploration.
+     */
+    private int qDeterministic(DragonflySwitch r, int minPort, boolean nonminimal, int h) {
+        int minCol = r.column(minPort);
+        int cols = r.columns();
+        if (!nonminimal || cols < 2 || minCol < 0) {
+            counters.addNode(PortCounterArray.ADAPTIVE_MINIMAL);
+            return minPort;
+        }
+        int col = RoutingMode.pick(RoutingMode.hash(pool.slid(h), pool.dlid(h)), 0, cols - 1);
+        counters.addNode(PortCounterArray.ADAPTIVE_NONMINIMAL);
+        return r.portOfColumn(col < minCol ? col : col + 1);
     }
 
     /**

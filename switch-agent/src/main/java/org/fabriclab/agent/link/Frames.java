@@ -15,7 +15,9 @@ import org.fabriclab.agent.core.FrameSizes;
  *  |  len  |type| body                                                           |
  *  +-------+----+----------------------------------------------------------------+
  *
- *  DATA (1)   5: vl(1) sl(1) hops(1) reserved(1) dlid(2) slid(2) flow(4) seq(4) timestamp(8) route(8) payload...
+ *  DATA (1)   5: vl(1) sl(1) hops(1) flags(1) dlid(2) slid(2) flow(4) seq(4) timestamp(8) route(8) payload...
+ *                flags: bits 0-3 the routing mode the host asked for (RoutingMode code, 0: none),
+ *                       bits 4-7 reserved (packet kind, congestion marks): zero, carried unchanged
  *  CREDIT (2) 5: vl(1) count(2) [n(1) n x (row(4) value(4))]
  *                                                     credits for buffer slots freed on that lane, then (when
  *                                                     the frame is longer) Q-adaptive feedback for the receiver:
@@ -42,6 +44,10 @@ public final class Frames {
     public static final int VL = 5;
     public static final int SL = 6;
     public static final int HOPS = 7;
+    /** The flags byte: the routing mode in its low {@link #MODE_MASK} bits, the rest reserved. */
+    public static final int FLAGS = 8;
+    /** The routing mode's bits of {@link #FLAGS} ({@code org.fabriclab.routing.dragonfly.RoutingMode#code}). */
+    public static final int MODE_MASK = 0x0F;
     public static final int DLID = 9;
     public static final int SLID = 11;
     public static final int FLOW = 13;
@@ -64,12 +70,21 @@ public final class Frames {
         return data(alloc, vl, sl, dlid, slid, flow, seq, timestamp, 0, payloadBytes);
     }
 
-    /** A DATA frame with {@code payloadBytes} of zero payload and a source route (0: none). */
+    /** A DATA frame with {@code payloadBytes} of zero payload and a source route (0: none), no routing mode. */
     public static ByteBuf data(ByteBufAllocator alloc, int vl, int sl, int dlid, int slid, int flow, int seq,
                                long timestamp, long route, int payloadBytes) {
+        return data(alloc, vl, sl, 0, dlid, slid, flow, seq, timestamp, route, payloadBytes);
+    }
+
+    /** A DATA frame with {@code payloadBytes} of zero payload, a source route (0: none) and routing mode {@code mode} (0: none). */
+    public static ByteBuf data(ByteBufAllocator alloc, int vl, int sl, int mode, int dlid, int slid, int flow, int seq,
+                               long timestamp, long route, int payloadBytes) {
+        if ((mode & ~MODE_MASK) != 0) {
+            throw new IllegalArgumentException("routing mode code " + mode + " outside 0.." + MODE_MASK);
+        }
         ByteBuf b = alloc.buffer(DATA_HEADER + payloadBytes);
         b.writeInt(DATA_HEADER + payloadBytes - LENGTH_FIELD).writeByte(DATA).writeByte(vl).writeByte(sl).writeByte(0)
-                .writeByte(0).writeShort(dlid).writeShort(slid).writeInt(flow).writeInt(seq).writeLong(timestamp).writeLong(route);
+                .writeByte(mode).writeShort(dlid).writeShort(slid).writeInt(flow).writeInt(seq).writeLong(timestamp).writeLong(route);
         b.writeZero(payloadBytes);
         return b;
     }

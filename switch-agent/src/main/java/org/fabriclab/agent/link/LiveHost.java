@@ -72,6 +72,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
             HostPolicy previous = policy;
             policy = new HostPolicy(t.plan().destinations(t.self(), random),
                     meanGapNs > 0 ? new Arrivals(t.arrivals(), meanGapNs, random) : null, t.lanes(), vls);
+            policy.routingMode(t.routingMode());
             if (previous != null) {
                 policy.continueSequence(previous.nextSequence()); // one counter for the host's life
                 if (previous.source().held() != PacketPool.NONE) {
@@ -211,7 +212,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
             pool.flow(h, pair);
             pool.bytes(h, frameBytes);
             pool.timestamp(h, createdAt);
-            pool.payload[h] = Frames.data(alloc, pool.vl(h), pool.sl(h), dlid, slid, pair, pool.seq(h), createdAt, route,
+            pool.payload[h] = Frames.data(alloc, pool.vl(h), pool.sl(h), pool.mode(h), dlid, slid, pair, pool.seq(h), createdAt, route,
                     t.payloadBytes());
             if (!core.offer(h, now)) {
                 source.hold(h); // its lane's send queue is full (lane 0 had room): it goes first when there is room

@@ -381,7 +381,8 @@ public abstract class LiveNode {
         int i = f.readerIndex();
         pool.vl(h, f.getByte(i + Frames.VL));
         pool.sl(h, f.getByte(i + Frames.SL));
-        pool.hops(h, f.getByte(i + Frames.HOPS));
+        pool.hops(h, f.getUnsignedByte(i + Frames.HOPS));
+        pool.mode(h, f.getByte(i + Frames.FLAGS) & Frames.MODE_MASK);
         pool.dlid(h, f.getUnsignedShort(i + Frames.DLID));
         pool.slid(h, f.getUnsignedShort(i + Frames.SLID));
         pool.flow(h, f.getInt(i + Frames.FLOW));

@@ -4,11 +4,13 @@ import org.fabriclab.agent.core.Arrivals;
 import org.fabriclab.agent.core.HostRoutes;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.core.TrafficPlan;
+import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.engine.PathLanes;
 
 /**
  * What a live host sends: the core's {@link TrafficPlan} over the fabric's hosts (their LIDs in
- * the plan's order), which of them it is, the SL of each path, the arrival process, rate and size.
+ * the plan's order), which of them it is, the SL of each path, the arrival process, rate and size,
+ * and the routing mode its packets ask for.
  *
  * @param hostLids     per host number of the plan, its LID
  * @param self         this host's number in the plan, or -1 for a plan {@link TrafficPlan#among} destinations
@@ -20,11 +22,21 @@ import org.fabriclab.routing.engine.PathLanes;
  * @param payloadBytes payload of each packet (the frame adds {@link Frames#DATA_HEADER} bytes)
  * @param packets      packets to create in all; 0 for no limit
  * @param seed         seed of the host's random draws (destinations, gaps)
+ * @param routingMode  the routing mode every packet asks the fabric for ({@link RoutingMode#DEFAULT}: none)
  */
 public record Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lanes, Arrivals.Mode arrivals, double rateGbps,
-                      int payloadBytes, long packets, long seed) {
+                      int payloadBytes, long packets, long seed, RoutingMode routingMode) {
+    /** Packets that ask for no routing mode. */
+    public Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lanes, Arrivals.Mode arrivals, double rateGbps,
+                   int payloadBytes, long packets, long seed) {
+        this(hostLids, self, plan, lanes, arrivals, rateGbps, payloadBytes, packets, seed, RoutingMode.DEFAULT);
+    }
+
     public Traffic {
         hostLids = hostLids.clone();
+        if (routingMode == null) {
+            throw new IllegalArgumentException("no routing mode (RoutingMode.DEFAULT asks for none)");
+        }
         if (hostLids.length != plan.hosts()) {
             throw new IllegalArgumentException("the plan numbers " + plan.hosts() + " hosts but " + hostLids.length + " LIDs were given");
         }
@@ -47,6 +59,11 @@ public record Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lan
 
     /** The same traffic with arrivals spaced by {@code mode}. */
     public Traffic withArrivals(Arrivals.Mode mode) {
-        return new Traffic(hostLids, self, plan, lanes, mode, rateGbps, payloadBytes, packets, seed);
+        return new Traffic(hostLids, self, plan, lanes, mode, rateGbps, payloadBytes, packets, seed, routingMode);
+    }
+
+    /** The same traffic with every packet asking for routing mode {@code mode}. */
+    public Traffic withRoutingMode(RoutingMode mode) {
+        return new Traffic(hostLids, self, plan, lanes, arrivals, rateGbps, payloadBytes, packets, seed, mode);
     }
 }

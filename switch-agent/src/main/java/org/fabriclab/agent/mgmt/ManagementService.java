@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.fabriclab.agent.core.FlowSink;
+import org.fabriclab.agent.core.NicCounters;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.PortCounterArray.DiscardReason;
 import org.fabriclab.agent.core.SwitchCore;
@@ -354,7 +355,7 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
 
     /**
      * Every port's counters, the node's adaptive decisions (and a Q-adaptive switch's learning) and,
-     * on a channel adapter with a data plane, its flow counters: one call where a manager polling port by port makes one per port.
+     * on a channel adapter with a data plane, its NIC counters and flow counters: one call where a manager polling port by port makes one per port.
      * Everything is stamped with one model time, read first.
      */
     @Override
@@ -376,6 +377,12 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             }
         }
         ManagedNode.FlowSource source = node.flowSource();
+        if (source != null) { // a channel adapter with a data plane: its NIC's counters
+            b.setNic(org.fabriclab.proto.v1.NicCounters.newBuilder().setRequestFlits(c.getNode(PortCounterArray.NIC_REQUEST_FLITS))
+                    .setRequestFlitsStalledCycles(NicCounters.cycles(c.get(1, PortCounterArray.XMIT_WAIT_NS)))
+                    .setLatencyPackets(c.getNode(PortCounterArray.NIC_LATENCY_PACKETS))
+                    .setLatencyNsSum(c.getNode(PortCounterArray.NIC_LATENCY_NS)));
+        }
         if (source == null) {
             reply(out, b.build());
             return;

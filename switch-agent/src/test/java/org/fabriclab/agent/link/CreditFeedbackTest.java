@@ -27,11 +27,12 @@ import org.junit.jupiter.api.Test;
  * test ends with nothing left over in the channels and every buffer released.
  */
 class CreditFeedbackTest {
-    private static final int PORT = 3;
+    static final int PORT = 3;
 
-    /** A node that records what its links hand it, in order, instead of driving a core. */
-    private static final class RecordingNode extends LiveNode {
+    /** A node that records what its links hand it, in order, instead of driving a core (the packets' handles too). */
+    static final class RecordingNode extends LiveNode {
         final List<String> events = new ArrayList<>();
+        final List<Integer> packets = new ArrayList<>();
 
         RecordingNode(EventLoop loop) {
             super(loop, new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, 0x200000L, "S1", 4)), 2, 8,
@@ -42,6 +43,7 @@ class CreditFeedbackTest {
         @Override
         protected void packetArrivedCore(int port, int h, long now) {
             events.add("packet " + port);
+            packets.add(h);
         }
 
         @Override
@@ -68,7 +70,7 @@ class CreditFeedbackTest {
     }
 
     /** A channel decoding frames into a recording node's port {@link #PORT}, as a data link's pipeline does. */
-    private record Link(EmbeddedChannel ch, RecordingNode node) {
+    record Link(EmbeddedChannel ch, RecordingNode node) {
         static Link open() {
             EmbeddedChannel ch = new EmbeddedChannel();
             RecordingNode node = new RecordingNode(ch.eventLoop());
@@ -79,7 +81,7 @@ class CreditFeedbackTest {
     }
 
     /** Feeds {@code frames} to {@code ch} in pieces of {@code piece} bytes; returns the buffer they came from (to check its release). */
-    private static ByteBuf feed(EmbeddedChannel ch, int piece, ByteBuf... frames) {
+    static ByteBuf feed(EmbeddedChannel ch, int piece, ByteBuf... frames) {
         ByteBuf all = Unpooled.buffer();
         for (ByteBuf f : frames) {
             all.writeBytes(f);

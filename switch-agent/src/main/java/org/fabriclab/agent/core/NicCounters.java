@@ -1,0 +1,46 @@
+package org.fabriclab.agent.core;
+
+/**
+ * A channel adapter's NIC counters as Cray Aries offers them to applications (De Sensi et al.,
+ * "Mitigating Network Noise on Dragonfly Networks through Application-Aware Routing", SC'19,
+ * section 2.3): request flits sent, request flits stalled cycles, and a sampled packet latency.
+ * {@link HostCore} counts them in its node's {@link PortCounterArray} (node counters
+ * {@link PortCounterArray#NIC_REQUEST_FLITS}, {@link PortCounterArray#NIC_LATENCY_PACKETS},
+ * {@link PortCounterArray#NIC_LATENCY_NS}; the stall is the host port's
+ * {@link PortCounterArray#XMIT_WAIT_NS}); this class holds the two conversions, a frame's bytes to
+ * flits and model time to NIC cycles, so that every reader converts alike.
+ *
+ * <ul>
+ *   <li>A flit is {@link #FLIT_BYTES} bytes: Aries splits a request into one header flit and up to
+ *       four payload flits for its 64 bytes of payload (section 2.1), so 16 bytes a payload flit;
+ *       our frame is one header flit (its {@link FrameSizes#DATA_HEADER} bytes: addresses, as
+ *       Aries' header flit carries them) and its payload in 16-byte flits.
+ *   <li>A cycle is one of a {@link #CLOCK_GHZ} GHz NIC clock, one per nanosecond of model time:
+ *       the paper converts the latency counter "given the clock frequency of the NIC" without
+ *       giving it, so the clock is our choice, stated here and in docs/metrics.md.
+ *   <li>The latency is sampled at the receiving NIC for every packet (one in one), from the
+ *       packet's creation at its source to its arrival: our frames carry their creation time, so
+ *       unlike Aries' counter (a request's round trip from its first flit's departure) it includes
+ *       the source's queues, and it is one way.
+ * </ul>
+ */
+public final class NicCounters {
+    /** Bytes of one flit. */
+    public static final int FLIT_BYTES = 16;
+    /** The NIC clock the stall counter is read in: cycles per nanosecond of model time. */
+    public static final double CLOCK_GHZ = 1.0;
+
+    private NicCounters() {
+    }
+
+    /** The flits of a frame of {@code frameBytes}: one header flit and the payload's 16-byte flits. */
+    public static int flits(int frameBytes) {
+        int payload = Math.max(0, frameBytes - FrameSizes.DATA_HEADER);
+        return 1 + (payload + FLIT_BYTES - 1) / FLIT_BYTES;
+    }
+
+    /** NIC cycles in {@code ns} nanoseconds of model time. */
+    public static long cycles(long ns) {
+        return Math.round(ns * CLOCK_GHZ);
+    }
+}
