@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import org.fabriclab.agent.core.CongestionControl;
+import org.fabriclab.agent.core.Dcqcn;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.PacketPool;
@@ -55,6 +57,8 @@ public final class Simulation {
      * @param seriesNs     if positive, the width of the bins of the report's {@link Report#series}: packets
      *                     delivered, mean latency and throughput over time, by delivery time, over the whole
      *                     run (the warm-up included); 0: no series
+     * @param cc           the hosts' congestion control (null: none, the default); with DCQCN's the switches
+     *                     mark ECN by its thresholds
      *
      * <p>Tables with source routes (a torus engine's) run as Angara does: hosts write the route to
      * the destination's switch into each packet, switches forward by it (the LFTs deliver the last
@@ -62,7 +66,15 @@ public final class Simulation {
      */
     public record Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps,
                          long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed,
-                         boolean adaptive, List<Flow> flows, int outputBufferPackets, long seriesNs, int sourceQueuePackets) {
+                         boolean adaptive, List<Flow> flows, int outputBufferPackets, long seriesNs, int sourceQueuePackets,
+                         CongestionControl.Settings cc) {
+        public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
+                      int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive, List<Flow> flows,
+                      int outputBufferPackets, long seriesNs, int sourceQueuePackets) {
+            this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
+                    adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets, null);
+        }
+
         public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
                       int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive, List<Flow> flows) {
             this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
@@ -160,7 +172,7 @@ public final class Simulation {
             return new Builder(fabric, tables).pattern(pattern).load(load).linkGbps(linkGbps).latencyNs(latencyNs).vls(vls)
                     .bufferPackets(bufferPackets).payloadBytes(payloadBytes).durationNs(durationNs).warmupNs(warmupNs).seed(seed)
                     .adaptive(adaptive).flows(flows).outputBufferPackets(outputBufferPackets).seriesNs(seriesNs)
-                    .sourceQueuePackets(sourceQueuePackets);
+                    .sourceQueuePackets(sourceQueuePackets).cc(cc);
         }
     }
 
@@ -187,6 +199,7 @@ public final class Simulation {
         private int outputBufferPackets;
         private long seriesNs;
         private int sourceQueuePackets = SourceQueue.PACKETS;
+        private CongestionControl.Settings cc;
 
         private Builder(Fabric fabric, ForwardingTables tables) {
             this.fabric = fabric;
@@ -271,6 +284,12 @@ public final class Simulation {
             return this;
         }
 
+        /** The hosts' congestion control (null: none). */
+        public Builder cc(CongestionControl.Settings v) {
+            cc = v;
+            return this;
+        }
+
         /** The report's series over time in bins of {@code v} ns (0: none). */
         public Builder seriesNs(long v) {
             seriesNs = v;
@@ -280,7 +299,7 @@ public final class Simulation {
         /** @throws IllegalArgumentException naming the value out of range, as {@link Config}'s constructor does */
         public Config build() {
             return new Config(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs,
-                    warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets);
+                    warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets, cc);
         }
     }
 
@@ -309,12 +328,14 @@ public final class Simulation {
      * measured window; latencies are from a packet's creation (source queueing included) to its
      * delivery, for packets created in the window; {@code meanHops} counts links between switches.
      * {@code series}: with {@link Config#seriesNs}, the run over time (empty without).
+     * {@code networkLatencyMeanNs}: the same packets' mean time from their sender's NIC to delivery
+     * (the source queue left out: the in-network latency congestion control works on).
      */
     public record Report(double offeredLoad, double throughput, double latencyMeanNs, long latencyP95Ns, long latencyP99Ns,
                          double meanHops, long packetsDelivered, long packetsDropped, long packetsRefused, long outOfOrder,
                          long packetHops, long events, long simulatedNs, long wallMillis, double eventsPerSecond,
                          double packetHopsPerSecond, long cpuMillis, double packetHopsPerCpuSecond, List<Phase> phases, long binNs,
-                         double[][] flowSeriesGbps, List<SeriesBin> series) {
+                         double[][] flowSeriesGbps, List<SeriesBin> series, double networkLatencyMeanNs) {
     }
 
     /**
@@ -339,6 +360,8 @@ public final class Simulation {
     static final int QFEEDBACK = 6;
     /** A credit and the feedback that rides with it (argument: the lane in bits 0-3, the feedback's slot above). */
     static final int CREDIT_FEEDBACK = 7;
+    /** A host's congestion control asked to be woken: a paced flow may send. */
+    static final int WAKE = 8;
     private static final int SEND_QUEUE = 16;
 
     private final Config c;
@@ -376,7 +399,7 @@ public final class Simulation {
         int endpoints = f.endpointCount();
         // every packet holds a send-queue slot or a credit of the buffer it is headed for, or is
         // the one a host's source holds for its lane's full send queue
-        long slots = (long) endpoints * (c.vls() * SEND_QUEUE + 1) + 1;
+        long slots = (long) endpoints * (c.vls() * SEND_QUEUE + 1 + (c.cc() == null ? 0 : HostCore.CONTROL_QUEUE)) + 1;
         for (int g = 0; g < f.globalPortCount(); g++) {
             slots += f.peerNode(g) == Fabric.NONE ? 0 : (long) c.vls() * c.bufferPackets();
             // and a switch's output buffers
@@ -437,6 +460,9 @@ public final class Simulation {
                                 queue.push(t + delayNs[g], EventQueue.with(peer, QFEEDBACK, slot));
                             }
                         });
+                if (c.cc() instanceof Dcqcn.Params d) {
+                    switchCore[n].ecn(d.marking(), c.seed() * 0x9E3779B97F4A7C15L + n);
+                }
             }
         }
         latencyNs = c.latencyNs();
@@ -454,6 +480,21 @@ public final class Simulation {
             int port = f.endpointPort(e) - f.portBase(node) + 1;
             hostCore[e] = new HostCore(c.vls(), SEND_QUEUE, counters[node], pool, new HostCore.Output() {
                 @Override
+                public void controlMade(int h, long t) {
+                    sources.path(endpoint, h);
+                }
+
+                @Override
+                public void controlConsumed(int h, long t) {
+                    pool.release(h);
+                }
+
+                @Override
+                public void wakeAt(long at) {
+                    queue.push(at, EventQueue.event(WAKE, node, port, 0));
+                }
+
+                @Override
                 public void transmit(int vl, int h, long t) {
                     send(node, port, h, t);
                 }
@@ -468,7 +509,7 @@ public final class Simulation {
                     measure.delivered(endpoint, pool, h, t);
                     pool.release(h);
                 }
-            });
+            }, c.cc() == null ? null : c.cc().create(c.linkGbps()));
         }
         sources = new TrafficSources(c, pool, hostCore, lidOfEndpoint, frameBytes, meanGapNs, measure);
     }
@@ -575,6 +616,7 @@ public final class Simulation {
                 switch (kind) {
                     case ARRIVE -> h.packetArrived(arg, now);
                     case CREDIT -> h.creditReturned(arg, 1, now);
+                    case WAKE -> h.wake(now);
                     default -> h.linkFree(now);
                 }
                 sources.pump(e, now);

@@ -1,0 +1,183 @@
+package org.fabriclab.agent.core;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Swift (Kumar et al., "Swift: Delay is Simple and Effective for Congestion Control in the
+ * Datacenter", SIGCOMM 2020), the RL-CC paper's delay-based baseline. The receiver acknowledges
+ * every data packet, echoing its NIC send time; the sender keeps a congestion window per flow in
+ * packets and, per ACK with delay {@code d} (the RTT): below the target delay, additive increase
+ * ({@code cwnd += ai / cwnd}, or {@code ai} below one packet); at or above it, multiplicative
+ * decrease {@code cwnd *= max(1 - beta (d - target) / d, 1 - max_mdf)}, at most once per RTT.
+ * A window of one packet or more limits the packets in flight; below one, packets are paced one
+ * every {@code RTT / cwnd}.
+ *
+ * <p>Not modelled: Swift's target scaling by hops and by flow count, its retransmission timer
+ * (the fabric is lossless) and the endpoint (host) delay apart from the fabric's. Confined to the
+ * thread driving the host.
+ */
+public final class Swift extends CongestionControl {
+    /**
+     * Swift's parameters ({@code --cc-param} names in brackets).
+     *
+     * @param targetNs   the target delay ({@code target_us}, 4 us: ours, for one 100 Gb/s switch; the paper's 25 us is its fabric's base)
+     * @param ai         additive increment, packets per RTT ({@code ai}, 1)
+     * @param beta       multiplicative decrease factor ({@code beta}, 0.8)
+     * @param maxMdf     the largest decrease at once ({@code max_mdf}, 0.5)
+     * @param minCwnd    the smallest window, packets ({@code min_cwnd}, 0.001)
+     * @param maxCwnd    the largest window, packets ({@code max_cwnd}, 256)
+     * @param initCwnd   a flow's first window, packets ({@code init_cwnd}, 16)
+     */
+    public record Params(long targetNs, double ai, double beta, double maxMdf, double minCwnd, double maxCwnd, double initCwnd)
+            implements Settings {
+        public static final Params DEFAULTS = new Params(4_000, 1, 0.8, 0.5, 0.001, 256, 16);
+
+        private static final Map<String, Function<Params, Object>> GETTERS = getters();
+
+        private static Map<String, Function<Params, Object>> getters() {
+            Map<String, Function<Params, Object>> m = new LinkedHashMap<>();
+            m.put("target_us", p -> p.targetNs / 1e3);
+            m.put("ai", Params::ai);
+            m.put("beta", Params::beta);
+            m.put("max_mdf", Params::maxMdf);
+            m.put("min_cwnd", Params::minCwnd);
+            m.put("max_cwnd", Params::maxCwnd);
+            m.put("init_cwnd", Params::initCwnd);
+            return m;
+        }
+
+        /** @throws IllegalArgumentException naming the parameter out of range */
+        public Params {
+            if (targetNs <= 0 || !(ai > 0) || !(beta > 0 && beta <= 1) || !(maxMdf > 0 && maxMdf < 1)) {
+                throw new IllegalArgumentException("swift needs target_us and ai above 0, beta in (0, 1] and max_mdf in (0, 1)");
+            }
+            if (!(minCwnd > 0 && minCwnd <= initCwnd && initCwnd <= maxCwnd)) {
+                throw new IllegalArgumentException("swift needs 0 < min_cwnd <= init_cwnd <= max_cwnd, not " + minCwnd + ", " + initCwnd
+                        + ", " + maxCwnd);
+            }
+        }
+
+        static Params of(Map<String, Object> v) {
+            return new Params(Math.round(number(v, "target_us") * 1e3), number(v, "ai"), number(v, "beta"), number(v, "max_mdf"),
+                    number(v, "min_cwnd"), number(v, "max_cwnd"), number(v, "init_cwnd"));
+        }
+
+        @Override
+        public String name() {
+            return "swift";
+        }
+
+        @Override
+        public CongestionControl create(double lineGbps) {
+            return new Swift(this, lineGbps);
+        }
+
+        @Override
+        public Map<String, Object> values() {
+            return table(this, GETTERS);
+        }
+    }
+
+    private final Params p;
+    private double[] cwnd = new double[0];
+    private int[] inflight = new int[0];
+    private long[] lastDecrease = new long[0];
+    private long[] nextSend = new long[0];
+    private long[] rtt = new long[0];
+    private int[] frame = new int[0];
+
+    Swift(Params p, double lineGbps) {
+        super(lineGbps);
+        this.p = p;
+    }
+
+    @Override
+    void grow(int n) {
+        if (n <= cwnd.length) {
+            return;
+        }
+        int c = Math.max(n, cwnd.length * 2);
+        cwnd = Arrays.copyOf(cwnd, c);
+        inflight = Arrays.copyOf(inflight, c);
+        lastDecrease = Arrays.copyOf(lastDecrease, c);
+        nextSend = Arrays.copyOf(nextSend, c);
+        rtt = Arrays.copyOf(rtt, c);
+        frame = Arrays.copyOf(frame, c);
+    }
+
+    @Override
+    void start(int s) {
+        cwnd[s] = p.initCwnd;
+        lastDecrease[s] = Long.MIN_VALUE;
+        nextSend[s] = Long.MIN_VALUE;
+        rtt[s] = p.targetNs;
+    }
+
+    @Override
+    public long sendAt(int dlid, long now) {
+        int s = slot(dlid);
+        if (cwnd[s] >= 1) {
+            return inflight[s] < cwnd[s] ? now : WAIT;
+        }
+        return inflight[s] == 0 ? Math.max(now, nextSend[s]) : WAIT;
+    }
+
+    @Override
+    public void sent(int dlid, int frameBytes, long now) {
+        int s = slot(dlid);
+        inflight[s]++;
+        frame[s] = frameBytes;
+        if (cwnd[s] < 1) {
+            nextSend[s] = now + (long) (rtt[s] / cwnd[s]);
+        }
+    }
+
+    @Override
+    public int reply(int slid, boolean marked, long now) {
+        return PacketPool.ACK;
+    }
+
+    @Override
+    public void acked(int dlid, long rttNs, long now) {
+        int s = slot(dlid);
+        if (inflight[s] > 0) {
+            inflight[s]--;
+        }
+        rtt[s] = Math.max(1, rttNs);
+        double w = cwnd[s];
+        if (rttNs < p.targetNs) {
+            w += w >= 1 ? p.ai / w : p.ai;
+        } else if (lastDecrease[s] == Long.MIN_VALUE || now - lastDecrease[s] >= rttNs) {
+            w *= Math.max(1 - p.beta * (rttNs - p.targetNs) / rttNs, 1 - p.maxMdf);
+            lastDecrease[s] = now;
+        }
+        cwnd[s] = Math.min(p.maxCwnd, Math.max(p.minCwnd, w));
+    }
+
+    @Override
+    public void notified(int dlid, long now) {
+        // Swift reads delay only: no CNPs reach it
+    }
+
+    /** The flow's window over its last RTT, capped at the line rate (the line rate for a flow not seen yet). */
+    @Override
+    public double rateGbps(int dlid, long now) {
+        int s = slotIfAny(dlid);
+        return s < 0 ? lineGbps : Math.min(lineGbps, cwnd[s] * frame[s] * 8.0 / rtt[s]);
+    }
+
+    /** The window of the flow to {@code dlid}, packets. */
+    public double cwnd(int dlid) {
+        int s = slotIfAny(dlid);
+        return s < 0 ? p.initCwnd : cwnd[s];
+    }
+
+    /** Packets of the flow to {@code dlid} sent and not yet acknowledged. */
+    public int inflight(int dlid) {
+        int s = slotIfAny(dlid);
+        return s < 0 ? 0 : inflight[s];
+    }
+}
