@@ -306,9 +306,10 @@ public final class SwitchCore {
     /**
      * Marks ECN-capable packets by DCQCN's rule ({@link EcnMarking}) from now on, drawing from a
      * generator seeded with {@code seed}; null: no marking (the default). An input-queued core
-     * marks a packet as it leaves, by the packets still waiting for its output (the heads routed
-     * to it and those behind them); an input-output queued one as it joins its output's buffers,
-     * by their bytes. Set before the first packet arrives.
+     * marks a packet as it leaves, by the packets waiting for its output, itself included (the
+     * heads routed to it and those behind them, at its size); an input-output queued one as it
+     * joins its output's buffers, by their bytes, its own included. Set before the first packet
+     * arrives.
      */
     public void ecn(EcnMarking marking, long seed) {
         ecn = marking;
@@ -327,7 +328,7 @@ public final class SwitchCore {
             queued = obytes[port];
         } else {
             int queues = ports * vls;
-            long packets = 0;
+            long packets = 1; // itself: the queue it leaves, as an output buffer's holds the packet that joins it
             for (int q = nextRequest(port, 0, queues); q >= 0; q = nextRequest(port, q + 1, queues)) {
                 packets += count[q];
             }

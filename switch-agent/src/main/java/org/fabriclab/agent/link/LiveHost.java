@@ -252,7 +252,10 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         if (policy != null) {
             policy.path(pool, h, route);
         } else {
-            pool.route(h, route); // a host that only receives has no lanes of its own: SL and VL 0
+            pool.sl(h, 0); // a host that only receives has no lanes of its own: SL and VL 0
+            pool.vl(h, 0);
+            pool.hops(h, 0);
+            pool.route(h, route);
         }
         pool.payload[h] = Frames.data(alloc, pool.vl(h), pool.sl(h), dlid, pool.slid(h), pool.flow(h), pool.seq(h),
                 pool.timestamp(h), route, 0);
