@@ -127,21 +127,7 @@ class DataPlaneTest {
         try (DataLinks links = DataLinks.local(1)) {
             LiveSwitch s = new LiveSwitch(links.nextLoop(), new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH,
                     0x200000L, "S", 3)), 2, 8, new double[] {0, 100, 100, 100}, "S");
-            LiveHost[] h = new LiveHost[3];
-            links.listen(s).sync();
-            for (int i = 0; i < 3; i++) {
-                h[i] = new LiveHost(links.nextLoop(), new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_CA,
-                        0x100000L + 2 * i, "H" + i, 1)), 2, 8, 100, "H" + i);
-                links.listen(h[i]).sync();
-                links.connect(s, i + 1, "H" + i, 1).sync();
-            }
-            Waits.until("every host port initialised (hellos exchanged)",
-                () -> Arrays.stream(h).allMatch(x -> x.management().port(1).state() == PortState.PORT_STATE_INIT));
-            write(s, new int[] {2, 1, 3, 2, 4, 3});
-            for (int i = 0; i < 3; i++) {
-                h[i].management().setPort(1, 2 + i, PortState.PORT_STATE_ARMED);
-                h[i].management().setPort(1, 0, PortState.PORT_STATE_ACTIVE);
-            }
+            LiveHost[] h = threeHostsOn(links, s, 100, null);
             for (int i = 0; i < 3; i++) {
                 h[i].start(new Traffic(new int[] {2 + (i + 1) % 3, 2 + (i + 2) % 3}, TrafficPattern.ALL_TO_ALL, 0, 512, PACKETS, i));
             }
@@ -171,21 +157,7 @@ class DataPlaneTest {
         try (DataLinks links = DataLinks.local(1)) {
             LiveSwitch s = sw(links, "S", 0x200000L);
             s.ecn(new EcnMarking(0, 1, 1), 1); // every packet is in a queue of more than one byte: mark it
-            LiveHost[] h = new LiveHost[3];
-            links.listen(s).sync();
-            for (int i = 0; i < 3; i++) {
-                h[i] = new LiveHost(links.nextLoop(), new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_CA,
-                        0x100000L + 2 * i, "H" + i, 1)), 2, 8, 10, "H" + i, CongestionControl.settings(cc, params));
-                links.listen(h[i]).sync();
-                links.connect(s, i + 1, "H" + i, 1).sync();
-            }
-            Waits.until("every host port initialised (hellos exchanged)",
-                () -> Arrays.stream(h).allMatch(x -> x.management().port(1).state() == PortState.PORT_STATE_INIT));
-            write(s, new int[] {2, 1, 3, 2, 4, 3});
-            for (int i = 0; i < 3; i++) {
-                h[i].management().setPort(1, 2 + i, PortState.PORT_STATE_ARMED);
-                h[i].management().setPort(1, 0, PortState.PORT_STATE_ACTIVE);
-            }
+            LiveHost[] h = threeHostsOn(links, s, 10, CongestionControl.settings(cc, params));
             for (int i = 1; i < 3; i++) {
                 h[i].start(new Traffic(new int[] {2}, TrafficPattern.ALL_TO_ALL, 0, 512, packets, i));
             }
@@ -211,6 +183,26 @@ class DataPlaneTest {
                 Waits.until(n.name() + "'s handles all back", () -> n.pool().inUse() == 0);
             }
         }
+    }
+
+    /** Hosts H0..H2 (LIDs 2..4) on ports 1..3 of switch {@code s}, its table written, every port active. */
+    private static LiveHost[] threeHostsOn(DataLinks links, LiveSwitch s, double gbps, CongestionControl.Settings cc) throws Exception {
+        LiveHost[] h = new LiveHost[3];
+        links.listen(s).sync();
+        for (int i = 0; i < 3; i++) {
+            h[i] = new LiveHost(links.nextLoop(), new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_CA,
+                    0x100000L + 2 * i, "H" + i, 1)), 2, 8, gbps, "H" + i, cc);
+            links.listen(h[i]).sync();
+            links.connect(s, i + 1, "H" + i, 1).sync();
+        }
+        Waits.until("every host port initialised (hellos exchanged)",
+            () -> Arrays.stream(h).allMatch(x -> x.management().port(1).state() == PortState.PORT_STATE_INIT));
+        write(s, new int[] {2, 1, 3, 2, 4, 3});
+        for (int i = 0; i < 3; i++) {
+            h[i].management().setPort(1, 2 + i, PortState.PORT_STATE_ARMED);
+            h[i].management().setPort(1, 0, PortState.PORT_STATE_ACTIVE);
+        }
+        return h;
     }
 
     private static LiveSwitch sw(DataLinks links, String name, long guid) {
