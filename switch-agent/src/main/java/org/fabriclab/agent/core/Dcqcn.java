@@ -103,15 +103,19 @@ public final class Dcqcn extends CongestionControl {
     }
 
     private final Params p;
-    private double[] rc = new double[0];
-    private double[] rt = new double[0];
-    private double[] alpha = new double[0];
-    private long[] nextSend = new long[0];
-    private long[] alphaDue = new long[0];
-    private long[] timerDue = new long[0];
-    private long[] bytes = new long[0];
-    private int[] timerCount = new int[0];
-    private int[] byteCount = new int[0];
+    // per flow, side by side in one array (one or two cache lines per packet at a thousand flows a
+    // host, not one per field): longs, the rates and alpha as their bits
+    private static final int NEXT_SEND = 0;
+    private static final int ALPHA_DUE = 1;
+    private static final int TIMER_DUE = 2;
+    private static final int BYTES = 3;
+    private static final int TIMER_COUNT = 4;
+    private static final int BYTE_COUNT = 5;
+    private static final int RC = 6;
+    private static final int RT = 7;
+    private static final int ALPHA = 8;
+    private static final int STRIDE = 9;
+    private long[] f = new long[0];
     /** The receiver's side, per source LID: when it last sent that flow a CNP (0: never; times are offset by 1). */
     private long[] lastCnp = new long[16];
     private long cuts;
@@ -123,50 +127,49 @@ public final class Dcqcn extends CongestionControl {
 
     @Override
     void grow(int n) {
-        if (n <= rc.length) {
-            return;
+        if (n * STRIDE > f.length) {
+            f = Arrays.copyOf(f, Math.max(n, 2 * f.length / STRIDE) * STRIDE);
         }
-        int c = Math.max(n, rc.length * 2);
-        rc = Arrays.copyOf(rc, c);
-        rt = Arrays.copyOf(rt, c);
-        alpha = Arrays.copyOf(alpha, c);
-        nextSend = Arrays.copyOf(nextSend, c);
-        alphaDue = Arrays.copyOf(alphaDue, c);
-        timerDue = Arrays.copyOf(timerDue, c);
-        bytes = Arrays.copyOf(bytes, c);
-        timerCount = Arrays.copyOf(timerCount, c);
-        byteCount = Arrays.copyOf(byteCount, c);
+    }
+
+    private double get(int s, int field) {
+        return Double.longBitsToDouble(f[s * STRIDE + field]);
+    }
+
+    private void set(int s, int field, double v) {
+        f[s * STRIDE + field] = Double.doubleToRawLongBits(v);
     }
 
     @Override
     void start(int s) {
-        rc[s] = lineGbps;
-        rt[s] = lineGbps;
-        alpha[s] = 1;
-        alphaDue[s] = NEVER;
-        timerDue[s] = NEVER;
-        nextSend[s] = Long.MIN_VALUE;
+        set(s, RC, lineGbps);
+        set(s, RT, lineGbps);
+        set(s, ALPHA, 1);
+        f[s * STRIDE + ALPHA_DUE] = NEVER;
+        f[s * STRIDE + TIMER_DUE] = NEVER;
+        f[s * STRIDE + NEXT_SEND] = Long.MIN_VALUE;
     }
 
     @Override
     public long sendAt(int dlid, long now) {
-        int s = slot(dlid);
-        return nextSend[s];
+        int s = slot(dlid); // first: it may grow the array
+        return f[s * STRIDE + NEXT_SEND];
     }
 
     @Override
     public void sent(int dlid, int frameBytes, long now) {
         int s = slot(dlid);
+        int b = s * STRIDE;
         advance(s, now);
-        if (timerDue[s] != NEVER) {
-            bytes[s] += frameBytes;
-            if (bytes[s] >= p.byteCounter) {
-                bytes[s] -= p.byteCounter;
-                byteCount[s]++;
+        if (f[b + TIMER_DUE] != NEVER) {
+            f[b + BYTES] += frameBytes;
+            if (f[b + BYTES] >= p.byteCounter) {
+                f[b + BYTES] -= p.byteCounter;
+                f[b + BYTE_COUNT]++;
                 increase(s);
             }
         }
-        nextSend[s] = Math.max(nextSend[s], now) + (long) Math.ceil(frameBytes * 8 / rc[s]);
+        f[b + NEXT_SEND] = Math.max(f[b + NEXT_SEND], now) + (long) Math.ceil(frameBytes * 8 / get(s, RC));
     }
 
     @Override
@@ -193,46 +196,52 @@ public final class Dcqcn extends CongestionControl {
     @Override
     public void notified(int dlid, long now) {
         int s = slot(dlid);
+        int b = s * STRIDE;
         advance(s, now);
         cuts++;
-        rt[s] = rc[s];
-        rc[s] = Math.max(p.minRateGbps, rc[s] * (1 - alpha[s] / 2));
-        alpha[s] = (1 - p.g) * alpha[s] + p.g;
-        alphaDue[s] = now + p.alphaPeriodNs;
-        timerDue[s] = now + p.timerNs;
-        timerCount[s] = 0;
-        byteCount[s] = 0;
-        bytes[s] = 0;
+        double rc = get(s, RC);
+        double alpha = get(s, ALPHA);
+        set(s, RT, rc);
+        set(s, RC, Math.max(p.minRateGbps, rc * (1 - alpha / 2)));
+        set(s, ALPHA, (1 - p.g) * alpha + p.g);
+        f[b + ALPHA_DUE] = now + p.alphaPeriodNs;
+        f[b + TIMER_DUE] = now + p.timerNs;
+        f[b + TIMER_COUNT] = 0;
+        f[b + BYTE_COUNT] = 0;
+        f[b + BYTES] = 0;
     }
 
     /** Applies alpha's decays and the rate increase timer's expiries due by {@code now}. */
     private void advance(int s, long now) {
-        if (now >= alphaDue[s]) {
-            long steps = (now - alphaDue[s]) / p.alphaPeriodNs + 1;
-            alpha[s] *= Math.pow(1 - p.g, steps);
-            alphaDue[s] += steps * p.alphaPeriodNs;
+        int b = s * STRIDE;
+        if (now >= f[b + ALPHA_DUE]) {
+            long steps = (now - f[b + ALPHA_DUE]) / p.alphaPeriodNs + 1;
+            set(s, ALPHA, get(s, ALPHA) * Math.pow(1 - p.g, steps));
+            f[b + ALPHA_DUE] += steps * p.alphaPeriodNs;
         }
-        while (now >= timerDue[s]) {
-            timerCount[s]++;
+        while (now >= f[b + TIMER_DUE]) {
+            f[b + TIMER_COUNT]++;
             increase(s);
-            if (rc[s] >= lineGbps) {
-                timerDue[s] = NEVER; // back at the line rate: nothing left to recover until the next CNP
+            if (get(s, RC) >= lineGbps) {
+                f[b + TIMER_DUE] = NEVER; // back at the line rate: nothing left to recover until the next CNP
                 break;
             }
-            timerDue[s] += p.timerNs;
+            f[b + TIMER_DUE] += p.timerNs;
         }
     }
 
     /** One rate increase event: fast recovery, additive or hyper increase by the two counts. */
     private void increase(int s) {
-        int t = timerCount[s];
-        int b = byteCount[s];
-        if (Math.min(t, b) > p.fastRecovery) {
-            rt[s] = Math.min(lineGbps, rt[s] + (Math.min(t, b) - p.fastRecovery) * p.rhaiGbps);
-        } else if (Math.max(t, b) >= p.fastRecovery) {
-            rt[s] = Math.min(lineGbps, rt[s] + p.raiGbps);
+        long t = f[s * STRIDE + TIMER_COUNT];
+        long c = f[s * STRIDE + BYTE_COUNT];
+        double rt = get(s, RT);
+        if (Math.min(t, c) > p.fastRecovery) {
+            rt = Math.min(lineGbps, rt + (Math.min(t, c) - p.fastRecovery) * p.rhaiGbps);
+        } else if (Math.max(t, c) >= p.fastRecovery) {
+            rt = Math.min(lineGbps, rt + p.raiGbps);
         }
-        rc[s] = Math.min(lineGbps, (rt[s] + rc[s]) / 2);
+        set(s, RT, rt);
+        set(s, RC, Math.min(lineGbps, (rt + get(s, RC)) / 2));
     }
 
     @Override
@@ -242,19 +251,19 @@ public final class Dcqcn extends CongestionControl {
             return lineGbps;
         }
         advance(s, now);
-        return rc[s];
+        return get(s, RC);
     }
 
     /** Alpha of the flow to {@code dlid} (1 for a flow not seen yet). */
     public double alpha(int dlid) {
         int s = slotIfAny(dlid);
-        return s < 0 ? 1 : alpha[s];
+        return s < 0 ? 1 : get(s, ALPHA);
     }
 
     /** The target rate of the flow to {@code dlid}, Gbps. */
     public double targetGbps(int dlid) {
         int s = slotIfAny(dlid);
-        return s < 0 ? lineGbps : rt[s];
+        return s < 0 ? lineGbps : get(s, RT);
     }
 
     /** Rate cuts (CNPs acted on) so far. */

@@ -82,12 +82,16 @@ public final class Swift extends CongestionControl {
     }
 
     private final Params p;
-    private double[] cwnd = new double[0];
-    private int[] inflight = new int[0];
-    private long[] lastDecrease = new long[0];
-    private long[] nextSend = new long[0];
-    private long[] rtt = new long[0];
-    private int[] frame = new int[0];
+    // per flow, side by side in one array (one cache line per packet at a thousand flows a host):
+    // the window as its bits, then longs
+    private static final int CWND = 0;
+    private static final int INFLIGHT = 1;
+    private static final int LAST_DECREASE = 2;
+    private static final int NEXT_SEND = 3;
+    private static final int RTT = 4;
+    private static final int FRAME = 5;
+    private static final int STRIDE = 6;
+    private long[] f = new long[0];
 
     Swift(Params p, double lineGbps) {
         super(lineGbps);
@@ -96,42 +100,44 @@ public final class Swift extends CongestionControl {
 
     @Override
     void grow(int n) {
-        if (n <= cwnd.length) {
-            return;
+        if (n * STRIDE > f.length) {
+            f = Arrays.copyOf(f, Math.max(n, 2 * f.length / STRIDE) * STRIDE);
         }
-        int c = Math.max(n, cwnd.length * 2);
-        cwnd = Arrays.copyOf(cwnd, c);
-        inflight = Arrays.copyOf(inflight, c);
-        lastDecrease = Arrays.copyOf(lastDecrease, c);
-        nextSend = Arrays.copyOf(nextSend, c);
-        rtt = Arrays.copyOf(rtt, c);
-        frame = Arrays.copyOf(frame, c);
+    }
+
+    private double window(int s) {
+        return Double.longBitsToDouble(f[s * STRIDE + CWND]);
     }
 
     @Override
     void start(int s) {
-        cwnd[s] = p.initCwnd;
-        lastDecrease[s] = Long.MIN_VALUE;
-        nextSend[s] = Long.MIN_VALUE;
-        rtt[s] = p.targetNs;
+        int b = s * STRIDE;
+        f[b + CWND] = Double.doubleToRawLongBits(p.initCwnd);
+        f[b + LAST_DECREASE] = Long.MIN_VALUE;
+        f[b + NEXT_SEND] = Long.MIN_VALUE;
+        f[b + RTT] = p.targetNs;
     }
 
     @Override
     public long sendAt(int dlid, long now) {
         int s = slot(dlid);
-        if (cwnd[s] >= 1) {
-            return inflight[s] < cwnd[s] ? now : WAIT;
+        int b = s * STRIDE;
+        double w = window(s);
+        if (w >= 1) {
+            return f[b + INFLIGHT] < w ? now : WAIT;
         }
-        return inflight[s] == 0 ? Math.max(now, nextSend[s]) : WAIT;
+        return f[b + INFLIGHT] == 0 ? Math.max(now, f[b + NEXT_SEND]) : WAIT;
     }
 
     @Override
     public void sent(int dlid, int frameBytes, long now) {
         int s = slot(dlid);
-        inflight[s]++;
-        frame[s] = frameBytes;
-        if (cwnd[s] < 1) {
-            nextSend[s] = now + (long) (rtt[s] / cwnd[s]);
+        int b = s * STRIDE;
+        f[b + INFLIGHT]++;
+        f[b + FRAME] = frameBytes;
+        double w = window(s);
+        if (w < 1) {
+            f[b + NEXT_SEND] = now + (long) (f[b + RTT] / w);
         }
     }
 
@@ -143,18 +149,19 @@ public final class Swift extends CongestionControl {
     @Override
     public void acked(int dlid, long rttNs, long now) {
         int s = slot(dlid);
-        if (inflight[s] > 0) {
-            inflight[s]--;
+        int b = s * STRIDE;
+        if (f[b + INFLIGHT] > 0) {
+            f[b + INFLIGHT]--;
         }
-        rtt[s] = Math.max(1, rttNs);
-        double w = cwnd[s];
+        f[b + RTT] = Math.max(1, rttNs);
+        double w = window(s);
         if (rttNs < p.targetNs) {
             w += w >= 1 ? p.ai / w : p.ai;
-        } else if (lastDecrease[s] == Long.MIN_VALUE || now - lastDecrease[s] >= rttNs) {
+        } else if (f[b + LAST_DECREASE] == Long.MIN_VALUE || now - f[b + LAST_DECREASE] >= rttNs) {
             w *= Math.max(1 - p.beta * (rttNs - p.targetNs) / rttNs, 1 - p.maxMdf);
-            lastDecrease[s] = now;
+            f[b + LAST_DECREASE] = now;
         }
-        cwnd[s] = Math.min(p.maxCwnd, Math.max(p.minCwnd, w));
+        f[b + CWND] = Double.doubleToRawLongBits(Math.min(p.maxCwnd, Math.max(p.minCwnd, w)));
     }
 
     @Override
@@ -166,18 +173,18 @@ public final class Swift extends CongestionControl {
     @Override
     public double rateGbps(int dlid, long now) {
         int s = slotIfAny(dlid);
-        return s < 0 ? lineGbps : Math.min(lineGbps, cwnd[s] * frame[s] * 8.0 / rtt[s]);
+        return s < 0 ? lineGbps : Math.min(lineGbps, window(s) * f[s * STRIDE + FRAME] * 8.0 / f[s * STRIDE + RTT]);
     }
 
     /** The window of the flow to {@code dlid}, packets. */
     public double cwnd(int dlid) {
         int s = slotIfAny(dlid);
-        return s < 0 ? p.initCwnd : cwnd[s];
+        return s < 0 ? p.initCwnd : window(s);
     }
 
     /** Packets of the flow to {@code dlid} sent and not yet acknowledged. */
     public int inflight(int dlid) {
         int s = slotIfAny(dlid);
-        return s < 0 ? 0 : inflight[s];
+        return s < 0 ? 0 : (int) f[s * STRIDE + INFLIGHT];
     }
 }
