@@ -15,8 +15,8 @@ import org.fabriclab.routing.text.Excerpt;
  * {@link #acked} (with the RTT) and {@link #notified}. Two algorithms: {@link Dcqcn} and {@link
  * Swift}.
  *
- * <p>Per-flow state lives in primitive arrays indexed by a slot per LID, which grow (doubling)
- * when a new destination shows up: nothing is allocated per packet in steady state. Confined to the
+ * <p>Per-flow state lives in one {@code long[]}, a slot per LID, which grows (doubling) when a
+ * new destination shows up: nothing is allocated per packet in steady state. Confined to the
  * thread driving the host.
  */
 public abstract sealed class CongestionControl permits Dcqcn, Swift {
@@ -34,11 +34,20 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift {
     /** Control packets the receiver's NIC could not queue (its control queue full). */
     long controlDropped;
 
-    CongestionControl(double lineGbps) {
+    /** Longs per flow in {@link #f}. */
+    private final int stride;
+    /**
+     * Per flow, its state side by side ({@code stride} longs from {@code slot * stride}; doubles as
+     * their bits): a packet touches one or two cache lines of its flow, not one per field.
+     */
+    long[] f = new long[0];
+
+    CongestionControl(double lineGbps, int stride) {
         if (!(lineGbps > 0)) {
             throw new IllegalArgumentException("congestion control needs a positive line rate, not " + lineGbps + " Gbps");
         }
         this.lineGbps = lineGbps;
+        this.stride = stride;
     }
 
     /** What {@code --cc} names and its parameters: makes one host's congestion control. */
@@ -112,7 +121,9 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift {
         if (s < 0) {
             s = flows++;
             slotOfLid[lid] = s + 1;
-            grow(flows);
+            if (flows * stride > f.length) {
+                f = Arrays.copyOf(f, Math.max(flows, 2 * f.length / stride) * stride);
+            }
             start(s);
         }
         return s;
@@ -122,9 +133,6 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift {
     final int slotIfAny(int lid) {
         return lid < slotOfLid.length ? slotOfLid[lid] - 1 : -1;
     }
-
-    /** Per-flow arrays must hold at least {@code n} flows (grow them by doubling). */
-    abstract void grow(int n);
 
     /** Flow {@code s}'s initial state. */
     abstract void start(int s);

@@ -115,21 +115,13 @@ public final class Dcqcn extends CongestionControl {
     private static final int RT = 7;
     private static final int ALPHA = 8;
     private static final int STRIDE = 9;
-    private long[] f = new long[0];
     /** The receiver's side, per source LID: when it last sent that flow a CNP (0: never; times are offset by 1). */
     private long[] lastCnp = new long[16];
     private long cuts;
 
     Dcqcn(Params p, double lineGbps) {
-        super(lineGbps);
+        super(lineGbps, STRIDE);
         this.p = p;
-    }
-
-    @Override
-    void grow(int n) {
-        if (n * STRIDE > f.length) {
-            f = Arrays.copyOf(f, Math.max(n, 2 * f.length / STRIDE) * STRIDE);
-        }
     }
 
     private double get(int s, int field) {

@@ -1,6 +1,5 @@
 package org.fabriclab.agent.core;
 
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
@@ -91,18 +90,10 @@ public final class Swift extends CongestionControl {
     private static final int RTT = 4;
     private static final int FRAME = 5;
     private static final int STRIDE = 6;
-    private long[] f = new long[0];
 
     Swift(Params p, double lineGbps) {
-        super(lineGbps);
+        super(lineGbps, STRIDE);
         this.p = p;
-    }
-
-    @Override
-    void grow(int n) {
-        if (n * STRIDE > f.length) {
-            f = Arrays.copyOf(f, Math.max(n, 2 * f.length / STRIDE) * STRIDE);
-        }
     }
 
     private double window(int s) {
