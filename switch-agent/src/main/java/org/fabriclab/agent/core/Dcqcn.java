@@ -109,12 +109,13 @@ public final class Dcqcn extends CongestionControl {
     private static final int ALPHA_DUE = 1;
     private static final int TIMER_DUE = 2;
     private static final int BYTES = 3;
-    private static final int TIMER_COUNT = 4;
-    private static final int BYTE_COUNT = 5;
-    private static final int RC = 6;
-    private static final int RT = 7;
-    private static final int ALPHA = 8;
-    private static final int STRIDE = 9;
+    /** The rate increase events since the last cut: the timer's in the high 32 bits, the byte counter's in the low. */
+    private static final int COUNTS = 4;
+    private static final long TIMER_EVENT = 1L << 32;
+    private static final int RC = 5;
+    private static final int RT = 6;
+    private static final int ALPHA = 7;
+    private static final int STRIDE = 8;
     /** The receiver's side, per source LID: when it last sent that flow a CNP (0: never; times are offset by 1). */
     private long[] lastCnp = new long[16];
     private long cuts;
@@ -157,7 +158,7 @@ public final class Dcqcn extends CongestionControl {
             f[b + BYTES] += frameBytes;
             if (f[b + BYTES] >= p.byteCounter) {
                 f[b + BYTES] -= p.byteCounter;
-                f[b + BYTE_COUNT]++;
+                f[b + COUNTS]++;
                 increase(s);
             }
         }
@@ -198,8 +199,7 @@ public final class Dcqcn extends CongestionControl {
         set(s, ALPHA, (1 - p.g) * alpha + p.g);
         f[b + ALPHA_DUE] = now + p.alphaPeriodNs;
         f[b + TIMER_DUE] = now + p.timerNs;
-        f[b + TIMER_COUNT] = 0;
-        f[b + BYTE_COUNT] = 0;
+        f[b + COUNTS] = 0;
         f[b + BYTES] = 0;
     }
 
@@ -212,7 +212,7 @@ public final class Dcqcn extends CongestionControl {
             f[b + ALPHA_DUE] += steps * p.alphaPeriodNs;
         }
         while (now >= f[b + TIMER_DUE]) {
-            f[b + TIMER_COUNT]++;
+            f[b + COUNTS] += TIMER_EVENT;
             increase(s);
             if (get(s, RC) >= lineGbps) {
                 f[b + TIMER_DUE] = NEVER; // back at the line rate: nothing left to recover until the next CNP
@@ -224,8 +224,8 @@ public final class Dcqcn extends CongestionControl {
 
     /** One rate increase event: fast recovery, additive or hyper increase by the two counts. */
     private void increase(int s) {
-        long t = f[s * STRIDE + TIMER_COUNT];
-        long c = f[s * STRIDE + BYTE_COUNT];
+        long t = f[s * STRIDE + COUNTS] >>> 32;
+        long c = f[s * STRIDE + COUNTS] & 0xFFFFFFFFL;
         double rt = get(s, RT);
         if (Math.min(t, c) > p.fastRecovery) {
             rt = Math.min(lineGbps, rt + (Math.min(t, c) - p.fastRecovery) * p.rhaiGbps);

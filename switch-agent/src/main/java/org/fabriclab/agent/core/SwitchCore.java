@@ -327,6 +327,9 @@ public final class SwitchCore {
         if (odepth > 0) {
             queued = obytes[port];
         } else {
+            if ((long) (wanting[port] + 1) * depth * pool.bytes(h) <= ecn.kminBytes()) {
+                return; // even full input buffers behind every head waiting for the port stay below kmin: no scan
+            }
             int queues = ports * vls;
             long packets = 1; // itself: the queue it leaves, as an output buffer's holds the packet that joins it
             for (int q = nextRequest(port, 0, queues); q >= 0; q = nextRequest(port, q + 1, queues)) {
