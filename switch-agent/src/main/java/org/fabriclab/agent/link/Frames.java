@@ -84,6 +84,17 @@ public final class Frames {
         return b;
     }
 
+    /** Congestion control's four bits ({@code PacketPool.cc}) of DATA frame {@code f}, at its reader index. */
+    public static int ccBits(ByteBuf f) {
+        return (f.getByte(f.readerIndex() + FLAGS) >>> CC_SHIFT) & 0xF;
+    }
+
+    /** Writes congestion control's four bits into DATA frame {@code f}'s flags, keeping their low nibble (the routing mode's). */
+    public static void ccBits(ByteBuf f, int bits) {
+        int i = f.readerIndex() + FLAGS;
+        f.setByte(i, f.getByte(i) & ~CC_BITS | (bits & 0xF) << CC_SHIFT);
+    }
+
     public static ByteBuf credit(ByteBufAllocator alloc, int vl, int count) {
         ByteBuf b = alloc.buffer(8);
         return b.writeInt(4).writeByte(CREDIT).writeByte(vl).writeShort(count);

@@ -382,7 +382,7 @@ public abstract class LiveNode {
         pool.vl(h, f.getByte(i + Frames.VL));
         pool.sl(h, f.getByte(i + Frames.SL));
         pool.hops(h, f.getByte(i + Frames.HOPS));
-        pool.cc(h, (f.getByte(i + Frames.FLAGS) >>> Frames.CC_SHIFT) & 0xF);
+        pool.cc(h, Frames.ccBits(f));
         pool.dlid(h, f.getUnsignedShort(i + Frames.DLID));
         pool.slid(h, f.getUnsignedShort(i + Frames.SLID));
         pool.flow(h, f.getInt(i + Frames.FLOW));
@@ -424,8 +424,7 @@ public abstract class LiveNode {
         int bytes = pool.bytes(h);
         f.setByte(f.readerIndex() + Frames.VL, vl);
         f.setByte(f.readerIndex() + Frames.HOPS, pool.hops(h));
-        int flags = f.readerIndex() + Frames.FLAGS;
-        f.setByte(flags, f.getByte(flags) & ~Frames.CC_BITS | pool.cc(h) << Frames.CC_SHIFT);
+        Frames.ccBits(f, pool.cc(h));
         f.setLong(f.readerIndex() + Frames.ROUTE, pool.route(h)); // a Dragonfly's routing state changes on the way
         pool.release(h);
         Channel c = channels[port];
