@@ -119,7 +119,8 @@ public final class SimOptions {
     @Option(names = "--cc-param", paramLabel = "NAME=VALUE",
             description = "A parameter of the congestion control, repeatable (dcqcn's kmin_bytes, kmax_bytes, pmax, g, "
                     + "alpha_period_us, cnp_interval_us, timer_us, byte_counter_bytes, f, rai_gbps, rhai_gbps, min_rate_gbps; "
-                    + "swift's target_us, ai, beta, max_mdf, min_cwnd, max_cwnd, init_cwnd); the report's ccParams has every "
+                    + "swift's target_us, ai, beta, max_mdf, min_cwnd, max_cwnd, init_cwnd, fs_range_us, fs_min_cwnd, "
+                    + "fs_max_cwnd); the report's ccParams has every "
                     + "value in force")
     Map<String, String> ccParams = new LinkedHashMap<>();
 

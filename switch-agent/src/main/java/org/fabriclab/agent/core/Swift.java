@@ -14,7 +14,8 @@ import java.util.function.Function;
  * A window of one packet or more limits the packets in flight; below one, packets are paced one
  * every {@code RTT / cwnd}.
  *
- * <p>Not modelled: Swift's target scaling by hops and by flow count, its retransmission timer
+ * <p>Flow-based target scaling (the paper's "flow-based scaling" of the target) is a parameter, off by default
+ * ({@link Params#fsRangeNs}). Not modelled: Swift's target scaling by hops, its retransmission timer
  * (the fabric is lossless) and the endpoint (host) delay apart from the fabric's. Confined to the
  * thread driving the host.
  */
@@ -29,10 +30,20 @@ public final class Swift extends CongestionControl {
      * @param minCwnd    the smallest window, packets ({@code min_cwnd}, 0.001)
      * @param maxCwnd    the largest window, packets ({@code max_cwnd}, 256)
      * @param initCwnd   a flow's first window, packets ({@code init_cwnd}, 16)
+     * @param fsRangeNs  Swift's flow-based target scaling: the most a small window adds to the target
+     *                   ({@code fs_range_us}, 0: off, the default), rising as {@code 1 / sqrt(cwnd)} from 0 at
+     *                   {@code fs_max_cwnd} to {@code fs_range} at {@code fs_min_cwnd}
+     * @param fsMinCwnd  the window at which the scaling is whole ({@code fs_min_cwnd}, 0.1)
+     * @param fsMaxCwnd  the window from which it is none ({@code fs_max_cwnd}, 100)
      */
-    public record Params(long targetNs, double ai, double beta, double maxMdf, double minCwnd, double maxCwnd, double initCwnd)
-            implements Settings {
-        public static final Params DEFAULTS = new Params(4_000, 1, 0.8, 0.5, 0.001, 256, 16);
+    public record Params(long targetNs, double ai, double beta, double maxMdf, double minCwnd, double maxCwnd, double initCwnd,
+                         long fsRangeNs, double fsMinCwnd, double fsMaxCwnd) implements Settings {
+        public static final Params DEFAULTS = new Params(4_000, 1, 0.8, 0.5, 0.001, 256, 16, 0, 0.1, 100);
+
+        /** Without flow-based target scaling. */
+        public Params(long targetNs, double ai, double beta, double maxMdf, double minCwnd, double maxCwnd, double initCwnd) {
+            this(targetNs, ai, beta, maxMdf, minCwnd, maxCwnd, initCwnd, 0, 0.1, 100);
+        }
 
         private static final Map<String, Function<Params, Object>> GETTERS = getters();
 
@@ -45,6 +56,9 @@ public final class Swift extends CongestionControl {
             m.put("min_cwnd", Params::minCwnd);
             m.put("max_cwnd", Params::maxCwnd);
             m.put("init_cwnd", Params::initCwnd);
+            m.put("fs_range_us", p -> p.fsRangeNs / 1e3);
+            m.put("fs_min_cwnd", Params::fsMinCwnd);
+            m.put("fs_max_cwnd", Params::fsMaxCwnd);
             return m;
         }
 
@@ -57,11 +71,15 @@ public final class Swift extends CongestionControl {
                 throw new IllegalArgumentException("swift needs 0 < min_cwnd <= init_cwnd <= max_cwnd, not " + minCwnd + ", " + initCwnd
                         + ", " + maxCwnd);
             }
+            if (fsRangeNs < 0 || !(fsMinCwnd > 0 && fsMinCwnd < fsMaxCwnd)) {
+                throw new IllegalArgumentException("swift needs fs_range_us >= 0 and 0 < fs_min_cwnd < fs_max_cwnd");
+            }
         }
 
         static Params of(Map<String, Object> v) {
             return new Params(Math.round(number(v, "target_us") * 1e3), number(v, "ai"), number(v, "beta"), number(v, "max_mdf"),
-                    number(v, "min_cwnd"), number(v, "max_cwnd"), number(v, "init_cwnd"));
+                    number(v, "min_cwnd"), number(v, "max_cwnd"), number(v, "init_cwnd"), Math.round(number(v, "fs_range_us") * 1e3),
+                    number(v, "fs_min_cwnd"), number(v, "fs_max_cwnd"));
         }
 
         @Override
@@ -91,9 +109,14 @@ public final class Swift extends CongestionControl {
     private static final int FRAME = 5;
     private static final int STRIDE = 6;
 
+    private final double fsA;
+    private final double fsB;
+
     Swift(Params p, double lineGbps) {
         super(lineGbps, STRIDE);
         this.p = p;
+        fsA = p.fsRangeNs / (1 / Math.sqrt(p.fsMinCwnd) - 1 / Math.sqrt(p.fsMaxCwnd));
+        fsB = -fsA / Math.sqrt(p.fsMaxCwnd);
     }
 
     private double window(int s) {
@@ -146,13 +169,27 @@ public final class Swift extends CongestionControl {
         }
         f[b + RTT] = Math.max(1, rttNs);
         double w = window(s);
-        if (rttNs < p.targetNs) {
+        double target = target(w);
+        if (rttNs < target) {
             w += w >= 1 ? p.ai / w : p.ai;
         } else if (f[b + LAST_DECREASE] == Long.MIN_VALUE || now - f[b + LAST_DECREASE] >= rttNs) {
-            w *= Math.max(1 - p.beta * (rttNs - p.targetNs) / rttNs, 1 - p.maxMdf);
+            w *= Math.max(1 - p.beta * (rttNs - target) / rttNs, 1 - p.maxMdf);
             f[b + LAST_DECREASE] = now;
         }
         f[b + CWND] = Double.doubleToRawLongBits(Math.min(p.maxCwnd, Math.max(p.minCwnd, w)));
+    }
+
+    /**
+     * The target delay for a window of {@code w}: the base target plus, with flow-based scaling,
+     * {@code clamp(a / sqrt(w) + b, 0, fs_range)}, {@code a} and {@code b} making it {@code fs_range}
+     * at {@code fs_min_cwnd} and 0 at {@code fs_max_cwnd} (the Swift paper's flow-based scaling): many flows'
+     * small windows get a larger target, so that they share a bottleneck instead of being cut below it.
+     */
+    double target(double w) {
+        if (fsA == 0) {
+            return p.targetNs;
+        }
+        return p.targetNs + Math.min(p.fsRangeNs, Math.max(0, fsA / Math.sqrt(w) + fsB));
     }
 
     @Override

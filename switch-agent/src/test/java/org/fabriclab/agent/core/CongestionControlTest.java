@@ -136,6 +136,23 @@ class CongestionControlTest {
     }
 
     @Test
+    void swiftsFlowScalingRaisesTheTargetForSmallWindows() {
+        Swift.Params d = Swift.Params.DEFAULTS;
+        Swift off = (Swift) d.create(100);
+        assertEquals(4_000, off.target(0.01), EPS, "off by default: one target");
+        Swift cc = (Swift) new Swift.Params(4_000, 1, 0.8, 0.5, 0.001, 256, 16, 10_000, 0.1, 100).create(100);
+        double a = 10_000 / (1 / Math.sqrt(0.1) - 1 / Math.sqrt(100));
+        assertEquals(4_000, cc.target(100), EPS, "none from fs_max_cwnd");
+        assertEquals(4_000, cc.target(200), EPS);
+        assertEquals(14_000, cc.target(0.1), EPS, "the whole range at fs_min_cwnd");
+        assertEquals(14_000, cc.target(0.01), EPS, "and no more below it");
+        assertEquals(4_000 + a - a / 10, cc.target(1), EPS, "a / sqrt(1) + b, b = -a / sqrt(100)");
+        cc.sent(DST, 1_000, 0);
+        cc.acked(DST, 4_400, 1_000); // above the base target, below the scaled one for a window of 16 (4,490 ns)
+        assertEquals(16 + 1.0 / 16, cc.cwnd(DST), EPS, "a small window's target is higher: still increasing");
+    }
+
+    @Test
     void settingsTakeOverridesByNameAndRefuseWhatIsNot() {
         assertNull(CongestionControl.settings("none", Map.of()));
         Dcqcn.Params d = (Dcqcn.Params) CongestionControl.settings("dcqcn", Map.of("kmin_bytes", "1000", "timer_us", "100"));
