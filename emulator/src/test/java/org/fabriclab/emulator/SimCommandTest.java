@@ -283,6 +283,37 @@ class SimCommandTest {
                 "at most 1000000 bins");
     }
 
+    /**
+     * {@code --cc}: none runs the same simulation with the congestion-control fields added; a
+     * many-to-one reports its flows, goodput and unfairness; a bad name, parameter or value is
+     * refused with one line naming what is valid.
+     */
+    @Test
+    void congestionControlOptionsAddTheirFieldsAndRefuseWhatIsNotValid() {
+        String[] common = {"sim", "--topology", "fat-tree:k=4,levels=2", "--load", "0.5", "--duration", "20us", "--json"};
+        JsonNode plain = run(common).json();
+        JsonNode none = run(concat(common, "--cc", "none")).json();
+        assertEquals("none", none.path("cc").asText());
+        assertTrue(none.path("networkLatencyMeanNs").asDouble() > 0, none.toString());
+        ((ObjectNode) none).remove(List.of("cc", "ccParams", "networkLatencyMeanNs"));
+        assertSameSimulation(plain, none, "--cc none changes nothing else");
+        Run m = run("sim", "--topology", "fat-tree:k=32,levels=1", "--many-to-one", "4", "--load", "1", "--duration", "200us",
+                "--buffer", "32", "--output-buffer", "64", "--cc", "swift", "--cc-param", "target_us=2", "--json");
+        assertEquals(0, m.code(), m.err());
+        JsonNode j = m.json();
+        assertEquals(4, j.path("flowGbps").size());
+        assertEquals(2.0, j.path("ccParams").path("target_us").asDouble());
+        assertEquals(0.8, j.path("ccParams").path("beta").asDouble(), "the rest at their defaults");
+        assertTrue(j.path("goodput").asDouble() > 0.9 && j.path("flowCov").isNumber(), j.toString());
+        String[] small = {"sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "10us"};
+        assertRefused(run(concat(small, "--cc", "cubic")), "emulator sim", "'--cc'", "cubic", "none, dcqcn, swift");
+        assertRefused(run(concat(small, "--cc", "swift", "--cc-param", "kmin_bytes=1")), "emulator sim", "kmin_bytes", "target_us");
+        assertRefused(run(concat(small, "--cc", "swift", "--cc-param", "beta=x")), "emulator sim", "beta=x", "not a number");
+        assertRefused(run(concat(small, "--cc", "dcqcn", "--cc-param", "g=2")), "emulator sim", "g 2.0");
+        assertRefused(run(concat(small, "--cc-param", "g=0.1")), "emulator sim", "--cc-param needs");
+        assertRefused(run(concat(small, "--many-to-one", "16")), "emulator sim", "'--many-to-one'", "16 hosts");
+    }
+
     static String[] concat(String[] a, String... b) {
         String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);

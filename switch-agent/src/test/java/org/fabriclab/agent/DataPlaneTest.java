@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.CongestionControl;
+import org.fabriclab.agent.core.EcnMarking;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.TableBatch;
 import org.fabriclab.agent.core.TrafficPattern;
@@ -124,26 +127,82 @@ class DataPlaneTest {
         try (DataLinks links = DataLinks.local(1)) {
             LiveSwitch s = new LiveSwitch(links.nextLoop(), new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH,
                     0x200000L, "S", 3)), 2, 8, new double[] {0, 100, 100, 100}, "S");
-            LiveHost[] h = new LiveHost[3];
-            links.listen(s).sync();
-            for (int i = 0; i < 3; i++) {
-                h[i] = new LiveHost(links.nextLoop(), new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_CA,
-                        0x100000L + 2 * i, "H" + i, 1)), 2, 8, 100, "H" + i);
-                links.listen(h[i]).sync();
-                links.connect(s, i + 1, "H" + i, 1).sync();
-            }
-            Waits.until("every host port initialised (hellos exchanged)",
-                () -> Arrays.stream(h).allMatch(x -> x.management().port(1).state() == PortState.PORT_STATE_INIT));
-            write(s, new int[] {2, 1, 3, 2, 4, 3});
-            for (int i = 0; i < 3; i++) {
-                h[i].management().setPort(1, 2 + i, PortState.PORT_STATE_ARMED);
-                h[i].management().setPort(1, 0, PortState.PORT_STATE_ACTIVE);
-            }
+            LiveHost[] h = threeHostsOn(links, s, 100, null);
             for (int i = 0; i < 3; i++) {
                 h[i].start(new Traffic(new int[] {2 + (i + 1) % 3, 2 + (i + 2) % 3}, TrafficPattern.ALL_TO_ALL, 0, 512, PACKETS, i));
             }
             Waits.until("every host received its packets", () -> Arrays.stream(h).mapToLong(x -> x.stats().join().received()).sum() == 3L * PACKETS);
         }
+    }
+
+    /**
+     * Congestion control over live frames: two hosts send to a third through one switch. The
+     * control packets (Swift's ACK per packet; DCQCN's CNPs, the switch marking every packet that
+     * leaves a queue) cross the links as frames, keep their kind and marks (the flags byte) and are
+     * consumed by the senders' NICs, never delivered as data; every data packet arrives once, in
+     * order; every handle goes back.
+     */
+    @Test
+    void swiftAcksCrossLiveLinksAndAreConsumed() throws Exception {
+        congestionControlOverLiveLinks("swift", Map.of("target_us", "100000")); // above any software delay: the window only grows
+    }
+
+    @Test
+    void dcqcnMarksAndCnpsCrossLiveLinksAndAreConsumed() throws Exception {
+        congestionControlOverLiveLinks("dcqcn", Map.of());
+    }
+
+    private static void congestionControlOverLiveLinks(String cc, Map<String, String> params) throws Exception {
+        int packets = 2000;
+        try (DataLinks links = DataLinks.local(1)) {
+            LiveSwitch s = sw(links, "S", 0x200000L);
+            s.ecn(new EcnMarking(0, 1, 1), 1); // every packet is in a queue of more than one byte: mark it
+            LiveHost[] h = threeHostsOn(links, s, 10, CongestionControl.settings(cc, params));
+            for (int i = 1; i < 3; i++) {
+                h[i].start(new Traffic(new int[] {2}, TrafficPattern.ALL_TO_ALL, 0, 512, packets, i));
+            }
+            Waits.until("H0 received every packet", () -> h[0].stats().join().received() == 2L * packets);
+            LiveHost.Stats st = h[0].stats().join();
+            assertEquals(0, st.outOfOrder());
+            assertEquals(0, st.missing());
+            for (int i = 1; i < 3; i++) {
+                assertEquals(packets, h[0].receivedFrom(2 + i).join()[0], "from H" + i);
+                assertEquals(0, h[i].stats().join().received(), "H" + i + " delivered no control packet as data");
+            }
+            if (cc.equals("swift")) {
+                Waits.until("an ACK for every packet", () -> h[1].counters().get(1, PortCounterArray.RCV_PKTS)
+                        + h[2].counters().get(1, PortCounterArray.RCV_PKTS) == 2L * packets);
+            } else {
+                assertTrue(h[1].counters().get(1, PortCounterArray.RCV_PKTS) + h[2].counters().get(1, PortCounterArray.RCV_PKTS) > 0,
+                        "CNPs came back for marked packets");
+            }
+            for (int p = 1; p <= 3; p++) {
+                assertEquals(0, s.counters().get(p, PortCounterArray.XMIT_DISCARDS), "port " + p);
+            }
+            for (LiveNode n : List.of(s, h[0], h[1], h[2])) {
+                Waits.until(n.name() + "'s handles all back", () -> n.pool().inUse() == 0);
+            }
+        }
+    }
+
+    /** Hosts H0..H2 (LIDs 2..4) on ports 1..3 of switch {@code s}, its table written, every port active. */
+    private static LiveHost[] threeHostsOn(DataLinks links, LiveSwitch s, double gbps, CongestionControl.Settings cc) throws Exception {
+        LiveHost[] h = new LiveHost[3];
+        links.listen(s).sync();
+        for (int i = 0; i < 3; i++) {
+            h[i] = new LiveHost(links.nextLoop(), new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_CA,
+                    0x100000L + 2 * i, "H" + i, 1)), 2, 8, gbps, "H" + i, cc);
+            links.listen(h[i]).sync();
+            links.connect(s, i + 1, "H" + i, 1).sync();
+        }
+        Waits.until("every host port initialised (hellos exchanged)",
+            () -> Arrays.stream(h).allMatch(x -> x.management().port(1).state() == PortState.PORT_STATE_INIT));
+        write(s, new int[] {2, 1, 3, 2, 4, 3});
+        for (int i = 0; i < 3; i++) {
+            h[i].management().setPort(1, 2 + i, PortState.PORT_STATE_ARMED);
+            h[i].management().setPort(1, 0, PortState.PORT_STATE_ACTIVE);
+        }
+        return h;
     }
 
     private static LiveSwitch sw(DataLinks links, String name, long guid) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,6 +16,7 @@ import org.fabriclab.cli.JsonOption;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.routing.dragonfly.RoutingMode;
+import org.fabriclab.routing.analysis.Fairness;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.format.Json;
 import org.fabriclab.routing.format.QTableSnapshot;
@@ -51,6 +53,12 @@ public final class SimCommand implements Callable<Integer> {
                     + "the same fabric). q-adaptive only. Default: none")
     Path saveQTables;
 
+    @Option(names = "--many-to-one", paramLabel = "N",
+            description = "Instead of --pattern: N flows, from the fabric's hosts 1..N to host 0, each offered at --load for the whole "
+                    + "run (the RL-CC paper's many-to-one). Adds each flow's throughput over the last four fifths (flowGbps), their "
+                    + "sum as a fraction of one link (goodput) and their coefficient of variation (flowCov) to the report. Default: none")
+    Integer manyToOne;
+
     @Mixin
     JsonOption json;
 
@@ -78,9 +86,18 @@ public final class SimCommand implements Callable<Integer> {
             throw new IllegalArgumentException("Invalid value for option '--series': '" + series.text() + "' is not a bin width for "
                     + sim.duration.text() + ": give one above 0 that makes at most " + Simulation.MAX_SERIES_BINS + " bins (e.g. 10us)");
         }
+        int hosts = sim.topology.fabric().endpointCount();
+        if (manyToOne != null && (manyToOne < 1 || manyToOne >= hosts)) {
+            throw new IllegalArgumentException("Invalid value for option '--many-to-one': " + manyToOne + " flows need 1.." + (hosts - 1)
+                    + " senders besides the receiver; the fabric has " + hosts + " hosts");
+        }
+        List<Simulation.Flow> flows = new ArrayList<>();
+        for (int i = 1; manyToOne != null && i <= manyToOne; i++) {
+            flows.add(new Simulation.Flow(i, 0, 0, durationNs));
+        }
         Simulation.Config config;
         try {
-            config = sim.config(sim.route(chain)).load(load).seriesNs(series == null ? 0 : series.nanos()).build();
+            config = sim.config(sim.route(chain)).load(load).seriesNs(series == null ? 0 : series.nanos()).flows(flows).build();
         } catch (RoutingException e) {
             err.println("emulator sim: routing failed: " + e.getMessage());
             return 1;
@@ -117,6 +134,13 @@ public final class SimCommand implements Callable<Integer> {
         if (config.routingMode() != RoutingMode.DEFAULT) {
             // what the mode did: the switches' adaptive decisions that left the minimal path (over the whole run)
             report.put("nonMinimalShare", Double.isNaN(learnt.nonminimalShare()) ? null : learnt.nonminimalShare());
+        }
+        if (manyToOne != null) {
+            double[] gbps = r.phases().get(0).flowGbps();
+            report.put("flows", manyToOne);
+            report.put("flowGbps", Arrays.stream(gbps).boxed().toList());
+            report.put("goodput", Arrays.stream(gbps).sum() / config.linkGbps());
+            report.put("flowCov", Fairness.coefficientOfVariation(gbps));
         }
         if (config.seriesNs() > 0) {
             report.put("seriesBinNs", config.seriesNs());

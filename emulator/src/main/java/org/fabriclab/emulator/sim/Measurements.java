@@ -49,6 +49,8 @@ final class Measurements {
     private long deliveredBytes;
     private long delivered;
     private long hopSum;
+    /** Over the measured packets: their time from the sender's NIC to delivery, summed (ns). */
+    private long networkLatencySum;
     /** Packets forwarded by a switch (counted by the event loop's switch outputs). */
     long packetHops;
 
@@ -134,6 +136,7 @@ final class Measurements {
         if (pool.timestamp(h) >= c.warmupNs()) {
             delivered++;
             latency.add(t - pool.timestamp(h));
+            networkLatencySum += t - pool.sent(h);
             hopSum += Math.max(0, pool.hops(h) - 1);
         }
     }
@@ -170,7 +173,8 @@ final class Measurements {
         return new Simulation.Report(generatedBytes / capacity, deliveredBytes / capacity, latency.mean(), latency.percentile(0.95),
                 latency.percentile(0.99), delivered == 0 ? 0 : (double) hopSum / delivered, delivered, dropped, refused, outOfOrder,
                 packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, cpuNanos / 1_000_000,
-                packetHops / (cpuNanos / 1e9), phases, binNs, series, overTime(nsPerByte));
+                packetHops / (cpuNanos / 1e9), phases, binNs, series, overTime(nsPerByte),
+                delivered == 0 ? 0 : (double) networkLatencySum / delivered);
     }
 
     /** The series' bins: packets delivered, their mean latency and throughput (a fraction of the hosts' link rate) per bin. */

@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import org.fabriclab.agent.core.CongestionControl;
+import org.fabriclab.agent.core.Dcqcn;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.PacketPool;
@@ -59,6 +61,8 @@ public final class Simulation {
      *                     run (the warm-up included); 0: no series
      * @param routingMode  the routing mode every host's packets ask for ({@link RoutingMode}: honoured by a
      *                     Dragonfly's adaptive routing; {@link RoutingMode#DEFAULT}, the fabric's routing as configured)
+     * @param cc           the hosts' congestion control (null: none, the default); with DCQCN's the switches
+     *                     mark ECN by its thresholds
      *
      * <p>Tables with source routes (a torus engine's) run as Angara does: hosts write the route to
      * the destination's switch into each packet, switches forward by it (the LFTs deliver the last
@@ -67,13 +71,13 @@ public final class Simulation {
     public record Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps,
                          long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed,
                          boolean adaptive, List<Flow> flows, int outputBufferPackets, long seriesNs, int sourceQueuePackets,
-                         RoutingMode routingMode) {
-        /** Packets that ask for no routing mode ({@link RoutingMode#DEFAULT}). */
+                         RoutingMode routingMode, CongestionControl.Settings cc) {
+        /** Packets that ask for no routing mode ({@link RoutingMode#DEFAULT}), hosts without congestion control. */
         public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
                       int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive, List<Flow> flows,
                       int outputBufferPackets, long seriesNs, int sourceQueuePackets) {
             this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
-                    adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets, RoutingMode.DEFAULT);
+                    adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets, RoutingMode.DEFAULT, null);
         }
 
         public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
@@ -174,7 +178,7 @@ public final class Simulation {
             return new Builder(fabric, tables).pattern(pattern).load(load).linkGbps(linkGbps).latencyNs(latencyNs).vls(vls)
                     .bufferPackets(bufferPackets).payloadBytes(payloadBytes).durationNs(durationNs).warmupNs(warmupNs).seed(seed)
                     .adaptive(adaptive).flows(flows).outputBufferPackets(outputBufferPackets).seriesNs(seriesNs)
-                    .sourceQueuePackets(sourceQueuePackets).routingMode(routingMode);
+                    .sourceQueuePackets(sourceQueuePackets).routingMode(routingMode).cc(cc);
         }
     }
 
@@ -202,6 +206,7 @@ public final class Simulation {
         private long seriesNs;
         private int sourceQueuePackets = SourceQueue.PACKETS;
         private RoutingMode routingMode = RoutingMode.DEFAULT;
+        private CongestionControl.Settings cc;
 
         private Builder(Fabric fabric, ForwardingTables tables) {
             this.fabric = fabric;
@@ -292,6 +297,12 @@ public final class Simulation {
             return this;
         }
 
+        /** The hosts' congestion control (null: none). */
+        public Builder cc(CongestionControl.Settings v) {
+            cc = v;
+            return this;
+        }
+
         /** The report's series over time in bins of {@code v} ns (0: none). */
         public Builder seriesNs(long v) {
             seriesNs = v;
@@ -302,7 +313,7 @@ public final class Simulation {
         public Config build() {
             return new Config(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs,
                     warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets,
-                    routingMode);
+                    routingMode, cc);
         }
     }
 
@@ -331,12 +342,14 @@ public final class Simulation {
      * measured window; latencies are from a packet's creation (source queueing included) to its
      * delivery, for packets created in the window; {@code meanHops} counts links between switches.
      * {@code series}: with {@link Config#seriesNs}, the run over time (empty without).
+     * {@code networkLatencyMeanNs}: the same packets' mean time from their sender's NIC to delivery
+     * (the source queue left out: the in-network latency congestion control works on).
      */
     public record Report(double offeredLoad, double throughput, double latencyMeanNs, long latencyP95Ns, long latencyP99Ns,
                          double meanHops, long packetsDelivered, long packetsDropped, long packetsRefused, long outOfOrder,
                          long packetHops, long events, long simulatedNs, long wallMillis, double eventsPerSecond,
                          double packetHopsPerSecond, long cpuMillis, double packetHopsPerCpuSecond, List<Phase> phases, long binNs,
-                         double[][] flowSeriesGbps, List<SeriesBin> series) {
+                         double[][] flowSeriesGbps, List<SeriesBin> series, double networkLatencyMeanNs) {
     }
 
     /**
@@ -361,6 +374,8 @@ public final class Simulation {
     static final int QFEEDBACK = 6;
     /** A credit and the feedback that rides with it (argument: the lane in bits 0-3, the feedback's slot above). */
     static final int CREDIT_FEEDBACK = 7;
+    /** A host's congestion control asked to be woken: a paced flow may send. */
+    static final int WAKE = 8;
     private static final int SEND_QUEUE = 16;
 
     private final Config c;
@@ -398,7 +413,7 @@ public final class Simulation {
         int endpoints = f.endpointCount();
         // every packet holds a send-queue slot or a credit of the buffer it is headed for, or is
         // the one a host's source holds for its lane's full send queue
-        long slots = (long) endpoints * (c.vls() * SEND_QUEUE + 1) + 1;
+        long slots = (long) endpoints * (c.vls() * SEND_QUEUE + 1 + (c.cc() == null ? 0 : HostCore.CONTROL_QUEUE)) + 1;
         for (int g = 0; g < f.globalPortCount(); g++) {
             slots += f.peerNode(g) == Fabric.NONE ? 0 : (long) c.vls() * c.bufferPackets();
             // and a switch's output buffers
@@ -459,6 +474,9 @@ public final class Simulation {
                                 queue.push(t + delayNs[g], EventQueue.with(peer, QFEEDBACK, slot));
                             }
                         });
+                if (c.cc() instanceof Dcqcn.Params d) {
+                    switchCore[n].ecn(d.marking(), c.seed() * 0x9E3779B97F4A7C15L + n);
+                }
             }
         }
         latencyNs = c.latencyNs();
@@ -476,6 +494,21 @@ public final class Simulation {
             int port = f.endpointPort(e) - f.portBase(node) + 1;
             hostCore[e] = new HostCore(c.vls(), SEND_QUEUE, counters[node], pool, new HostCore.Output() {
                 @Override
+                public void controlMade(int h, long t) {
+                    sources.path(endpoint, h);
+                }
+
+                @Override
+                public void controlConsumed(int h, long t) {
+                    pool.release(h);
+                }
+
+                @Override
+                public void wakeAt(long at) {
+                    queue.push(at, EventQueue.event(WAKE, node, port, 0));
+                }
+
+                @Override
                 public void transmit(int vl, int h, long t) {
                     send(node, port, h, t);
                 }
@@ -490,7 +523,7 @@ public final class Simulation {
                     measure.delivered(endpoint, pool, h, t);
                     pool.release(h);
                 }
-            });
+            }, c.cc() == null ? null : c.cc().create(c.linkGbps()));
         }
         sources = new TrafficSources(c, pool, hostCore, lidOfEndpoint, frameBytes, meanGapNs, measure);
     }
@@ -609,6 +642,7 @@ public final class Simulation {
                 switch (kind) {
                     case ARRIVE -> h.packetArrived(arg, now);
                     case CREDIT -> h.creditReturned(arg, 1, now);
+                    case WAKE -> h.wake(now);
                     default -> h.linkFree(now);
                 }
                 sources.pump(e, now);

@@ -116,6 +116,12 @@ final class TrafficSources {
         }
     }
 
+    /** Sets control packet {@code h}'s (from host {@code e}) SL, VL and source route as for data to its DLID. */
+    void path(int e, int h) {
+        HostPolicy p = policy[e];
+        p.path(pool, h, p.routes().route(pool.dlid(h)));
+    }
+
     /** Packets the hosts' full source queues refused. */
     long refused() {
         long n = 0;

@@ -10,6 +10,15 @@ import java.util.Arrays;
  * credit returned at once (the host consumes at line rate). It counts what an Aries NIC counts
  * ({@link NicCounters}: flits sent, the credit waits as stalls, every arrival's latency). Not thread-safe; confined like
  * {@link SwitchCore}.
+ *
+ * <p>With a {@link CongestionControl} (off by default, and then nothing below happens): data
+ * packets go ECN-capable, a lane's head waits until its flow may send ({@link
+ * CongestionControl#sendAt}; the driver wakes the core at that time, {@link Output#wakeAt}), a
+ * received data packet may be answered by a small control packet (ACK or CNP, {@link PacketPool}'s
+ * kind bits; its timestamp the data packet's NIC send time, echoed), which goes first from a
+ * control queue of its own, and a received control packet is fed to the congestion control and
+ * consumed here, not delivered. A lane's send queue is one FIFO over flows: a paced head holds the
+ * flows behind it (a NIC with one send queue per lane, not one per queue pair).
  */
 public final class HostCore {
     /** Actions carried out by the driver. */
@@ -22,7 +31,22 @@ public final class HostCore {
 
         /** Packet {@code h} arrived for this host; the driver records it and releases the handle. */
         void delivered(int h, long now);
+
+        /**
+         * Congestion control made control packet {@code h} to {@code pool.dlid(h)}: the driver sets
+         * its SL, VL and source route as for a data packet to that LID and attaches what it sends.
+         */
+        void controlMade(int h, long now);
+
+        /** A control packet {@code h} was consumed by congestion control; the driver releases the handle. */
+        void controlConsumed(int h, long now);
+
+        /** Call {@link HostCore#wake} at {@code at}: a paced flow may send then. */
+        void wakeAt(long at);
     }
+
+    /** Control packets a NIC holds for sending at most (more are dropped, counted). */
+    public static final int CONTROL_QUEUE = 64;
 
     private static final int PORT = 1;
     private final int vls;
@@ -38,8 +62,22 @@ public final class HostCore {
     private boolean active;
     private int nextLane;
     private long waitingSince = -1;
+    private final CongestionControl cc;
+    private final int[] control;
+    private int controlHead;
+    private int controlCount;
+    /** The earliest wake-up asked of the driver and not yet come ({@link Long#MAX_VALUE}: none). */
+    private long wakeAt = Long.MAX_VALUE;
 
+    /** Without congestion control. */
     public HostCore(int vls, int sendQueuePackets, PortCounterArray counters, PacketPool pool, Output out) {
+        this(vls, sendQueuePackets, counters, pool, out, null);
+    }
+
+    /** With congestion control {@code cc} (null: none). */
+    public HostCore(int vls, int sendQueuePackets, PortCounterArray counters, PacketPool pool, Output out, CongestionControl cc) {
+        this.cc = cc;
+        this.control = new int[cc == null ? 0 : CONTROL_QUEUE];
         this.vls = vls;
         this.depth = sendQueuePackets;
         this.counters = counters;
@@ -91,11 +129,66 @@ public final class HostCore {
     public void packetArrived(int h, long now) {
         counters.add(PORT, PortCounterArray.RCV_PKTS, 1);
         counters.add(PORT, PortCounterArray.RCV_DATA, pool.bytes(h));
-        counters.addNode(PortCounterArray.NIC_LATENCY_PACKETS); // the NIC's sampled latency (NicCounters): every packet
-        counters.addNode(PortCounterArray.NIC_LATENCY_NS, now - pool.timestamp(h));
+        int kind = pool.kind(h);
+        if (kind == PacketPool.DATA) {
+            // the NIC's sampled latency (NicCounters): every data packet (a control packet's timestamp echoes its data's send time)
+            counters.addNode(PortCounterArray.NIC_LATENCY_PACKETS);
+            counters.addNode(PortCounterArray.NIC_LATENCY_NS, now - pool.timestamp(h));
+        }
         int vl = pool.vl(h);
         out.returnCredit(vl, now);
-        out.delivered(h, now);
+        if (cc == null) {
+            out.delivered(h, now);
+            return;
+        }
+        if (kind == PacketPool.DATA) {
+            int reply = cc.reply(pool.slid(h), (pool.cc(h) & PacketPool.CE) != 0, now);
+            if (reply != CongestionControl.NO_REPLY) {
+                reply(h, reply, now);
+            }
+            out.delivered(h, now);
+        } else {
+            if (kind == PacketPool.ACK) {
+                cc.acked(pool.slid(h), now - pool.timestamp(h), now);
+            } else {
+                cc.notified(pool.slid(h), now);
+            }
+            out.controlConsumed(h, now);
+        }
+        send(now);
+    }
+
+    /** Queues a control packet of {@code kind} answering data packet {@code data}, echoing its NIC send time. */
+    private void reply(int data, int kind, long now) {
+        int h = controlCount == control.length ? PacketPool.NONE : pool.allocate();
+        if (h == PacketPool.NONE) {
+            cc.controlDropped++;
+            return;
+        }
+        pool.dlid(h, pool.slid(data));
+        pool.slid(h, pool.dlid(data));
+        pool.flow(h, pool.flow(data));
+        pool.seq(h, pool.seq(data));
+        pool.bytes(h, FrameSizes.DATA_HEADER);
+        pool.timestamp(h, pool.sent(data));
+        pool.cc(h, kind);
+        out.controlMade(h, now);
+        int tail = controlHead + controlCount;
+        control[tail < control.length ? tail : tail - control.length] = h;
+        controlCount++;
+    }
+
+    /** The time asked by {@link Output#wakeAt} came: paced flows may send. */
+    public void wake(long now) {
+        if (now >= wakeAt) {
+            wakeAt = Long.MAX_VALUE;
+        }
+        send(now);
+    }
+
+    /** The core's congestion control, or null. */
+    public CongestionControl congestionControl() {
+        return cc;
     }
 
     public void creditReturned(int vl, int n, long now) {
@@ -112,7 +205,19 @@ public final class HostCore {
         if (busy || !active) {
             return;
         }
+        if (controlCount > 0) {
+            int h = control[controlHead];
+            int vl = pool.vl(h);
+            if (credits[vl] > 0) {
+                endWait(now);
+                controlHead = controlHead + 1 == control.length ? 0 : controlHead + 1;
+                controlCount--;
+                transmit(vl, h, now);
+                return;
+            }
+        }
         boolean waiting = false;
+        long paced = Long.MAX_VALUE;
         for (int k = 0; k < vls; k++) {
             int vl = nextLane + k < vls ? nextLane + k : nextLane + k - vls;
             if (count[vl] == 0) {
@@ -122,17 +227,22 @@ public final class HostCore {
                 waiting = true;
                 continue;
             }
-            endWait(now);
             int h = ring[vl * depth + head[vl]];
+            if (cc != null) {
+                long at = cc.sendAt(pool.dlid(h), now);
+                if (at > now) {
+                    paced = Math.min(paced, at);
+                    continue;
+                }
+                cc.sent(pool.dlid(h), pool.bytes(h), now);
+                pool.cc(h, pool.cc(h) | PacketPool.ECT);
+            }
+            endWait(now);
             head[vl] = head[vl] + 1 == depth ? 0 : head[vl] + 1;
             count[vl]--;
-            credits[vl]--;
-            busy = true;
             nextLane = vl + 1 == vls ? 0 : vl + 1;
-            counters.add(PORT, PortCounterArray.XMIT_PKTS, 1);
-            counters.add(PORT, PortCounterArray.XMIT_DATA, pool.bytes(h));
             counters.addNode(PortCounterArray.NIC_REQUEST_FLITS, NicCounters.flits(pool.bytes(h)));
-            out.transmit(vl, h, now);
+            transmit(vl, h, now);
             return;
         }
         if (!waiting) {
@@ -140,6 +250,20 @@ public final class HostCore {
         } else if (waitingSince < 0) {
             waitingSince = now;
         }
+        if (paced != CongestionControl.WAIT && paced < wakeAt) {
+            wakeAt = paced;
+            out.wakeAt(paced);
+        }
+    }
+
+    /** Puts packet {@code h} on the wire on lane {@code vl}, stamping its NIC send time. */
+    private void transmit(int vl, int h, long now) {
+        credits[vl]--;
+        busy = true;
+        pool.sent(h, now);
+        counters.add(PORT, PortCounterArray.XMIT_PKTS, 1);
+        counters.add(PORT, PortCounterArray.XMIT_DATA, pool.bytes(h));
+        out.transmit(vl, h, now);
     }
 
     /** Ends a credit wait, if one runs, adding its length to XmitWait. */

@@ -106,7 +106,16 @@ public final class HostPolicy {
         pool.dlid(h, dlid);
         pool.slid(h, slid);
         pool.seq(h, nextSeq++);
-        int lane = routes.sl(dlid);
+        path(pool, h, route);
+    }
+
+    /**
+     * Writes the path decisions into packet {@code h} to {@code pool.dlid(h)}: SL and VL from the
+     * path's lane, no hops yet, and {@code route}; a congestion-control packet gets these alone
+     * (its other fields answer the data packet it acknowledges).
+     */
+    public void path(PacketPool pool, int h, long route) {
+        int lane = routes.sl(pool.dlid(h));
         pool.sl(h, (byte) lane);
         pool.vl(h, (byte) (lane % vls));
         pool.hops(h, 0);

@@ -28,20 +28,38 @@ public final class PacketPool {
     private static final int SEQ = 3;
     private static final int BYTES = 4;
     /**
-     * Service level (bits 0-7), lane (8-15), hops so far (16-23) and the host's routing mode
-     * (24-27, {@code org.fabriclab.routing.dragonfly.RoutingMode#code}) in one field. Bits 28-31
-     * are reserved for packet-kind and congestion flags: no accessor here writes them.
+     * Service level (bits 0-7), lane (8-15), hops so far (16-23), the host's routing mode (24-27,
+     * {@code org.fabriclab.routing.dragonfly.RoutingMode#code}) and congestion control's bits (28-31:
+     * {@link #KIND_MASK}, {@link #CE}, {@link #ECT}) in one field. Every accessor masks its own bits
+     * and keeps the others.
      */
     private static final int LANES = 5;
-    private static final int HOPS_MASK = 0xFF << 16;
+    private static final int HOPS_SHIFT = 16;
+    private static final int HOPS_BITS = 0xFF << HOPS_SHIFT;
     private static final int MODE_SHIFT = 24;
     private static final int MODE_MASK = 0xF << MODE_SHIFT;
+    /** Congestion control's bits of {@code LANES}: 28-31 (a live DATA frame's reserved byte, high nibble). */
+    private static final int CC_SHIFT = 28;
+    private static final int CC_BITS = 0xF << CC_SHIFT;
+    /** A packet's kind (bits 28-29 of {@code LANES}): data, or a congestion-control packet, {@link #ACK} or {@link #CNP}. */
+    public static final int DATA = 0;
+    /** A receiver's acknowledgement, echoing a data packet's NIC send time (Swift's RTT). */
+    public static final int ACK = 1;
+    /** A congestion notification packet (DCQCN): a marked data packet reached the receiver. */
+    public static final int CNP = 2;
+    /** {@link #cc}'s kind bits. */
+    public static final int KIND_MASK = 0x3;
+    /** {@link #cc}'s ECN congestion-experienced bit: a switch marked the packet (RFC 3168's CE). */
+    public static final int CE = 0x4;
+    /** {@link #cc}'s ECN-capable-transport bit: the sender reacts to marks, switches may mark it (RFC 3168's ECT). */
+    public static final int ECT = 0x8;
     /** A source route's directions, low and high words (0: none; {@code org.fabriclab.routing.torus.SourceRoute}). */
     private static final int ROUTE_LO = 6;
     private static final int ROUTE_HI = 7;
 
     private final int[] header;
     private final long[] timestamp;
+    private final long[] sent;
     /** What the driver attaches to a packet (the live agent's frame buffer; nothing in the simulator). */
     public final Object[] payload;
     private final int[] free;
@@ -50,6 +68,7 @@ public final class PacketPool {
     public PacketPool(int capacity) {
         header = new int[PAD + capacity * STRIDE];
         timestamp = new long[capacity];
+        sent = new long[capacity];
         payload = new Object[capacity];
         free = new int[capacity];
         for (int i = 0; i < capacity; i++) {
@@ -66,7 +85,10 @@ public final class PacketPool {
         return free.length - freeCount;
     }
 
-    /** A free handle, or {@link #NONE}; its source route is cleared (a packet routed by tables unless given one). */
+    /**
+     * A free handle, or {@link #NONE}; its source route and congestion-control bits are cleared (a
+     * data packet routed by tables, not ECN-capable, unless told otherwise).
+     */
     public int allocate() {
         if (freeCount == 0) {
             return NONE;
@@ -74,6 +96,7 @@ public final class PacketPool {
         int h = free[--freeCount];
         header[at(h) + ROUTE_LO] = 0;
         header[at(h) + ROUTE_HI] = 0;
+        header[at(h) + LANES] &= ~(CC_BITS | MODE_MASK); // a reused handle carries no old kind, marks or routing mode
         return h;
     }
 
@@ -150,15 +173,15 @@ public final class PacketPool {
     /**
      * Switches the packet has left so far, modulo 256 (the live frame's one byte; a Dragonfly path
      * takes at most 7, a torus source route at most its length). Only a packet caught in a transient
-     * routing loop goes further, and its count wraps without touching the mode or the reserved bits.
+     * routing loop goes further, and its count wraps without touching the mode or the congestion bits.
      */
     public int hops(int h) {
-        return (header[at(h) + LANES] & HOPS_MASK) >>> 16;
+        return (header[at(h) + LANES] & HOPS_BITS) >>> HOPS_SHIFT;
     }
 
     public void hops(int h, int v) {
         int i = at(h) + LANES;
-        header[i] = (header[i] & ~HOPS_MASK) | ((v & 0xFF) << 16);
+        header[i] = (header[i] & ~HOPS_BITS) | ((v & 0xFF) << HOPS_SHIFT);
     }
 
     /** The routing mode the sending host asked for ({@code RoutingMode} code, 0: none). */
@@ -169,6 +192,22 @@ public final class PacketPool {
     public void mode(int h, int code) {
         int i = at(h) + LANES;
         header[i] = (header[i] & ~MODE_MASK) | ((code & 0xF) << MODE_SHIFT);
+    }
+
+    /** Congestion control's four bits: the kind ({@link #KIND_MASK}: {@link #DATA}, {@link #ACK}, {@link #CNP}), {@link #CE}, {@link #ECT}. */
+    public int cc(int h) {
+        return (header[at(h) + LANES] & CC_BITS) >>> CC_SHIFT;
+    }
+
+    /** Sets the four congestion-control bits ({@code v} 0 to 15), keeping every other bit of the field. */
+    public void cc(int h, int v) {
+        int i = at(h) + LANES;
+        header[i] = (header[i] & ~CC_BITS) | ((v & 0xF) << CC_SHIFT);
+    }
+
+    /** The packet's kind: {@link #DATA}, {@link #ACK} or {@link #CNP}. */
+    public int kind(int h) {
+        return cc(h) & KIND_MASK;
     }
 
     /** The packet's source route ({@code SourceRoute} encoding), or 0 if the switches route it by their tables. */
@@ -188,5 +227,18 @@ public final class PacketPool {
 
     public void timestamp(int h, long v) {
         timestamp[h] = v;
+    }
+
+    /**
+     * When the sender's NIC put the packet on the wire (the driver's clock, ns; {@link HostCore}
+     * writes it). Apart from {@link #timestamp} (the creation time latencies are counted from): the
+     * in-network latency and congestion control's RTT are counted from this one.
+     */
+    public long sent(int h) {
+        return sent[h];
+    }
+
+    public void sent(int h, long v) {
+        sent[h] = v;
     }
 }

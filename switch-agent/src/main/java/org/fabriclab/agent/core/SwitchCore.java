@@ -117,6 +117,11 @@ public final class SwitchCore {
     private final int[] scheduledList;
     private int scheduledCount;
     private boolean serving;
+    /** ECN marking of ECN-capable packets by their output's queue (null: off, the default). */
+    private EcnMarking ecn;
+    private SplittableRandom ecnRandom;
+    /** With ECN marking, per output port: bytes in its output buffers. */
+    private long[] obytes;
 
     /** An input-queued switch core (no output buffers). */
     public SwitchCore(int ports, int vls, int bufferPackets, TableStore tables, PortCounterArray counters,
@@ -297,6 +302,46 @@ public final class SwitchCore {
             }
         }
         serveScheduled(now);
+    }
+
+    /**
+     * Marks ECN-capable packets by DCQCN's rule ({@link EcnMarking}) from now on, drawing from a
+     * generator seeded with {@code seed}; null: no marking (the default). An input-queued core
+     * marks a packet as it leaves, by the packets waiting for its output, itself included (the
+     * heads routed to it and those behind them, at its size); an input-output queued one as it
+     * joins its output's buffers, by their bytes, its own included. Set before the first packet
+     * arrives.
+     */
+    public void ecn(EcnMarking marking, long seed) {
+        ecn = marking;
+        ecnRandom = marking == null ? null : new SplittableRandom(seed);
+        obytes = marking == null ? null : new long[ports + 1];
+    }
+
+    /** Marks packet {@code h}, going out of {@code port}, congestion-experienced with the probability its output's queue gives. */
+    private void mark(int port, int h) {
+        int bits = pool.cc(h);
+        if ((bits & PacketPool.ECT) == 0) {
+            return;
+        }
+        long queued;
+        if (odepth > 0) {
+            queued = obytes[port];
+        } else {
+            if ((long) (wanting[port] + 1) * depth * pool.bytes(h) <= ecn.kminBytes()) {
+                return; // even full input buffers behind every head waiting for the port stay below kmin: no scan
+            }
+            int queues = ports * vls;
+            long packets = 1; // itself: the queue it leaves, as an output buffer's holds the packet that joins it
+            for (int q = nextRequest(port, 0, queues); q >= 0; q = nextRequest(port, q + 1, queues)) {
+                packets += count[q];
+            }
+            queued = packets * pool.bytes(h);
+        }
+        double p = ecn.probability(queued);
+        if (p > 0 && (p >= 1 || ecnRandom.nextDouble() < p)) {
+            pool.cc(h, bits | PacketPool.CE);
+        }
     }
 
     /** A packet arrived on {@code inPort}; its header is in {@code pool} slot {@code h}, its lane in {@code pool.vl(h)}. */
@@ -913,6 +958,10 @@ public final class SwitchCore {
             dragonflyGrant(h, inPort, arrived, now);
         }
         pool.vl(h, (byte) vl);
+        if (ecn != null) {
+            obytes[port] += pool.bytes(h);
+            mark(port, h);
+        }
         int o = port * vls + vl;
         int tail = ohead[o] + ocount[o];
         oring[o * odepth + (tail < odepth ? tail : tail - odepth)] = h;
@@ -949,6 +998,9 @@ public final class SwitchCore {
                 ototal[port]--;
                 credits[o]--;
                 busy[port] = true;
+                if (ecn != null) {
+                    obytes[port] -= pool.bytes(h);
+                }
                 pool.hops(h, pool.hops(h) + 1);
                 counters.add(port, PortCounterArray.XMIT_PKTS, 1);
                 counters.add(port, PortCounterArray.XMIT_DATA, pool.bytes(h));
@@ -971,6 +1023,9 @@ public final class SwitchCore {
         int h = dequeue(q);
         credits[port * vls + vl]--;
         busy[port] = true;
+        if (ecn != null) {
+            mark(port, h);
+        }
         pool.vl(h, (byte) vl);
         pool.hops(h, pool.hops(h) + 1);
         counters.add(port, PortCounterArray.XMIT_PKTS, 1);

@@ -17,7 +17,7 @@ import org.fabriclab.agent.core.FrameSizes;
  *
  *  DATA (1)   5: vl(1) sl(1) hops(1) flags(1) dlid(2) slid(2) flow(4) seq(4) timestamp(8) route(8) payload...
  *                flags: bits 0-3 the routing mode the host asked for (RoutingMode code, 0: none),
- *                       bits 4-7 reserved (packet kind, congestion marks): zero, carried unchanged
+ *                       bits 4-7 congestion control's (PacketPool.cc: kind, CE, ECT)
  *  CREDIT (2) 5: vl(1) count(2) [n(1) n x (row(4) value(4))]
  *                                                     credits for buffer slots freed on that lane, then (when
  *                                                     the frame is longer) Q-adaptive feedback for the receiver:
@@ -25,8 +25,12 @@ import org.fabriclab.agent.core.FrameSizes;
  *  HELLO (3)  5: guid(8) port(1) peerPort(1) vls(1) bufferPackets(2) rateMbps(4) latencyNs(4) endpointLen(2) endpoint
  * </pre>
  *
- * A DATA frame travels through the fabric unchanged but for its {@code vl} and {@code hops} bytes,
- * which each switch rewrites in place: forwarding copies nothing. {@code route} is a source route
+ * A DATA frame travels through the fabric unchanged but for its {@code vl}, {@code hops} and
+ * {@code flags} bytes (and its route), which each node rewrites in place: forwarding copies nothing.
+ * {@code flags}' high nibble is congestion control's ({@code PacketPool.cc}: the kind, data, ACK
+ * or CNP, in bits 4-5, ECN's CE in bit 6 and ECT in bit 7); its low nibble is left to the routing
+ * mode. A control packet (ACK, CNP) is a DATA frame without payload whose timestamp echoes the
+ * acknowledged packet's NIC send time. {@code route} is a source route
  * (as Angara's header flit carries one; {@code org.fabriclab.routing.torus.SourceRoute}), 0 for a
  * packet the switches route by their tables. {@code HELLO} is the link-level
  * hello: each side says who it is, which of its ports this is, which of the peer's ports it believes
@@ -44,10 +48,14 @@ public final class Frames {
     public static final int VL = 5;
     public static final int SL = 6;
     public static final int HOPS = 7;
-    /** The flags byte: the routing mode in its low {@link #MODE_MASK} bits, the rest reserved. */
+    /** A DATA frame's flags byte: the routing mode in its low nibble ({@link #MODE_MASK}), congestion control's bits in its high ({@link #CC_BITS}). */
     public static final int FLAGS = 8;
     /** The routing mode's bits of {@link #FLAGS} ({@code org.fabriclab.routing.dragonfly.RoutingMode#code}). */
     public static final int MODE_MASK = 0x0F;
+    /** The shift of congestion control's four bits in {@link #FLAGS}. */
+    public static final int CC_SHIFT = 4;
+    /** Congestion control's bits in {@link #FLAGS}. */
+    public static final int CC_BITS = 0xF << CC_SHIFT;
     public static final int DLID = 9;
     public static final int SLID = 11;
     public static final int FLOW = 13;
@@ -87,6 +95,17 @@ public final class Frames {
                 .writeByte(mode).writeShort(dlid).writeShort(slid).writeInt(flow).writeInt(seq).writeLong(timestamp).writeLong(route);
         b.writeZero(payloadBytes);
         return b;
+    }
+
+    /** Congestion control's four bits ({@code PacketPool.cc}) of DATA frame {@code f}, at its reader index. */
+    public static int ccBits(ByteBuf f) {
+        return (f.getByte(f.readerIndex() + FLAGS) >>> CC_SHIFT) & 0xF;
+    }
+
+    /** Writes congestion control's four bits into DATA frame {@code f}'s flags, keeping their low nibble (the routing mode's). */
+    public static void ccBits(ByteBuf f, int bits) {
+        int i = f.readerIndex() + FLAGS;
+        f.setByte(i, f.getByte(i) & ~CC_BITS | (bits & 0xF) << CC_SHIFT);
     }
 
     public static ByteBuf credit(ByteBufAllocator alloc, int vl, int count) {

@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.Arrivals;
+import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.FlowSink;
 import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.HostPolicy;
@@ -30,6 +31,11 @@ import org.fabriclab.agent.mgmt.ManagedNode;
  *
  * <p>Wire use: a frame's {@code seq} is the sender's one counter over all its destinations; its
  * {@code flow} field carries the packet's number within its pair, from which the sink counts loss.
+ * With congestion control (a constructor's {@link CongestionControl.Settings}; none by default) a
+ * DATA frame's timestamp is rewritten to its NIC send time as it leaves, so that the receiver can
+ * echo it in its ACK (the sink's latencies are then counted from the NIC, not from the source
+ * queue), and the congestion-control bits ride in the high nibble of the frame's flags byte
+ * ({@link Frames#FLAGS}); control packets are DATA frames without payload.
  */
 public final class LiveHost extends LiveNode implements HostCore.Output {
     static final long TICK_NS = 100_000;
@@ -51,10 +57,19 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     private long created;
     private long sent;
     private ScheduledFuture<?> ticker;
+    /** Congestion control's wake-up: a paced flow may send (one task for the host's life). */
+    private final Runnable wake = this::wakeUp;
 
     public LiveHost(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double rateGbps, String endpoint) {
-        super(loop, mgmt, vls, bufferPackets, new double[] {0, rateGbps}, endpoint, vls * SEND_QUEUE + bufferPackets * vls + 2);
-        core = new HostCore(vls, SEND_QUEUE, mgmt.counters(), pool, this);
+        this(loop, mgmt, vls, bufferPackets, rateGbps, endpoint, null);
+    }
+
+    /** A host whose NIC runs congestion control {@code cc} (null: none). */
+    public LiveHost(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double rateGbps, String endpoint,
+                    CongestionControl.Settings cc) {
+        super(loop, mgmt, vls, bufferPackets, new double[] {0, rateGbps}, endpoint,
+                vls * SEND_QUEUE + bufferPackets * vls + 2 + (cc == null ? 0 : HostCore.CONTROL_QUEUE));
+        core = new HostCore(vls, SEND_QUEUE, mgmt.counters(), pool, this, cc == null ? null : cc.create(rateGbps));
         port = new PortCache(mgmt, 1);
         mgmt.flowSource(() -> {
             CompletableFuture<List<FlowSink.Flow>> f = new CompletableFuture<>();
@@ -224,7 +239,44 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
 
     @Override
     public void transmit(int vl, int h, long now) {
+        if (core.congestionControl() != null && pool.kind(h) == PacketPool.DATA) {
+            ByteBuf f = (ByteBuf) pool.payload[h];
+            f.setLong(f.readerIndex() + Frames.TIMESTAMP, now); // the receiver echoes the NIC send time
+        }
         send(1, vl, h, now);
+    }
+
+    @Override
+    public void controlMade(int h, long now) {
+        int dlid = pool.dlid(h);
+        long route = mgmt.sourceRoute(dlid);
+        if (policy != null) {
+            policy.path(pool, h, route);
+        } else {
+            pool.sl(h, 0); // a host that only receives has no lanes of its own: SL and VL 0
+            pool.vl(h, 0);
+            pool.hops(h, 0);
+            pool.route(h, route);
+        }
+        pool.payload[h] = Frames.data(alloc, pool.vl(h), pool.sl(h), dlid, pool.slid(h), pool.flow(h), pool.seq(h),
+                pool.timestamp(h), route, 0);
+    }
+
+    private void wakeUp() {
+        long at = now();
+        core.wake(at);
+        fill(at);
+        drain(at);
+    }
+
+    @Override
+    public void controlConsumed(int h, long now) {
+        drop(h);
+    }
+
+    @Override
+    public void wakeAt(long at) {
+        loop.schedule(wake, Math.max(0, modelClock().wallNanos(at - now())), TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -240,6 +292,9 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
 
     @Override
     protected void packetArrivedCore(int port, int h, long now) {
+        if (core.congestionControl() != null) {
+            pool.sent(h, pool.timestamp(h)); // a congestion-controlled sender wrote its NIC send time there
+        }
         core.packetArrived(h, now);
     }
 

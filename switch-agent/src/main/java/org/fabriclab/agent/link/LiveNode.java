@@ -383,6 +383,7 @@ public abstract class LiveNode {
         pool.sl(h, f.getByte(i + Frames.SL));
         pool.hops(h, f.getUnsignedByte(i + Frames.HOPS));
         pool.mode(h, f.getByte(i + Frames.FLAGS) & Frames.MODE_MASK);
+        pool.cc(h, Frames.ccBits(f));
         pool.dlid(h, f.getUnsignedShort(i + Frames.DLID));
         pool.slid(h, f.getUnsignedShort(i + Frames.SLID));
         pool.flow(h, f.getInt(i + Frames.FLOW));
@@ -424,6 +425,7 @@ public abstract class LiveNode {
         int bytes = pool.bytes(h);
         f.setByte(f.readerIndex() + Frames.VL, vl);
         f.setByte(f.readerIndex() + Frames.HOPS, pool.hops(h));
+        Frames.ccBits(f, pool.cc(h));
         f.setLong(f.readerIndex() + Frames.ROUTE, pool.route(h)); // a Dragonfly's routing state changes on the way
         pool.release(h);
         Channel c = channels[port];

@@ -2,6 +2,7 @@ package org.fabriclab.agent.link;
 
 import io.netty.channel.EventLoop;
 import java.util.concurrent.CompletableFuture;
+import org.fabriclab.agent.core.EcnMarking;
 import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.mgmt.ManagedNode;
 
@@ -44,6 +45,15 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
                 return f;
             }
         });
+    }
+
+    /**
+     * Marks ECN-capable packets by {@code marking} (null: none, the default), drawing from a
+     * generator seeded with {@code seed}: {@link SwitchCore#ecn}. Set before traffic flows; safe
+     * from any thread.
+     */
+    public void ecn(EcnMarking marking, long seed) {
+        execute(() -> core.ecn(marking, seed));
     }
 
     /** The core's buffers, credits and links, read on the event loop (troubleshooting). */

@@ -41,6 +41,21 @@ class NicCountersTest {
             public void delivered(int h, long now) {
                 pool.release(h);
             }
+
+            @Override
+            public void controlMade(int h, long now) {
+                throw new AssertionError("a NIC without congestion control makes no control packet");
+            }
+
+            @Override
+            public void controlConsumed(int h, long now) {
+                throw new AssertionError("a NIC without congestion control consumes no control packet");
+            }
+
+            @Override
+            public void wakeAt(long at) {
+                throw new AssertionError("a NIC without congestion control paces nothing");
+            }
         });
         nic.portActive(0, 0); // no credit yet
         int h = pool.allocate();

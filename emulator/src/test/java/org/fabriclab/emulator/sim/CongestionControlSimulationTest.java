@@ -1,0 +1,82 @@
+package org.fabriclab.emulator.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.fabriclab.agent.core.CongestionControl;
+import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.routing.analysis.Fairness;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.RoutingOptions;
+import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.registry.EngineChain;
+import org.fabriclab.routing.topology.Topologies;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * NIC congestion control in the simulator, on the RL-CC paper's many-to-one: N hosts of one 100 Gb/s
+ * switch send to one host at the line rate; the switch has output buffers (1,024 packets a port and
+ * lane) for a queue to build. DCQCN and Swift share the bottleneck fairly and keep its queue short;
+ * without congestion control the simulator runs as before.
+ */
+class CongestionControlSimulationTest {
+    private static final String SINGLE_SWITCH = "fat-tree:k=32,levels=1";
+
+    private static Simulation.Builder manyToOne(int n, String cc, long durationNs) throws Exception {
+        Fabric f = Topologies.generate(SINGLE_SWITCH);
+        ForwardingTables t = EngineChain.parse("minhop").route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables();
+        List<Simulation.Flow> flows = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            flows.add(new Simulation.Flow(i, 0, 0, durationNs));
+        }
+        return Simulation.Config.builder(f, t).load(1).bufferPackets(32).outputBufferPackets(1024).durationNs(durationNs)
+                .flows(flows).cc(CongestionControl.settings(cc, Map.of()));
+    }
+
+    @ParameterizedTest(name = "{0} with {1} flows")
+    @CsvSource({"dcqcn, 2", "dcqcn, 4", "dcqcn, 16", "swift, 2", "swift, 4", "swift, 16"})
+    void convergesToFairSharesOfTheBottleneck(String cc, int n) throws Exception {
+        Simulation.Report r = Simulation.run(manyToOne(n, cc, 2_000_000).build());
+        double[] gbps = r.phases().get(0).flowGbps();
+        double cov = Fairness.coefficientOfVariation(gbps);
+        assertTrue(cov < 0.1, cc + ", " + n + " flows: CoV " + cov + " of " + Arrays.toString(gbps));
+        assertTrue(Arrays.stream(gbps).sum() <= 100, "never above the bottleneck: " + Arrays.toString(gbps));
+        Simulation.Report none = Simulation.run(manyToOne(n, "none", 2_000_000).build());
+        assertTrue(r.networkLatencyMeanNs() < none.networkLatencyMeanNs() / 5, cc + " keeps the queue short: " + r.networkLatencyMeanNs()
+                + " ns against " + none.networkLatencyMeanNs() + " ns without congestion control");
+        assertEquals(0, r.packetsDropped());
+    }
+
+    @Test
+    void swiftKeepsTheBottleneckFullAtItsTargetDelay() throws Exception {
+        Simulation.Report r = Simulation.run(manyToOne(4, "swift", 2_000_000).build());
+        double sum = Arrays.stream(r.phases().get(0).flowGbps()).sum();
+        assertTrue(sum > 95, "Swift's window keeps the link busy: " + sum + " Gb/s");
+        assertTrue(r.networkLatencyMeanNs() > 2_000 && r.networkLatencyMeanNs() < 6_000,
+                "the queue's delay near the 4 us target: " + r.networkLatencyMeanNs() + " ns");
+    }
+
+    /** The report of the same run before congestion control existed (commit c6cc31d's simulator): unchanged without it. */
+    @Test
+    void withoutCongestionControlTheSimulatorRunsAsBefore() throws Exception {
+        Fabric f = Topologies.generate("fat-tree:k=4,levels=3");
+        ForwardingTables t = EngineChain.parse("minhop").route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables();
+        Simulation.Config c = new Simulation.Config(f, t, TrafficPattern.UNIFORM, 0.6, 100, 100, 2, 8, 256, 60_000, 10_000, 7);
+        Simulation.Report r = Simulation.run(c);
+        assertEquals(1_483_215, r.events());
+        assertEquals(67_692, r.packetsDelivered());
+        assertEquals(5852.852360692548, r.latencyMeanNs());
+        assertEquals(13_439, r.latencyP99Ns());
+        Simulation.Report again = Simulation.run(c.toBuilder().cc(null).build());
+        assertEquals(r.events(), again.events());
+        assertEquals(r.latencyMeanNs(), again.latencyMeanNs());
+    }
+}

@@ -1,0 +1,166 @@
+package org.fabriclab.agent.core;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import org.fabriclab.routing.text.Excerpt;
+
+/**
+ * A NIC's per-flow congestion control, the same on both clocks ({@link HostCore} runs it): a flow
+ * is the host's traffic to one destination LID. The sender asks {@link #sendAt} when a flow's next
+ * packet may go and reports {@link #sent}; the receiver's NIC answers a data packet with a control
+ * packet where the algorithm asks ({@link #reply}: an ACK echoing the data packet's NIC send time,
+ * or a CNP for an ECN-marked one), and the sender's NIC hands the control packets it gets to
+ * {@link #acked} (with the RTT) and {@link #notified}. Two algorithms: {@link Dcqcn} and {@link
+ * Swift}.
+ *
+ * <p>Per-flow state lives in one {@code long[]}, a slot per LID, which grows (doubling) when a
+ * new destination shows up: nothing is allocated per packet in steady state. Confined to the
+ * thread driving the host.
+ */
+public abstract sealed class CongestionControl permits Dcqcn, Swift {
+    /** {@link #sendAt}'s answer for a flow that waits for an acknowledgement, not for a time. */
+    public static final long WAIT = Long.MAX_VALUE;
+    /** {@link #reply}'s answer when the receiver sends nothing back. */
+    public static final int NO_REPLY = -1;
+    private static final int INITIAL = 16;
+
+    /** The host link's rate: a flow's rate never exceeds it. */
+    protected final double lineGbps;
+    /** Per LID: its flow's slot plus one (0: none yet). */
+    private int[] slotOfLid = new int[INITIAL];
+    private int flows;
+    /** Control packets the receiver's NIC could not queue (its control queue full). */
+    long controlDropped;
+
+    /** Longs per flow in {@link #f}. */
+    private final int stride;
+    /**
+     * Per flow, its state side by side ({@code stride} longs from {@code slot * stride}; doubles as
+     * their bits): a packet touches one or two cache lines of its flow, not one per field.
+     */
+    long[] f = new long[0];
+
+    CongestionControl(double lineGbps, int stride) {
+        if (!(lineGbps > 0)) {
+            throw new IllegalArgumentException("congestion control needs a positive line rate, not " + lineGbps + " Gbps");
+        }
+        this.lineGbps = lineGbps;
+        this.stride = stride;
+    }
+
+    /** What {@code --cc} names and its parameters: makes one host's congestion control. */
+    public sealed interface Settings permits Dcqcn.Params, Swift.Params {
+        /** The algorithm's command-line name. */
+        String name();
+
+        /** One host's state, on a link of {@code lineGbps}. */
+        CongestionControl create(double lineGbps);
+
+        /** The parameters by name, with their values, as {@code --cc-param} takes them. */
+        Map<String, Object> values();
+    }
+
+    /** The command-line names, {@code none} first. */
+    public static final String[] NAMES = {"none", "dcqcn", "swift"};
+
+    /**
+     * The settings {@code --cc NAME} with {@code --cc-param} {@code overrides} means, null for
+     * {@code none}.
+     *
+     * @throws IllegalArgumentException one line naming the bad name, parameter or value, and the valid ones
+     */
+    public static Settings settings(String name, Map<String, String> overrides) {
+        Settings s = switch (name) {
+            case "none" -> null;
+            case "dcqcn" -> Dcqcn.Params.DEFAULTS;
+            case "swift" -> Swift.Params.DEFAULTS;
+            default -> throw new IllegalArgumentException("Invalid value for option '--cc': " + Excerpt.quote(name)
+                    + " is not a congestion control; give one of " + String.join(", ", NAMES));
+        };
+        if (s == null) {
+            if (!overrides.isEmpty()) {
+                throw new IllegalArgumentException("--cc-param needs a congestion control (--cc dcqcn or swift), not none");
+            }
+            return null;
+        }
+        Map<String, Object> values = new LinkedHashMap<>(s.values());
+        for (Map.Entry<String, String> e : overrides.entrySet()) {
+            if (!values.containsKey(e.getKey())) {
+                throw new IllegalArgumentException("--cc-param " + Excerpt.bare(e.getKey()) + ": " + name + " has no such parameter; it has "
+                        + String.join(", ", values.keySet()));
+            }
+            try {
+                values.put(e.getKey(), Double.parseDouble(e.getValue()));
+            } catch (NumberFormatException x) {
+                throw new IllegalArgumentException("--cc-param " + e.getKey() + "=" + Excerpt.bare(e.getValue()) + ": not a number");
+            }
+        }
+        return s instanceof Dcqcn.Params ? Dcqcn.Params.of(values) : Swift.Params.of(values);
+    }
+
+    /** {@code values}' entry {@code key} as a double (the parameter tables hold numbers). */
+    static double number(Map<String, Object> values, String key) {
+        return ((Number) values.get(key)).doubleValue();
+    }
+
+    /** The parameter table of a settings record, in declaration order, by {@code getters}. */
+    static <P> Map<String, Object> table(P p, Map<String, Function<P, Object>> getters) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        getters.forEach((k, g) -> m.put(k, g.apply(p)));
+        return m;
+    }
+
+    /** The slot of {@code lid}'s flow, made on first use. */
+    final int slot(int lid) {
+        if (lid >= slotOfLid.length) {
+            slotOfLid = Arrays.copyOf(slotOfLid, Math.max(lid + 1, slotOfLid.length * 2));
+        }
+        int s = slotOfLid[lid] - 1;
+        if (s < 0) {
+            s = flows++;
+            slotOfLid[lid] = s + 1;
+            if (flows * stride > f.length) {
+                f = Arrays.copyOf(f, Math.max(flows, 2 * f.length / stride) * stride);
+            }
+            start(s);
+        }
+        return s;
+    }
+
+    /** The slot of {@code lid}'s flow, or -1 if it has none. */
+    final int slotIfAny(int lid) {
+        return lid < slotOfLid.length ? slotOfLid[lid] - 1 : -1;
+    }
+
+    /** Flow {@code s}'s initial state. */
+    abstract void start(int s);
+
+    /** When the flow to {@code dlid} may send its next packet: at or before {@code now}, a later time, or {@link #WAIT}. */
+    public abstract long sendAt(int dlid, long now);
+
+    /** The NIC put a packet of {@code bytes} to {@code dlid} on the wire at {@code now}. */
+    public abstract void sent(int dlid, int bytes, long now);
+
+    /**
+     * The receiver got a data packet from {@code slid} ({@code marked}: congestion-experienced):
+     * the kind of control packet to send back ({@link PacketPool#ACK}, {@link PacketPool#CNP}) or
+     * {@link #NO_REPLY}.
+     */
+    public abstract int reply(int slid, boolean marked, long now);
+
+    /** An ACK for the flow to {@code dlid} came back, {@code rttNs} after its data packet left. */
+    public abstract void acked(int dlid, long rttNs, long now);
+
+    /** A CNP for the flow to {@code dlid} came back. */
+    public abstract void notified(int dlid, long now);
+
+    /** The rate the flow to {@code dlid} is paced at now, Gbps (the line rate for a flow not seen yet). */
+    public abstract double rateGbps(int dlid, long now);
+
+    /** Control packets this host's NIC dropped because its control queue was full. */
+    public long controlDropped() {
+        return controlDropped;
+    }
+}

@@ -1,0 +1,200 @@
+package org.fabriclab.agent.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** ECN marking, DCQCN and Swift on hand-computed examples; the settings' refusals. */
+class CongestionControlTest {
+    private static final double EPS = 1e-9;
+    private static final int DST = 7;
+    private static final int SRC = 3;
+
+    @Test
+    void ecnMarksByDcqcnsRedLikeRule() {
+        EcnMarking m = EcnMarking.DCQCN; // 5 KB, 200 KB, 1%
+        assertEquals(0, m.probability(0));
+        assertEquals(0, m.probability(5_000), "at kmin: not yet");
+        assertEquals(0.01 * 1 / 195_000, m.probability(5_001), EPS);
+        assertEquals(0.005, m.probability(102_500), EPS, "half way: half of pmax");
+        assertEquals(0.01, m.probability(200_000), EPS, "at kmax: pmax");
+        assertEquals(1, m.probability(200_001), "above kmax: every packet");
+        assertThrows(IllegalArgumentException.class, () -> new EcnMarking(10, 10, 0.1));
+        assertThrows(IllegalArgumentException.class, () -> new EcnMarking(0, 10, 0));
+        assertThrows(IllegalArgumentException.class, () -> new EcnMarking(0, 10, 1.5));
+    }
+
+    private static Dcqcn dcqcn(double g) {
+        Dcqcn.Params d = Dcqcn.Params.DEFAULTS;
+        return (Dcqcn) new Dcqcn.Params(d.marking(), g, d.alphaPeriodNs(), d.cnpIntervalNs(), d.timerNs(), d.byteCounter(),
+                d.fastRecovery(), d.raiGbps(), d.rhaiGbps(), d.minRateGbps()).create(100);
+    }
+
+    @Test
+    void dcqcnCutsByAlphaAndRecoversFastThenAdditively() {
+        Dcqcn cc = dcqcn(1.0 / 16);
+        assertEquals(Long.MIN_VALUE, cc.sendAt(DST, 0), "a new flow may send at once");
+        cc.sent(DST, 1_000, 0);
+        assertEquals(80, cc.sendAt(DST, 0), "paced at the line rate: 1,000 bytes in 80 ns");
+        long t0 = 1_000;
+        cc.notified(DST, t0);
+        assertEquals(50, cc.rateGbps(DST, t0), EPS, "Rc * (1 - alpha / 2), alpha 1");
+        assertEquals(100, cc.targetGbps(DST), EPS, "Rt = the rate before the cut");
+        assertEquals(15.0 / 16 + 1.0 / 16, cc.alpha(DST), EPS);
+        // timer T = 55 us: four fast recovery steps, Rc = (Rt + Rc) / 2
+        double[] fast = {75, 87.5, 93.75, 96.875};
+        for (int i = 0; i < fast.length; i++) {
+            assertEquals(fast[i], cc.rateGbps(DST, t0 + (i + 1) * 55_000L), EPS, "fast recovery step " + (i + 1));
+        }
+        assertEquals(Math.pow(15.0 / 16, 4), cc.alpha(DST), EPS, "alpha decays by 1 - g every K = 55 us without a CNP");
+        // the fifth event: additive increase, Rt + R_AI (capped at the line), then the average
+        assertEquals((100 + 96.875) / 2, cc.rateGbps(DST, t0 + 5 * 55_000L), EPS);
+        // a second cut with the decayed alpha
+        long t1 = t0 + 5 * 55_000L;
+        double alpha = Math.pow(15.0 / 16, 5);
+        assertEquals(alpha, cc.alpha(DST), EPS);
+        cc.notified(DST, t1);
+        double rc = (100 + 96.875) / 2;
+        assertEquals(rc * (1 - alpha / 2), cc.rateGbps(DST, t1), EPS);
+        assertEquals(rc, cc.targetGbps(DST), EPS);
+        assertEquals(15.0 / 16 * alpha + 1.0 / 16, cc.alpha(DST), EPS);
+        assertEquals(2, cc.cuts());
+    }
+
+    @Test
+    void dcqcnAdditiveIncreaseRaisesTheTargetBelowTheLineRate() {
+        Dcqcn cc = dcqcn(1.0 / 256);
+        cc.notified(DST, 0); // Rt 100, Rc 50, alpha 1
+        cc.notified(DST, 0); // Rt 50, Rc 25 (alpha still 1: (1 - g) + g)
+        assertEquals(25, cc.rateGbps(DST, 0), EPS);
+        double rc = 25;
+        for (int i = 1; i <= 4; i++) {
+            rc = (50 + rc) / 2;
+            assertEquals(rc, cc.rateGbps(DST, i * 55_000L), EPS, "fast recovery towards Rt 50");
+        }
+        assertEquals((50.04 + rc) / 2, cc.rateGbps(DST, 5 * 55_000L), EPS, "Rt + R_AI (40 Mb/s), then the average");
+        assertEquals(50.04, cc.targetGbps(DST), EPS);
+    }
+
+    @Test
+    void dcqcnReceiverSendsOneCnpPerFlowPerInterval() {
+        Dcqcn cc = dcqcn(1.0 / 256);
+        assertEquals(CongestionControl.NO_REPLY, cc.reply(SRC, false, 0), "an unmarked packet: nothing");
+        assertEquals(PacketPool.CNP, cc.reply(SRC, true, 0));
+        assertEquals(CongestionControl.NO_REPLY, cc.reply(SRC, true, 49_999), "within N = 50 us of the last CNP");
+        assertEquals(PacketPool.CNP, cc.reply(SRC + 1, true, 49_999), "another flow has its own interval");
+        assertEquals(PacketPool.CNP, cc.reply(SRC, true, 50_000));
+    }
+
+    @Test
+    void dcqcnNeverCutsBelowItsMinimumRate() {
+        Dcqcn cc = dcqcn(1.0 / 256);
+        for (int i = 0; i < 100; i++) {
+            cc.notified(DST, 0);
+        }
+        assertEquals(0.1, cc.rateGbps(DST, 0), EPS);
+    }
+
+    @Test
+    void swiftIncreasesAdditivelyAndDecreasesAtMostOncePerRtt() {
+        Swift cc = (Swift) new Swift.Params(10_000, 1, 0.8, 0.5, 0.001, 256, 10).create(100);
+        assertEquals(0, cc.sendAt(DST, 0));
+        cc.sent(DST, 1_000, 0);
+        assertEquals(1, cc.inflight(DST));
+        cc.acked(DST, 5_000, 100_000);
+        assertEquals(10.1, cc.cwnd(DST), EPS, "below the target: cwnd + ai / cwnd");
+        assertEquals(0, cc.inflight(DST));
+        cc.acked(DST, 20_000, 200_000);
+        assertEquals(10.1 * 0.6, cc.cwnd(DST), EPS, "above: cwnd * (1 - beta (d - target) / d) = cwnd * 0.6");
+        cc.acked(DST, 20_000, 201_000);
+        assertEquals(10.1 * 0.6, cc.cwnd(DST), EPS, "within one RTT of the last decrease: none");
+        cc.acked(DST, 60_000, 300_000);
+        assertEquals(10.1 * 0.6 * 0.5, cc.cwnd(DST), EPS, "bounded by max_mdf: at most halved");
+        assertEquals(0, cc.inflight(DST), "never below 0 (ACKs of packets sent before)");
+    }
+
+    @Test
+    void swiftWindowLimitsPacketsInFlightAndPacesBelowOnePacket() {
+        Swift cc = (Swift) new Swift.Params(10_000, 1, 0.8, 0.5, 0.001, 256, 2).create(100);
+        cc.sent(DST, 1_000, 0);
+        cc.sent(DST, 1_000, 0);
+        assertEquals(CongestionControl.WAIT, cc.sendAt(DST, 0), "two in flight, a window of two: wait for an ACK");
+        cc.acked(DST, 40_000, 40_000); // * max(1 - 0.8 * 30 / 40, 0.5) = 0.5: one packet
+        assertEquals(1, cc.cwnd(DST), EPS);
+        cc.acked(DST, 40_000, 80_000); // inflight 0 now; * 0.5 again
+        assertEquals(0.5, cc.cwnd(DST), EPS);
+        assertEquals(80_000, cc.sendAt(DST, 80_000), "nothing in flight: one may go");
+        cc.sent(DST, 1_000, 80_000);
+        assertEquals(CongestionControl.WAIT, cc.sendAt(DST, 80_001), "below one packet: one at a time");
+        cc.acked(DST, 5_000, 85_000); // below the target: cwnd + ai (below one packet)
+        assertEquals(1.5, cc.cwnd(DST), EPS);
+        assertEquals(85_000, cc.sendAt(DST, 85_000));
+    }
+
+    @Test
+    void swiftsFlowScalingRaisesTheTargetForSmallWindows() {
+        Swift.Params d = Swift.Params.DEFAULTS;
+        Swift off = (Swift) d.create(100);
+        assertEquals(4_000, off.target(0.01), EPS, "off by default: one target");
+        Swift cc = (Swift) new Swift.Params(4_000, 1, 0.8, 0.5, 0.001, 256, 16, 10_000, 0.1, 100).create(100);
+        double a = 10_000 / (1 / Math.sqrt(0.1) - 1 / Math.sqrt(100));
+        assertEquals(4_000, cc.target(100), EPS, "none from fs_max_cwnd");
+        assertEquals(4_000, cc.target(200), EPS);
+        assertEquals(14_000, cc.target(0.1), EPS, "the whole range at fs_min_cwnd");
+        assertEquals(14_000, cc.target(0.01), EPS, "and no more below it");
+        assertEquals(4_000 + a - a / 10, cc.target(1), EPS, "a / sqrt(1) + b, b = -a / sqrt(100)");
+        cc.sent(DST, 1_000, 0);
+        cc.acked(DST, 4_400, 1_000); // above the base target, below the scaled one for a window of 16 (4,490 ns)
+        assertEquals(16 + 1.0 / 16, cc.cwnd(DST), EPS, "a small window's target is higher: still increasing");
+    }
+
+    @Test
+    void settingsTakeOverridesByNameAndRefuseWhatIsNot() {
+        assertNull(CongestionControl.settings("none", Map.of()));
+        Dcqcn.Params d = (Dcqcn.Params) CongestionControl.settings("dcqcn", Map.of("kmin_bytes", "1000", "timer_us", "100"));
+        assertEquals(1_000, d.marking().kminBytes());
+        assertEquals(100_000, d.timerNs());
+        assertEquals(Dcqcn.Params.DEFAULTS.g(), d.g(), "the rest as the defaults");
+        assertEquals(Dcqcn.Params.DEFAULTS, CongestionControl.settings("dcqcn", Map.of()), "the table round-trips the defaults");
+        assertEquals(Swift.Params.DEFAULTS, CongestionControl.settings("swift", Map.of()));
+        String bad = assertThrows(IllegalArgumentException.class, () -> CongestionControl.settings("cubic", Map.of())).getMessage();
+        assertTrue(bad.contains("none, dcqcn, swift"), bad);
+        String param = assertThrows(IllegalArgumentException.class,
+                () -> CongestionControl.settings("swift", Map.of("kmin_bytes", "1"))).getMessage();
+        assertTrue(param.contains("target_us"), param);
+        assertThrows(IllegalArgumentException.class, () -> CongestionControl.settings("swift", Map.of("beta", "x")));
+        assertThrows(IllegalArgumentException.class, () -> CongestionControl.settings("swift", Map.of("beta", "2")));
+        assertThrows(IllegalArgumentException.class, () -> CongestionControl.settings("none", Map.of("g", "0.1")));
+    }
+
+    @Test
+    void packetPoolsCongestionBitsLeaveEveryOtherFieldAlone() {
+        PacketPool pool = new PacketPool(2);
+        int h = pool.allocate();
+        pool.sl(h, 0xAB);
+        pool.vl(h, 0xCD);
+        pool.hops(h, 0xEF);
+        pool.cc(h, PacketPool.CNP | PacketPool.CE | PacketPool.ECT);
+        assertEquals(0xAB, pool.sl(h));
+        assertEquals(0xCD, pool.vl(h));
+        assertEquals(0xEF, pool.hops(h));
+        assertEquals(PacketPool.CNP, pool.kind(h));
+        pool.hops(h, pool.hops(h) + 1);
+        assertEquals(0xF0, pool.hops(h));
+        assertEquals(PacketPool.CNP | PacketPool.CE | PacketPool.ECT, pool.cc(h), "hops' writes keep bits 28-31");
+        pool.sl(h, 1);
+        pool.vl(h, 2);
+        assertEquals(PacketPool.CNP | PacketPool.CE | PacketPool.ECT, pool.cc(h));
+        pool.cc(h, 0);
+        assertEquals(0xF0, pool.hops(h));
+        assertEquals(1, pool.sl(h));
+        assertEquals(2, pool.vl(h));
+        pool.cc(h, PacketPool.ACK);
+        pool.release(h);
+        assertEquals(0, pool.cc(pool.allocate()), "a handle comes back as a plain data packet");
+    }
+}
