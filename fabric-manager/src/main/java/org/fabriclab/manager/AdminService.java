@@ -102,7 +102,8 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
         for (PerfManager.NicSample n : perf.nicSamples()) {
             if (request.getNode().isEmpty() || request.getNode().equals(n.node())) {
                 b.addHosts(HostNicCounters.newBuilder().setNode(n.node()).setRequestFlits(n.requestFlits())
-                        .setRequestFlitsStalledCycles(n.stalledCycles()).setLatencyPackets(n.latencyPackets()).setLatencyNsSum(n.latencyNsSum()));
+                        .setRequestFlitsStalledCycles(n.stalledCycles()).setLatencyPackets(n.latencyPackets()).setLatencyNsSum(n.latencyNsSum())
+                        .setReceivedHops(n.receivedHops()));
             }
         }
         if (!request.getNode().isEmpty() && b.getLinksCount() == 0) {

@@ -179,6 +179,7 @@ public final class PerfManager implements AutoCloseable {
         volatile long nicRequestFlits;
         volatile long nicStalledCycles;
         volatile long nicLatencyPackets;
+        volatile long nicReceivedHops;
         volatile long nicLatencyNs;
         Labels labels;
         Labels infoLabels;
@@ -411,6 +412,7 @@ public final class PerfManager implements AutoCloseable {
             node.nicStalledCycles = nc.getNic().getRequestFlitsStalledCycles();
             node.nicLatencyPackets = nc.getNic().getLatencyPackets();
             node.nicLatencyNs = nc.getNic().getLatencyNsSum();
+            node.nicReceivedHops = nc.getNic().getReceivedHops();
             node.nic = true;
         }
         if (nc.hasAdaptiveDecisions()) {
@@ -605,7 +607,7 @@ public final class PerfManager implements AutoCloseable {
     }
 
     /** One host's NIC counters as last polled (management's {@code NicCounters}). */
-    public record NicSample(String node, long requestFlits, long stalledCycles, long latencyPackets, long latencyNsSum) {
+    public record NicSample(String node, long requestFlits, long stalledCycles, long latencyPackets, long latencyNsSum, long receivedHops) {
     }
 
     /** Every polled host's NIC counters, in node order. */
@@ -613,7 +615,7 @@ public final class PerfManager implements AutoCloseable {
         List<NicSample> out = new ArrayList<>();
         for (Node n : nodes) {
             if (n.nic) {
-                out.add(new NicSample(n.name, n.nicRequestFlits, n.nicStalledCycles, n.nicLatencyPackets, n.nicLatencyNs));
+                out.add(new NicSample(n.name, n.nicRequestFlits, n.nicStalledCycles, n.nicLatencyPackets, n.nicLatencyNs, n.nicReceivedHops));
             }
         }
         return out;

@@ -144,6 +144,7 @@ final class PerfMetrics implements MultiCollector {
         List<CounterDataPointSnapshot> flits = new ArrayList<>();
         List<CounterDataPointSnapshot> stalled = new ArrayList<>();
         List<CounterDataPointSnapshot> sampled = new ArrayList<>();
+        List<CounterDataPointSnapshot> hops = new ArrayList<>();
         List<CounterDataPointSnapshot> latency = new ArrayList<>();
         boolean nicSeries = perf.nodes().stream().filter(n -> n.nic).count() <= NIC_SERIES_HOSTS;
         for (PerfManager.Node n : perf.nodes()) {
@@ -165,6 +166,7 @@ final class PerfMetrics implements MultiCollector {
                 flits.add(counter(n.nicRequestFlits, labels));
                 stalled.add(counter(n.nicStalledCycles, labels));
                 sampled.add(counter(n.nicLatencyPackets, labels));
+                hops.add(counter(n.nicReceivedHops, labels));
                 latency.add(counter(n.nicLatencyNs / 1e9, labels));
             }
             if (n.learning) {
@@ -194,6 +196,8 @@ final class PerfMetrics implements MultiCollector {
                 + "Request Flits Stalled Cycles; a 1 GHz NIC clock in model time)", stalled);
         counter(out, "fabric_host_nic_latency_sampled_packets", "hosts' NICs: packets received whose latency was sampled (every one)",
                 sampled);
+        counter(out, "fabric_host_nic_received_hops", "hosts' NICs: the sampled packets' hops summed, links between switches "
+                + "(divided by the sampled packets, the mean hops)", hops);
         counter(out, "fabric_host_nic_latency_seconds", "hosts' NICs: the sampled packets' latencies summed, creation at the source "
                 + "to arrival here (model seconds; divided by the sampled packets, the mean)", latency);
     }

@@ -96,8 +96,8 @@ class QLearningMetricsTest {
      * The hosts' NIC counters (issue 19, Aries' request flits, stalled cycles and sampled latency)
      * after every host sent {@link #PACKETS}: one series per host and name, request flits exactly
      * the packets sent times their flits, every received packet sampled once, a mean latency longer
-     * than the global cable every ADV+1 packet crosses; the perf manager's samples (the admin
-     * contract's) the same.
+     * than the global cable every ADV+1 packet crosses, mean hops between that one global link and
+     * the algorithm's bound; the perf manager's samples (the admin contract's) the same.
      */
     private static void nicCountersOfEveryHost(EmulatedFabric fabric, PerfManager perf, Map<String, Double> m) {
         List<LiveHost> hosts = fabric.hosts();
@@ -113,11 +113,15 @@ class QLearningMetricsTest {
             if (packets > 0) {
                 double meanNs = m.get("fabric_host_nic_latency_seconds_total" + node) / packets * 1e9;
                 assertTrue(meanNs > 10_000, node + ": mean latency " + meanNs + " ns, under the global cable's 10 us");
+                double meanHops = m.get("fabric_host_nic_received_hops_total" + node) / packets;
+                assertTrue(meanHops >= 1 && meanHops <= 5, node + ": mean hops " + meanHops + ", outside an ADV+1 packet's 1 global "
+                        + "link to Q-adaptive's bound of 5");
             }
         }
         assertEquals((double) PACKETS * hosts.size(), sampled, "every packet received sampled once");
         for (String name : List.of("fabric_host_nic_request_flits_total", "fabric_host_nic_request_stalled_cycles_total",
-                "fabric_host_nic_latency_sampled_packets_total", "fabric_host_nic_latency_seconds_total")) {
+                "fabric_host_nic_latency_sampled_packets_total", "fabric_host_nic_latency_seconds_total",
+                "fabric_host_nic_received_hops_total")) {
             assertEquals(hosts.size(), m.keySet().stream().filter(k -> k.startsWith(name + "{")).count(), name + ": one per host");
         }
         List<PerfManager.NicSample> nics = perf.nicSamples();

@@ -203,6 +203,7 @@ final class DaemonCommands {
                     x.put("requestFlitsStalledCycles", h.getRequestFlitsStalledCycles());
                     x.put("latencySampledPackets", h.getLatencyPackets());
                     x.put("latencyMeanNs", h.getLatencyPackets() == 0 ? null : h.getLatencyNsSum() / (double) h.getLatencyPackets());
+                    x.put("meanHops", h.getLatencyPackets() == 0 ? null : h.getReceivedHops() / (double) h.getLatencyPackets());
                     hosts.add(x);
                 });
                 m.put("hosts", hosts);
@@ -213,11 +214,12 @@ final class DaemonCommands {
                 c.getLinksList().forEach(l -> out.printf("%-24s %5d %16d %14d %14d %10d %8.3f%%%n", l.getNode(), l.getPort(),
                         l.getXmitDataOctets(), l.getXmitPkts(), l.getXmitWaitNs(), l.getXmitDiscards(), l.getUtilisation() * 100));
                 if (c.getHostsCount() > 0) {
-                    out.printf("%n%-24s %16s %16s %16s %16s%n", "host NIC", "request flits", "stalled cycles", "sampled packets",
-                            "mean latency ns");
-                    c.getHostsList().forEach(h -> out.printf("%-24s %16d %16d %16d %16s%n", h.getNode(), h.getRequestFlits(),
+                    out.printf("%n%-24s %16s %16s %16s %16s %10s%n", "host NIC", "request flits", "stalled cycles", "sampled packets",
+                            "mean latency ns", "mean hops");
+                    c.getHostsList().forEach(h -> out.printf("%-24s %16d %16d %16d %16s %10s%n", h.getNode(), h.getRequestFlits(),
                             h.getRequestFlitsStalledCycles(), h.getLatencyPackets(), h.getLatencyPackets() == 0 ? "-"
-                                    : String.format(Locale.ROOT, "%.1f", h.getLatencyNsSum() / (double) h.getLatencyPackets())));
+                                    : String.format(Locale.ROOT, "%.1f", h.getLatencyNsSum() / (double) h.getLatencyPackets()),
+                            h.getLatencyPackets() == 0 ? "-" : String.format(Locale.ROOT, "%.2f", h.getReceivedHops() / (double) h.getLatencyPackets())));
                 }
             }
             out.flush();

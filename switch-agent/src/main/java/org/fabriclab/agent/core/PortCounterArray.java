@@ -49,7 +49,9 @@ public final class PortCounterArray {
     public static final int NIC_LATENCY_PACKETS = 6;
     /** Node counter (a NIC): the sampled packets' latencies summed, ns from their creation at the source to their arrival. */
     public static final int NIC_LATENCY_NS = 7;
-    public static final int NODE_COUNTERS = 8;
+    /** Node counter (a NIC): the sampled packets' hops summed, links between switches (the simulator's {@code meanHops}). */
+    public static final int NIC_RECEIVED_HOPS = 8;
+    public static final int NODE_COUNTERS = 9;
 
     /** Why a packet was discarded (IBA counts them apart: PortXmitDiscards, VL15Dropped, buffer overruns, link errors). */
     public enum DiscardReason {

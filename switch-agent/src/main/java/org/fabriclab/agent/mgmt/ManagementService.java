@@ -381,7 +381,8 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             b.setNic(org.fabriclab.proto.v1.NicCounters.newBuilder().setRequestFlits(c.getNode(PortCounterArray.NIC_REQUEST_FLITS))
                     .setRequestFlitsStalledCycles(NicCounters.cycles(c.get(1, PortCounterArray.XMIT_WAIT_NS)))
                     .setLatencyPackets(c.getNode(PortCounterArray.NIC_LATENCY_PACKETS))
-                    .setLatencyNsSum(c.getNode(PortCounterArray.NIC_LATENCY_NS)));
+                    .setLatencyNsSum(c.getNode(PortCounterArray.NIC_LATENCY_NS))
+                    .setReceivedHops(c.getNode(PortCounterArray.NIC_RECEIVED_HOPS)));
         }
         if (source == null) {
             reply(out, b.build());

@@ -71,8 +71,10 @@ class NicCountersTest {
         pool.vl(in, 0);
         pool.bytes(in, 128);
         pool.timestamp(in, 1_000);
+        pool.hops(in, 4); // through four switches: three links between them
         nic.packetArrived(in, 3_500);
         assertEquals(1, c.getNode(PortCounterArray.NIC_LATENCY_PACKETS));
         assertEquals(2_500, c.getNode(PortCounterArray.NIC_LATENCY_NS));
+        assertEquals(3, c.getNode(PortCounterArray.NIC_RECEIVED_HOPS), "links between switches, as the simulator's meanHops");
     }
 }
