@@ -103,7 +103,7 @@ class ProcessCleanupTest {
      * its first page and cuts a test JVM's long class path (and what follows it) short; else the
      * JDK's.
      */
-    private static String commandLine(ProcessHandle p) {
+    static String commandLine(ProcessHandle p) {
         try {
             return new String(Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "cmdline")), StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {

@@ -8,9 +8,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.agent.link.ModelClock;
@@ -23,6 +26,7 @@ import org.fabriclab.cli.LaneOptions;
 import org.fabriclab.cli.LinkOptions;
 import org.fabriclab.cli.Ports;
 import org.fabriclab.cli.TimeDilationOption;
+import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.proto.v1.NodeType;
@@ -111,6 +115,15 @@ public final class SwitchAgentMain implements Callable<Integer> {
     @Mixin
     LaneOptions lanes;
 
+    @Option(names = "--output-buffer", defaultValue = "0", paramLabel = "PACKETS",
+            description = "Output buffer per port and lane, packets (0: an input-queued switch). Default: ${DEFAULT-VALUE}")
+    int outputBuffer;
+
+    @Option(names = "--port-latency", paramLabel = "PORT=TIME",
+            description = "The cable delay of one port (a Dragonfly's local or global cable), instead of --link-latency's; "
+                    + "repeatable. With --topology: the topology's own delays, unless given")
+    Map<Integer, String> portLatency = new LinkedHashMap<>();
+
     @Mixin
     LinkOptions link;
 
@@ -189,6 +202,21 @@ public final class SwitchAgentMain implements Callable<Integer> {
             }
         }
         long latencyNs = link.liveLatencyNs(0);
+        Map<Integer, Long> portLatencyNs = new LinkedHashMap<>();
+        portLatency.forEach((port, text) -> {
+            String option = "--port-latency " + port + "=" + text;
+            if (port < 1 || port > ports) {
+                throw new IllegalArgumentException(option + ": port " + port + " is outside 1.." + ports);
+            }
+            try {
+                portLatencyNs.put(port, TimeSpan.parse(text).nanos());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+            }
+        });
+        if (outputBuffer < 0 || outputBuffer > SwitchCore.MAX_OUTPUT_BUFFER) {
+            throw new IllegalArgumentException("--output-buffer must be 0.." + SwitchCore.MAX_OUTPUT_BUFFER + ", not " + outputBuffer);
+        }
         if (lanes.vls < 1 || lanes.vls > 15) {
             throw new IllegalArgumentException("--vls must be 1..15 data lanes, not " + lanes.vls);
         }
@@ -214,8 +242,9 @@ public final class SwitchAgentMain implements Callable<Integer> {
             data.close();
             mgmt.shutdownNow();
         }, "shutdown"));
-        LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, rates, endpoint);
+        LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, outputBuffer, rates, endpoint);
         sw.linkLatencyNs(latencyNs);
+        portLatencyNs.forEach(sw::linkLatencyNs);
         sw.modelClock(new ModelClock(System::nanoTime, Math.max(1, dilation.timeDilation.dilation())));
         InetSocketAddress bound;
         try {
@@ -262,6 +291,9 @@ public final class SwitchAgentMain implements Callable<Integer> {
         for (SwitchCabling.Dial d : SwitchCabling.dials(f, n)) {
             links.add(d.port() + "=" + SwitchCabling.host(peers, SwitchCabling.switchIndex(f, d.peer())) + ":" + dataPort + ":" + d.peerPort());
         }
+        Map<Integer, String> given = portLatency;
+        portLatency = new LinkedHashMap<>(SwitchCabling.cableDelays(f, n));
+        portLatency.putAll(given);
     }
 
     /** A daemon thread that reads standard input to its end, then ends the process (the hook closes what it holds). */

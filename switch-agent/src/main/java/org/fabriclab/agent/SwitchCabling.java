@@ -1,7 +1,9 @@
 package org.fabriclab.agent;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.fabriclab.routing.fabric.Fabric;
 
 /**
@@ -52,6 +54,22 @@ public final class SwitchCabling {
             }
         }
         return dials;
+    }
+
+    /**
+     * The cable delays the topology gives switch {@code node}'s ports (a Dragonfly's local and
+     * global cables), as {@code --port-latency} takes them: port to a time in ns ({@code 30ns});
+     * ports whose cable has none are left out (they take {@code --link-latency}).
+     */
+    public static Map<Integer, String> cableDelays(Fabric fabric, int node) {
+        Map<Integer, String> delays = new LinkedHashMap<>();
+        for (int p = 1; p <= fabric.portCount(node); p++) {
+            long ns = fabric.linkDelayNs(fabric.globalPort(node, p));
+            if (ns >= 0) {
+                delays.put(p, ns + "ns");
+            }
+        }
+        return delays;
     }
 
     /** {@code pattern} with {@link #INDEX} replaced by switch {@code index}'s number. */

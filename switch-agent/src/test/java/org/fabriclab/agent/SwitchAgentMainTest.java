@@ -43,6 +43,18 @@ class SwitchAgentMainTest {
         refused("--vls must be 1..15 data lanes, not 0", concat(ok, "--vls", "0"));
         refused("--buffer must be 1 packet or more, not 0", concat(ok, "--buffer", "0"));
         refused("--link-latency 10s is more than a live link takes", concat(ok, "--link-latency", "10s"));
+        refused("--port-latency 9=30ns: port 9 is outside 1..4", concat(ok, "--port-latency", "9=30ns"));
+        refused("--port-latency 1=30: ", concat(ok, "--port-latency", "1=30"));
+        refused("--output-buffer must be 0..4096, not 5000", concat(ok, "--output-buffer", "5000"));
+    }
+
+    /** A topology's own cable delays, per port, as --port-latency takes them (a port without one left out). */
+    @Test
+    void aTopologysCableDelaysAreEachPortsLatency() {
+        var f = org.fabriclab.routing.topology.Topologies.generate("dragonfly:p=1,a=2,h=1,local-latency=2us,global-latency=300ns");
+        assertEquals(java.util.Map.of(1, "2000ns", 2, "300ns"), SwitchCabling.cableDelays(f, SwitchCabling.switchNode(f, 0)));
+        assertEquals(java.util.Map.of(), SwitchCabling.cableDelays(org.fabriclab.routing.topology.Topologies.generate("rlft:leaves=2,spines=2"),
+                0), "no delays in the topology: every port takes --link-latency");
     }
 
     /** A port another process listens on is one line naming it, before anything is bound. */

@@ -393,9 +393,14 @@ public final class EmulatedFabric implements AutoCloseable {
                     "--ports", Integer.toString(fabric.portCount(n)), "--management-port", Integer.toString(a.managementPort()),
                     "--data-port", Integer.toString(a.dataPort()), "--vls", Integer.toString(options.vls()),
                     "--buffer", Integer.toString(options.bufferPackets()), "--link-gbps", Double.toString(options.linkGbps()),
-                    "--link-latency", options.linkLatencyNs() + "ns", "--exit-with-parent",
+                    "--link-latency", options.linkLatencyNs() + "ns", "--output-buffer", Integer.toString(options.outputBufferPackets()),
+                    "--exit-with-parent",
                     // its servers where the fabric's are (loopback unless asked), named alike
                     "--address", options.network().bind().getHostAddress(), "--advertise-host", options.network().host()));
+            SwitchCabling.cableDelays(fabric, n).forEach((port, delay) -> {
+                cmd.add("--port-latency");
+                cmd.add(port + "=" + delay); // the topology's own cables, as the in-process switches take them
+            });
             for (SwitchCabling.Dial d : SwitchCabling.dials(fabric, n)) {
                 cmd.add("--link");
                 SwitchAddress peer = switchAddresses.get(d.peer());
