@@ -131,6 +131,11 @@ public final class SwitchAgentMain implements Callable<Integer> {
     @Mixin
     TimeDilationOption dilation;
 
+    @Option(names = "--clock-anchor", paramLabel = "MODEL_NS:WALL_NS:D", hidden = true,
+            description = "Run on this clock line, the starting process's (model = MODEL_NS + (monotonic wall - WALL_NS) / D): "
+                    + "emulator up --processes passes its own, so that every process of the fabric reads one model time")
+    String clockAnchor;
+
     @Option(names = "--exit-with-parent",
             description = "End when standard input reaches its end (the process that started this one holds the pipe; "
                     + "emulator up --processes passes it)")
@@ -202,6 +207,7 @@ public final class SwitchAgentMain implements Callable<Integer> {
             }
         }
         long latencyNs = link.liveLatencyNs(0);
+        ModelClock.Anchor anchor = clockAnchor == null ? null : anchor(clockAnchor);
         Map<Integer, Long> portLatencyNs = new LinkedHashMap<>();
         portLatency.forEach((port, text) -> {
             String option = "--port-latency " + port + "=" + text;
@@ -245,7 +251,11 @@ public final class SwitchAgentMain implements Callable<Integer> {
         LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, outputBuffer, rates, endpoint);
         sw.linkLatencyNs(latencyNs);
         portLatencyNs.forEach(sw::linkLatencyNs);
-        sw.modelClock(new ModelClock(System::nanoTime, Math.max(1, dilation.timeDilation.dilation())));
+        ModelClock clock = new ModelClock(System::nanoTime, Math.max(1, dilation.timeDilation.dilation()));
+        if (anchor != null) {
+            clock.adopt(anchor);
+        }
+        sw.modelClock(clock);
         InetSocketAddress bound;
         try {
             bound = (InetSocketAddress) data.listen(sw, dataBind);
@@ -294,6 +304,23 @@ public final class SwitchAgentMain implements Callable<Integer> {
         Map<Integer, String> given = portLatency;
         portLatency = new LinkedHashMap<>(SwitchCabling.cableDelays(f, n));
         portLatency.putAll(given);
+    }
+
+    /** {@code --clock-anchor MODEL_NS:WALL_NS:D}, checked. */
+    private static ModelClock.Anchor anchor(String text) {
+        String[] parts = text.split(":");
+        try {
+            if (parts.length != 3) {
+                throw new NumberFormatException();
+            }
+            ModelClock.Anchor a = new ModelClock.Anchor(Long.parseLong(parts[0]), Long.parseLong(parts[1]), Double.parseDouble(parts[2]));
+            new ModelClock(System::nanoTime, 1).adopt(a); // the dilation checked as the clock checks it
+            return a;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--clock-anchor " + text + " is not MODEL_NS:WALL_NS:D");
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--clock-anchor " + text + ": " + e.getMessage(), e);
+        }
     }
 
     /** A daemon thread that reads standard input to its end, then ends the process (the hook closes what it holds). */

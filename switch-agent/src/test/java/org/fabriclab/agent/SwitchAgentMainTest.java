@@ -46,6 +46,8 @@ class SwitchAgentMainTest {
         refused("--port-latency 9=30ns: port 9 is outside 1..4", concat(ok, "--port-latency", "9=30ns"));
         refused("--port-latency 1=30: ", concat(ok, "--port-latency", "1=30"));
         refused("--output-buffer must be 0..4096, not 5000", concat(ok, "--output-buffer", "5000"));
+        refused("--clock-anchor 1:2 is not MODEL_NS:WALL_NS:D", concat(ok, "--clock-anchor", "1:2"));
+        refused("--clock-anchor 1:2:0.5: ", concat(ok, "--clock-anchor", "1:2:0.5"));
     }
 
     /** A topology's own cable delays, per port, as --port-latency takes them (a port without one left out). */

@@ -77,10 +77,16 @@ final class AutoDilation implements AutoCloseable {
         });
     }
 
-    /** Sets D on this JVM's clock and on every switch process (a process that refuses is logged). */
+    /**
+     * Sets D on this JVM's clock and on every switch process, which adopts this clock's new line
+     * whole, so that every process of the fabric reads one model time (a process that refuses is
+     * logged).
+     */
     private void set(double d) {
         clock.dilation(d);
-        forEachProcess(stub -> stub.setTimeDilation(SetTimeDilationRequest.newBuilder().setDilation(d).build()));
+        ModelClock.Anchor a = clock.anchor();
+        forEachProcess(stub -> stub.setTimeDilation(SetTimeDilationRequest.newBuilder().setDilation(a.dilation()).setAnchored(true)
+                .setAnchorModelNs(a.modelNs()).setAnchorWallNs(a.wallNs()).build()));
     }
 
     private void decide() {

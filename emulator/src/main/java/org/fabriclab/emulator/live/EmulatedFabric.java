@@ -426,6 +426,10 @@ public final class EmulatedFabric implements AutoCloseable {
         List<String> cmd = new ArrayList<>(commands.get(n));
         cmd.add("--time-dilation");
         cmd.add(Double.toString(clock.dilation()));
+        // this clock's line whole: the process reads the model time this JVM reads (one machine, one monotonic clock)
+        ModelClock.Anchor a = clock.anchor();
+        cmd.add("--clock-anchor");
+        cmd.add(a.modelNs() + ":" + a.wallNs() + ":" + a.dilation());
         // standard input stays a pipe (the default), held by this JVM: the switch's --exit-with-parent watches it
         processes.put(n, new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start());
     }

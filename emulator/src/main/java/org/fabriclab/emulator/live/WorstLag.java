@@ -38,7 +38,7 @@ public record WorstLag(long lagNs, long boundNs, String where) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted", e);
             } catch (ExecutionException | TimeoutException e) {
-                s = new ManagedNode.EmulationState(clock.dilation(), 0, clock.modelNanos(1_000_000_000L), 0, 0, w.boundNs());
+                s = new ManagedNode.EmulationState(clock.dilation(), 0, clock.modelNanos(1_000_000_000L), 0, 0, w.boundNs(), 0, 0);
             }
             w = w.worse(s.loopLagNs(), s.boundNs(), n.name() + " event loop").worse(s.linkLagNs(), s.boundNs(),
                     n.name() + " port " + s.linkLagPort());

@@ -150,6 +150,11 @@ public abstract class LiveNode {
             public void dilation(double d) {
                 clock.dilation(d);
             }
+
+            @Override
+            public void anchor(long modelNs, long wallNs, double d) {
+                clock.adopt(new ModelClock.Anchor(modelNs, wallNs, d));
+            }
         });
     }
 
@@ -194,7 +199,8 @@ public abstract class LiveNode {
 
     private ManagedNode.EmulationState emulationState(int slots) {
         if (probe == null) { // no link has come up: nothing has been late
-            return new ManagedNode.EmulationState(clock.dilation(), clock.nanos(), 0, 0, 0, LagProbe.BOUND_NS);
+            ModelClock.Anchor a = clock.anchor();
+            return new ManagedNode.EmulationState(a.dilation(), clock.nanos(), 0, 0, 0, LagProbe.BOUND_NS, a.modelNs(), a.wallNs());
         }
         long worst = 0;
         int port = 0;
@@ -205,8 +211,9 @@ public abstract class LiveNode {
                 port = linkLagPort[i];
             }
         }
-        return new ManagedNode.EmulationState(clock.dilation(), clock.nanos(), probe.loopLag(slots), worst, port,
-                LagProbe.BOUND_NS);
+        ModelClock.Anchor a = clock.anchor();
+        return new ManagedNode.EmulationState(a.dilation(), clock.nanos(), probe.loopLag(slots), worst, port,
+                LagProbe.BOUND_NS, a.modelNs(), a.wallNs());
     }
 
     /**

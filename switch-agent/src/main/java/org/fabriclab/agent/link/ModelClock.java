@@ -59,6 +59,31 @@ public final class ModelClock {
         return line.model(wall.getAsLong());
     }
 
+    /**
+     * A clock's line: {@code model = modelNs + (wall - wallNs) / dilation}, the wall clock being
+     * {@link System#nanoTime()} (the machine's monotonic clock, the same in every process of one
+     * machine). Processes that adopt one line ({@link #adopt}) read one model time: a switch
+     * process and the fabric that started it agree on when a packet arrived.
+     */
+    public record Anchor(long modelNs, long wallNs, double dilation) {
+    }
+
+    /** The line in force. */
+    public Anchor anchor() {
+        Line l = line;
+        return new Anchor(l.model0(), l.wall0(), l.dilation());
+    }
+
+    /**
+     * Runs on {@code a} from now on (another process's line, on the same machine's monotonic
+     * clock). A clock that ran on the same line runs on without a jump; one that did not moves
+     * once to the line's model time. Throws if the dilation is out of 1..{@link #MAX_DILATION}.
+     */
+    public synchronized void adopt(Anchor a) {
+        check(a.dilation());
+        line = new Line(a.modelNs(), a.wallNs(), a.dilation());
+    }
+
     /** The dilation in force: wall nanoseconds per model nanosecond. */
     public double dilation() {
         return line.dilation();

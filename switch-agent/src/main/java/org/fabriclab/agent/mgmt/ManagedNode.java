@@ -103,6 +103,12 @@ public final class ManagedNode {
 
         /** Sets the dilation of the node's model clock; throws IllegalArgumentException if out of range. */
         void dilation(double d);
+
+        /**
+         * Adopts a clock line whole: model = {@code modelNs} + (monotonic wall - {@code wallNs}) /
+         * {@code d}; throws IllegalArgumentException if {@code d} is out of range.
+         */
+        void anchor(long modelNs, long wallNs, double d);
     }
 
     /**
@@ -112,7 +118,7 @@ public final class ManagedNode {
      * lag within which the node counts as faithful.
      */
     public record EmulationState(double dilation, long modelTimeNs, long loopLagNs, long linkLagNs, int linkLagPort,
-                                 long boundNs) {
+                                 long boundNs, long anchorModelNs, long anchorWallNs) {
     }
 
     /** A channel adapter's receive counters per source, read on the thread that owns them. */

@@ -575,7 +575,11 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             return;
         }
         try {
-            e.dilation(request.getDilation());
+            if (request.getAnchored()) {
+                e.anchor(request.getAnchorModelNs(), request.getAnchorWallNs(), request.getDilation());
+            } else {
+                e.dilation(request.getDilation());
+            }
         } catch (IllegalArgumentException x) {
             out.onError(invalid(x.getMessage() + "; node " + node.identity().description() + " keeps its dilation"));
             return;
@@ -601,7 +605,7 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             }
             reply(out, EmulationStatus.newBuilder().setDilation(s.dilation()).setModelTimeNs(s.modelTimeNs())
                     .setLoopLagNs(s.loopLagNs()).setLinkLagNs(s.linkLagNs()).setLinkLagPort(s.linkLagPort())
-                    .setLagBoundNs(s.boundNs()).build());
+                    .setLagBoundNs(s.boundNs()).setAnchorModelNs(s.anchorModelNs()).setAnchorWallNs(s.anchorWallNs()).build());
         });
     }
 

@@ -47,6 +47,28 @@ class ModelClockTest {
         assertEquals(2, c.dilation());
     }
 
+    /**
+     * Two processes' clocks, started at different instants on one machine's monotonic clock, read
+     * different model times until one adopts the other's line; then they read one model time, and
+     * go on doing so through a change of dilation handed on as a line.
+     */
+    @Test
+    void aClockThatAdoptsAnothersLineReadsItsModelTime() {
+        ModelClock fabric = new ModelClock(wall::get, 10);
+        wall.addAndGet(1_000_000); // a process started a millisecond of wall time later
+        ModelClock process = new ModelClock(wall::get, 10);
+        assertTrue(fabric.nanos() != process.nanos(), "apart before");
+        process.adopt(fabric.anchor());
+        assertEquals(fabric.nanos(), process.nanos());
+        wall.addAndGet(3_000);
+        fabric.dilation(4);
+        process.adopt(fabric.anchor());
+        wall.addAndGet(8_000);
+        assertEquals(fabric.nanos(), process.nanos(), "after a change of dilation handed on");
+        assertEquals(4.0, process.dilation());
+        assertThrows(IllegalArgumentException.class, () -> process.adopt(new ModelClock.Anchor(0, 0, 0.5)));
+    }
+
     @Test
     void outOfRangeDilationsAreRefusedAndNameTheRange() {
         ModelClock c = new ModelClock(wall::get, 3);
