@@ -557,14 +557,10 @@ public final class SwitchCore {
             }
             case DragonflyRules.UGAL -> st = ugal(r, alg, DragonflyHeader.minimal(st), srcGroup, dstGroup, dstRouter, mode, hops, h);
             case DragonflyRules.PAR_RECHECK -> st = ugal(r, alg, st | DragonflyHeader.DECIDED, srcGroup, dstGroup, dstRouter, mode, hops, h);
-            case DragonflyRules.Q_SOURCE -> port = mode.deterministic()
-                    ? qDeterministic(r, DragonflyRules.minimal(r, dstGroup, dstRouter), mode == RoutingMode.NMIN_HASH, h)
-                    : qChoice(r, r.row(dstGroup, se < 0 ? 0 : DragonflyLids.slot(se)), DragonflyRules.minimal(r, dstGroup, dstRouter), false);
+            case DragonflyRules.Q_SOURCE -> port = qDecision(r, dstGroup, dstRouter, se, mode, mode == RoutingMode.NMIN_HASH, false, h);
             case DragonflyRules.Q_INTERMEDIATE -> {
                 st |= DragonflyHeader.DECIDED;
-                port = mode.deterministic() ? qDeterministic(r, DragonflyRules.minimal(r, dstGroup, dstRouter), false, h)
-                        : qChoice(r, r.row(dstGroup, se < 0 ? 0 : DragonflyLids.slot(se)), DragonflyRules.minimal(r, dstGroup, dstRouter),
-                        true);
+                port = qDecision(r, dstGroup, dstRouter, se, mode, false, true, h);
             }
             default -> { }
         }
@@ -678,6 +674,18 @@ public final class SwitchCore {
         }
         counters.addNode(col == minCol ? PortCounterArray.ADAPTIVE_MINIMAL : PortCounterArray.ADAPTIVE_NONMINIMAL);
         return r.portOfColumn(col);
+    }
+
+    /**
+     * Q-adaptive's decision at a source ({@code intermediate} false) or intermediate router: by
+     * the Q-table row of the destination group and the source's host slot ({@link #qChoice}), or
+     * under a deterministic routing mode by the packet's addresses ({@link #qDeterministic}).
+     */
+    private int qDecision(DragonflySwitch r, int dstGroup, int dstRouter, int se, RoutingMode mode, boolean hashedDetour,
+                          boolean intermediate, int h) {
+        int minPort = DragonflyRules.minimal(r, dstGroup, dstRouter);
+        return mode.deterministic() ? qDeterministic(r, minPort, hashedDetour, h)
+                : qChoice(r, r.row(dstGroup, se < 0 ? 0 : DragonflyLids.slot(se)), minPort, intermediate);
     }
 
     /**
