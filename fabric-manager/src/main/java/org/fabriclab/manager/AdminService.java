@@ -103,7 +103,8 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
             if (request.getNode().isEmpty() || request.getNode().equals(n.node())) {
                 b.addHosts(HostNicCounters.newBuilder().setNode(n.node()).setRequestFlits(n.requestFlits())
                         .setRequestFlitsStalledCycles(n.stalledCycles()).setLatencyPackets(n.latencyPackets()).setLatencyNsSum(n.latencyNsSum())
-                        .setReceivedHops(n.receivedHops()));
+                        .setReceivedHops(n.receivedHops()).setCongestionControl(n.congestionControl()).setCnpsReceived(n.cnpsReceived())
+                        .setAcksReceived(n.acksReceived()).setControlSent(n.controlSent()).setControlDropped(n.controlDropped()));
             }
         }
         if (!request.getNode().isEmpty() && b.getLinksCount() == 0) {

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.core.TrafficPattern;
@@ -26,6 +27,7 @@ import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.cli.VersionProvider;
+import org.fabriclab.emulator.cli.CcOptions;
 import org.fabriclab.emulator.cli.TrafficOptions;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.manager.sweep.HeavySweep;
@@ -139,6 +141,10 @@ public final class FabricManagerMain implements Callable<Integer> {
     /** Embedded mode: the switches' lanes and buffers. */
     @Mixin
     LaneOptions lanes;
+
+    /** Embedded mode: the hosts' NIC congestion control. */
+    @Mixin
+    CcOptions cc;
 
     @Option(names = "--output-buffer", defaultValue = "0", paramLabel = "PACKETS",
             description = "Embedded mode: output buffer per switch port and lane, in packets (0: input-queued switches). "
@@ -289,6 +295,11 @@ public final class FabricManagerMain implements Callable<Integer> {
         Ports.free("--admin-port", adminAt);
         Ports.free("--metrics-port", new InetSocketAddress(metricsBind, metricsPort));
         TrafficPattern pattern = emulate == null ? traffic.pattern("uniform") : traffic.pattern("uniform", emulate.fabric());
+        CongestionControl.Settings ccSettings = cc.settings();
+        if (ccSettings != null && emulate == null) {
+            throw new IllegalArgumentException("--cc sets the embedded fabric's hosts (--emulate); a fabric reached by --connect runs "
+                    + "its hosts' congestion control itself (emulator up --cc)");
+        }
         long key = MKeys.resolve(mKey, mKeyFile, stateDir);
         if (key == 0) {
             LOG.warn("--m-key none: no M_Key guards the nodes; any process that reaches their management endpoints can rewrite "
@@ -301,7 +312,7 @@ public final class FabricManagerMain implements Callable<Integer> {
         if (emulate != null) {
             Fabric topology = emulate.fabric();
             fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLinkGbps(link.linkGbps).withLinkLatencyNs(latencyNs)
-                    .withTimeDilation(dilation.timeDilation).withLanes(vls, lanes.buffer, outputBuffer));
+                    .withTimeDilation(dilation.timeDilation).withLanes(vls, lanes.buffer, outputBuffer).withCongestionControl(ccSettings));
             // a Q-table seed is the no-congestion time of the emulated links and the hosts' packets unless told otherwise
             engineParams.putIfAbsent("link_gbps", Double.toString(link.linkGbps));
             engineParams.putIfAbsent("packet_bytes", Integer.toString(FrameSizes.DATA_HEADER + TRAFFIC_PAYLOAD));

@@ -181,6 +181,15 @@ public final class PerfManager implements AutoCloseable {
         volatile long nicLatencyPackets;
         volatile long nicReceivedHops;
         volatile long nicLatencyNs;
+        /** The NIC's congestion control ("" if none) and its control packets, as last polled. */
+        volatile String nicCc = "";
+        volatile long nicCnpsReceived;
+        volatile long nicAcksReceived;
+        volatile long nicControlSent;
+        volatile long nicControlDropped;
+        /** False until a poll found the node a switch marking ECN; then its packets marked, as last polled. */
+        volatile boolean ecn;
+        volatile long ecnMarked;
         Labels labels;
         Labels infoLabels;
 
@@ -413,7 +422,16 @@ public final class PerfManager implements AutoCloseable {
             node.nicLatencyPackets = nc.getNic().getLatencyPackets();
             node.nicLatencyNs = nc.getNic().getLatencyNsSum();
             node.nicReceivedHops = nc.getNic().getReceivedHops();
+            node.nicCc = nc.getNic().getCongestionControl();
+            node.nicCnpsReceived = nc.getNic().getCnpsReceived();
+            node.nicAcksReceived = nc.getNic().getAcksReceived();
+            node.nicControlSent = nc.getNic().getControlSent();
+            node.nicControlDropped = nc.getNic().getControlDropped();
             node.nic = true;
+        }
+        if (nc.hasEcn()) {
+            node.ecnMarked = nc.getEcn().getMarked();
+            node.ecn = true;
         }
         if (nc.hasAdaptiveDecisions()) {
             long min = nc.getAdaptiveDecisions().getMinimal();
@@ -607,7 +625,8 @@ public final class PerfManager implements AutoCloseable {
     }
 
     /** One host's NIC counters as last polled (management's {@code NicCounters}). */
-    public record NicSample(String node, long requestFlits, long stalledCycles, long latencyPackets, long latencyNsSum, long receivedHops) {
+    public record NicSample(String node, long requestFlits, long stalledCycles, long latencyPackets, long latencyNsSum, long receivedHops,
+                            String congestionControl, long cnpsReceived, long acksReceived, long controlSent, long controlDropped) {
     }
 
     /** Every polled host's NIC counters, in node order. */
@@ -615,7 +634,8 @@ public final class PerfManager implements AutoCloseable {
         List<NicSample> out = new ArrayList<>();
         for (Node n : nodes) {
             if (n.nic) {
-                out.add(new NicSample(n.name, n.nicRequestFlits, n.nicStalledCycles, n.nicLatencyPackets, n.nicLatencyNs, n.nicReceivedHops));
+                out.add(new NicSample(n.name, n.nicRequestFlits, n.nicStalledCycles, n.nicLatencyPackets, n.nicLatencyNs, n.nicReceivedHops,
+                        n.nicCc, n.nicCnpsReceived, n.nicAcksReceived, n.nicControlSent, n.nicControlDropped));
             }
         }
         return out;

@@ -146,6 +146,9 @@ final class PerfMetrics implements MultiCollector {
         List<CounterDataPointSnapshot> sampled = new ArrayList<>();
         List<CounterDataPointSnapshot> hops = new ArrayList<>();
         List<CounterDataPointSnapshot> latency = new ArrayList<>();
+        List<CounterDataPointSnapshot> control = new ArrayList<>();
+        List<CounterDataPointSnapshot> controlDropped = new ArrayList<>();
+        List<CounterDataPointSnapshot> marked = new ArrayList<>();
         boolean nicSeries = perf.nodes().stream().filter(n -> n.nic).count() <= NIC_SERIES_HOSTS;
         for (PerfManager.Node n : perf.nodes()) {
             if (n.labels == null) {
@@ -168,6 +171,16 @@ final class PerfMetrics implements MultiCollector {
                 sampled.add(counter(n.nicLatencyPackets, labels));
                 hops.add(counter(n.nicReceivedHops, labels));
                 latency.add(counter(n.nicLatencyNs / 1e9, labels));
+                if (!n.nicCc.isEmpty()) { // series of congestion control's only where the NIC runs one
+                    Labels cc = labels.add("cc", n.nicCc);
+                    control.add(counter(n.nicCnpsReceived, cc.add("kind", "cnp").add("direction", "received")));
+                    control.add(counter(n.nicAcksReceived, cc.add("kind", "ack").add("direction", "received")));
+                    control.add(counter(n.nicControlSent, cc.add("kind", "any").add("direction", "sent")));
+                    controlDropped.add(counter(n.nicControlDropped, cc));
+                }
+            }
+            if (n.ecn) {
+                marked.add(counter(n.ecnMarked, labels));
             }
             if (n.learning) {
                 updates.add(counter(n.qUpdates, labels));
@@ -200,6 +213,12 @@ final class PerfMetrics implements MultiCollector {
                 + "(divided by the sampled packets, the mean hops)", hops);
         counter(out, "fabric_host_nic_latency_seconds", "hosts' NICs: the sampled packets' latencies summed, creation at the source "
                 + "to arrival here (model seconds; divided by the sampled packets, the mean)", latency);
+        counter(out, "fabric_host_nic_cc_control_packets", "hosts' NICs running congestion control (label cc): control packets "
+                + "received by kind (CNPs: DCQCN's rate cuts; ACKs: Swift's RTT samples) and sent back as a receiver", control);
+        counter(out, "fabric_host_nic_cc_control_dropped_packets", "hosts' NICs running congestion control: control packets the "
+                + "NIC could not queue and dropped", controlDropped);
+        counter(out, "fabric_switch_ecn_marked_packets", "switches marking ECN for DCQCN: packets marked congestion-experienced",
+                marked);
     }
 
     private void flows(List<MetricSnapshot> out) {

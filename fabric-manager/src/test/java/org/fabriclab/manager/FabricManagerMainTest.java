@@ -46,6 +46,8 @@ class FabricManagerMainTest {
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--sweep-interval", "1500ms"), "--sweep-interval is whole seconds, not 1500ms");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--sm-priority", "16"), "--sm-priority must be 0..15");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--top-flows", "-1"), "--top-flows must be 0 or more, not -1");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--cc", "swift", "--cc-param", "beta=2"), "swift needs", "beta in (0, 1]");
+        refused(run("--connect", "localhost:50100", "--cc", "dcqcn"), "--cc sets the embedded fabric's hosts (--emulate)");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--metrics-address", "no.such.host.invalid"), "--metrics-address 'no.such.host.invalid'");
         refused(run(), "give exactly one of --emulate SPEC (embedded fabric) or --connect HOST:PORT");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--time-dilation", "0.5"), "--time-dilation", "0.5 is out of range 1..1000");

@@ -135,7 +135,7 @@ class QLearningMetricsTest {
     }
 
     /** Each sample line of a text exposition, {@code name{labels}} to its value. */
-    private static Map<String, Double> samples(String body) {
+    static Map<String, Double> samples(String body) {
         Map<String, Double> out = new HashMap<>();
         for (String line : body.split("\n")) {
             int space = line.lastIndexOf(' ');

@@ -204,6 +204,13 @@ final class DaemonCommands {
                     x.put("latencySampledPackets", h.getLatencyPackets());
                     x.put("latencyMeanNs", h.getLatencyPackets() == 0 ? null : h.getLatencyNsSum() / (double) h.getLatencyPackets());
                     x.put("meanHops", h.getLatencyPackets() == 0 ? null : h.getReceivedHops() / (double) h.getLatencyPackets());
+                    if (!h.getCongestionControl().isEmpty()) {
+                        x.put("congestionControl", h.getCongestionControl());
+                        x.put("cnpsReceived", h.getCnpsReceived());
+                        x.put("acksReceived", h.getAcksReceived());
+                        x.put("controlSent", h.getControlSent());
+                        x.put("controlDropped", h.getControlDropped());
+                    }
                     hosts.add(x);
                 });
                 m.put("hosts", hosts);
@@ -220,6 +227,13 @@ final class DaemonCommands {
                             h.getRequestFlitsStalledCycles(), h.getLatencyPackets(), h.getLatencyPackets() == 0 ? "-"
                                     : String.format(Locale.ROOT, "%.1f", h.getLatencyNsSum() / (double) h.getLatencyPackets()),
                             h.getLatencyPackets() == 0 ? "-" : String.format(Locale.ROOT, "%.2f", h.getReceivedHops() / (double) h.getLatencyPackets())));
+                }
+                if (c.getHostsList().stream().anyMatch(h -> !h.getCongestionControl().isEmpty())) {
+                    out.printf("%n%-24s %8s %14s %14s %14s %10s%n", "host NIC", "cc", "CNPs received", "ACKs received", "control sent",
+                            "dropped");
+                    c.getHostsList().stream().filter(h -> !h.getCongestionControl().isEmpty()).forEach(h -> out.printf(
+                            "%-24s %8s %14d %14d %14d %10d%n", h.getNode(), h.getCongestionControl(), h.getCnpsReceived(),
+                            h.getAcksReceived(), h.getControlSent(), h.getControlDropped()));
                 }
             }
             out.flush();

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.fabriclab.agent.core.EcnMarking;
 import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.LiveSwitch;
@@ -33,6 +34,7 @@ import org.fabriclab.proto.v1.NodeType;
 import org.fabriclab.routing.fabric.Fabric;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.fabriclab.routing.text.Excerpt;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -119,6 +121,12 @@ public final class SwitchAgentMain implements Callable<Integer> {
             description = "Output buffer per port and lane, packets (0: an input-queued switch). Default: ${DEFAULT-VALUE}")
     int outputBuffer;
 
+    @Option(names = "--ecn", paramLabel = "KMIN:KMAX:PMAX",
+            description = "Mark ECN-capable packets congestion-experienced by DCQCN's rule: none below KMIN bytes queued for the "
+                    + "output, with a probability rising to PMAX at KMAX bytes, every one above (DCQCN's: 5000:200000:0.01). "
+                    + "Default: no marking")
+    String ecn;
+
     @Option(names = "--port-latency", paramLabel = "PORT=TIME",
             description = "The cable delay of one port (a Dragonfly's local or global cable), instead of --link-latency's; "
                     + "repeatable. With --topology: the topology's own delays, unless given")
@@ -146,6 +154,22 @@ public final class SwitchAgentMain implements Callable<Integer> {
 
     public static void main(String[] args) {
         Cli.exit(new SwitchAgentMain(), args);
+    }
+
+    /** {@code --ecn}'s value as a marking rule; one line naming what is wrong otherwise. */
+    static EcnMarking ecnMarking(String value) {
+        String[] parts = value.split(":", -1);
+        String usage = "Invalid value for option '--ecn': " + Excerpt.quote(value) + " ";
+        if (parts.length != 3) {
+            throw new IllegalArgumentException(usage + "is not KMIN:KMAX:PMAX (bytes, bytes, a probability; DCQCN's: 5000:200000:0.01)");
+        }
+        try {
+            return new EcnMarking(Long.parseLong(parts[0].trim()), Long.parseLong(parts[1].trim()), Double.parseDouble(parts[2].trim()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(usage + "has a part that is not a number (KMIN and KMAX whole bytes, PMAX a probability)");
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(usage.strip() + ": " + e.getMessage());
+        }
     }
 
     @Override
@@ -220,6 +244,7 @@ public final class SwitchAgentMain implements Callable<Integer> {
                 throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
             }
         });
+        EcnMarking marking = ecn == null ? null : ecnMarking(ecn);
         if (outputBuffer < 0 || outputBuffer > SwitchCore.MAX_OUTPUT_BUFFER) {
             throw new IllegalArgumentException("--output-buffer must be 0.." + SwitchCore.MAX_OUTPUT_BUFFER + ", not " + outputBuffer);
         }
@@ -251,6 +276,9 @@ public final class SwitchAgentMain implements Callable<Integer> {
         LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, outputBuffer, rates, endpoint);
         sw.linkLatencyNs(latencyNs);
         portLatencyNs.forEach(sw::linkLatencyNs);
+        if (marking != null) {
+            sw.ecn(marking, nodeGuid);
+        }
         ModelClock clock = new ModelClock(System::nanoTime, Math.max(1, dilation.timeDilation.dilation()));
         if (anchor != null) {
             clock.adopt(anchor);

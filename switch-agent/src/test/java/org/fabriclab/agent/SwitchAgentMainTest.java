@@ -46,6 +46,9 @@ class SwitchAgentMainTest {
         refused("--port-latency 9=30ns: port 9 is outside 1..4", concat(ok, "--port-latency", "9=30ns"));
         refused("--port-latency 1=30: ", concat(ok, "--port-latency", "1=30"));
         refused("--output-buffer must be 0..4096, not 5000", concat(ok, "--output-buffer", "5000"));
+        refused("5000:200000\" is not KMIN:KMAX:PMAX", concat(ok, "--ecn", "5000:200000"));
+        refused("5k:200000:0.01\" has a part that is not a number", concat(ok, "--ecn", "5k:200000:0.01"));
+        refused("9000:5000:0.01\": ECN thresholds need 0 <= kmin < kmax", concat(ok, "--ecn", "9000:5000:0.01"));
         refused("--clock-anchor 1:2 is not MODEL_NS:WALL_NS:D", concat(ok, "--clock-anchor", "1:2"));
         refused("--clock-anchor 1:2:0.5: ", concat(ok, "--clock-anchor", "1:2:0.5"));
     }

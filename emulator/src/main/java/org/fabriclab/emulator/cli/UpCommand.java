@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.SwitchCabling;
+import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.cli.BindAddress;
@@ -71,6 +72,10 @@ public final class UpCommand implements Callable<Integer> {
                     + "switch K at HOST_PATTERN with " + SwitchCabling.INDEX + " replaced by K; this JVM runs the hosts only")
     String switchAgents;
 
+    /** The hosts' congestion control. */
+    @Mixin
+    CcOptions cc;
+
     @Option(names = "--exit-after", defaultValue = "0", paramLabel = "TIME", converter = TimeSpan.BareSeconds.class,
             description = "Stop after this long (ms, s; 0: until interrupted). Default: ${DEFAULT-VALUE}")
     TimeSpan exitAfter;
@@ -86,6 +91,7 @@ public final class UpCommand implements Callable<Integer> {
         }
         Fabric f = topology.fabric();
         TrafficPattern pattern = traffic.pattern("none", f);
+        CongestionControl.Settings ccSettings = cc.settings();
         if (threads < 1 || threads > 256) {
             throw new IllegalArgumentException("--threads must be 1..256, not " + threads);
         }
@@ -95,7 +101,7 @@ public final class UpCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (EmulatedFabric fabric = EmulatedFabric.start(f, EmulatedFabric.Options.DEFAULTS.withThreads(threads).withLinkGbps(link.linkGbps)
                 .withLinkLatencyNs(latencyNs).withManagementPort(port == 0 ? ANY_TCP_PORT : port).withProcesses(processes)
-                .withTimeDilation(dilation.timeDilation).withNetwork(network))) {
+                .withTimeDilation(dilation.timeDilation).withNetwork(network).withCongestionControl(ccSettings))) {
             String endpoint = fabric.tcpEndpoint(f.name(f.nodeCount() - 1));
             out.println("fabric up: " + f.switchCount() + " switches, " + f.caCount() + " hosts, " + f.linkCount()
                     + " links; manage it with: bin/fabric-manager --connect " + endpoint);

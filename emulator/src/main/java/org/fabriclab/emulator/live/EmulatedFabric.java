@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.fabriclab.agent.SwitchCabling;
 import org.fabriclab.agent.core.Arrivals;
+import org.fabriclab.agent.core.CongestionControl;
+import org.fabriclab.agent.core.EcnMarking;
 import org.fabriclab.agent.core.HostRoutes;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.core.TrafficPlan;
@@ -36,6 +38,7 @@ import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.agent.mgmt.NodeRoutingRegistry;
 import org.fabriclab.cli.BindAddress;
 import org.fabriclab.cli.TimeDilation;
+import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.proto.v1.GetNodeInfoRequest;
 import org.fabriclab.proto.v1.GetPortInfoRequest;
 import org.fabriclab.proto.v1.ManagementGrpc;
@@ -81,9 +84,11 @@ public final class EmulatedFabric implements AutoCloseable {
      *                        every switch process's: loopback unless asked), the host their endpoints
      *                        name, and switches run elsewhere (one pod per switch)
      * @param outputBufferPackets the switches' output buffer per port and lane (0: input-queued)
+     * @param cc              the hosts' NIC congestion control (null: none); with DCQCN's the switches mark ECN
      */
     public record Options(int threads, int vls, int bufferPackets, double linkGbps, long linkLatencyNs, int managementPort,
-                          boolean processes, TimeDilation timeDilation, Network network, int outputBufferPackets) {
+                          boolean processes, TimeDilation timeDilation, Network network, int outputBufferPackets,
+                          CongestionControl.Settings cc) {
         /**
          * Two event loops, two lanes, 8-packet buffers, input-queued switches, 100 Gbps links
          * without delay (but where the topology gives one), in-process management only, real time.
@@ -93,7 +98,7 @@ public final class EmulatedFabric implements AutoCloseable {
         /** Options on loopback ({@link Network#LOOPBACK}), input-queued switches. */
         public Options(int threads, int vls, int bufferPackets, double linkGbps, long linkLatencyNs, int managementPort,
                        boolean processes, TimeDilation timeDilation) {
-            this(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, Network.LOOPBACK, 0);
+            this(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, Network.LOOPBACK, 0, null);
         }
 
         public Options {
@@ -104,7 +109,7 @@ public final class EmulatedFabric implements AutoCloseable {
 
         /** Data lanes, input buffer and output buffer (0: input-queued) per port and lane. */
         public Options withLanes(int lanes, int buffer, int outputBuffer) {
-            return new Options(threads, lanes, buffer, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network, outputBuffer);
+            return new Options(threads, lanes, buffer, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network, outputBuffer, cc);
         }
 
         /**
@@ -126,31 +131,37 @@ public final class EmulatedFabric implements AutoCloseable {
         }
 
         public Options withNetwork(Network n) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, n, outputBufferPackets);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, n, outputBufferPackets, cc);
         }
 
         public Options withThreads(int t) {
-            return new Options(t, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network, outputBufferPackets);
+            return new Options(t, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network, outputBufferPackets, cc);
         }
 
         public Options withLinkGbps(double g) {
-            return new Options(threads, vls, bufferPackets, g, linkLatencyNs, managementPort, processes, timeDilation, network, outputBufferPackets);
+            return new Options(threads, vls, bufferPackets, g, linkLatencyNs, managementPort, processes, timeDilation, network, outputBufferPackets, cc);
         }
 
         public Options withLinkLatencyNs(long ns) {
-            return new Options(threads, vls, bufferPackets, linkGbps, ns, managementPort, processes, timeDilation, network, outputBufferPackets);
+            return new Options(threads, vls, bufferPackets, linkGbps, ns, managementPort, processes, timeDilation, network, outputBufferPackets, cc);
         }
 
         public Options withManagementPort(int port) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, port, processes, timeDilation, network, outputBufferPackets);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, port, processes, timeDilation, network, outputBufferPackets, cc);
         }
 
         public Options withProcesses(boolean p) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, p, timeDilation, network, outputBufferPackets);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, p, timeDilation, network, outputBufferPackets, cc);
+        }
+
+        /** The hosts' NIC congestion control {@code c} (null: none). */
+        public Options withCongestionControl(CongestionControl.Settings c) {
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network,
+                    outputBufferPackets, c);
         }
 
         public Options withTimeDilation(TimeDilation d) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, d, network, outputBufferPackets);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, d, network, outputBufferPackets, cc);
         }
     }
 
@@ -255,7 +266,10 @@ public final class EmulatedFabric implements AutoCloseable {
                     : options.network().host() + ":" + tcpServer.getPort() + "/" + NodeRoutingRegistry.authority(fabric.nodeGuid(n));
             LiveNode node = sw ? new LiveSwitch(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(),
                     options.outputBufferPackets(), rates, endpoint)
-                    : new LiveHost(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), options.linkGbps(), endpoint);
+                    : new LiveHost(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), options.linkGbps(), endpoint, options.cc());
+            if (sw && options.cc() != null && options.cc().marking() != null) {
+                ((LiveSwitch) node).ecn(options.cc().marking(), Simulation.ecnSeed(0, n));
+            }
             node.linkLatencyNs(options.linkLatencyNs());
             for (int p = 1; p <= fabric.portCount(n); p++) {
                 long delay = fabric.linkDelayNs(fabric.globalPort(n, p));
@@ -397,6 +411,11 @@ public final class EmulatedFabric implements AutoCloseable {
                     "--exit-with-parent",
                     // its servers where the fabric's are (loopback unless asked), named alike
                     "--address", options.network().bind().getHostAddress(), "--advertise-host", options.network().host()));
+            EcnMarking ecn = options.cc() == null ? null : options.cc().marking();
+            if (ecn != null) {
+                cmd.add("--ecn");
+                cmd.add(ecn.kminBytes() + ":" + ecn.kmaxBytes() + ":" + ecn.pmax());
+            }
             SwitchCabling.cableDelays(fabric, n).forEach((port, delay) -> {
                 cmd.add("--port-latency");
                 cmd.add(port + "=" + delay); // the topology's own cables, as the in-process switches take them

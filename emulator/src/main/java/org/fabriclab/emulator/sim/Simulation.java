@@ -8,7 +8,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import org.fabriclab.agent.core.CongestionControl;
-import org.fabriclab.agent.core.Dcqcn;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.PacketPool;
@@ -378,6 +377,11 @@ public final class Simulation {
     static final int WAKE = 8;
     private static final int SEND_QUEUE = 16;
 
+    /** Switch {@code node}'s ECN marking generator's seed in a run of {@code seed} (the live fabric's too). */
+    public static long ecnSeed(long seed, int node) {
+        return seed * 0x9E3779B97F4A7C15L + node;
+    }
+
     private final Config c;
     private final Fabric f;
     private final PacketPool pool;
@@ -474,8 +478,8 @@ public final class Simulation {
                                 queue.push(t + delayNs[g], EventQueue.with(peer, QFEEDBACK, slot));
                             }
                         });
-                if (c.cc() instanceof Dcqcn.Params d) {
-                    switchCore[n].ecn(d.marking(), c.seed() * 0x9E3779B97F4A7C15L + n);
+                if (c.cc() != null && c.cc().marking() != null) {
+                    switchCore[n].ecn(c.cc().marking(), ecnSeed(c.seed(), n));
                 }
             }
         }

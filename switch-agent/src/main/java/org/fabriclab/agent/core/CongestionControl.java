@@ -60,6 +60,11 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift {
 
         /** The parameters by name, with their values, as {@code --cc-param} takes them. */
         Map<String, Object> values();
+
+        /** The ECN marking the switches must do for it (DCQCN's), or null: none. */
+        default EcnMarking marking() {
+            return null;
+        }
     }
 
     /** The command-line names, {@code none} first. */

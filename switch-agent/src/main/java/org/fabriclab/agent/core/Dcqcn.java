@@ -116,6 +116,13 @@ public final class Dcqcn extends CongestionControl {
     private static final int RT = 6;
     private static final int ALPHA = 7;
     private static final int STRIDE = 8;
+    /**
+     * Per destination LID, a bit: its flow has been cut and is paced below the line rate or still
+     * recovering. The others send as they come (a flow at the line rate is paced by the link
+     * itself), without touching their state: only a flow cut once has a slot, so a host talking to a
+     * thousand destinations reads a bit per packet, not a cache line.
+     */
+    private long[] pacedBits = new long[1];
     /** The receiver's side, per source LID: when it last sent that flow a CNP (0: never; times are offset by 1). */
     private long[] lastCnp = new long[16];
     private long cuts;
@@ -143,24 +150,44 @@ public final class Dcqcn extends CongestionControl {
         f[s * STRIDE + NEXT_SEND] = Long.MIN_VALUE;
     }
 
+    private boolean paced(int lid) {
+        int w = lid >>> 6;
+        return w < pacedBits.length && (pacedBits[w] & 1L << lid) != 0;
+    }
+
+    private void paced(int lid, boolean on) {
+        int w = lid >>> 6;
+        if (w >= pacedBits.length) {
+            pacedBits = Arrays.copyOf(pacedBits, Math.max(w + 1, pacedBits.length * 2));
+        }
+        pacedBits[w] = on ? pacedBits[w] | 1L << lid : pacedBits[w] & ~(1L << lid);
+    }
+
     @Override
     public long sendAt(int dlid, long now) {
-        int s = slot(dlid); // first: it may grow the array
-        return f[s * STRIDE + NEXT_SEND];
+        if (!paced(dlid)) {
+            return now;
+        }
+        return f[slot(dlid) * STRIDE + NEXT_SEND];
     }
 
     @Override
     public void sent(int dlid, int frameBytes, long now) {
+        if (!paced(dlid)) {
+            return;
+        }
         int s = slot(dlid);
         int b = s * STRIDE;
         advance(s, now);
-        if (f[b + TIMER_DUE] != NEVER) {
-            f[b + BYTES] += frameBytes;
-            if (f[b + BYTES] >= p.byteCounter) {
-                f[b + BYTES] -= p.byteCounter;
-                f[b + COUNTS]++;
-                increase(s);
-            }
+        if (f[b + TIMER_DUE] == NEVER) {
+            paced(dlid, false); // back at the line rate, nothing to recover: the link paces it from now on
+            return;
+        }
+        f[b + BYTES] += frameBytes;
+        if (f[b + BYTES] >= p.byteCounter) {
+            f[b + BYTES] -= p.byteCounter;
+            f[b + COUNTS]++;
+            increase(s);
         }
         f[b + NEXT_SEND] = Math.max(f[b + NEXT_SEND], now) + (long) Math.ceil(frameBytes * 8 / get(s, RC));
     }
@@ -189,6 +216,7 @@ public final class Dcqcn extends CongestionControl {
     @Override
     public void notified(int dlid, long now) {
         int s = slot(dlid);
+        paced(dlid, true);
         int b = s * STRIDE;
         advance(s, now);
         cuts++;

@@ -17,8 +17,10 @@ import java.util.Arrays;
  * received data packet may be answered by a small control packet (ACK or CNP, {@link PacketPool}'s
  * kind bits; its timestamp the data packet's NIC send time, echoed), which goes first from a
  * control queue of its own, and a received control packet is fed to the congestion control and
- * consumed here, not delivered. A lane's send queue is one FIFO over flows: a paced head holds the
- * flows behind it (a NIC with one send queue per lane, not one per queue pair).
+ * consumed here, not delivered. A lane's send queue holds packets of several flows: the NIC sends
+ * the first one whose flow may go, so a paced or window-bound flow holds back only its own packets
+ * (as a NIC scheduling its queue pairs does), not the flows queued behind it; each flow's packets
+ * keep their order.
  */
 public final class HostCore {
     /** Actions carried out by the driver. */
@@ -66,6 +68,8 @@ public final class HostCore {
     private final int[] control;
     private int controlHead;
     private int controlCount;
+    /** {@link #firstReady}'s second answer: the soonest a waiting lane's packet may go. */
+    private long earliest;
     /** The earliest wake-up asked of the driver and not yet come ({@link Long#MAX_VALUE}: none). */
     private long wakeAt = Long.MAX_VALUE;
 
@@ -150,8 +154,10 @@ public final class HostCore {
             out.delivered(h, now);
         } else {
             if (kind == PacketPool.ACK) {
+                counters.addNode(PortCounterArray.NIC_ACKS_RECEIVED);
                 cc.acked(pool.slid(h), now - pool.timestamp(h), now);
             } else {
+                counters.addNode(PortCounterArray.NIC_CNPS_RECEIVED);
                 cc.notified(pool.slid(h), now);
             }
             out.controlConsumed(h, now);
@@ -164,8 +170,10 @@ public final class HostCore {
         int h = controlCount == control.length ? PacketPool.NONE : pool.allocate();
         if (h == PacketPool.NONE) {
             cc.controlDropped++;
+            counters.addNode(PortCounterArray.NIC_CONTROL_DROPPED);
             return;
         }
+        counters.addNode(PortCounterArray.NIC_CONTROL_SENT);
         pool.dlid(h, pool.slid(data));
         pool.slid(h, pool.dlid(data));
         pool.flow(h, pool.flow(data));
@@ -228,13 +236,16 @@ public final class HostCore {
                 waiting = true;
                 continue;
             }
-            int h = ring[vl * depth + head[vl]];
-            if (cc != null) {
-                long at = cc.sendAt(pool.dlid(h), now);
-                if (at > now) {
-                    paced = Math.min(paced, at);
+            int h;
+            if (cc == null) {
+                h = ring[vl * depth + head[vl]];
+            } else {
+                int i = firstReady(vl, now);
+                if (i < 0) {
+                    paced = Math.min(paced, earliest);
                     continue;
                 }
+                h = toHead(vl, i);
                 cc.sent(pool.dlid(h), pool.bytes(h), now);
                 pool.cc(h, pool.cc(h) | PacketPool.ECT);
             }
@@ -255,6 +266,40 @@ public final class HostCore {
             wakeAt = paced;
             out.wakeAt(paced);
         }
+    }
+
+    /**
+     * The position in lane {@code vl}'s queue (0: its head) of the first packet whose flow may send
+     * at {@code now}, or -1 with {@link #earliest} the soonest any of them may ({@link
+     * CongestionControl#WAIT}: none before an acknowledgement). The packets of a flow share its
+     * answer, so taking the first ready one keeps each flow's order.
+     */
+    private int firstReady(int vl, long now) {
+        earliest = CongestionControl.WAIT;
+        for (int k = 0; k < count[vl]; k++) {
+            long at = cc.sendAt(pool.dlid(ring[slotOf(vl, k)]), now);
+            if (at <= now) {
+                return k;
+            }
+            earliest = Math.min(earliest, at);
+        }
+        return -1;
+    }
+
+    /** Moves the packet at position {@code i} of lane {@code vl}'s queue to its head, the ones before it one back; returns it. */
+    private int toHead(int vl, int i) {
+        int h = ring[slotOf(vl, i)];
+        for (int k = i; k > 0; k--) {
+            ring[slotOf(vl, k)] = ring[slotOf(vl, k - 1)];
+        }
+        ring[slotOf(vl, 0)] = h;
+        return h;
+    }
+
+    /** The ring index of position {@code k} (0: the head) of lane {@code vl}'s queue. */
+    private int slotOf(int vl, int k) {
+        int i = head[vl] + k;
+        return vl * depth + (i < depth ? i : i - depth);
     }
 
     /** Puts packet {@code h} on the wire on lane {@code vl}, stamping its NIC send time. */

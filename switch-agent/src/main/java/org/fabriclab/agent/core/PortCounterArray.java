@@ -51,7 +51,17 @@ public final class PortCounterArray {
     public static final int NIC_LATENCY_NS = 7;
     /** Node counter (a NIC): the sampled packets' hops summed, links between switches (the simulator's {@code meanHops}). */
     public static final int NIC_RECEIVED_HOPS = 8;
-    public static final int NODE_COUNTERS = 9;
+    /** Node counter (a NIC with congestion control): CNPs received (DCQCN's rate cuts asked for). */
+    public static final int NIC_CNPS_RECEIVED = 9;
+    /** Node counter (a NIC with congestion control): ACKs received (Swift's and RL-CC's RTT samples). */
+    public static final int NIC_ACKS_RECEIVED = 10;
+    /** Node counter (a NIC with congestion control): control packets (ACKs, CNPs) it made and sent back. */
+    public static final int NIC_CONTROL_SENT = 11;
+    /** Node counter (a NIC with congestion control): control packets it could not queue (its control queue full). */
+    public static final int NIC_CONTROL_DROPPED = 12;
+    /** Node counter (a switch marking ECN): packets it marked congestion-experienced. */
+    public static final int ECN_MARKED = 13;
+    public static final int NODE_COUNTERS = 14;
 
     /** Why a packet was discarded (IBA counts them apart: PortXmitDiscards, VL15Dropped, buffer overruns, link errors). */
     public enum DiscardReason {

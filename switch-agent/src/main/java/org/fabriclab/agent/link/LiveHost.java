@@ -71,6 +71,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
                 vls * SEND_QUEUE + bufferPackets * vls + 2 + (cc == null ? 0 : HostCore.CONTROL_QUEUE));
         core = new HostCore(vls, SEND_QUEUE, mgmt.counters(), pool, this, cc == null ? null : cc.create(rateGbps));
         port = new PortCache(mgmt, 1);
+        mgmt.congestionControl(cc == null ? null : cc.name());
         mgmt.flowSource(() -> {
             CompletableFuture<List<FlowSink.Flow>> f = new CompletableFuture<>();
             execute(() -> f.complete(sink.flows()));

@@ -53,6 +53,7 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
      * from any thread.
      */
     public void ecn(EcnMarking marking, long seed) {
+        mgmt.congestionControl(marking == null ? null : "ecn");
         execute(() -> core.ecn(marking, seed));
     }
 

@@ -69,6 +69,7 @@ public final class ManagedNode {
     private volatile LongSupplier wallClock = System::nanoTime;
     private long eventSequence;
     private volatile FlowSource flowSource;
+    private volatile String congestionControl;
     private volatile Emulation emulation;
     private volatile Gauges gauges;
     private volatile LongSupplier modelClock = System::nanoTime;
@@ -238,6 +239,19 @@ public final class ManagedNode {
     /** The queue gauges, or null (no data plane). */
     public Gauges gauges() {
         return gauges;
+    }
+
+    /**
+     * What congestion control the node's data plane takes part in: a channel adapter's algorithm
+     * ({@code dcqcn}, {@code swift}, ...), {@code ecn} for a switch that marks; null: none.
+     */
+    public void congestionControl(String name) {
+        congestionControl = name;
+    }
+
+    /** {@link #congestionControl(String)}'s name, or null. */
+    public String congestionControl() {
+        return congestionControl;
     }
 
     /** Where a channel adapter's per-flow counters come from (its data plane sets it). */

@@ -382,7 +382,14 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
                     .setRequestFlitsStalledCycles(NicCounters.cycles(c.get(1, PortCounterArray.XMIT_WAIT_NS)))
                     .setLatencyPackets(c.getNode(PortCounterArray.NIC_LATENCY_PACKETS))
                     .setLatencyNsSum(c.getNode(PortCounterArray.NIC_LATENCY_NS))
-                    .setReceivedHops(c.getNode(PortCounterArray.NIC_RECEIVED_HOPS)));
+                    .setReceivedHops(c.getNode(PortCounterArray.NIC_RECEIVED_HOPS))
+                    .setCongestionControl(node.congestionControl() == null ? "" : node.congestionControl())
+                    .setCnpsReceived(c.getNode(PortCounterArray.NIC_CNPS_RECEIVED))
+                    .setAcksReceived(c.getNode(PortCounterArray.NIC_ACKS_RECEIVED))
+                    .setControlSent(c.getNode(PortCounterArray.NIC_CONTROL_SENT))
+                    .setControlDropped(c.getNode(PortCounterArray.NIC_CONTROL_DROPPED)));
+        } else if (node.congestionControl() != null) { // a switch that marks ECN
+            b.setEcn(org.fabriclab.proto.v1.EcnCounters.newBuilder().setMarked(c.getNode(PortCounterArray.ECN_MARKED)));
         }
         if (source == null) {
             reply(out, b.build());

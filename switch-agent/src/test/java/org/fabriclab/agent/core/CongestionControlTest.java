@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -37,12 +39,14 @@ class CongestionControlTest {
     @Test
     void dcqcnCutsByAlphaAndRecoversFastThenAdditively() {
         Dcqcn cc = dcqcn(1.0 / 16);
-        assertEquals(Long.MIN_VALUE, cc.sendAt(DST, 0), "a new flow may send at once");
+        assertEquals(0, cc.sendAt(DST, 0), "a new flow may send at once");
         cc.sent(DST, 1_000, 0);
-        assertEquals(80, cc.sendAt(DST, 0), "paced at the line rate: 1,000 bytes in 80 ns");
+        assertEquals(0, cc.sendAt(DST, 0), "never cut: at the line rate, paced by its link alone");
         long t0 = 1_000;
         cc.notified(DST, t0);
         assertEquals(50, cc.rateGbps(DST, t0), EPS, "Rc * (1 - alpha / 2), alpha 1");
+        cc.sent(DST, 1_000, t0);
+        assertEquals(t0 + 160, cc.sendAt(DST, t0), "cut: paced at 50 Gb/s, 1,000 bytes in 160 ns");
         assertEquals(100, cc.targetGbps(DST), EPS, "Rt = the rate before the cut");
         assertEquals(15.0 / 16 + 1.0 / 16, cc.alpha(DST), EPS);
         // timer T = 55 us: four fast recovery steps, Rc = (Rt + Rc) / 2
@@ -133,6 +137,62 @@ class CongestionControlTest {
         cc.acked(DST, 5_000, 85_000); // below the target: cwnd + ai (below one packet)
         assertEquals(1.5, cc.cwnd(DST), EPS);
         assertEquals(85_000, cc.sendAt(DST, 85_000));
+    }
+
+    @Test
+    void aFlowHeldByItsWindowHoldsBackOnlyItsOwnPackets() {
+        PortCounterArray c = new PortCounterArray(1);
+        PacketPool pool = new PacketPool(16);
+        List<Integer> sent = new ArrayList<>();
+        Swift cc = (Swift) new Swift.Params(10_000, 1, 0.8, 0.5, 0.001, 256, 1).create(100);
+        HostCore nic = new HostCore(1, 8, c, pool, new HostCore.Output() {
+            @Override
+            public void transmit(int vl, int h, long now) {
+                sent.add(pool.dlid(h) * 10 + pool.seq(h));
+            }
+
+            @Override
+            public void returnCredit(int vl, long now) {
+            }
+
+            @Override
+            public void delivered(int h, long now) {
+            }
+
+            @Override
+            public void controlMade(int h, long now) {
+            }
+
+            @Override
+            public void controlConsumed(int h, long now) {
+            }
+
+            @Override
+            public void wakeAt(long at) {
+            }
+        }, cc);
+        nic.portActive(8, 0);
+        int[][] queued = {{DST, 1}, {DST, 2}, {SRC, 1}, {DST, 3}, {SRC, 2}};
+        for (int[] q : queued) {
+            int h = pool.allocate();
+            pool.vl(h, 0);
+            pool.bytes(h, 1_000);
+            pool.dlid(h, q[0]);
+            pool.seq(h, q[1]);
+            nic.offer(h, 0);
+        }
+        nic.linkFree(80);
+        nic.linkFree(160);
+        nic.linkFree(240);
+        assertEquals(List.of(DST * 10 + 1, SRC * 10 + 1), sent,
+                "a window of one: the flow to 7 waits for its ACK, the flow to 3 behind it goes, then waits too");
+        int ack = pool.allocate();
+        pool.vl(ack, 0);
+        pool.cc(ack, PacketPool.ACK);
+        pool.slid(ack, DST);
+        pool.timestamp(ack, 0);
+        nic.packetArrived(ack, 1_000);
+        assertEquals(List.of(DST * 10 + 1, SRC * 10 + 1, DST * 10 + 2), sent, "each flow's packets in their order");
     }
 
     @Test
