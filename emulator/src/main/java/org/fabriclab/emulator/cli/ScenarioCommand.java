@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.cli.Gbps;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.JsonOption;
@@ -76,6 +77,10 @@ public final class ScenarioCommand implements Callable<Integer> {
             description = "Link rate. Default: 200 simulated (the paper's HDR links), 1 live (what two cores emulate faithfully)")
     Double linkGbps;
 
+    /** The hosts' congestion control: does it undo AR's parking lot and victim flow? */
+    @Mixin
+    CcOptions cc;
+
     @Mixin
     SeedOption seed;
 
@@ -115,13 +120,14 @@ public final class ScenarioCommand implements Callable<Integer> {
             throw new IllegalArgumentException("give --live or --sim, not both");
         }
         boolean ar = (routing != null ? routing : adaptive).on();
+        CongestionControl.Settings ccSettings = cc.settings();
         long warmupMs = warmupMillis != null ? warmupMillis : warmup.millis();
         Scenarios.Result r;
         try {
             Scenarios.Scenario scenario = Scenarios.byName(name);
             double gbps = linkGbps != null ? linkGbps : live ? 1 : 200;
-            r = live ? Scenarios.live(scenario, ar, gbps, phase == null ? 2000 : phase.millis(), warmupMs, timeDilation)
-                    : Scenarios.simulate(scenario, ar, gbps, phase == null ? 200_000 : phase.nanos(), seed.seed);
+            r = live ? Scenarios.live(scenario, ar, gbps, phase == null ? 2000 : phase.millis(), warmupMs, timeDilation, ccSettings)
+                    : Scenarios.simulate(scenario, ar, gbps, phase == null ? 200_000 : phase.nanos(), seed.seed, ccSettings);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 1;
@@ -149,6 +155,10 @@ public final class ScenarioCommand implements Callable<Integer> {
         out.put("routing", r.routing());
         out.put("clock", r.live() ? "live" : "simulated");
         out.put("linkGbps", r.linkGbps());
+        if (r.cc() != null) {
+            out.put("cc", r.cc().name());
+            out.put("ccParams", r.cc().values());
+        }
         List<Object> phases = new ArrayList<>();
         for (Scenarios.PhaseResult p : r.phases()) {
             Map<String, Object> ph = new LinkedHashMap<>();
@@ -195,8 +205,8 @@ public final class ScenarioCommand implements Callable<Integer> {
 
     /** The readable report: each phase's flows and congested ports. */
     private static void print(PrintWriter out, Scenarios.Result r) {
-        out.printf(Locale.ROOT, "%s, %s, %.3g Gbps links, %s%n", r.scenario(), r.routing().toUpperCase(Locale.ROOT), r.linkGbps(),
-                r.live() ? "live" : "simulated");
+        out.printf(Locale.ROOT, "%s, %s, %.3g Gbps links, %s%s%n", r.scenario(), r.routing().toUpperCase(Locale.ROOT), r.linkGbps(),
+                r.live() ? "live" : "simulated", r.cc() == null ? "" : ", hosts running " + r.cc().name());
         double scale = r.live() ? 1 : 1e6; // wall-clock seconds live, microseconds of virtual time simulated
         for (Scenarios.PhaseResult p : r.phases()) {
             out.printf(Locale.ROOT, "phase %.0f-%.0f %s (Jain %.3f, CoV %.3f, max/min %.2f):%n", p.startSeconds() * scale,

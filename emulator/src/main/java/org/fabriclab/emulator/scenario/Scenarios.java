@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.Arrivals;
+import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.core.TableInstall;
@@ -128,7 +129,7 @@ public final class Scenarios {
      * live} when measured on live agents in wall-clock time, false when simulated.
      */
     public record Result(String scenario, String routing, boolean live, double linkGbps, List<PhaseResult> phases,
-                         List<String> flowNames, double binSeconds, double[][] series) {
+                         List<String> flowNames, double binSeconds, double[][] series, CongestionControl.Settings cc) {
     }
 
     /**
@@ -136,6 +137,15 @@ public final class Scenarios {
      * {@code phaseNs} of virtual time.
      */
     public static Result simulate(Scenario s, boolean adaptive, double linkGbps, long phaseNs, long seed) throws RoutingException {
+        return simulate(s, adaptive, linkGbps, phaseNs, seed, null);
+    }
+
+    /**
+     * {@link #simulate(Scenario, boolean, double, long, long)} with the hosts running congestion
+     * control {@code cc} (null: none; with DCQCN's the switches mark ECN).
+     */
+    public static Result simulate(Scenario s, boolean adaptive, double linkGbps, long phaseNs, long seed, CongestionControl.Settings cc)
+            throws RoutingException {
         Fabric f = Topologies.generate(s.topology());
         ForwardingTables tables = tables(s, f);
         List<Simulation.Flow> flows = new ArrayList<>();
@@ -145,12 +155,13 @@ public final class Scenarios {
         }
         Simulation.Report r = Simulation.run(Simulation.Config.builder(f, tables).load(1.0).linkGbps(linkGbps).latencyNs(100).vls(2)
                 .bufferPackets(8).payloadBytes(2048).durationNs(end).warmupNs(phaseNs / 5).seed(seed).adaptive(adaptive).flows(flows)
-                .build());
+                .cc(cc).build());
         List<PhaseResult> phases = new ArrayList<>();
         for (Simulation.Phase p : r.phases()) {
             phases.add(phase(s, linkGbps, p.startNs() / 1e9, p.endNs() / 1e9, phaseNs / 1e9, p.flowGbps(), p.congestedPorts()));
         }
-        return new Result(s.name(), adaptive ? "ar" : "dr", false, linkGbps, phases, flowNames(s), r.binNs() / 1e9, r.flowSeriesGbps());
+        return new Result(s.name(), adaptive ? "ar" : "dr", false, linkGbps, phases, flowNames(s), r.binNs() / 1e9, r.flowSeriesGbps(),
+                cc);
     }
 
     /** The scenario's tables: its AR engine's, with the paper's pinned LFT entries. */
@@ -203,13 +214,19 @@ public final class Scenarios {
      */
     public static Result live(Scenario s, boolean adaptive, double linkGbps, long phaseMillis, long warmupMillis, TimeDilation dilation)
             throws RoutingException, IOException, InterruptedException {
+        return live(s, adaptive, linkGbps, phaseMillis, warmupMillis, dilation, null);
+    }
+
+    /** {@link #live(Scenario, boolean, double, long, long, TimeDilation)} with the hosts running congestion control {@code cc} (null: none). */
+    public static Result live(Scenario s, boolean adaptive, double linkGbps, long phaseMillis, long warmupMillis, TimeDilation dilation,
+                              CongestionControl.Settings cc) throws RoutingException, IOException, InterruptedException {
         if (phaseMillis < LIVE_BINS_PER_PHASE || warmupMillis < 0) {
             throw new IllegalArgumentException("a live phase lasts at least " + LIVE_BINS_PER_PHASE + " ms and the warm-up is not negative; got "
                     + phaseMillis + " ms and " + warmupMillis + " ms");
         }
         Fabric f = Topologies.generate(s.topology());
         ForwardingTables tables = tables(s, f);
-        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps).withTimeDilation(dilation);
+        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps).withTimeDilation(dilation).withCongestionControl(cc);
         try (EmulatedFabric fabric = EmulatedFabric.start(f, o)) {
             ModelClock clock = fabric.modelClock();
             for (int sw = 0; sw < f.switchCount(); sw++) {
@@ -287,7 +304,7 @@ public final class Scenarios {
                 }
                 phases.add(phase(s, linkGbps, phase * seconds, (phase + 1) * seconds, seconds, gbps, congested.get(phase)));
             }
-            return new Result(s.name(), adaptive ? "ar" : "dr", true, linkGbps, phases, flowNames(s), binNs / 1e9, series);
+            return new Result(s.name(), adaptive ? "ar" : "dr", true, linkGbps, phases, flowNames(s), binNs / 1e9, series, cc);
         }
     }
 

@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.routing.analysis.Fairness;
 import org.junit.jupiter.api.Test;
 
@@ -82,6 +83,23 @@ class ScenariosTest {
         Scenarios.Scenario s = Scenarios.byName("ib-ar-c2-s5");
         near(1.0, shares(Scenarios.simulate(s, false, 200, 100_000, 1), 1).get(2), "DR: the victim has its own uplink");
         near(0.5, shares(Scenarios.simulate(s, true, 200, 100_000, 1), 1).get(2), "AR: congestion spreads onto its uplink");
+    }
+
+    /**
+     * Issue 19's question, does congestion control undo what AR does wrong? In S5 yes: with DCQCN the
+     * hot spot's senders are cut to its rate at their NICs, so their packets no longer fill the
+     * uplink AR spread them onto, and the victim gets its link back; in S3 it evens the parking lot
+     * out under DR (phases of 2 ms: DCQCN needs milliseconds).
+     */
+    @Test
+    void dcqcnFreesS5sVictimUnderArAndEvensS3sParkingLot() throws Exception {
+        CongestionControl.Settings dcqcn = CongestionControl.settings("dcqcn", java.util.Map.of());
+        Scenarios.Result ar = Scenarios.simulate(Scenarios.byName("ib-ar-c2-s5"), true, 200, 2_000_000, 1, dcqcn);
+        assertTrue(shares(ar, 1).get(2) > 0.9, "AR with DCQCN: the victim keeps its link, not half: " + shares(ar, 1));
+        Scenarios.Result dr = Scenarios.simulate(Scenarios.byName("ib-ar-c2-s3"), false, 200, 2_000_000, 1, dcqcn);
+        assertTrue(dr.phases().get(2).jainIndex() > 0.85, "DR with DCQCN: nearer fair than the parking lot's 0.75: "
+                + dr.phases().get(2).jainIndex());
+        assertTrue(shares(dr, 2).get(0) < 0.45, "the local sender no longer keeps half: " + shares(dr, 2));
     }
 
     @Test
