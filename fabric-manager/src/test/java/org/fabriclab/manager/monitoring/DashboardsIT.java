@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * expression of every dashboard, every query variable and every recording rule runs through
  * {@code /api/v1/query}, and each must return data in its panel's unit ({@link Units}); every
  * rule, alerts too, must have been evaluated without error. Every failure is reported at once.
- * An integration test: it waits on live traffic.
+ * The rows that only some fabrics fill (Q-table learning, congestion control) run against a daemon
+ * of their own. An integration test: it waits on live traffic.
  */
 class DashboardsIT {
     /** Panels that rightly show nothing on a healthy fabric, by title, and why. */
@@ -42,6 +43,20 @@ class DashboardsIT {
     private static final String[] Q_DAEMON = {"--emulate", "dragonfly:p=1,a=4,h=1", "--engine", "q-adaptive", "--traffic", "adv+1",
         "--link-gbps", "0.2", "--traffic-gbps", "0.1", "--perf-interval", "1s", "--sweep-interval", "5s"};
 
+    /** The fairness dashboard's row of NIC congestion control, which only a daemon whose hosts run one fills. */
+    static final String CC_ROW = "Congestion control";
+
+    /**
+     * A two-level fat tree whose hosts run DCQCN, the switches marking every ECN-capable packet
+     * (Kmin 0, Kmax 1 byte: any queue is above it), so that CNPs flow at the emulator's slow rates.
+     */
+    private static final String[] CC_DAEMON = {"--emulate", "fat-tree:k=4,levels=2", "--engine", "minhop", "--traffic", "uniform",
+        "--link-gbps", "0.2", "--traffic-gbps", "0.1", "--cc", "dcqcn", "--cc-param", "kmin_bytes=0", "--cc-param", "kmax_bytes=1",
+        "--perf-interval", "1s", "--sweep-interval", "5s"};
+
+    /** Scrapes to wait for on it: a minute's rates of the NICs' control packets. */
+    private static final String CC_SCRAPED = "min(count_over_time(fabric_host_nic_cc_control_packets_total[1m])) >= 10";
+
     /** Scrapes to wait for on it: a minute's rates, and the convergence gauge of every switch over a few polls. */
     private static final String Q_SCRAPED = "min(count_over_time(fabric_switch_q_updates_total[1m])) >= 10"
             + " and on() count(fabric_switch_q_change_mean_seconds) >= 20";
@@ -54,7 +69,7 @@ class DashboardsIT {
     void everyPanelAndRecordingRuleReturnsDataInItsUnit(@TempDir Path dir) throws Exception {
         List<Query> queries = new ArrayList<>();
         for (Query q : Dashboards.queries()) {
-            if (!Dashboards.queriesOfRow(Q_LEARNING_ROW).contains(q)) {
+            if (!Dashboards.queriesOfRow(Q_LEARNING_ROW).contains(q) && !Dashboards.queriesOfRow(CC_ROW).contains(q)) {
                 queries.add(q);
             }
         }
@@ -72,6 +87,14 @@ class DashboardsIT {
         List<Query> queries = Dashboards.queriesOfRow(Q_LEARNING_ROW);
         assertTrue(queries.size() >= 8, "the row's panels: " + queries);
         check(dir, Q_DAEMON, Q_SCRAPED, queries);
+    }
+
+    /** The fairness dashboard's congestion-control row, on a daemon whose hosts run DCQCN and whose switches mark. */
+    @Test
+    void theCongestionControlPanelsReturnDataInTheirUnitWhereHostsRunOne(@TempDir Path dir) throws Exception {
+        List<Query> queries = Dashboards.queriesOfRow(CC_ROW);
+        assertTrue(queries.size() >= 7, "the row's panels: " + queries);
+        check(dir, CC_DAEMON, CC_SCRAPED, queries);
     }
 
     /**
