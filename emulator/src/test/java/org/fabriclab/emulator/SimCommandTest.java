@@ -8,12 +8,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code emulator sim} as a user runs it: the report's contract fields, and what it says when it measured nothing. */
 class SimCommandTest {
@@ -306,12 +309,31 @@ class SimCommandTest {
         assertEquals(0.8, j.path("ccParams").path("beta").asDouble(), "the rest at their defaults");
         assertTrue(j.path("goodput").asDouble() > 0.9 && j.path("flowCov").isNumber(), j.toString());
         String[] small = {"sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "10us"};
-        assertRefused(run(concat(small, "--cc", "cubic")), "emulator sim", "'--cc'", "cubic", "none, dcqcn, swift");
+        assertRefused(run(concat(small, "--cc", "cubic")), "emulator sim", "'--cc'", "cubic", "none, dcqcn, swift, rl-cc");
         assertRefused(run(concat(small, "--cc", "swift", "--cc-param", "kmin_bytes=1")), "emulator sim", "kmin_bytes", "target_us");
         assertRefused(run(concat(small, "--cc", "swift", "--cc-param", "beta=x")), "emulator sim", "beta=x", "not a number");
         assertRefused(run(concat(small, "--cc", "dcqcn", "--cc-param", "g=2")), "emulator sim", "g 2.0");
         assertRefused(run(concat(small, "--cc-param", "g=0.1")), "emulator sim", "--cc-param needs");
         assertRefused(run(concat(small, "--many-to-one", "16")), "emulator sim", "'--many-to-one'", "16 hosts");
+    }
+
+    /** {@code --cc rl-cc}: the shipped policy alone, or a policy file; a file that does not load is one line, FILE:LINE: reason, exit 2. */
+    @Test
+    void rlCcRunsTheShippedPolicyOrAFileAndRefusesABadFile(@TempDir Path dir) throws Exception {
+        Run m = run("sim", "--topology", "fat-tree:k=32,levels=1", "--many-to-one", "2", "--load", "1", "--duration", "100us",
+                "--buffer", "32", "--output-buffer", "64", "--cc", "rl-cc", "--json");
+        assertEquals(0, m.code(), m.err());
+        assertEquals("default", m.json().path("ccParams").path("policy").asText());
+        assertTrue(m.json().path("goodput").asDouble() > 0, m.out());
+        Path file = dir.resolve("bad.policy");
+        Files.writeString(file, "fabriclab-rlcc-policy 1\ntree\n0 split rtt_ratio 1 1 7\n1 leaf 0\n");
+        String[] small = {"sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "10us", "--cc", "rl-cc"};
+        assertRefused(run(concat(small, "--cc-param", "policy=" + file)), "emulator sim", "--cc-param policy: " + file + ":3: node 0 refers "
+                + "to node 7, missing from tree 0");
+        assertRefused(run(concat(small, "--cc-param", "policy=" + dir.resolve("missing.policy"))), "emulator sim", "missing.policy: no such file");
+        assertRefused(run(concat(small, "--cc-param", "beta=0.5")), "emulator sim", "rl-cc has no such parameter", "policy, min_rate_gbps");
+        assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--cc-param", "policy=x"), "emulator sim",
+                "--cc-param needs --cc dcqcn, swift or rl-cc");
     }
 
     static String[] concat(String[] a, String... b) {

@@ -119,17 +119,18 @@ public final class SimOptions {
                     + "DEFAULT: none, the routing as configured. Default: ${DEFAULT-VALUE}")
     RoutingMode routingMode;
 
-    @Option(names = "--cc", paramLabel = "none|dcqcn|swift",
+    @Option(names = "--cc", paramLabel = "none|dcqcn|swift|rl-cc",
             description = "The hosts' NIC congestion control: none; dcqcn (switches mark ECN by queue, receivers send CNPs, "
                     + "senders cut and recover their rates); swift (receivers acknowledge every packet, senders keep a window by "
-                    + "the RTT against a target delay). Adds cc, ccParams and networkLatencyMeanNs to the report. Default: none")
+                    + "the RTT against a target delay); rl-cc (receivers acknowledge every packet, a learned tree policy sets each "
+                    + "flow's rate once per RTT from its RTTs, the shipped one unless --cc-param policy=FILE). Adds cc, ccParams and networkLatencyMeanNs to the report. Default: none")
     String cc;
 
     @Option(names = "--cc-param", paramLabel = "NAME=VALUE",
             description = "A parameter of the congestion control, repeatable (dcqcn's kmin_bytes, kmax_bytes, pmax, g, "
                     + "alpha_period_us, cnp_interval_us, timer_us, byte_counter_bytes, f, rai_gbps, rhai_gbps, min_rate_gbps; "
                     + "swift's target_us, ai, beta, max_mdf, min_cwnd, max_cwnd, init_cwnd, fs_range_us, fs_min_cwnd, "
-                    + "fs_max_cwnd); the report's ccParams has every "
+                    + "fs_max_cwnd; rl-cc's policy (a policy file, or default), min_rate_gbps, period_us); the report's ccParams has every "
                     + "value in force")
     Map<String, String> ccParams = new LinkedHashMap<>();
 
@@ -162,7 +163,7 @@ public final class SimOptions {
         }
         SimPatterns.checkFits("--pattern", pattern, topology.fabric());
         if (cc == null && !ccParams.isEmpty()) {
-            throw new IllegalArgumentException("--cc-param needs --cc dcqcn or --cc swift");
+            throw new IllegalArgumentException("--cc-param needs " + CongestionControl.algorithms());
         }
         ccSettings = cc == null ? null : CongestionControl.settings(cc, ccParams);
     }
