@@ -19,8 +19,9 @@ class RlCcTest {
     private static final int DST = 5;
     private static final int FRAME = 1_000;
 
+    /** RL-CC deciding by {@code d}, dividing RTTs by the least seen. */
     private static RlCc rlCc(RlCc.Decider d) {
-        return (RlCc) RlCc.Params.defaults().withPolicy(d, "test").create(100);
+        return (RlCc) new RlCc.Params(d, "test", 0.1, 0, 0).create(100);
     }
 
     @Test
@@ -67,20 +68,20 @@ class RlCcTest {
     /** The shipped policy, fed RTTs that rise step by step at a steady rate: its rate falls as the queue grows, and rises when it drains. */
     @Test
     void theShippedPolicyCutsAsTheRttRisesAndRaisesAsItFalls() {
-        RlCc cc = (RlCc) RlCc.Params.defaults().create(100);
+        RlCc cc = (RlCc) RlCc.Params.defaults().create(100); // a base RTT of 500 ns
         cc.sent(DST, FRAME, 0);
         long t = 0;
-        cc.acked(DST, 1_000, t += 1_000);
+        cc.acked(DST, 500, t += 500);
         double before = cc.rateGbps(DST, t);
         for (int k = 1; k <= 8; k++) {
             cc.sent(DST, FRAME, t);
-            cc.acked(DST, 1_000L * (1 + k), t += 1_000L * (1 + k));
+            cc.acked(DST, 500L * (1 + k), t += 500L * (1 + k));
         }
         double congested = cc.rateGbps(DST, t);
         assertTrue(congested < before / 2, "RTT up to 9 times its base: the rate falls from " + before + " to " + congested);
         for (int k = 0; k < 20; k++) {
             cc.sent(DST, FRAME, t);
-            cc.acked(DST, 1_000, t += 1_000);
+            cc.acked(DST, 500, t += 500);
         }
         assertTrue(cc.rateGbps(DST, t) > congested, "the queue gone: the rate climbs back from " + congested + " to " + cc.rateGbps(DST, t));
     }
@@ -89,20 +90,21 @@ class RlCcTest {
     void settingsReadAPolicyFileAndRefuseWhatIsNot(@TempDir Path dir) throws Exception {
         RlCc.Params d = (RlCc.Params) CongestionControl.settings("rl-cc", Map.of());
         assertEquals(RlCc.Params.defaults(), d, "the table round-trips the defaults");
-        assertEquals(Map.of("policy", "default", "min_rate_gbps", 0.1, "period_us", 0.0), d.values());
+        assertEquals(Map.of("policy", "default", "min_rate_gbps", 0.1, "period_us", 0.0, "base_rtt_us", 0.5), d.values());
         Path file = dir.resolve("p.policy");
         Files.writeString(file, "fabriclab-rlcc-policy 1\ntree\n0 leaf -0.25\n");
         RlCc.Params p = (RlCc.Params) CongestionControl.settings("rl-cc", Map.of("policy", file.toString(), "min_rate_gbps", "1",
-                "period_us", "2"));
+                "period_us", "2", "base_rtt_us", "0"));
         assertEquals(-0.25, p.policy().decide(new double[5]));
         assertEquals(file.toString(), p.values().get("policy"));
         assertEquals(1.0, p.minRateGbps());
         assertEquals(2_000, p.periodNs());
+        assertEquals(0, p.baseRttNs());
         Files.writeString(file, "fabriclab-rlcc-policy 1\ntree\n0 split speed 1 1 2\n1 leaf 0\n2 leaf 1\n");
         assertEquals("--cc-param policy: " + file + ":3: unknown feature 'speed'; the features are rtt_ratio, rtt_ratio_prev, rtt_trend, "
                 + "rate_frac, ack_rate_frac", refusal(Map.of("policy", file.toString())));
         assertEquals("--cc-param policy: " + dir.resolve("none") + ": no such file", refusal(Map.of("policy", dir.resolve("none").toString())));
-        assertTrue(refusal(Map.of("target_us", "4")).contains("rl-cc has no such parameter; it has policy, min_rate_gbps, period_us"));
+        assertTrue(refusal(Map.of("target_us", "4")).contains("rl-cc has no such parameter; it has policy, min_rate_gbps, period_us, base_rtt_us"));
         assertEquals("--cc-param min_rate_gbps=x: not a number", refusal(Map.of("min_rate_gbps", "x")));
         assertTrue(refusal(Map.of("min_rate_gbps", "0")).contains("min_rate_gbps above 0"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> CongestionControl.settings("none", Map.of("policy", "p")))
