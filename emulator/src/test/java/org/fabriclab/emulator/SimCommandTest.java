@@ -336,6 +336,35 @@ class SimCommandTest {
                 "--cc-param needs --cc dcqcn, swift or rl-cc");
     }
 
+    /**
+     * {@code --long-short}: every short flow completes and is reported with its normalised time; the
+     * long flow gives way and comes back, RL-CC's within the run, DCQCN's (cut by the shorts' queue,
+     * its rate recovered by timer steps) later or not at all (with 16 KiB shorts the burst is over
+     * before a CNP cuts it, and it recovers as fast as without congestion control); a size the source queue cannot hold, or with --many-to-one, is refused.
+     */
+    @Test
+    void longShortReportsTheLongFlowsRecoveryAndTheShortFlowsCompletion() {
+        String[] common = {"sim", "--topology", "fat-tree:k=32,levels=1", "--long-short", "16", "--short-bytes", "65536", "--load", "1",
+                "--duration", "2ms", "--buffer", "32", "--output-buffer", "1024", "--json"};
+        JsonNode rl = run(concat(common, "--cc", "rl-cc")).json();
+        assertEquals(17, rl.path("flows").asInt());
+        assertEquals(256, rl.path("shortPackets").asInt(), "64 KiB of 256-byte payloads");
+        assertEquals(16, rl.path("shortsCompleted").asInt(), rl.toString());
+        assertEquals(16, rl.path("shortCompletionNs").size());
+        assertTrue(rl.path("longGbpsDuring").asDouble() < rl.path("longGbpsBefore").asDouble() / 2, rl.toString());
+        assertTrue(rl.path("shortNormalizedMean").asDouble() >= 1 && rl.path("shortNormalizedP99").asDouble()
+                >= rl.path("shortNormalizedMean").asDouble(), "no flow faster than alone at the line rate; p99 at least the mean");
+        assertTrue(rl.path("longRecoveryNs").isNumber(), "RL-CC's long flow recovers within the run: " + rl);
+        assertEquals(100, rl.path("longGbpsSeries").size());
+        JsonNode dcqcn = run(concat(common, "--cc", "dcqcn")).json();
+        assertTrue(dcqcn.path("longRecoveryNs").isNull() || dcqcn.path("longRecoveryNs").asLong() > rl.path("longRecoveryNs").asLong(),
+                "DCQCN recovers later: " + dcqcn.path("longRecoveryNs") + " against " + rl.path("longRecoveryNs"));
+        String[] small = {"sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "10us"};
+        assertRefused(run(concat(small, "--long-short", "2", "--short-bytes", "1000000")), "emulator sim", "'--short-bytes'", "1..1024");
+        assertRefused(run(concat(small, "--long-short", "2", "--many-to-one", "2")), "emulator sim", "--long-short and --many-to-one");
+        assertRefused(run(concat(small, "--long-short", "15")), "emulator sim", "'--long-short'", "1..14");
+    }
+
     static String[] concat(String[] a, String... b) {
         String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);

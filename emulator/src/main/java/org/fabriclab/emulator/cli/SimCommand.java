@@ -59,6 +59,17 @@ public final class SimCommand implements Callable<Integer> {
                     + "sum as a fraction of one link (goodput) and their coefficient of variation (flowCov) to the report. Default: none")
     Integer manyToOne;
 
+    @Option(names = "--long-short", paramLabel = "N",
+            description = "Instead of --pattern: the RL-CC paper's long-short: one long flow from host 1 to host 0 for the whole run, "
+                    + "and N short flows from hosts 2..N+1 to host 0, each of --short-bytes, all starting at a quarter of the run, "
+                    + "every flow offered at --load. Adds the long flow's bandwidth before, during and over time, its recovery time, and "
+                    + "the short flows' completion times, plain and normalised (mean and p99). Default: none")
+    Integer longShort;
+
+    @Option(names = "--short-bytes", defaultValue = "65536", paramLabel = "BYTES",
+            description = "With --long-short: each short flow's payload bytes (whole packets of --payload). Default: ${DEFAULT-VALUE}")
+    long shortBytes;
+
     @Mixin
     JsonOption json;
 
@@ -94,6 +105,10 @@ public final class SimCommand implements Callable<Integer> {
         List<Simulation.Flow> flows = new ArrayList<>();
         for (int i = 1; manyToOne != null && i <= manyToOne; i++) {
             flows.add(new Simulation.Flow(i, 0, 0, durationNs));
+        }
+        LongShort ls = longShort == null ? null : LongShort.of(longShort, shortBytes, manyToOne != null, hosts, sim, durationNs);
+        if (ls != null) {
+            flows.addAll(ls.flows());
         }
         Simulation.Config config;
         try {
@@ -141,6 +156,9 @@ public final class SimCommand implements Callable<Integer> {
             report.put("flowGbps", Arrays.stream(gbps).boxed().toList());
             report.put("goodput", Arrays.stream(gbps).sum() / config.linkGbps());
             report.put("flowCov", Fairness.coefficientOfVariation(gbps));
+        }
+        if (ls != null) {
+            report.putAll(ls.report(r, config));
         }
         if (config.seriesNs() > 0) {
             report.put("seriesBinNs", config.seriesNs());
