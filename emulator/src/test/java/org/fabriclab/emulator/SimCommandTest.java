@@ -365,6 +365,24 @@ class SimCommandTest {
         assertRefused(run(concat(small, "--long-short", "15")), "emulator sim", "'--long-short'", "1..14");
     }
 
+    /** {@code --all-to-all N}: N(N-1) flows reported by source then destination, goodput over N links; refused beside another traffic option. */
+    @Test
+    void allToAllReportsEveryPairsFlow() {
+        Run r = run("sim", "--topology", "fat-tree:k=32,levels=1", "--all-to-all", "3", "--load", "0.6", "--duration", "100us",
+                "--buffer", "32", "--output-buffer", "64", "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode j = r.json();
+        assertEquals(6, j.path("flows").asInt());
+        assertEquals(6, j.path("flowGbps").size());
+        for (JsonNode g : j.path("flowGbps")) {
+            assertEquals(30, g.asDouble(), 1.5, "each host offers 0.6 of its link, split over two flows: " + j.path("flowGbps"));
+        }
+        assertEquals(0.6, j.path("goodput").asDouble(), 0.03, "over three links");
+        String[] small = {"sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "10us"};
+        assertRefused(run(concat(small, "--all-to-all", "3", "--many-to-one", "2")), "emulator sim", "give one");
+        assertRefused(run(concat(small, "--all-to-all", "17")), "emulator sim", "'--all-to-all'", "2..16");
+    }
+
     static String[] concat(String[] a, String... b) {
         String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
