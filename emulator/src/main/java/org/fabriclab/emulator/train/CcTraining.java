@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -14,6 +13,7 @@ import java.util.stream.Collectors;
 import org.fabriclab.agent.core.RlCc;
 import org.fabriclab.agent.core.RlCcPolicy;
 import org.fabriclab.emulator.sim.Simulation;
+import org.fabriclab.emulator.sweep.Sweep;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.engine.RoutingOptions;
@@ -184,7 +184,7 @@ public final class CcTraining {
         return sum / o.flows().size();
     }
 
-    private Result run(Consumer<String> progress) {
+    private Result run(Consumer<String> progress) throws RoutingException {
         ExecutorService pool = Executors.newFixedThreadPool(o.threads(), r -> {
             Thread t = new Thread(r, "train-cc");
             t.setDaemon(true);
@@ -221,7 +221,7 @@ public final class CcTraining {
     }
 
     /** The cross-entropy search for the teacher's parameters; returns the best seen. */
-    private double[] search(ExecutorService pool, Consumer<String> progress) {
+    private double[] search(ExecutorService pool, Consumer<String> progress) throws RoutingException {
         int dims = TEACHER.size();
         Random random = new Random(o.seed());
         double[] mean = new double[dims];
@@ -243,7 +243,7 @@ public final class CcTraining {
             }
             double[] score = new double[unit.length];
             for (int k = 0; k < unit.length; k++) {
-                score[k] = get(scores.get(k));
+                score[k] = Sweep.get(scores.get(k));
                 if (score[k] > bestScore) {
                     bestScore = score[k];
                     best = params(unit[k]);
@@ -288,14 +288,14 @@ public final class CcTraining {
      * ({@link #augmented}, drawn from {@code augment}); returns the mean reward per decision.
      */
     private double collect(ExecutorService pool, RlCc.Decider actor, RlCc.Decider label, List<double[]> xs, List<Double> ys,
-                           Random augment) {
+                           Random augment) throws RoutingException {
         List<Future<Episode>> runs = new ArrayList<>();
         for (int n : o.flows()) {
             runs.add(pool.submit(() -> episode(n, actor, label)));
         }
         double sum = 0;
         for (Future<Episode> f : runs) {
-            Episode e = get(f);
+            Episode e = Sweep.get(f);
             sum += e.meanReward();
             if (label != null) {
                 xs.addAll(e.x);
@@ -347,20 +347,6 @@ public final class CcTraining {
             y[k] = ys.get(k * stride);
         }
         return BoostedTrees.fit(x, y, o.trees(), o.depth(), 0.3, 20);
-    }
-
-    private static <T> T get(Future<T> f) {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("training interrupted", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
     }
 
     private static String describe(double[] p) {
