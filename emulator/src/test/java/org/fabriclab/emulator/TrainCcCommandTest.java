@@ -44,6 +44,8 @@ class TrainCcCommandTest {
         String out = dir.resolve("p.policy").toString();
         assertRefused(run("train-cc", "--output", out, "--iterations", "0"), "emulator train-cc", "'--iterations'", "1..1000");
         assertRefused(run("train-cc", "--output", out, "--flows", "2,32"), "emulator train-cc", "'--flows'", "32", "1..31");
+        assertRefused(run("train-cc", "--output", out, "--long-short-episodes", "31"), "emulator train-cc", "'--long-short-episodes'",
+                "1..30");
         assertRefused(run("train-cc", "--output", out, "--trees", "40", "--depth", "4"), "emulator train-cc", "200 operations", "150");
         assertRefused(run("train-cc", "--output", out, "--episode", "1us"), "emulator train-cc", "'--episode'", "10us..100ms");
         assertRefused(run("train-cc", "--output", out, "--reward-target", "1"), "emulator train-cc", "'--reward-target'");

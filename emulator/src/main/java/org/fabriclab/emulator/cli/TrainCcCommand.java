@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -45,6 +46,11 @@ public final class TrainCcCommand implements Callable<Integer> {
             description = "The many-to-one episodes, by their flows (each 1.." + MAX_FLOWS + ", at most 8 episodes). Default: ${DEFAULT-VALUE}")
     List<Integer> flows;
 
+    @Option(names = "--long-short-episodes", split = ",", paramLabel = "N,..",
+            description = "Long-short episodes too, by their short flows (each 1.." + (MAX_FLOWS - 1) + "): a long flow from host 1 to "
+                    + "host 0, and N flows of 64 KiB joining it at a quarter of the episode (as sim --long-short). Default: none")
+    List<Integer> longShort = new ArrayList<>();
+
     @Option(names = "--episode", defaultValue = "1ms", paramLabel = "TIME", converter = TimeSpan.Converter.class,
             description = "Virtual time of each episode (10us..100ms). Default: ${DEFAULT-VALUE}")
     TimeSpan episode;
@@ -78,7 +84,7 @@ public final class TrainCcCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         int t = threads != null ? threads : Math.min(2, Runtime.getRuntime().availableProcessors());
-        CcTraining.Options o = new CcTraining.Options(seed.seed, iterations, population, flows, episode.nanos(), rewardTarget, trees, depth,
+        CcTraining.Options o = new CcTraining.Options(seed.seed, iterations, population, flows, longShort, episode.nanos(), rewardTarget, trees, depth,
                 dagger, t);
         CcTraining.Result r = CcTraining.train(o, line -> {
             err.println(line);
@@ -114,6 +120,13 @@ public final class TrainCcCommand implements Callable<Integer> {
         }
         for (int n : flows) {
             range("--flows", n, 1, MAX_FLOWS);
+        }
+        if (longShort.size() > 8) {
+            throw new IllegalArgumentException("Invalid value for option '--long-short-episodes': give at most 8 episodes, not "
+                    + longShort.size());
+        }
+        for (int n : longShort) {
+            range("--long-short-episodes", n, 1, MAX_FLOWS - 1);
         }
         if (episode.nanos() < 10_000 || episode.nanos() > 100_000_000) {
             throw new IllegalArgumentException("Invalid value for option '--episode': '" + episode.text() + "' is outside 10us..100ms");

@@ -67,6 +67,9 @@ public final class CcTraining {
      * @param iterations   cross-entropy iterations
      * @param population   teachers tried per iteration
      * @param flows        the many-to-one episodes, by their number of flows
+     * @param longShort    the long-short episodes, by their number of short flows (a long flow from host 1 to host 0,
+     *                     and that many flows of {@link #SHORT_PACKETS} packets from hosts 2.. joining it at a quarter of
+     *                     the episode: the RL-CC paper's recovery benchmark, as {@code emulator sim --long-short} runs it)
      * @param episodeNs    each episode's virtual time
      * @param rewardTarget the reward's {@code target}
      * @param trees        the student's trees
@@ -74,12 +77,16 @@ public final class CcTraining {
      * @param dagger       rounds of DAgger after the first fit
      * @param threads      simulations side by side (the result does not depend on it)
      */
-    public record Options(long seed, int iterations, int population, List<Integer> flows, long episodeNs, double rewardTarget, int trees,
-                          int depth, int dagger, int threads) {
+    public record Options(long seed, int iterations, int population, List<Integer> flows, List<Integer> longShort, long episodeNs,
+                          double rewardTarget, int trees, int depth, int dagger, int threads) {
         public Options {
             flows = List.copyOf(flows);
+            longShort = List.copyOf(longShort);
         }
     }
+
+    /** A long-short episode's short flows' size: 64 KiB of 256-byte payloads. */
+    public static final int SHORT_PACKETS = 256;
 
     /**
      * What training gave: the policy file's text, the teacher's parameters (in {@link #TEACHER}
@@ -114,7 +121,11 @@ public final class CcTraining {
         }
     }
 
-    /** One episode's decider: {@code actor} acts; the reward is summed; with a {@code label}, each decision is recorded with its action. */
+    /**
+     * One episode's decider: {@code actor} acts; the reward is summed; with a {@code label}, each
+     * decision is recorded with its action (allocating per decision: training only, never the
+     * runtime's path).
+     */
     private static final class Episode implements RlCc.Decider {
         private final RlCc.Decider actor;
         private final RlCc.Decider label;
@@ -151,11 +162,28 @@ public final class CcTraining {
     private final Options o;
     private final Fabric fabric;
     private final ForwardingTables tables;
+    /** Every episode's flows: the many-to-one ones, then the long-short ones. */
+    private final List<List<Simulation.Flow>> episodes = new ArrayList<>();
 
     private CcTraining(Options o) throws RoutingException {
         this.o = o;
         fabric = Topologies.generate(TOPOLOGY);
         tables = EngineChain.parse("minhop").route(new RoutingRequest(fabric, LidAssigner.assign(fabric), RoutingOptions.DEFAULTS)).tables();
+        for (int n : o.flows()) {
+            List<Simulation.Flow> flows = new ArrayList<>();
+            for (int i = 1; i <= n; i++) {
+                flows.add(new Simulation.Flow(i, 0, 0, o.episodeNs()));
+            }
+            episodes.add(flows);
+        }
+        for (int n : o.longShort()) {
+            List<Simulation.Flow> flows = new ArrayList<>();
+            flows.add(new Simulation.Flow(1, 0, 0, o.episodeNs()));
+            for (int i = 0; i < n; i++) {
+                flows.add(new Simulation.Flow(2 + i, 0, o.episodeNs() / 4, o.episodeNs(), SHORT_PACKETS));
+            }
+            episodes.add(flows);
+        }
     }
 
     /** Trains by {@code o}, telling {@code progress} a line per iteration. */
@@ -163,13 +191,9 @@ public final class CcTraining {
         return new CcTraining(o).run(progress);
     }
 
-    /** Runs {@code decider} on the many-to-one episode of {@code n} flows. */
-    private Episode episode(int n, RlCc.Decider actor, RlCc.Decider label) {
+    /** Runs {@code actor} on the episode of {@code flows}. */
+    private Episode episode(List<Simulation.Flow> flows, RlCc.Decider actor, RlCc.Decider label) {
         Episode e = new Episode(actor, label, o.rewardTarget());
-        List<Simulation.Flow> flows = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-            flows.add(new Simulation.Flow(i, 0, 0, o.episodeNs()));
-        }
         Simulation.run(Simulation.Config.builder(fabric, tables).load(1).bufferPackets(32).outputBufferPackets(1024)
                 .durationNs(o.episodeNs()).seed(o.seed()).flows(flows).cc(RlCc.Params.defaults().withPolicy(e, "training")).build());
         return e;
@@ -178,10 +202,10 @@ public final class CcTraining {
     /** The mean over the episodes of the mean reward per decision of {@code actor}. */
     private double score(RlCc.Decider actor) {
         double sum = 0;
-        for (int n : o.flows()) {
-            sum += episode(n, actor, null).meanReward();
+        for (List<Simulation.Flow> flows : episodes) {
+            sum += episode(flows, actor, null).meanReward();
         }
-        return sum / o.flows().size();
+        return sum / episodes.size();
     }
 
     private Result run(Consumer<String> progress) throws RoutingException {
@@ -290,8 +314,8 @@ public final class CcTraining {
     private double collect(ExecutorService pool, RlCc.Decider actor, RlCc.Decider label, List<double[]> xs, List<Double> ys,
                            Random augment) throws RoutingException {
         List<Future<Episode>> runs = new ArrayList<>();
-        for (int n : o.flows()) {
-            runs.add(pool.submit(() -> episode(n, actor, label)));
+        for (List<Simulation.Flow> flows : episodes) {
+            runs.add(pool.submit(() -> episode(flows, actor, label)));
         }
         double sum = 0;
         for (Future<Episode> f : runs) {
@@ -362,11 +386,15 @@ public final class CcTraining {
         return String.format(Locale.ROOT, "emulator train-cc --seed %d --iterations %d --population %d --flows %s --episode %dns "
                         + "--reward-target %s --trees %d --depth %d --dagger %d", o.seed(), o.iterations(), o.population(),
                 flowList(), o.episodeNs(), Double.toString(o.rewardTarget()),
-                o.trees(), o.depth(), o.dagger());
+                o.trees(), o.depth(), o.dagger()) + (o.longShort().isEmpty() ? "" : " --long-short-episodes " + join(o.longShort()));
     }
 
     private String flowList() {
-        return o.flows().stream().map(String::valueOf).collect(Collectors.joining(","));
+        return join(o.flows());
+    }
+
+    private static String join(List<Integer> values) {
+        return values.stream().map(String::valueOf).collect(Collectors.joining(","));
     }
 
     private String text(BoostedTrees student, double[] teacher, double teacherReward, double studentReward, double rmse, int samples) {
@@ -374,7 +402,8 @@ public final class CcTraining {
                 + "# RL-CC policy trained by: " + command() + " --output FILE\n"
                 + "# reward per decision: -(" + o.rewardTarget() + " - rtt_ratio * sqrt(rate_frac))^2, mean over the decisions of "
                 + "each many-to-one episode (" + TOPOLOGY + ", " + flowList() + " flows to one host at the line rate, "
-                + o.episodeNs() + " ns)\n"
+                + o.episodeNs() + " ns)" + (o.longShort().isEmpty() ? "" : " and long-short episode (a long flow, and "
+                + join(o.longShort()) + " flows of " + SHORT_PACKETS + " packets joining it at a quarter of the episode)") + "\n"
                 + "# teacher: a = u < target ? min(1, mi + ai / rate_frac) : -min(max_down, gain (u - target) / u), "
                 + "u = rtt_ratio sqrt(rate_frac); "
                 + describe(teacher) + "\n"
