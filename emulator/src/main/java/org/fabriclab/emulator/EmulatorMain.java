@@ -7,6 +7,7 @@ import org.fabriclab.emulator.cli.BenchForwardingCommand;
 import org.fabriclab.emulator.cli.ScenarioCommand;
 import org.fabriclab.emulator.cli.SimCommand;
 import org.fabriclab.emulator.cli.SweepCommand;
+import org.fabriclab.emulator.cli.TrainCcCommand;
 import org.fabriclab.emulator.cli.UpCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -14,7 +15,7 @@ import picocli.CommandLine.Command;
 /** {@code bin/emulator}: runs emulated fabrics, live or in virtual time; one class per subcommand in {@code emulator.cli}. */
 @Command(name = "emulator", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Runs emulated fabrics.", subcommands = {UpCommand.class, SimCommand.class, SweepCommand.class, ScenarioCommand.class,
-            BenchForwardingCommand.class})
+            TrainCcCommand.class, BenchForwardingCommand.class})
 public final class EmulatorMain implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

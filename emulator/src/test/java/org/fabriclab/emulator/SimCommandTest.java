@@ -8,12 +8,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code emulator sim} as a user runs it: the report's contract fields, and what it says when it measured nothing. */
 class SimCommandTest {
@@ -306,12 +309,78 @@ class SimCommandTest {
         assertEquals(0.8, j.path("ccParams").path("beta").asDouble(), "the rest at their defaults");
         assertTrue(j.path("goodput").asDouble() > 0.9 && j.path("flowCov").isNumber(), j.toString());
         String[] small = {"sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "10us"};
-        assertRefused(run(concat(small, "--cc", "cubic")), "emulator sim", "'--cc'", "cubic", "none, dcqcn, swift");
+        assertRefused(run(concat(small, "--cc", "cubic")), "emulator sim", "'--cc'", "cubic", "none, dcqcn, swift, rl-cc");
         assertRefused(run(concat(small, "--cc", "swift", "--cc-param", "kmin_bytes=1")), "emulator sim", "kmin_bytes", "target_us");
         assertRefused(run(concat(small, "--cc", "swift", "--cc-param", "beta=x")), "emulator sim", "beta=x", "not a number");
         assertRefused(run(concat(small, "--cc", "dcqcn", "--cc-param", "g=2")), "emulator sim", "g 2.0");
         assertRefused(run(concat(small, "--cc-param", "g=0.1")), "emulator sim", "--cc-param needs");
         assertRefused(run(concat(small, "--many-to-one", "16")), "emulator sim", "'--many-to-one'", "16 hosts");
+    }
+
+    /** {@code --cc rl-cc}: the shipped policy alone, or a policy file; a file that does not load is one line, FILE:LINE: reason, exit 2. */
+    @Test
+    void rlCcRunsTheShippedPolicyOrAFileAndRefusesABadFile(@TempDir Path dir) throws Exception {
+        Run m = run("sim", "--topology", "fat-tree:k=32,levels=1", "--many-to-one", "2", "--load", "1", "--duration", "100us",
+                "--buffer", "32", "--output-buffer", "64", "--cc", "rl-cc", "--json");
+        assertEquals(0, m.code(), m.err());
+        assertEquals("default", m.json().path("ccParams").path("policy").asText());
+        assertTrue(m.json().path("goodput").asDouble() > 0, m.out());
+        Path file = dir.resolve("bad.policy");
+        Files.writeString(file, "fabriclab-rlcc-policy 1\ntree\n0 split rtt_ratio 1 1 7\n1 leaf 0\n");
+        String[] small = {"sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "10us", "--cc", "rl-cc"};
+        assertRefused(run(concat(small, "--cc-param", "policy=" + file)), "emulator sim", "--cc-param policy: " + file + ":3: node 0 refers "
+                + "to node 7, missing from tree 0");
+        assertRefused(run(concat(small, "--cc-param", "policy=" + dir.resolve("missing.policy"))), "emulator sim", "missing.policy: no such file");
+        assertRefused(run(concat(small, "--cc-param", "beta=0.5")), "emulator sim", "rl-cc has no such parameter", "policy, min_rate_gbps");
+        assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--cc-param", "policy=x"), "emulator sim",
+                "--cc-param needs --cc dcqcn, swift or rl-cc");
+    }
+
+    /**
+     * {@code --long-short}: every short flow completes and is reported with its normalised time; the
+     * long flow gives way and comes back, RL-CC's within the run, DCQCN's (cut by the shorts' queue,
+     * its rate recovered by timer steps) later or not at all (with 16 KiB shorts the burst is over
+     * before a CNP cuts it, and it recovers as fast as without congestion control); a size the source queue cannot hold, or with --many-to-one, is refused.
+     */
+    @Test
+    void longShortReportsTheLongFlowsRecoveryAndTheShortFlowsCompletion() {
+        String[] common = {"sim", "--topology", "fat-tree:k=32,levels=1", "--long-short", "16", "--short-bytes", "65536", "--load", "1",
+                "--duration", "2ms", "--buffer", "32", "--output-buffer", "1024", "--json"};
+        JsonNode rl = run(concat(common, "--cc", "rl-cc")).json();
+        assertEquals(17, rl.path("flows").asInt());
+        assertEquals(256, rl.path("shortPackets").asInt(), "64 KiB of 256-byte payloads");
+        assertEquals(16, rl.path("shortsCompleted").asInt(), rl.toString());
+        assertEquals(16, rl.path("shortCompletionNs").size());
+        assertTrue(rl.path("longGbpsDuring").asDouble() < rl.path("longGbpsBefore").asDouble() / 2, rl.toString());
+        assertTrue(rl.path("shortNormalizedMean").asDouble() >= 1 && rl.path("shortNormalizedP99").asDouble()
+                >= rl.path("shortNormalizedMean").asDouble(), "no flow faster than alone at the line rate; p99 at least the mean");
+        assertTrue(rl.path("longRecoveryNs").isNumber(), "RL-CC's long flow recovers within the run: " + rl);
+        assertEquals(100, rl.path("longGbpsSeries").size());
+        JsonNode dcqcn = run(concat(common, "--cc", "dcqcn")).json();
+        assertTrue(dcqcn.path("longRecoveryNs").isNull() || dcqcn.path("longRecoveryNs").asLong() > rl.path("longRecoveryNs").asLong(),
+                "DCQCN recovers later: " + dcqcn.path("longRecoveryNs") + " against " + rl.path("longRecoveryNs"));
+        String[] small = {"sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "10us"};
+        assertRefused(run(concat(small, "--long-short", "2", "--short-bytes", "1000000")), "emulator sim", "'--short-bytes'", "1..1024");
+        assertRefused(run(concat(small, "--long-short", "2", "--many-to-one", "2")), "emulator sim", "--long-short and --many-to-one");
+        assertRefused(run(concat(small, "--long-short", "15")), "emulator sim", "'--long-short'", "1..14");
+    }
+
+    /** {@code --all-to-all N}: N(N-1) flows reported by source then destination, goodput over N links; refused beside another traffic option. */
+    @Test
+    void allToAllReportsEveryPairsFlow() {
+        Run r = run("sim", "--topology", "fat-tree:k=32,levels=1", "--all-to-all", "3", "--load", "0.6", "--duration", "100us",
+                "--buffer", "32", "--output-buffer", "64", "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode j = r.json();
+        assertEquals(6, j.path("flows").asInt());
+        assertEquals(6, j.path("flowGbps").size());
+        for (JsonNode g : j.path("flowGbps")) {
+            assertEquals(30, g.asDouble(), 1.5, "each host offers 0.6 of its link, split over two flows: " + j.path("flowGbps"));
+        }
+        assertEquals(0.6, j.path("goodput").asDouble(), 0.03, "over three links");
+        String[] small = {"sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "10us"};
+        assertRefused(run(concat(small, "--all-to-all", "3", "--many-to-one", "2")), "emulator sim", "give one");
+        assertRefused(run(concat(small, "--all-to-all", "17")), "emulator sim", "'--all-to-all'", "2..16");
     }
 
     static String[] concat(String[] a, String... b) {

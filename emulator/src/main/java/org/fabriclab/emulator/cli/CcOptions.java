@@ -24,12 +24,16 @@ public final class CcOptions {
     @Option(names = "--cc", paramLabel = "NAME", completionCandidates = Names.class,
             description = "The hosts' NIC congestion control: ${COMPLETION-CANDIDATES} (dcqcn: switches mark ECN by queue, receivers "
                     + "send CNPs, senders cut and recover their rates; swift: receivers acknowledge every packet, senders keep a window "
-                    + "by the RTT against a target delay). Default: none")
+                    + "by the RTT against a target delay; rl-cc: receivers acknowledge every packet, a learned tree policy sets each "
+                    + "flow's rate once per RTT from its RTTs, the shipped one unless --cc-param policy=FILE). Default: none")
     String name;
 
     @Option(names = "--cc-param", paramLabel = "NAME=VALUE",
-            description = "A parameter of --cc's congestion control, repeatable (e.g. dcqcn's kmin_bytes, timer_us; swift's target_us, "
-                    + "ai; the emulator README lists them all)")
+            description = "A parameter of the congestion control, repeatable (dcqcn's kmin_bytes, kmax_bytes, pmax, g, "
+                    + "alpha_period_us, cnp_interval_us, timer_us, byte_counter_bytes, f, rai_gbps, rhai_gbps, min_rate_gbps; "
+                    + "swift's target_us, ai, beta, max_mdf, min_cwnd, max_cwnd, init_cwnd, fs_range_us, fs_min_cwnd, "
+                    + "fs_max_cwnd; rl-cc's policy (a policy file, or default), min_rate_gbps, period_us, base_rtt_us); a report's "
+                    + "ccParams has every value in force")
     Map<String, String> params = new LinkedHashMap<>();
 
     /**
@@ -39,8 +43,7 @@ public final class CcOptions {
      */
     public CongestionControl.Settings settings() {
         if (name == null && !params.isEmpty()) {
-            throw new IllegalArgumentException("--cc-param needs a congestion control: give --cc " + String.join(", --cc ",
-                    List.of(CongestionControl.NAMES).subList(1, CongestionControl.NAMES.length)));
+            throw new IllegalArgumentException("--cc-param needs " + CongestionControl.algorithms());
         }
         return name == null ? null : CongestionControl.settings(name, params);
     }

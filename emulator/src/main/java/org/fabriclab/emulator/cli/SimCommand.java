@@ -59,6 +59,24 @@ public final class SimCommand implements Callable<Integer> {
                     + "sum as a fraction of one link (goodput) and their coefficient of variation (flowCov) to the report. Default: none")
     Integer manyToOne;
 
+    @Option(names = "--all-to-all", paramLabel = "N",
+            description = "Instead of --pattern: the RL-CC paper's all-to-all: every host of 0..N-1 sends to every other, N(N-1) flows "
+                    + "for the whole run, each offered at --load / (N - 1) (so each host at --load). Adds each flow's throughput over "
+                    + "the last four fifths (flowGbps, by source then destination), their sum as a fraction of N links (goodput) and "
+                    + "their coefficient of variation (flowCov). Default: none")
+    Integer allToAll;
+
+    @Option(names = "--long-short", paramLabel = "N",
+            description = "Instead of --pattern: the RL-CC paper's long-short: one long flow from host 1 to host 0 for the whole run, "
+                    + "and N short flows from hosts 2..N+1 to host 0, each of --short-bytes, all starting at a quarter of the run, "
+                    + "every flow offered at --load. Adds the long flow's bandwidth before, during and over time, its recovery time, and "
+                    + "the short flows' completion times, plain and normalised (mean and p99). Default: none")
+    Integer longShort;
+
+    @Option(names = "--short-bytes", defaultValue = "65536", paramLabel = "BYTES",
+            description = "With --long-short: each short flow's payload bytes (whole packets of --payload). Default: ${DEFAULT-VALUE}")
+    long shortBytes;
+
     @Mixin
     JsonOption json;
 
@@ -66,6 +84,9 @@ public final class SimCommand implements Callable<Integer> {
     @DeprecatedSpelling(use = "--engine CHAIN")
     @Option(names = "--routing", hidden = true, paramLabel = "CHAIN", converter = EngineOption.ChainConverter.class)
     String routing;
+
+    /** The most hosts {@code --all-to-all} takes: 64, 4,032 flows (each keeps a hundred bins of its bytes). */
+    static final int MAX_ALL_TO_ALL = 64;
 
     /** A measured window shorter than this (10 us) is too short for a packet's trip, whatever the load. */
     private static final long SHORT_WINDOW_NS = 10_000;
@@ -95,9 +116,27 @@ public final class SimCommand implements Callable<Integer> {
         for (int i = 1; manyToOne != null && i <= manyToOne; i++) {
             flows.add(new Simulation.Flow(i, 0, 0, durationNs));
         }
+        if (allToAll != null && (manyToOne != null || longShort != null)) {
+            throw new IllegalArgumentException("--all-to-all, --many-to-one and --long-short each give the traffic; give one");
+        }
+        if (allToAll != null && (allToAll < 2 || allToAll > Math.min(hosts, MAX_ALL_TO_ALL))) {
+            throw new IllegalArgumentException("Invalid value for option '--all-to-all': " + allToAll + " hosts is outside 2.."
+                    + Math.min(hosts, MAX_ALL_TO_ALL) + " (the fabric has " + hosts + " hosts)");
+        }
+        for (int i = 0; allToAll != null && i < allToAll; i++) {
+            for (int j = 0; j < allToAll; j++) {
+                if (i != j) {
+                    flows.add(new Simulation.Flow(i, j, 0, durationNs));
+                }
+            }
+        }
+        LongShort ls = longShort == null ? null : LongShort.of(longShort, shortBytes, manyToOne != null, hosts, sim, durationNs);
+        if (ls != null) {
+            flows.addAll(ls.flows());
+        }
         Simulation.Config config;
         try {
-            config = sim.config(sim.route(chain)).load(load).seriesNs(series == null ? 0 : series.nanos()).flows(flows).build();
+            config = sim.config(sim.route(chain)).load(allToAll == null ? load : load / (allToAll - 1)).seriesNs(series == null ? 0 : series.nanos()).flows(flows).build();
         } catch (RoutingException e) {
             err.println("emulator sim: routing failed: " + e.getMessage());
             return 1;
@@ -135,12 +174,15 @@ public final class SimCommand implements Callable<Integer> {
             // what the mode did: the switches' adaptive decisions that left the minimal path (over the whole run)
             report.put("nonMinimalShare", Double.isNaN(learnt.nonminimalShare()) ? null : learnt.nonminimalShare());
         }
-        if (manyToOne != null) {
+        if (manyToOne != null || allToAll != null) {
             double[] gbps = r.phases().get(0).flowGbps();
-            report.put("flows", manyToOne);
+            report.put("flows", gbps.length);
             report.put("flowGbps", Arrays.stream(gbps).boxed().toList());
-            report.put("goodput", Arrays.stream(gbps).sum() / config.linkGbps());
+            report.put("goodput", Arrays.stream(gbps).sum() / config.linkGbps() / (allToAll == null ? 1 : allToAll));
             report.put("flowCov", Fairness.coefficientOfVariation(gbps));
+        }
+        if (ls != null) {
+            report.putAll(ls.report(r, config));
         }
         if (config.seriesNs() > 0) {
             report.put("seriesBinNs", config.seriesNs());

@@ -119,19 +119,9 @@ public final class SimOptions {
                     + "DEFAULT: none, the routing as configured. Default: ${DEFAULT-VALUE}")
     RoutingMode routingMode;
 
-    @Option(names = "--cc", paramLabel = "none|dcqcn|swift",
-            description = "The hosts' NIC congestion control: none; dcqcn (switches mark ECN by queue, receivers send CNPs, "
-                    + "senders cut and recover their rates); swift (receivers acknowledge every packet, senders keep a window by "
-                    + "the RTT against a target delay). Adds cc, ccParams and networkLatencyMeanNs to the report. Default: none")
-    String cc;
-
-    @Option(names = "--cc-param", paramLabel = "NAME=VALUE",
-            description = "A parameter of the congestion control, repeatable (dcqcn's kmin_bytes, kmax_bytes, pmax, g, "
-                    + "alpha_period_us, cnp_interval_us, timer_us, byte_counter_bytes, f, rai_gbps, rhai_gbps, min_rate_gbps; "
-                    + "swift's target_us, ai, beta, max_mdf, min_cwnd, max_cwnd, init_cwnd, fs_range_us, fs_min_cwnd, "
-                    + "fs_max_cwnd); the report's ccParams has every "
-                    + "value in force")
-    Map<String, String> ccParams = new LinkedHashMap<>();
+    /** The hosts' congestion control; with it the report adds cc, ccParams and networkLatencyMeanNs. */
+    @Mixin
+    CcOptions cc;
 
     /** {@code --cc} and {@code --cc-param} as settings, checked by {@link #check} (null: none). */
     private CongestionControl.Settings ccSettings;
@@ -161,10 +151,7 @@ public final class SimOptions {
             throw new IllegalArgumentException("Invalid value for option '--payload': " + payload + " is outside 0.." + FrameSizes.MAX_PAYLOAD);
         }
         SimPatterns.checkFits("--pattern", pattern, topology.fabric());
-        if (cc == null && !ccParams.isEmpty()) {
-            throw new IllegalArgumentException("--cc-param needs --cc dcqcn or --cc swift");
-        }
-        ccSettings = cc == null ? null : CongestionControl.settings(cc, ccParams);
+        ccSettings = cc.settings();
     }
 
     /** Payload bytes per packet: {@code --payload}, or {@code --packet-bytes} less the header, or the default. */
@@ -332,8 +319,8 @@ public final class SimOptions {
         m.put("packetHopsPerSecond", r.packetHopsPerSecond());
         m.put("cpuMillis", r.cpuMillis());
         m.put("packetHopsPerCpuSecond", r.packetHopsPerCpuSecond());
-        if (cc != null) { // only when asked for: the reports without --cc stay as they were
-            m.put("cc", cc);
+        if (cc.name != null) { // only when asked for: the reports without --cc stay as they were
+            m.put("cc", cc.name);
             m.put("ccParams", ccSettings == null ? Map.of() : ccSettings.values());
             m.put("networkLatencyMeanNs", measured ? r.networkLatencyMeanNs() : null);
         }

@@ -35,6 +35,9 @@ final class Measurements {
     /** Per phase, the switches' counters at the start and at the end of its measured window. */
     private final long[][][] snapshots;
     private final long[][] flowBytes;
+    /** Per flow: packets delivered, and for a sized flow the time its last one arrived (-1: not yet). */
+    private final int[] flowDelivered;
+    private final long[] flowDone;
     private final long binNs;
     private final long[][] flowBins;
     private final boolean withFlows;
@@ -70,6 +73,9 @@ final class Measurements {
         phaseBounds = bounds.stream().mapToLong(Long::longValue).toArray();
         snapshots = new long[2 * (phaseBounds.length - 1)][][];
         flowBytes = new long[c.flows().size()][phaseBounds.length - 1];
+        flowDelivered = new int[c.flows().size()];
+        flowDone = new long[c.flows().size()];
+        Arrays.fill(flowDone, -1);
         binNs = Math.max(1, c.durationNs() / 100);
         flowBins = new long[c.flows().size()][(int) ((c.durationNs() + binNs - 1) / binNs)];
         seriesNs = c.seriesNs();
@@ -120,7 +126,11 @@ final class Measurements {
         }
         if (withFlows) {
             int bin = (int) Math.min(t / binNs, flowBins[0].length - 1);
-            flowBins[pool.flow(h)][bin] += pool.bytes(h);
+            int flow = pool.flow(h);
+            flowBins[flow][bin] += pool.bytes(h);
+            if (++flowDelivered[flow] == c.flows().get(flow).packets()) {
+                flowDone[flow] = t;
+            }
             int phase = Arrays.binarySearch(phaseBounds, t);
             phase = phase >= 0 ? phase : -phase - 2;
             if (phase < phaseBounds.length - 1 && t >= windowStart(phase)) {
@@ -174,7 +184,16 @@ final class Measurements {
                 latency.percentile(0.99), delivered == 0 ? 0 : (double) hopSum / delivered, delivered, dropped, refused, outOfOrder,
                 packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, cpuNanos / 1_000_000,
                 packetHops / (cpuNanos / 1e9), phases, binNs, series, overTime(nsPerByte),
-                delivered == 0 ? 0 : (double) networkLatencySum / delivered);
+                delivered == 0 ? 0 : (double) networkLatencySum / delivered, completions());
+    }
+
+    /** Per flow, a sized flow's time from its start to its last packet's delivery, or -1 (unsized, or not complete). */
+    private long[] completions() {
+        long[] out = new long[flowDone.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = flowDone[i] < 0 ? -1 : flowDone[i] - c.flows().get(i).startNs();
+        }
+        return out;
     }
 
     /** The series' bins: packets delivered, their mean latency and throughput (a fraction of the hosts' link rate) per bin. */

@@ -103,8 +103,9 @@ public final class Simulation {
             Objects.requireNonNull(routingMode, "routingMode");
             for (Flow fl : flows) {
                 if (fl.src() < 0 || fl.src() >= fabric.endpointCount() || fl.dst() < 0 || fl.dst() >= fabric.endpointCount()
-                        || fl.src() == fl.dst() || fl.startNs() < 0 || fl.stopNs() <= fl.startNs()) {
-                    throw new IllegalArgumentException("flow " + fl + " needs two different hosts of the fabric and start < stop");
+                        || fl.src() == fl.dst() || fl.startNs() < 0 || fl.stopNs() <= fl.startNs() || fl.packets() < 0) {
+                    throw new IllegalArgumentException("flow " + fl + " needs two different hosts of the fabric, start < stop and no "
+                            + "negative size");
                 }
             }
             if (!(load > 0 && load <= 1)) {
@@ -322,8 +323,16 @@ public final class Simulation {
     /** Bins a series over time may have (24 bytes each, made before the run). */
     public static final int MAX_SERIES_BINS = 1_000_000;
 
-    /** A flow of packets from endpoint {@code src} to {@code dst} while {@code startNs <= t < stopNs}. */
-    public record Flow(int src, int dst, long startNs, long stopNs) {
+    /**
+     * A flow of packets from endpoint {@code src} to {@code dst} while {@code startNs <= t < stopNs},
+     * or of {@code packets} packets from {@code startNs} if that is above 0 (a sized flow, whose
+     * completion the report gives: {@link Report#flowCompletionNs}).
+     */
+    public record Flow(int src, int dst, long startNs, long stopNs, int packets) {
+        /** A flow without a size: packets until {@code stopNs}. */
+        public Flow(int src, int dst, long startNs, long stopNs) {
+            this(src, dst, startNs, stopNs, 0);
+        }
     }
 
     /**
@@ -343,12 +352,14 @@ public final class Simulation {
      * {@code series}: with {@link Config#seriesNs}, the run over time (empty without).
      * {@code networkLatencyMeanNs}: the same packets' mean time from their sender's NIC to delivery
      * (the source queue left out: the in-network latency congestion control works on).
+     * {@code flowCompletionNs}: with flows, per flow, the time from its start to the delivery of
+     * its last packet for a sized flow that completed in the run, else -1.
      */
     public record Report(double offeredLoad, double throughput, double latencyMeanNs, long latencyP95Ns, long latencyP99Ns,
                          double meanHops, long packetsDelivered, long packetsDropped, long packetsRefused, long outOfOrder,
                          long packetHops, long events, long simulatedNs, long wallMillis, double eventsPerSecond,
                          double packetHopsPerSecond, long cpuMillis, double packetHopsPerCpuSecond, List<Phase> phases, long binNs,
-                         double[][] flowSeriesGbps, List<SeriesBin> series, double networkLatencyMeanNs) {
+                         double[][] flowSeriesGbps, List<SeriesBin> series, double networkLatencyMeanNs, long[] flowCompletionNs) {
     }
 
     /**
@@ -407,6 +418,8 @@ public final class Simulation {
     private long lastCreditAt;
     private final Measurements measure;
     private final TrafficSources sources;
+    /** Per flow, the packets its source has created so far (a sized flow stops at its size). */
+    private final int[] flowCreated;
 
     private Simulation(Config c) throws TableWriteException {
         this.c = c;
@@ -530,6 +543,7 @@ public final class Simulation {
             }, c.cc() == null ? null : c.cc().create(c.linkGbps()));
         }
         sources = new TrafficSources(c, pool, hostCore, lidOfEndpoint, frameBytes, meanGapNs, measure);
+        flowCreated = new int[c.flows().size()];
     }
 
     /** Runs {@code config} to its end and reports. */
@@ -622,8 +636,9 @@ public final class Simulation {
             }
             if (kind == INJECT_FLOW) {
                 Flow fl = c.flows().get(arg);
-                if (now < fl.stopNs()) {
+                if (now < fl.stopNs() && (fl.packets() == 0 || flowCreated[arg] < fl.packets())) {
                     sources.inject(fl.src(), arg, now);
+                    flowCreated[arg]++;
                     queue.push(now + sources.flowGap(), EventQueue.event(INJECT_FLOW, 0, 0, arg));
                 }
                 continue;

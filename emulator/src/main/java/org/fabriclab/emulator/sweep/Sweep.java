@@ -160,8 +160,8 @@ public final class Sweep {
         }
     }
 
-    /** The task's result, its own exception rethrown as it was. */
-    private static <T> T get(Future<T> f) throws RoutingException {
+    /** The task's result, its own exception rethrown as it was (also {@code emulator.train}'s, whose simulations run side by side too). */
+    public static <T> T get(Future<T> f) throws RoutingException {
         try {
             return f.get();
         } catch (InterruptedException e) {

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * NIC congestion control in the simulator, on the RL-CC paper's many-to-one: N hosts of one 100 Gb/s
  * switch send to one host at the line rate; the switch has output buffers (1,024 packets a port and
- * lane) for a queue to build. DCQCN and Swift share the bottleneck fairly and keep its queue short;
+ * lane) for a queue to build. DCQCN, Swift and RL-CC (its shipped policy) share the bottleneck fairly and keep its queue short;
  * without congestion control the simulator runs as before.
  */
 class CongestionControlSimulationTest {
@@ -42,7 +42,7 @@ class CongestionControlSimulationTest {
     }
 
     @ParameterizedTest(name = "{0} with {1} flows")
-    @CsvSource({"dcqcn, 2", "dcqcn, 4", "dcqcn, 16", "swift, 2", "swift, 4", "swift, 16"})
+    @CsvSource({"dcqcn, 2", "dcqcn, 4", "dcqcn, 16", "swift, 2", "swift, 4", "swift, 16", "rl-cc, 2", "rl-cc, 4", "rl-cc, 16"})
     void convergesToFairSharesOfTheBottleneck(String cc, int n) throws Exception {
         Simulation.Report r = Simulation.run(manyToOne(n, cc, 2_000_000).build());
         double[] gbps = r.phases().get(0).flowGbps();

@@ -12,14 +12,14 @@ import org.fabriclab.routing.text.Excerpt;
  * packet may go and reports {@link #sent}; the receiver's NIC answers a data packet with a control
  * packet where the algorithm asks ({@link #reply}: an ACK echoing the data packet's NIC send time,
  * or a CNP for an ECN-marked one), and the sender's NIC hands the control packets it gets to
- * {@link #acked} (with the RTT) and {@link #notified}. Two algorithms: {@link Dcqcn} and {@link
- * Swift}.
+ * {@link #acked} (with the RTT) and {@link #notified}. Three algorithms: {@link Dcqcn}, {@link
+ * Swift} and {@link RlCc}.
  *
  * <p>Per-flow state lives in one {@code long[]}, a slot per LID, which grows (doubling) when a
  * new destination shows up: nothing is allocated per packet in steady state. Confined to the
  * thread driving the host.
  */
-public abstract sealed class CongestionControl permits Dcqcn, Swift {
+public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
     /** {@link #sendAt}'s answer for a flow that waits for an acknowledgement, not for a time. */
     public static final long WAIT = Long.MAX_VALUE;
     /** {@link #reply}'s answer when the receiver sends nothing back. */
@@ -51,14 +51,14 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift {
     }
 
     /** What {@code --cc} names and its parameters: makes one host's congestion control. */
-    public sealed interface Settings permits Dcqcn.Params, Swift.Params {
+    public sealed interface Settings permits Dcqcn.Params, Swift.Params, RlCc.Params {
         /** The algorithm's command-line name. */
         String name();
 
         /** One host's state, on a link of {@code lineGbps}. */
         CongestionControl create(double lineGbps);
 
-        /** The parameters by name, with their values, as {@code --cc-param} takes them. */
+        /** The parameters by name, with their values, as {@code --cc-param} takes them (numbers, or a string for a file's name). */
         Map<String, Object> values();
 
         /** The ECN marking the switches must do for it (DCQCN's), or null: none. */
@@ -68,7 +68,7 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift {
     }
 
     /** The command-line names, {@code none} first. */
-    public static final String[] NAMES = {"none", "dcqcn", "swift"};
+    public static final String[] NAMES = {"none", "dcqcn", "swift", "rl-cc"};
 
     /**
      * The settings {@code --cc NAME} with {@code --cc-param} {@code overrides} means, null for
@@ -81,12 +81,13 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift {
             case "none" -> null;
             case "dcqcn" -> Dcqcn.Params.DEFAULTS;
             case "swift" -> Swift.Params.DEFAULTS;
+            case "rl-cc" -> RlCc.Params.defaults();
             default -> throw new IllegalArgumentException("Invalid value for option '--cc': " + Excerpt.quote(name)
                     + " is not a congestion control; give one of " + String.join(", ", NAMES));
         };
         if (s == null) {
             if (!overrides.isEmpty()) {
-                throw new IllegalArgumentException("--cc-param needs a congestion control (--cc dcqcn or swift), not none");
+                throw new IllegalArgumentException("--cc-param needs a congestion control (" + algorithms() + "), not none");
             }
             return null;
         }
@@ -96,13 +97,33 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift {
                 throw new IllegalArgumentException("--cc-param " + Excerpt.bare(e.getKey()) + ": " + name + " has no such parameter; it has "
                         + String.join(", ", values.keySet()));
             }
+            if (values.get(e.getKey()) instanceof String) { // a file's name (rl-cc's policy), read by the algorithm's of()
+                values.put(e.getKey(), e.getValue());
+                continue;
+            }
             try {
                 values.put(e.getKey(), Double.parseDouble(e.getValue()));
             } catch (NumberFormatException x) {
                 throw new IllegalArgumentException("--cc-param " + e.getKey() + "=" + Excerpt.bare(e.getValue()) + ": not a number");
             }
         }
-        return s instanceof Dcqcn.Params ? Dcqcn.Params.of(values) : Swift.Params.of(values);
+        if (s instanceof Dcqcn.Params) {
+            return Dcqcn.Params.of(values);
+        }
+        return s instanceof Swift.Params ? Swift.Params.of(values) : RlCc.Params.of(values);
+    }
+
+    /** The algorithms {@code --cc-param} applies to, as errors list them: {@code --cc dcqcn, swift or rl-cc}. */
+    public static String algorithms() {
+        return "--cc " + String.join(", ", Arrays.copyOfRange(NAMES, 1, NAMES.length - 1)) + " or " + NAMES[NAMES.length - 1];
+    }
+
+    /**
+     * When a flow paced at {@code gbps} may send again after a packet of {@code frameBytes} at
+     * {@code now}: its bytes' time at that rate after {@code nextSend} or now, whichever is later.
+     */
+    static long pacedAfter(long nextSend, long now, int frameBytes, double gbps) {
+        return Math.max(nextSend, now) + (long) Math.ceil(frameBytes * 8 / gbps);
     }
 
     /** {@code values}' entry {@code key} as a double (the parameter tables hold numbers). */

@@ -189,7 +189,7 @@ public final class Dcqcn extends CongestionControl {
             f[b + COUNTS]++;
             increase(s);
         }
-        f[b + NEXT_SEND] = Math.max(f[b + NEXT_SEND], now) + (long) Math.ceil(frameBytes * 8 / get(s, RC));
+        f[b + NEXT_SEND] = pacedAfter(f[b + NEXT_SEND], now, frameBytes, get(s, RC));
     }
 
     @Override

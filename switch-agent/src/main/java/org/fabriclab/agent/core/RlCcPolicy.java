@@ -1,5 +1,13 @@
 package org.fabriclab.agent.core;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -8,7 +16,7 @@ import java.util.List;
  * RL-CC's deployed policy (the RL-CC paper's boosted trees distilled from the learned policy): an
  * ensemble of regression trees over a fixed, named feature vector, held as flat arrays and
  * evaluated without allocation. The sum of the trees' leaves is the action {@code a}; the runtime
- * (not built yet) would multiply the flow's rate by {@code 1 + a}, clamped.
+ * ({@link RlCc}) multiplies the flow's rate by {@code 1 + a}, clamped.
  *
  * <p>The file format, version 1 (text; {@code #} starts a comment, blank lines are skipped):
  * <pre>
@@ -27,7 +35,7 @@ import java.util.List;
  * root-to-leaf path, plus one addition per tree into the sum; a policy costing more than
  * {@link #MAX_OPERATIONS} (the paper's budget on a ConnectX-6 Dx) is refused.
  */
-public final class RlCcPolicy {
+public final class RlCcPolicy implements RlCc.Decider {
     /** The header line's magic word; the version follows it. */
     public static final String MAGIC = "fabriclab-rlcc-policy";
     public static final int VERSION = 1;
@@ -35,6 +43,14 @@ public final class RlCcPolicy {
     public static final int MAX_OPERATIONS = 150;
     /** The feature vector's names, in the order {@link #decide} reads them. */
     public static final List<String> FEATURES = List.of("rtt_ratio", "rtt_ratio_prev", "rtt_trend", "rate_frac", "ack_rate_frac");
+    /** {@link #FEATURES}' indices. */
+    public static final int RTT_RATIO = 0;
+    public static final int RTT_RATIO_PREV = 1;
+    public static final int RTT_TREND = 2;
+    public static final int RATE_FRAC = 3;
+    public static final int ACK_RATE_FRAC = 4;
+    /** The policy shipped with this build (trained by {@code emulator train-cc}; its first lines say how), a resource beside this class. */
+    public static final String SHIPPED = "rl-cc.policy";
 
     private static final int LEAF = -1;
     // per node over all trees (a tree's children are global indices): the feature or LEAF
@@ -67,6 +83,7 @@ public final class RlCcPolicy {
     }
 
     /** The action for {@code x} (one value per {@link #FEATURES} entry): the sum of the trees' leaves. */
+    @Override
     public double decide(double[] x) {
         assert x.length == FEATURES.size();
         double sum = 0;
@@ -78,6 +95,33 @@ public final class RlCcPolicy {
             sum += value[n];
         }
         return sum;
+    }
+
+    /**
+     * Reads the policy file {@code file}.
+     *
+     * @throws IllegalArgumentException one line: {@code file:line: reason}, or the file that cannot be read and why
+     */
+    public static RlCcPolicy read(String file) {
+        try {
+            return parse(file, Files.readString(Path.of(file), StandardCharsets.UTF_8));
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException(file + ": no such file");
+        } catch (IOException | InvalidPathException e) {
+            throw new IllegalArgumentException(file + ": cannot be read (" + e.getMessage() + ")");
+        }
+    }
+
+    /** The policy shipped with this build ({@link #SHIPPED}). */
+    public static RlCcPolicy shipped() {
+        try (InputStream in = RlCcPolicy.class.getResourceAsStream(SHIPPED)) {
+            if (in == null) {
+                throw new IllegalStateException("the shipped RL-CC policy " + SHIPPED + " is missing from the build");
+            }
+            return parse(SHIPPED, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
