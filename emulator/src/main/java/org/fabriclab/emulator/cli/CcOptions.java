@@ -32,7 +32,7 @@ public final class CcOptions {
             description = "A parameter of the congestion control, repeatable (dcqcn's kmin_bytes, kmax_bytes, pmax, g, "
                     + "alpha_period_us, cnp_interval_us, timer_us, byte_counter_bytes, f, rai_gbps, rhai_gbps, min_rate_gbps; "
                     + "swift's target_us, ai, beta, max_mdf, min_cwnd, max_cwnd, init_cwnd, fs_range_us, fs_min_cwnd, "
-                    + "fs_max_cwnd; rl-cc's policy (a policy file, or default), min_rate_gbps, period_us, base_rtt_us); a report's "
+                    + "fs_max_cwnd, hop_scale_us; rl-cc's policy (a policy file, or default), min_rate_gbps, period_us, base_rtt_us); a report's "
                     + "ccParams has every value in force")
     Map<String, String> params = new LinkedHashMap<>();
 

@@ -176,8 +176,16 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
      */
     public abstract int reply(int slid, boolean marked, long now);
 
-    /** An ACK for the flow to {@code dlid} came back, {@code rttNs} after its data packet left. */
-    public abstract void acked(int dlid, long rttNs, long now);
+    /**
+     * An ACK for the flow to {@code dlid} came back, {@code rttNs} after its data packet left,
+     * through {@code hops} switches (the ACK's own path: in the fabrics here as long as the data's).
+     */
+    public abstract void acked(int dlid, long rttNs, int hops, long now);
+
+    /** {@link #acked(int, long, int, long)} with the hop count unknown (0). */
+    public final void acked(int dlid, long rttNs, long now) {
+        acked(dlid, rttNs, 0, now);
+    }
 
     /** A CNP for the flow to {@code dlid} came back. */
     public abstract void notified(int dlid, long now);

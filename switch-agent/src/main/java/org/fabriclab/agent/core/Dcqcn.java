@@ -209,7 +209,7 @@ public final class Dcqcn extends CongestionControl {
     }
 
     @Override
-    public void acked(int dlid, long rttNs, long now) {
+    public void acked(int dlid, long rttNs, int hops, long now) {
         // DCQCN has no ACK clock: its receiver sends CNPs only
     }
 

@@ -155,7 +155,7 @@ public final class HostCore {
         } else {
             if (kind == PacketPool.ACK) {
                 counters.addNode(PortCounterArray.NIC_ACKS_RECEIVED);
-                cc.acked(pool.slid(h), now - pool.timestamp(h), now);
+                cc.acked(pool.slid(h), now - pool.timestamp(h), pool.hops(h), now);
             } else {
                 counters.addNode(PortCounterArray.NIC_CNPS_RECEIVED);
                 cc.notified(pool.slid(h), now);

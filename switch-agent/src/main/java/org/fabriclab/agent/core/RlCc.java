@@ -184,7 +184,7 @@ public final class RlCc extends CongestionControl {
     }
 
     @Override
-    public void acked(int dlid, long rttNs, long now) {
+    public void acked(int dlid, long rttNs, int hops, long now) {
         int s = slot(dlid);
         int b = s * STRIDE;
         long rtt = Math.max(1, rttNs);

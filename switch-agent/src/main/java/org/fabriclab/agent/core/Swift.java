@@ -14,8 +14,9 @@ import java.util.function.Function;
  * A window of one packet or more limits the packets in flight; below one, packets are paced one
  * every {@code RTT / cwnd}.
  *
- * <p>Flow-based target scaling (the paper's "flow-based scaling" of the target) is a parameter, off by default
- * ({@link Params#fsRangeNs}). Not modelled: Swift's target scaling by hops, its retransmission timer
+ * <p>Flow-based target scaling (the paper's "flow-based scaling" of the target) and topology-based
+ * scaling (a part per switch on the path, read from the ACK's hop count) are parameters, off by
+ * default ({@link Params#fsRangeNs}, {@link Params#hopScaleNs}). Not modelled: its retransmission timer
  * (the fabric is lossless) and the endpoint (host) delay apart from the fabric's. Confined to the
  * thread driving the host.
  */
@@ -35,14 +36,23 @@ public final class Swift extends CongestionControl {
      *                   {@code fs_max_cwnd} to {@code fs_range} at {@code fs_min_cwnd}
      * @param fsMinCwnd  the window at which the scaling is whole ({@code fs_min_cwnd}, 0.1)
      * @param fsMaxCwnd  the window from which it is none ({@code fs_max_cwnd}, 100)
+     * @param hopScaleNs Swift's topology-based target scaling: the target grows by this much per switch
+     *                   on the path ({@code hop_scale_us}, 0: off, the default), so that a flow crossing
+     *                   more switches, whose base RTT is longer, is not cut for it
      */
     public record Params(long targetNs, double ai, double beta, double maxMdf, double minCwnd, double maxCwnd, double initCwnd,
-                         long fsRangeNs, double fsMinCwnd, double fsMaxCwnd) implements Settings {
-        public static final Params DEFAULTS = new Params(4_000, 1, 0.8, 0.5, 0.001, 256, 16, 0, 0.1, 100);
+                         long fsRangeNs, double fsMinCwnd, double fsMaxCwnd, long hopScaleNs) implements Settings {
+        public static final Params DEFAULTS = new Params(4_000, 1, 0.8, 0.5, 0.001, 256, 16, 0, 0.1, 100, 0);
 
-        /** Without flow-based target scaling. */
+        /** Without target scaling. */
         public Params(long targetNs, double ai, double beta, double maxMdf, double minCwnd, double maxCwnd, double initCwnd) {
-            this(targetNs, ai, beta, maxMdf, minCwnd, maxCwnd, initCwnd, 0, 0.1, 100);
+            this(targetNs, ai, beta, maxMdf, minCwnd, maxCwnd, initCwnd, 0, 0.1, 100, 0);
+        }
+
+        /** With flow-based target scaling only. */
+        public Params(long targetNs, double ai, double beta, double maxMdf, double minCwnd, double maxCwnd, double initCwnd,
+                      long fsRangeNs, double fsMinCwnd, double fsMaxCwnd) {
+            this(targetNs, ai, beta, maxMdf, minCwnd, maxCwnd, initCwnd, fsRangeNs, fsMinCwnd, fsMaxCwnd, 0);
         }
 
         private static final Map<String, Function<Params, Object>> GETTERS = getters();
@@ -59,6 +69,7 @@ public final class Swift extends CongestionControl {
             m.put("fs_range_us", p -> p.fsRangeNs / 1e3);
             m.put("fs_min_cwnd", Params::fsMinCwnd);
             m.put("fs_max_cwnd", Params::fsMaxCwnd);
+            m.put("hop_scale_us", p -> p.hopScaleNs / 1e3);
             return m;
         }
 
@@ -74,12 +85,15 @@ public final class Swift extends CongestionControl {
             if (fsRangeNs < 0 || !(fsMinCwnd > 0 && fsMinCwnd < fsMaxCwnd)) {
                 throw new IllegalArgumentException("swift needs fs_range_us >= 0 and 0 < fs_min_cwnd < fs_max_cwnd");
             }
+            if (hopScaleNs < 0) {
+                throw new IllegalArgumentException("swift needs hop_scale_us >= 0, not " + hopScaleNs / 1e3);
+            }
         }
 
         static Params of(Map<String, Object> v) {
             return new Params(Math.round(number(v, "target_us") * 1e3), number(v, "ai"), number(v, "beta"), number(v, "max_mdf"),
                     number(v, "min_cwnd"), number(v, "max_cwnd"), number(v, "init_cwnd"), Math.round(number(v, "fs_range_us") * 1e3),
-                    number(v, "fs_min_cwnd"), number(v, "fs_max_cwnd"));
+                    number(v, "fs_min_cwnd"), number(v, "fs_max_cwnd"), Math.round(number(v, "hop_scale_us") * 1e3));
         }
 
         @Override
@@ -161,7 +175,7 @@ public final class Swift extends CongestionControl {
     }
 
     @Override
-    public void acked(int dlid, long rttNs, long now) {
+    public void acked(int dlid, long rttNs, int hops, long now) {
         int s = slot(dlid);
         int b = s * STRIDE;
         if (f[b + INFLIGHT] > 0) {
@@ -169,7 +183,7 @@ public final class Swift extends CongestionControl {
         }
         f[b + RTT] = Math.max(1, rttNs);
         double w = window(s);
-        double target = target(w);
+        double target = target(w) + (double) hops * p.hopScaleNs;
         if (rttNs < target) {
             w += w >= 1 ? p.ai / w : p.ai;
         } else if (f[b + LAST_DECREASE] == Long.MIN_VALUE || now - f[b + LAST_DECREASE] >= rttNs) {

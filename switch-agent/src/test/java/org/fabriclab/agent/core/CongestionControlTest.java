@@ -212,6 +212,20 @@ class CongestionControlTest {
         assertEquals(16 + 1.0 / 16, cc.cwnd(DST), EPS, "a small window's target is higher: still increasing");
     }
 
+    /** Swift's topology-based scaling: the target grows by hop_scale_us per switch the ACK crossed. */
+    @Test
+    void swiftsHopScalingRaisesTheTargetPerSwitch() {
+        Swift cc = (Swift) CongestionControl.settings("swift", Map.of("target_us", "4", "hop_scale_us", "1", "init_cwnd", "10"))
+                .create(100);
+        cc.sent(DST, 1_000, 0);
+        cc.acked(DST, 6_500, 3, 10_000); // three switches: a target of 7 us
+        assertEquals(10.1, cc.cwnd(DST), EPS, "below 4 + 3 x 1 us: increase");
+        cc.acked(DST, 6_500, 1, 20_000); // one switch: 5 us
+        assertEquals(10.1 * (1 - 0.8 * 1_500 / 6_500.0), cc.cwnd(DST), EPS, "above 4 + 1 us: decrease");
+        assertEquals(1.0, CongestionControl.settings("swift", Map.of("hop_scale_us", "1")).values().get("hop_scale_us"));
+        assertThrows(IllegalArgumentException.class, () -> CongestionControl.settings("swift", Map.of("hop_scale_us", "-1")));
+    }
+
     @Test
     void settingsTakeOverridesByNameAndRefuseWhatIsNot() {
         assertNull(CongestionControl.settings("none", Map.of()));
