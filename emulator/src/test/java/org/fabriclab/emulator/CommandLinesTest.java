@@ -107,4 +107,17 @@ class CommandLinesTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().matches("(?s)fabric up: .*--connect fabriclab-fabric\\.lab\\.svc:[1-9][0-9]*/[0-9a-f]+\\s*"), r.out());
     }
+
+    /** --cc-param's help names every parameter of every congestion control (it lists them by hand). */
+    @Test
+    void ccParamsHelpNamesEveryParameter() throws Exception {
+        String help = String.join(" ", org.fabriclab.emulator.cli.CcOptions.class.getDeclaredField("params")
+                .getAnnotation(picocli.CommandLine.Option.class).description());
+        for (String cc : org.fabriclab.agent.core.CongestionControl.NAMES) {
+            var s = org.fabriclab.agent.core.CongestionControl.settings(cc, java.util.Map.of());
+            for (String key : s == null ? java.util.Set.<String>of() : s.values().keySet()) {
+                assertTrue(help.contains(key), cc + "'s " + key + " in --cc-param's help: " + help);
+            }
+        }
+    }
 }

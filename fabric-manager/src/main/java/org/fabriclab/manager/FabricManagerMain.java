@@ -295,7 +295,7 @@ public final class FabricManagerMain implements Callable<Integer> {
         Ports.free("--admin-port", adminAt);
         Ports.free("--metrics-port", new InetSocketAddress(metricsBind, metricsPort));
         TrafficPattern pattern = emulate == null ? traffic.pattern("uniform") : traffic.pattern("uniform", emulate.fabric());
-        CongestionControl.Settings ccSettings = cc.settings();
+        CongestionControl.Settings ccSettings = cc.settings(link.linkGbps);
         if (ccSettings != null && emulate == null) {
             throw new IllegalArgumentException("--cc sets the embedded fabric's hosts (--emulate); a fabric reached by --connect runs "
                     + "its hosts' congestion control itself (emulator up --cc)");

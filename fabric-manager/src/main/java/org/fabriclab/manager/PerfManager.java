@@ -187,7 +187,7 @@ public final class PerfManager implements AutoCloseable {
         volatile long nicAcksReceived;
         volatile long nicControlSent;
         volatile long nicControlDropped;
-        /** False until a poll found the node a switch marking ECN; then its packets marked, as last polled. */
+        /** Whether the last poll found the node a switch marking ECN, and its packets marked then. */
         volatile boolean ecn;
         volatile long ecnMarked;
         Labels labels;
@@ -429,10 +429,8 @@ public final class PerfManager implements AutoCloseable {
             node.nicControlDropped = nc.getNic().getControlDropped();
             node.nic = true;
         }
-        if (nc.hasEcn()) {
-            node.ecnMarked = nc.getEcn().getMarked();
-            node.ecn = true;
-        }
+        node.ecnMarked = nc.getEcn().getMarked();
+        node.ecn = nc.hasEcn(); // a switch that stops marking (restarted without --ecn) loses its series
         if (nc.hasAdaptiveDecisions()) {
             long min = nc.getAdaptiveDecisions().getMinimal();
             long nonmin = nc.getAdaptiveDecisions().getNonminimal();

@@ -127,9 +127,10 @@ final class PerfMetrics implements MultiCollector {
     }
 
     /**
-     * Hosts whose NIC counters have series: four each, so that {@code paper:qadaptive-2550}'s 2,550
-     * hosts have theirs (about 0.7 MB) and the 18-ary 3-tree's 5,832 stay within the scrape's 20 MB
-     * budget without them ({@code fabricctl counters} shows every host's).
+     * Hosts whose NIC counters have series: five each, four more with congestion control (three
+     * control-packet series and the drops), so that {@code paper:qadaptive-2550}'s 2,550 hosts have
+     * theirs (about 0.9 MB, 1.6 MB with congestion control) and the 18-ary 3-tree's 5,832 stay
+     * within the scrape's 20 MB budget without them ({@code fabricctl counters} shows every host's).
      */
     static final int NIC_SERIES_HOSTS = 2_560;
 
@@ -214,7 +215,7 @@ final class PerfMetrics implements MultiCollector {
         counter(out, "fabric_host_nic_latency_seconds", "hosts' NICs: the sampled packets' latencies summed, creation at the source "
                 + "to arrival here (model seconds; divided by the sampled packets, the mean)", latency);
         counter(out, "fabric_host_nic_cc_control_packets", "hosts' NICs running congestion control (label cc): control packets "
-                + "received by kind (CNPs: DCQCN's rate cuts; ACKs: Swift's RTT samples) and sent back as a receiver", control);
+                + "received by kind (CNPs: DCQCN's rate cuts; ACKs: Swift's and RL-CC's RTT samples) and sent back as a receiver", control);
         counter(out, "fabric_host_nic_cc_control_dropped_packets", "hosts' NICs running congestion control: control packets the "
                 + "NIC could not queue and dropped", controlDropped);
         counter(out, "fabric_switch_ecn_marked_packets", "switches marking ECN for DCQCN: packets marked congestion-experienced",

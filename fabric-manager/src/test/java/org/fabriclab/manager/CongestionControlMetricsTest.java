@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.CongestionControl;
+import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.LiveSwitch;
@@ -96,8 +97,12 @@ class CongestionControlMetricsTest {
             fabric.startTraffic(TrafficPattern.ALL_TO_ALL, 0, 256, PACKETS, s.outcome().tables());
             long expected = (long) PACKETS * hosts.size();
             Waits.until("every packet arrived", () -> hosts.stream().mapToLong(h -> h.stats().join().received()).sum() >= expected);
-            Waits.settled("control packets", () -> hosts.stream().mapToLong(h -> h.management().counters().getNode(
-                    org.fabriclab.agent.core.PortCounterArray.NIC_CONTROL_SENT)).sum(), Duration.ofMillis(300));
+            // every control packet sent has arrived (the fabric is lossless), and each data packet was answered as the algorithm asks
+            Waits.until("every control packet sent arrived", () -> node(hosts, PortCounterArray.NIC_CONTROL_SENT) > 0
+                    && node(hosts, PortCounterArray.NIC_CONTROL_SENT)
+                    == node(hosts, PortCounterArray.NIC_CNPS_RECEIVED) + node(hosts, PortCounterArray.NIC_ACKS_RECEIVED));
+            // and none is left in a NIC's control queue: the count of those sent stays put
+            Waits.settled("control packets sent", () -> node(hosts, PortCounterArray.NIC_CONTROL_SENT), Duration.ofMillis(300));
             perf.poll();
             String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + server.port()
                     + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
@@ -114,6 +119,11 @@ class CongestionControlMetricsTest {
             MetricsTest.promtoolAccepts(dir, body);
             return m;
         }
+    }
+
+    /** Node counter {@code counter} summed over {@code hosts}. */
+    private static long node(List<LiveHost> hosts, int counter) {
+        return hosts.stream().mapToLong(h -> h.management().counters().getNode(counter)).sum();
     }
 
     private static List<String> hostNames() {

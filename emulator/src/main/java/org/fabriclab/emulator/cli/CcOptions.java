@@ -37,14 +37,19 @@ public final class CcOptions {
     Map<String, String> params = new LinkedHashMap<>();
 
     /**
-     * The settings given, or null for none.
+     * The settings given, or null for none, checked against hosts' links of {@code lineGbps} (one
+     * host's state is made and dropped: what would refuse the run refuses it here, before it starts).
      *
      * @throws IllegalArgumentException one line naming the bad name, parameter or value
      */
-    public CongestionControl.Settings settings() {
+    public CongestionControl.Settings settings(double lineGbps) {
         if (name == null && !params.isEmpty()) {
             throw new IllegalArgumentException("--cc-param needs " + CongestionControl.algorithms());
         }
-        return name == null ? null : CongestionControl.settings(name, params);
+        CongestionControl.Settings s = name == null ? null : CongestionControl.settings(name, params);
+        if (s != null) {
+            s.create(lineGbps);
+        }
+        return s;
     }
 }

@@ -120,12 +120,12 @@ public final class ScenarioCommand implements Callable<Integer> {
             throw new IllegalArgumentException("give --live or --sim, not both");
         }
         boolean ar = (routing != null ? routing : adaptive).on();
-        CongestionControl.Settings ccSettings = cc.settings();
+        double gbps = linkGbps != null ? linkGbps : live ? 1 : 200;
+        CongestionControl.Settings ccSettings = cc.settings(gbps);
         long warmupMs = warmupMillis != null ? warmupMillis : warmup.millis();
         Scenarios.Result r;
         try {
             Scenarios.Scenario scenario = Scenarios.byName(name);
-            double gbps = linkGbps != null ? linkGbps : live ? 1 : 200;
             r = live ? Scenarios.live(scenario, ar, gbps, phase == null ? 2000 : phase.millis(), warmupMs, timeDilation, ccSettings)
                     : Scenarios.simulate(scenario, ar, gbps, phase == null ? 200_000 : phase.nanos(), seed.seed, ccSettings);
         } catch (InterruptedException e) {

@@ -151,7 +151,7 @@ public final class SimOptions {
             throw new IllegalArgumentException("Invalid value for option '--payload': " + payload + " is outside 0.." + FrameSizes.MAX_PAYLOAD);
         }
         SimPatterns.checkFits("--pattern", pattern, topology.fabric());
-        ccSettings = cc.settings();
+        ccSettings = cc.settings(link.linkGbps);
     }
 
     /** Payload bytes per packet: {@code --payload}, or {@code --packet-bytes} less the header, or the default. */

@@ -91,7 +91,7 @@ public final class UpCommand implements Callable<Integer> {
         }
         Fabric f = topology.fabric();
         TrafficPattern pattern = traffic.pattern("none", f);
-        CongestionControl.Settings ccSettings = cc.settings();
+        CongestionControl.Settings ccSettings = cc.settings(link.linkGbps);
         if (threads < 1 || threads > 256) {
             throw new IllegalArgumentException("--threads must be 1..256, not " + threads);
         }

@@ -31,8 +31,6 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
     /** Per LID: its flow's slot plus one (0: none yet). */
     private int[] slotOfLid = new int[INITIAL];
     private int flows;
-    /** Control packets the receiver's NIC could not queue (its control queue full). */
-    long controlDropped;
 
     /** Longs per flow in {@link #f}. */
     private final int stride;
@@ -101,11 +99,16 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
                 values.put(e.getKey(), e.getValue());
                 continue;
             }
+            double d;
             try {
-                values.put(e.getKey(), Double.parseDouble(e.getValue()));
+                d = Double.parseDouble(e.getValue());
             } catch (NumberFormatException x) {
                 throw new IllegalArgumentException("--cc-param " + e.getKey() + "=" + Excerpt.bare(e.getValue()) + ": not a number");
             }
+            if (!Double.isFinite(d)) {
+                throw new IllegalArgumentException("--cc-param " + e.getKey() + "=" + Excerpt.bare(e.getValue()) + ": not a finite number");
+            }
+            values.put(e.getKey(), d);
         }
         if (s instanceof Dcqcn.Params) {
             return Dcqcn.Params.of(values);
@@ -192,9 +195,4 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
 
     /** The rate the flow to {@code dlid} is paced at now, Gbps (the line rate for a flow not seen yet). */
     public abstract double rateGbps(int dlid, long now);
-
-    /** Control packets this host's NIC dropped because its control queue was full. */
-    public long controlDropped() {
-        return controlDropped;
-    }
 }

@@ -12,8 +12,8 @@ import java.util.Arrays;
  * {@link SwitchCore}.
  *
  * <p>With a {@link CongestionControl} (off by default, and then nothing below happens): data
- * packets go ECN-capable, a lane's head waits until its flow may send ({@link
- * CongestionControl#sendAt}; the driver wakes the core at that time, {@link Output#wakeAt}), a
+ * packets go ECN-capable, a lane sends its first packet whose flow may send ({@link
+ * CongestionControl#sendAt}; when none may, the driver wakes the core at the earliest time, {@link Output#wakeAt}), a
  * received data packet may be answered by a small control packet (ACK or CNP, {@link PacketPool}'s
  * kind bits; its timestamp the data packet's NIC send time, echoed), which goes first from a
  * control queue of its own, and a received control packet is fed to the congestion control and
@@ -169,11 +169,9 @@ public final class HostCore {
     private void reply(int data, int kind, long now) {
         int h = controlCount == control.length ? PacketPool.NONE : pool.allocate();
         if (h == PacketPool.NONE) {
-            cc.controlDropped++;
             counters.addNode(PortCounterArray.NIC_CONTROL_DROPPED);
             return;
         }
-        counters.addNode(PortCounterArray.NIC_CONTROL_SENT);
         pool.dlid(h, pool.slid(data));
         pool.slid(h, pool.dlid(data));
         pool.flow(h, pool.flow(data));
@@ -221,6 +219,7 @@ public final class HostCore {
                 endWait(now);
                 controlHead = controlHead + 1 == control.length ? 0 : controlHead + 1;
                 controlCount--;
+                counters.addNode(PortCounterArray.NIC_CONTROL_SENT);
                 transmit(vl, h, now);
                 return;
             }

@@ -75,6 +75,9 @@ public final class RlCc extends CongestionControl {
             }
         }
 
+        /** The longest decision period or base RTT, us: a second (a fabric's RTTs are microseconds). */
+        static final double MAX_TIME_US = 1_000_000;
+
         /** The shipped policy, decisions once per RTT, at least 0.1 Gb/s, a base RTT of 0.5 us. */
         public static Params defaults() {
             return Shipped.DEFAULTS;
@@ -93,6 +96,11 @@ public final class RlCc extends CongestionControl {
                     throw new IllegalArgumentException("--cc-param policy: " + e.getMessage());
                 }
             }
+            for (String time : new String[] {"period_us", "base_rtt_us"}) { // checked before rounding: -0.0001 is not 0
+                if (number(v, time) < 0 || number(v, time) > MAX_TIME_US) {
+                    throw new IllegalArgumentException("rl-cc's " + time + " must be 0.." + MAX_TIME_US + " us, not " + number(v, time));
+                }
+            }
             return new Params(policy, name, number(v, "min_rate_gbps"), Math.round(number(v, "period_us") * 1e3),
                     Math.round(number(v, "base_rtt_us") * 1e3));
         }
@@ -107,8 +115,13 @@ public final class RlCc extends CongestionControl {
             return "rl-cc";
         }
 
+        /** @throws IllegalArgumentException if {@code min_rate_gbps} is not below {@code lineGbps}: the policy could never act */
         @Override
         public CongestionControl create(double lineGbps) {
+            if (minRateGbps >= lineGbps) {
+                throw new IllegalArgumentException("rl-cc's min_rate_gbps " + minRateGbps + " is not below the line rate of " + lineGbps
+                        + " Gbps: no decision could move a rate");
+            }
             return new RlCc(this, lineGbps);
         }
 

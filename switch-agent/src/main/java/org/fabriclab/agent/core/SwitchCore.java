@@ -318,11 +318,6 @@ public final class SwitchCore {
         obytes = marking == null ? null : new long[ports + 1];
     }
 
-    /** The ECN marking in force, or null: none. */
-    public EcnMarking ecn() {
-        return ecn;
-    }
-
     /** Marks packet {@code h}, going out of {@code port}, congestion-experienced with the probability its output's queue gives. */
     private void mark(int port, int h) {
         int bits = pool.cc(h);
@@ -345,8 +340,10 @@ public final class SwitchCore {
         }
         double p = ecn.probability(queued);
         if (p > 0 && (p >= 1 || ecnRandom.nextDouble() < p)) {
+            if ((bits & PacketPool.CE) == 0) { // counted once per packet: a switch further on may mark it again
+                counters.addNode(PortCounterArray.ECN_MARKED);
+            }
             pool.cc(h, bits | PacketPool.CE);
-            counters.addNode(PortCounterArray.ECN_MARKED);
         }
     }
 

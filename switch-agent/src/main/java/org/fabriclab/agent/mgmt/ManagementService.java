@@ -377,18 +377,19 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
             }
         }
         ManagedNode.FlowSource source = node.flowSource();
+        String cc = node.congestionControl();
         if (source != null) { // a channel adapter with a data plane: its NIC's counters
             b.setNic(org.fabriclab.proto.v1.NicCounters.newBuilder().setRequestFlits(c.getNode(PortCounterArray.NIC_REQUEST_FLITS))
                     .setRequestFlitsStalledCycles(NicCounters.cycles(c.get(1, PortCounterArray.XMIT_WAIT_NS)))
                     .setLatencyPackets(c.getNode(PortCounterArray.NIC_LATENCY_PACKETS))
                     .setLatencyNsSum(c.getNode(PortCounterArray.NIC_LATENCY_NS))
                     .setReceivedHops(c.getNode(PortCounterArray.NIC_RECEIVED_HOPS))
-                    .setCongestionControl(node.congestionControl() == null ? "" : node.congestionControl())
+                    .setCongestionControl(cc == null ? "" : cc)
                     .setCnpsReceived(c.getNode(PortCounterArray.NIC_CNPS_RECEIVED))
                     .setAcksReceived(c.getNode(PortCounterArray.NIC_ACKS_RECEIVED))
                     .setControlSent(c.getNode(PortCounterArray.NIC_CONTROL_SENT))
                     .setControlDropped(c.getNode(PortCounterArray.NIC_CONTROL_DROPPED)));
-        } else if (node.congestionControl() != null) { // a switch that marks ECN
+        } else if (cc != null) { // a switch that marks ECN
             b.setEcn(org.fabriclab.proto.v1.EcnCounters.newBuilder().setMarked(c.getNode(PortCounterArray.ECN_MARKED)));
         }
         if (source == null) {

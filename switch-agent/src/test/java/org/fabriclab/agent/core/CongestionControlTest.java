@@ -69,6 +69,32 @@ class CongestionControlTest {
         assertEquals(2, cc.cuts());
     }
 
+    /**
+     * DCQCN reads a flow's state only while it is paced: back at the line rate with nothing to
+     * recover, the flow goes by its link alone again; the next CNP paces it from its last alpha.
+     */
+    @Test
+    void dcqcnLeavesARecoveredFlowToItsLinkAndPacesItAgainOnTheNextCnp() {
+        Dcqcn cc = dcqcn(1.0 / 16);
+        cc.notified(DST, 0);
+        cc.sent(DST, 1_000, 0);
+        assertEquals(160, cc.sendAt(DST, 0), "cut to 50 Gb/s: paced");
+        long later = 100_000_000; // 100 ms: every timer event since has brought the rate back to the line
+        assertEquals(100, cc.rateGbps(DST, later), EPS);
+        cc.sent(DST, 1_000, later);
+        assertEquals(later, cc.sendAt(DST, later), "recovered: the link paces it, no state read");
+        cc.sent(DST, 1_000, later);
+        assertEquals(later, cc.sendAt(DST, later), "and stays so, packet after packet");
+        double alpha = cc.alpha(DST);
+        assertTrue(alpha < 1.0 / 16, "alpha decayed while nothing was cut: " + alpha);
+        cc.notified(DST, later + 1);
+        double rate = 100 * (1 - alpha / 2);
+        assertEquals(rate, cc.rateGbps(DST, later + 1), EPS, "cut by the decayed alpha");
+        cc.sent(DST, 1_000, later + 1);
+        assertEquals(later + 1 + (long) Math.ceil(8_000 / rate), cc.sendAt(DST, later + 1), "paced again");
+        assertEquals(2, cc.cuts());
+    }
+
     @Test
     void dcqcnAdditiveIncreaseRaisesTheTargetBelowTheLineRate() {
         Dcqcn cc = dcqcn(1.0 / 256);
