@@ -62,7 +62,21 @@ public final class RlCcPolicy implements RlCc.Decider {
     private final int[] roots;
     private final int cost;
 
-    private RlCcPolicy(int[] feature, double[] threshold, int[] left, int[] right, double[] value, int[] roots, int cost) {
+    /**
+     * The deepest tree's comparisons, when every tree is also held complete to that depth (at most
+     * {@link #COMPLETE_MAX_LEVELS}); 0 otherwise. Complete trees are walked by index arithmetic,
+     * {@code i = 2i + 1} or {@code 2i + 2}, each tree's splits and leaves side by side in three flat
+     * arrays: no child pointer to chase and no test for a leaf, the same answers as the walk by
+     * pointers (a leaf above the bottom is padded with splits that lead to copies of it).
+     */
+    private final int levels;
+    private final int[] completeFeature;
+    private final double[] completeThreshold;
+    private final double[] completeLeaf;
+    /** Trees at most this deep are also held complete (2^10 leaves a tree). */
+    static final int COMPLETE_MAX_LEVELS = 10;
+
+    private RlCcPolicy(int[] feature, double[] threshold, int[] left, int[] right, double[] value, int[] roots, int cost, int deepest) {
         this.feature = feature;
         this.threshold = threshold;
         this.left = left;
@@ -70,6 +84,28 @@ public final class RlCcPolicy implements RlCc.Decider {
         this.value = value;
         this.roots = roots;
         this.cost = cost;
+        this.levels = deepest <= COMPLETE_MAX_LEVELS ? deepest : 0;
+        int inner = (1 << levels) - 1;
+        completeFeature = new int[levels == 0 ? 0 : roots.length * inner];
+        completeThreshold = new double[completeFeature.length];
+        completeLeaf = new double[levels == 0 ? 0 : roots.length * (inner + 1)];
+        for (int t = 0; levels > 0 && t < roots.length; t++) {
+            complete(roots[t], 0, 0, t * inner, t * (inner + 1));
+        }
+    }
+
+    /** Fills the complete form of the subtree of node {@code g}, at position {@code pos} and depth {@code level} of its tree. */
+    private void complete(int g, int pos, int level, int innerBase, int leafBase) {
+        int inner = (1 << levels) - 1;
+        if (level == levels) {
+            completeLeaf[leafBase + pos - inner] = value[g]; // a leaf: the deepest path has no more comparisons than levels
+            return;
+        }
+        boolean leaf = feature[g] == LEAF;
+        completeFeature[innerBase + pos] = leaf ? 0 : feature[g];
+        completeThreshold[innerBase + pos] = leaf ? Double.POSITIVE_INFINITY : threshold[g];
+        complete(leaf ? g : left[g], 2 * pos + 1, level + 1, innerBase, leafBase);
+        complete(leaf ? g : right[g], 2 * pos + 2, level + 1, innerBase, leafBase);
     }
 
     /** The worst-case operations of one decision (see the class comment). */
@@ -86,6 +122,24 @@ public final class RlCcPolicy implements RlCc.Decider {
     @Override
     public double decide(double[] x) {
         assert x.length == FEATURES.size();
+        if (levels == 0) {
+            return decideByWalk(x);
+        }
+        int inner = (1 << levels) - 1;
+        double sum = 0;
+        for (int t = 0, innerBase = 0, leafBase = 0; t < roots.length; t++, innerBase += inner, leafBase += inner + 1) {
+            int i = 0;
+            for (int l = 0; l < levels; l++) {
+                int k = innerBase + i;
+                i = 2 * i + (x[completeFeature[k]] < completeThreshold[k] ? 1 : 2);
+            }
+            sum += completeLeaf[leafBase + i - inner];
+        }
+        return sum;
+    }
+
+    /** {@link #decide} by following each tree's child pointers from its root. */
+    double decideByWalk(double[] x) {
         double sum = 0;
         for (int root : roots) {
             int n = root;
@@ -176,6 +230,7 @@ public final class RlCcPolicy implements RlCc.Decider {
         int[] roots = new int[trees.size()];
         int base = 0;
         int cost = 0;
+        int deepest = 0;
         for (int t = 0; t < trees.size(); t++) {
             List<String[]> nodes = trees.get(t);
             int n = nodes.size();
@@ -216,7 +271,9 @@ public final class RlCcPolicy implements RlCc.Decider {
                     throw error(file, ln, "malformed node; expected 'N leaf VALUE' or 'N split FEATURE THRESHOLD LEFT RIGHT'");
                 }
             }
-            cost += depth(file, base, n, feature, left, right, line) + 1;
+            int d = depth(file, base, n, feature, left, right, line);
+            deepest = Math.max(deepest, d);
+            cost += d + 1;
             roots[t] = base;
             base += n;
         }
@@ -224,7 +281,7 @@ public final class RlCcPolicy implements RlCc.Decider {
             throw new IllegalArgumentException(file + ": a decision costs up to " + cost + " operations (comparisons on each tree's deepest path"
                     + " plus one addition per tree), more than the budget of " + MAX_OPERATIONS);
         }
-        return new RlCcPolicy(feature, threshold, left, right, value, roots, cost);
+        return new RlCcPolicy(feature, threshold, left, right, value, roots, cost, deepest);
     }
 
     /**

@@ -36,6 +36,49 @@ class RlCcPolicyTest {
         assertEquals(2, p.trees());
     }
 
+    /**
+     * The complete-tree walk (index arithmetic, short leaves padded) answers what the walk by child
+     * pointers does, to the bit: the shipped policy and random ones of uneven depth, on random
+     * features and on features exactly at a threshold.
+     */
+    @Test
+    void theCompleteTreesAnswerAsThePointerWalk() {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        java.util.List<RlCcPolicy> policies = new java.util.ArrayList<>(java.util.List.of(RlCcPolicy.shipped(), RlCcPolicy.parse("tiny", TINY)));
+        for (int k = 0; k < 20; k++) {
+            StringBuilder text = new StringBuilder("fabriclab-rlcc-policy 1\n");
+            for (int t = 1 + r.nextInt(6); t > 0; t--) {
+                text.append("tree\n");
+                int[] next = {1};
+                randomTree(text, r, 0, next, 1 + r.nextInt(7));
+            }
+            policies.add(RlCcPolicy.parse("random-" + k, text.toString()));
+        }
+        double[] x = new double[RlCcPolicy.FEATURES.size()];
+        for (RlCcPolicy p : policies) {
+            for (int i = 0; i < 2_000; i++) {
+                for (int f = 0; f < x.length; f++) {
+                    x[f] = i % 10 == 0 ? Math.round(r.nextDouble(-2, 3) * 4) / 4.0 : r.nextDouble(-2, 3); // every tenth on thresholds' grid
+                }
+                assertEquals(Double.doubleToLongBits(p.decideByWalk(x)), Double.doubleToLongBits(p.decide(x)), p + " at " + java.util.Arrays.toString(x));
+            }
+        }
+    }
+
+    /** Appends node {@code id} (and its subtree, at most {@code depth} more comparisons deep) to {@code text}. */
+    private static void randomTree(StringBuilder text, java.util.SplittableRandom r, int id, int[] next, int depth) {
+        if (depth == 0 || r.nextInt(4) == 0) {
+            text.append(id).append(" leaf ").append(Math.round(r.nextDouble(-1, 1) * 1000) / 1000.0).append('\n');
+            return;
+        }
+        int left = next[0]++;
+        int right = next[0]++;
+        text.append(id).append(" split ").append(RlCcPolicy.FEATURES.get(r.nextInt(RlCcPolicy.FEATURES.size()))).append(' ')
+                .append(Math.round(r.nextDouble(-2, 3) * 4) / 4.0).append(' ').append(left).append(' ').append(right).append('\n');
+        randomTree(text, r, left, next, depth - 1);
+        randomTree(text, r, right, next, depth - 1);
+    }
+
     private static String refusal(String text) {
         return assertThrows(IllegalArgumentException.class, () -> RlCcPolicy.parse("p.policy", text)).getMessage();
     }
