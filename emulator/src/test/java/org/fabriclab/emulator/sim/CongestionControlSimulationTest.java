@@ -64,6 +64,41 @@ class CongestionControlSimulationTest {
                 "the queue's delay near the 4 us target: " + r.networkLatencyMeanNs() + " ns");
     }
 
+    /**
+     * Swift's one target on a two-level fat tree favours the flow whose path is shortest, not any
+     * host number: {@code fat-tree:k=4,levels=2} hangs endpoint {@code e} off leaf {@code e mod 4}
+     * (the XGFT labels' order), so of hosts 1 to 4 sending to host 0 only host 4 is on the
+     * receiver's leaf. Its unloaded RTT is half a remote one's (one switch each way against three),
+     * so at the queue where its RTT meets the target a remote flow's is above it: the local flow
+     * grows while the remote ones are cut. Topology-based scaling of more than that difference per
+     * switch (1 us here; the two paths differ by two switches and 454 ns) turns the order round.
+     * Receiving at host 1 instead moves the favour to host 5, its leaf's other sender.
+     */
+    @ParameterizedTest(name = "receiver {0}")
+    @CsvSource({"0", "1"})
+    void swiftsOneTargetFavoursTheFlowFromTheReceiversLeafAndHopScalingTurnsItRound(int receiver) throws Exception {
+        Fabric f = Topologies.generate("fat-tree:k=4,levels=2");
+        ForwardingTables t = EngineChain.parse("minhop").route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables();
+        int local = receiver + 4;
+        int[] remote = {(receiver + 1) % 4, (receiver + 2) % 4, (receiver + 3) % 4};
+        assertEquals(f.endpointSwitch(receiver), f.endpointSwitch(local), "endpoint " + local + " shares the receiver's leaf");
+        List<Simulation.Flow> flows = new ArrayList<>();
+        for (int src : remote) {
+            assertTrue(f.endpointSwitch(src) != f.endpointSwitch(receiver), "endpoint " + src + " is on another leaf");
+            flows.add(new Simulation.Flow(src, receiver, 0, 2_000_000));
+        }
+        flows.add(new Simulation.Flow(local, receiver, 0, 2_000_000));
+        Simulation.Builder b = Simulation.Config.builder(f, t).load(1).bufferPackets(32).outputBufferPackets(1024).durationNs(2_000_000)
+                .flows(flows);
+        double[] one = Simulation.run(b.cc(CongestionControl.settings("swift", Map.of())).build()).phases().get(0).flowGbps();
+        double[] scaled = Simulation.run(b.cc(CongestionControl.settings("swift", Map.of("hop_scale_us", "1"))).build())
+                .phases().get(0).flowGbps();
+        for (int i = 0; i < remote.length; i++) {
+            assertTrue(one[3] > one[i], "one target: the local flow ahead of every remote one: " + Arrays.toString(one));
+            assertTrue(scaled[3] < scaled[i], "1 us a switch: the local flow behind every remote one: " + Arrays.toString(scaled));
+        }
+    }
+
     /** The report of the same run before congestion control existed (commit c6cc31d's simulator): unchanged without it. */
     @Test
     void withoutCongestionControlTheSimulatorRunsAsBefore() throws Exception {
