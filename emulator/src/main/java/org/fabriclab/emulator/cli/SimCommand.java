@@ -59,6 +59,17 @@ public final class SimCommand implements Callable<Integer> {
                     + "sum as a fraction of one link (goodput) and their coefficient of variation (flowCov) to the report. Default: none")
     Integer manyToOne;
 
+    @Option(names = "--job", paramLabel = "name=N,hosts=H[,placement=P][,pattern=T][,load=X][,mode=M][,message=B]",
+            description = "Instead of --pattern, repeatable: a job of H hosts, placed in the order given on the hosts the earlier "
+                    + "jobs left: placement contiguous (the lowest free hosts: packed switches and groups), random (seeded by "
+                    + "--seed) or interleaved (round-robin over the Dragonfly groups). It sends among its own ranks by pattern "
+                    + JobSpec.PATTERNS + "; at load X (default --load) of each host's link rate; every packet asking for routing "
+                    + "mode M (default --routing-mode); in messages of B bytes (4096, 64KiB, 1MiB; default one packet), a "
+                    + "message's packets created together and sent as a burst to one rank. Hosts in no job send nothing. Adds "
+                    + "a jobs array to the report: per job its offered load, throughput (fractions of its hosts' link rate), "
+                    + "latency, non-minimal share and message completion times. Default: none")
+    List<String> jobSpecs = new ArrayList<>();
+
     @Mixin
     JsonOption json;
 
@@ -95,9 +106,22 @@ public final class SimCommand implements Callable<Integer> {
         for (int i = 1; manyToOne != null && i <= manyToOne; i++) {
             flows.add(new Simulation.Flow(i, 0, 0, durationNs));
         }
+        List<JobSpec> specs = new ArrayList<>();
+        for (String text : jobSpecs) {
+            specs.add(JobSpec.parse(text, specs.size()));
+        }
+        List<Simulation.Job> jobs = specs.isEmpty() ? List.of()
+                : JobSpec.place(specs, sim.topology.fabric(), sim.seed.seed, load, sim.routingMode, sim.payloadBytes(), sim.sourceQueue);
+        if (!jobs.isEmpty() && manyToOne != null) {
+            throw new IllegalArgumentException("--job and --many-to-one both give the traffic; give one");
+        }
+        if (!jobs.isEmpty() && spec.commandLine().getParseResult().hasMatchedOption("--pattern")) {
+            throw new IllegalArgumentException("--pattern is every host's traffic; with --job each job's is its pattern= key");
+        }
         Simulation.Config config;
         try {
-            config = sim.config(sim.route(chain)).load(load).seriesNs(series == null ? 0 : series.nanos()).flows(flows).build();
+            config = sim.config(sim.route(chain)).load(load).seriesNs(series == null ? 0 : series.nanos()).flows(flows).jobs(jobs)
+                    .build();
         } catch (RoutingException e) {
             err.println("emulator sim: routing failed: " + e.getMessage());
             return 1;
@@ -131,6 +155,13 @@ public final class SimCommand implements Callable<Integer> {
             err.flush();
         }
         Map<String, Object> report = sim.report(config, r);
+        if (!jobs.isEmpty()) {
+            report.put("pattern", "jobs");
+            report.put("jobs", jobReports(specs, config, r));
+            if (learnt.nonminimalShare() >= 0) {
+                report.put("nonMinimalShare", learnt.nonminimalShare());
+            }
+        }
         if (config.routingMode() != RoutingMode.DEFAULT) {
             // what the mode did: the switches' adaptive decisions that left the minimal path (over the whole run)
             report.put("nonMinimalShare", Double.isNaN(learnt.nonminimalShare()) ? null : learnt.nonminimalShare());
@@ -154,6 +185,9 @@ public final class SimCommand implements Callable<Integer> {
                     out.printf(Locale.ROOT, "%-20s %s%n", k, v instanceof Double d ? String.format(Locale.ROOT, "%.4g", d) : v);
                 }
             });
+            if (!jobs.isEmpty()) {
+                printJobs(out, report);
+            }
             if (config.seriesNs() > 0) {
                 out.printf(Locale.ROOT, "%n%12s %10s %14s %10s%n", "startNs", "packets", "latencyMeanNs", "throughput");
                 for (Simulation.SeriesBin b : r.series()) {
@@ -164,6 +198,57 @@ public final class SimCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * Each job's report as the JSON has it: what was asked (placement, pattern, mode, load,
+     * message) and what was measured; latency and message times null where none was measured.
+     */
+    private static List<Map<String, Object>> jobReports(List<JobSpec> specs, Simulation.Config config, Simulation.Report r) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int j = 0; j < specs.size(); j++) {
+            JobSpec s = specs.get(j);
+            Simulation.Job job = config.jobs().get(j);
+            Simulation.JobReport jr = r.jobs().get(j);
+            boolean measured = jr.packetsDelivered() > 0;
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", jr.name());
+            m.put("hosts", jr.hosts());
+            m.put("placement", s.placement().cliName());
+            m.put("pattern", s.patternName());
+            m.put("routingMode", job.mode().name());
+            m.put("load", job.load());
+            m.put("messageBytes", (long) job.messagePackets() * config.payloadBytes());
+            m.put("messagePackets", job.messagePackets());
+            m.put("offeredLoad", jr.offeredLoad());
+            m.put("throughput", jr.throughput());
+            m.put("latencyMeanNs", measured ? jr.latencyMeanNs() : null);
+            m.put("latencyP99Ns", measured ? jr.latencyP99Ns() : null);
+            m.put("packetsDelivered", jr.packetsDelivered());
+            m.put("nonMinimalShare", Double.isNaN(jr.nonMinimalShare()) ? null : jr.nonMinimalShare());
+            m.put("messagesCompleted", jr.messagesCompleted());
+            m.put("messageMeanNs", jr.messagesCompleted() > 0 ? jr.messageMeanNs() : null);
+            m.put("messageP99Ns", jr.messagesCompleted() > 0 ? jr.messageP99Ns() : null);
+            out.add(m);
+        }
+        return out;
+    }
+
+    /** The jobs as a table after the report's fields. */
+    @SuppressWarnings("unchecked")
+    private static void printJobs(PrintWriter out, Map<String, Object> report) {
+        out.printf(Locale.ROOT, "%n%-12s %6s %-11s %-14s %-10s %8s %8s %10s %12s %12s %9s %12s %12s%n", "job", "hosts", "placement",
+                "pattern", "mode", "offered", "accepted", "latMeanNs", "latP99Ns", "packets", "nonMin", "msgMeanNs", "msgP99Ns");
+        for (Map<String, Object> m : (List<Map<String, Object>>) report.get("jobs")) {
+            out.printf(Locale.ROOT, "%-12s %6d %-11s %-14s %-10s %8.4f %8.4f %10s %12s %12d %9s %12s %12s%n", m.get("name"), m.get("hosts"),
+                    m.get("placement"), m.get("pattern"), m.get("routingMode"), m.get("offeredLoad"), m.get("throughput"),
+                    shown(m.get("latencyMeanNs")), shown(m.get("latencyP99Ns")), m.get("packetsDelivered"), shown(m.get("nonMinimalShare")),
+                    shown(m.get("messageMeanNs")), shown(m.get("messageP99Ns")));
+        }
+    }
+
+    private static String shown(Object v) {
+        return v == null ? "-" : v instanceof Double d ? String.format(Locale.ROOT, d < 10 ? "%.3f" : "%.1f", d) : v.toString();
     }
 
     /** The series as the JSON report has it: one object per bin, latency null where no packet arrived in the bin. */
