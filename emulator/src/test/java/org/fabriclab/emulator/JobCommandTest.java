@@ -47,6 +47,18 @@ class JobCommandTest {
     }
 
     @Test
+    void anApplicationAwareJobReportsTheShareItSentAdaptively() {
+        SimCommandTest.Run r = sim("--json", "--job", "name=a,hosts=32,pattern=all-to-all,load=0.4,mode=app-aware,message=8KiB",
+                "--job", "name=b,hosts=16,mode=ADAPTIVE_3");
+        assertEquals(0, r.code(), r.err());
+        JsonNode a = r.json().path("jobs").get(0);
+        assertEquals("app-aware", a.path("routingMode").asText());
+        double share = a.path("adaptiveShare").asDouble(-1);
+        assertTrue(share >= 0 && share <= 1, a.toString());
+        assertTrue(r.json().path("jobs").get(1).path("adaptiveShare").isMissingNode(), "a fixed mode has none");
+    }
+
+    @Test
     void theTextReportHasAJobTable() {
         SimCommandTest.Run r = sim("--job", "name=a,hosts=8", "--job", "name=b,hosts=8,pattern=all-to-all");
         assertEquals(0, r.code(), r.err());
@@ -64,7 +76,7 @@ class JobCommandTest {
         assertRefused(sim("--job", "name=a,hosts=8,pattern=tornado"), "emulator sim", "unknown pattern \"tornado\"", "halo3d");
         assertRefused(sim("--job", "name=a,hosts=8,placement=packed"), "emulator sim", "unknown placement 'packed'", "interleaved");
         assertRefused(sim("--job", "name=a,hosts=8,load=1.5"), "emulator sim", "load=\"1.5\" is not in (0, 1]");
-        assertRefused(sim("--job", "name=a,hosts=8,mode=FAST"), "emulator sim", "unknown routing mode 'FAST'");
+        assertRefused(sim("--job", "name=a,hosts=8,mode=FAST"), "emulator sim", "unknown routing mode 'FAST'", "or app-aware");
         assertRefused(sim("--job", "name=a,hosts=8,message=lots"), "emulator sim", "message=\"lots\" is not a size");
         assertRefused(sim("--job", "name=a,hosts=8,message=1MiB"), "emulator sim", "more than a host's source queue holds (1024)");
         assertRefused(sim("--job", "name=a,hosts=8", "--job", "name=a,hosts=8"), "emulator sim", "two jobs are named a");

@@ -29,11 +29,15 @@ import org.fabriclab.routing.text.Excerpt;
  * @param patternName  the pattern as given ({@code random} stays random in the report)
  * @param pattern      the pattern
  * @param load         offered load per host, or null: {@code --load}
- * @param mode         routing mode, or null: {@code --routing-mode}
+ * @param mode         routing mode, or null: {@code --routing-mode} (or, with {@code appAware}, chosen per message)
  * @param messageBytes message size in bytes, or 0: one packet's payload
+ * @param appAware     {@code mode=app-aware}: each host chooses each message's mode from its NIC counters
  */
 record JobSpec(String name, int hosts, Placement placement, String patternName, TrafficPattern pattern, Double load, RoutingMode mode,
-               long messageBytes) {
+               long messageBytes, boolean appAware) {
+    /** {@code mode=}'s value for application-aware routing. */
+    static final String APP_AWARE = "app-aware";
+
     /** The keys a spec takes. */
     static final String KEYS = "name, hosts, placement, pattern, load, mode, message";
     /** The patterns a job takes. */
@@ -105,18 +109,19 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
             }
         }
         RoutingMode mode = null;
-        if (kv.containsKey("mode")) {
+        boolean appAware = APP_AWARE.equalsIgnoreCase(kv.getOrDefault("mode", ""));
+        if (kv.containsKey("mode") && !appAware) {
             try {
                 mode = RoutingMode.byName(kv.get("mode"));
             } catch (IllegalArgumentException e) {
-                throw invalid(text, where + e.getMessage());
+                throw invalid(text, where + e.getMessage() + ", or " + APP_AWARE);
             }
         }
         long message = kv.containsKey("message") ? bytes(kv.get("message")) : 0;
         if (kv.containsKey("message") && (message < 1 || message > MAX_MESSAGE_BYTES)) {
             throw invalid(text, where + "message=" + Excerpt.quote(kv.get("message")) + " is not a size of 1 byte to 1GiB (e.g. 4096, 64KiB, 1MiB)");
         }
-        return new JobSpec(name, hosts, placement, patternName, pattern, load, mode, message);
+        return new JobSpec(name, hosts, placement, patternName, pattern, load, appAware ? RoutingMode.ADAPTIVE_0 : mode, message, appAware);
     }
 
     /** {@code 4096}, {@code 64KiB} / {@code 64k}, {@code 1MiB} / {@code 1m} in bytes; -1 if none of these. */
@@ -181,7 +186,7 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
                         + " of the fabric's " + n);
             }
             jobs.add(new Simulation.Job(s.name(), hosts, s.pattern(), s.load() == null ? load : s.load(),
-                    s.mode() == null ? mode : s.mode(), packets));
+                    s.mode() == null ? mode : s.mode(), packets, s.appAware()));
         }
         return jobs;
     }

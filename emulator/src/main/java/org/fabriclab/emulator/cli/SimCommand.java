@@ -64,7 +64,8 @@ public final class SimCommand implements Callable<Integer> {
                     + "jobs left: placement contiguous (the lowest free hosts: packed switches and groups), random (seeded by "
                     + "--seed) or interleaved (round-robin over the Dragonfly groups). It sends among its own ranks by pattern "
                     + JobSpec.PATTERNS + "; at load X (default --load) of each host's link rate; every packet asking for routing "
-                    + "mode M (default --routing-mode); in messages of B bytes (4096, 64KiB, 1MiB; default one packet), a "
+                    + "mode M (default --routing-mode; app-aware: each host chooses ADAPTIVE_0 or ADAPTIVE_3 per message from its NIC "
+                    + "counters, De Sensi et al.'s algorithm); in messages of B bytes (4096, 64KiB, 1MiB; default one packet), a "
                     + "message's packets created together and sent as a burst to one rank. Hosts in no job send nothing. Adds "
                     + "a jobs array to the report: per job its offered load, throughput (fractions of its hosts' link rate), "
                     + "latency, non-minimal share and message completion times. Default: none")
@@ -216,7 +217,7 @@ public final class SimCommand implements Callable<Integer> {
             m.put("hosts", jr.hosts());
             m.put("placement", s.placement().cliName());
             m.put("pattern", s.patternName());
-            m.put("routingMode", job.mode().name());
+            m.put("routingMode", job.appAware() ? JobSpec.APP_AWARE : job.mode().name());
             m.put("load", job.load());
             m.put("messageBytes", (long) job.messagePackets() * config.payloadBytes());
             m.put("messagePackets", job.messagePackets());
@@ -229,6 +230,9 @@ public final class SimCommand implements Callable<Integer> {
             m.put("messagesCompleted", jr.messagesCompleted());
             m.put("messageMeanNs", jr.messagesCompleted() > 0 ? jr.messageMeanNs() : null);
             m.put("messageP99Ns", jr.messagesCompleted() > 0 ? jr.messageP99Ns() : null);
+            if (job.appAware()) {
+                m.put("adaptiveShare", Double.isNaN(jr.adaptiveShare()) ? null : jr.adaptiveShare());
+            }
             out.add(m);
         }
         return out;

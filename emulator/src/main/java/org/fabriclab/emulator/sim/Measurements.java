@@ -292,8 +292,11 @@ final class Measurements {
         }
     }
 
-    /** Each job's report over the measured window ({@code nsPerByte}: the links' time per byte). */
-    private List<Simulation.JobReport> jobReports(double nsPerByte) {
+    /**
+     * Each job's report over the measured window ({@code nsPerByte}: the links' time per byte;
+     * {@code adaptiveShares}: per job, its application-aware share, or NaN).
+     */
+    private List<Simulation.JobReport> jobReports(double nsPerByte, double[] adaptiveShares) {
         long window = c.durationNs() - c.warmupNs();
         List<Simulation.JobReport> out = new ArrayList<>(jobs.size());
         for (int j = 0; j < jobs.size(); j++) {
@@ -302,13 +305,14 @@ final class Measurements {
             out.add(new Simulation.JobReport(job.name(), job.size(), jobGenerated[j] / capacity, jobDeliveredBytes[j] / capacity,
                     jobLatency[j].mean(), jobLatency[j].percentile(0.99), jobPackets[j], jobDeliveredBytes[j],
                     distance == null || jobPackets[j] == 0 ? Double.NaN : (double) jobNonMinimal[j] / jobPackets[j], jobMessages[j],
-                    jobMessageTime[j].mean(), jobMessageTime[j].percentile(0.99)));
+                    jobMessageTime[j].mean(), jobMessageTime[j].percentile(0.99), adaptiveShares[j]));
         }
         return List.copyOf(out);
     }
 
     /** The run's report. */
-    Simulation.Report report(PortCounterArray[] counters, double nsPerByte, long refused, long events, long wallNanos, long cpuNanos) {
+    Simulation.Report report(PortCounterArray[] counters, double nsPerByte, long refused, long events, long wallNanos, long cpuNanos,
+                             double[] adaptiveShares) {
         long window = c.durationNs() - c.warmupNs();
         double capacity = hosts * (window / nsPerByte);
         long dropped = 0;
@@ -340,7 +344,7 @@ final class Measurements {
                 latency.percentile(0.99), delivered == 0 ? 0 : (double) hopSum / delivered, delivered, dropped, refused, outOfOrder,
                 packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, cpuNanos / 1_000_000,
                 packetHops / (cpuNanos / 1e9), phases, binNs, series, overTime(nsPerByte),
-                delivered == 0 ? 0 : (double) networkLatencySum / delivered, jobReports(nsPerByte));
+                delivered == 0 ? 0 : (double) networkLatencySum / delivered, jobReports(nsPerByte, adaptiveShares));
     }
 
     /** The series' bins: packets delivered, their mean latency and throughput (a fraction of the hosts' link rate) per bin. */

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.fabriclab.agent.core.AppAwareRouting;
 import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.Dcqcn;
 import org.fabriclab.agent.core.FrameSizes;
@@ -355,9 +356,17 @@ public final class Simulation {
      * pattern} among them (a {@link TrafficPlan#ofJob job plan}) at {@code load} of each host's link
      * rate, in messages of {@code messagePackets} packets created together and sent as a burst to
      * one rank (message arrivals Poisson at the load's rate over the message's bytes), each packet
-     * asking for {@code mode}.
+     * asking for {@code mode}; with {@code appAware}, each host chooses each message's mode from
+     * its NIC counters instead ({@link AppAwareRouting}: ADAPTIVE_0 or ADAPTIVE_3), starting
+     * from ADAPTIVE_0.
      */
-    public record Job(String name, int[] hosts, TrafficPattern pattern, double load, RoutingMode mode, int messagePackets) {
+    public record Job(String name, int[] hosts, TrafficPattern pattern, double load, RoutingMode mode, int messagePackets,
+                      boolean appAware) {
+        /** A job whose packets all ask for {@code mode}. */
+        public Job(String name, int[] hosts, TrafficPattern pattern, double load, RoutingMode mode, int messagePackets) {
+            this(name, hosts, pattern, load, mode, messagePackets, false);
+        }
+
         public Job {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(pattern, "pattern");
@@ -418,11 +427,14 @@ public final class Simulation {
      * switches (on a Dragonfly the shortest within their two groups), or, under Dragonfly routing,
      * sent through an intermediate group (NaN when the fabric has more switches than
      * {@code Measurements.MAX_DISTANCE_SWITCHES}), and, for its messages created in the
-     * window and completed by the end, the time from creation to the last packet's delivery.
+     * window and completed by the end, the time from creation to the last packet's delivery;
+     * {@code adaptiveShare}, for an application-aware job, the share of its message bytes its hosts
+     * sent with ADAPTIVE_0 over the whole run (the paper's "traffic sent by Default routing"), NaN
+     * for the others.
      */
     public record JobReport(String name, int hosts, double offeredLoad, double throughput, double latencyMeanNs, long latencyP99Ns,
                             long packetsDelivered, long bytesDelivered, double nonMinimalShare, long messagesCompleted,
-                            double messageMeanNs, long messageP99Ns) {
+                            double messageMeanNs, long messageP99Ns, double adaptiveShare) {
     }
 
     /**
@@ -624,7 +636,7 @@ public final class Simulation {
                 }
             }, c.cc() == null ? null : c.cc().create(c.linkGbps()));
         }
-        sources = new TrafficSources(c, pool, hostCore, lidOfEndpoint, frameBytes, meanGapNs, measure);
+        sources = new TrafficSources(c, pool, hostCore, lidOfEndpoint, frameBytes, meanGapNs, measure, counters);
     }
 
     /** Runs {@code config} to its end and reports. */
@@ -751,7 +763,7 @@ public final class Simulation {
         }
         long wallNanos = Math.max(1, System.nanoTime() - wall0);
         long cpuNanos = cpu0 < 0 ? wallNanos : Math.max(1, mx.getCurrentThreadCpuTime() - cpu0);
-        return measure.report(counters, nsPerByte, sources.refused(), events, wallNanos, cpuNanos);
+        return measure.report(counters, nsPerByte, sources.refused(), events, wallNanos, cpuNanos, sources.adaptiveShares());
     }
 
     /** The core sends packet {@code h} from {@code node}'s {@code port}: the link is busy for its bytes, the peer has it after the delay. */

@@ -3,11 +3,14 @@ package org.fabriclab.emulator.sim;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.fabriclab.agent.core.AppAwareRouting;
 import org.fabriclab.agent.core.Arrivals;
+import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.HostPolicy;
 import org.fabriclab.agent.core.HostRoutes;
 import org.fabriclab.agent.core.PacketPool;
+import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.core.TrafficPlan;
@@ -39,13 +42,15 @@ final class TrafficSources {
     private final int[] messagePackets;
     /** Per host, whether its source sends: every host without jobs, a job's hosts with them. */
     private final boolean[] sends;
+    private final Simulation.Config c;
 
     /**
      * @param meanGapNs the mean gap between a host's packets at the offered load
      * @throws IllegalArgumentException if the pattern cannot run on the fabric (group-shift without groups)
      */
     TrafficSources(Simulation.Config c, PacketPool pool, HostCore[] hostCore, int[] lidOfEndpoint, int frameBytes, double meanGapNs,
-                   Measurements measure) {
+                   Measurements measure, PortCounterArray[] counters) {
+        this.c = c;
         this.pool = pool;
         this.hostCore = hostCore;
         this.lidOfEndpoint = lidOfEndpoint;
@@ -85,6 +90,10 @@ final class TrafficSources {
                     policy[e] = HostPolicy.of(plan, r, seeds.split(), Arrivals.Mode.POISSON, messageGapNs, routes[e], c.vls(),
                             c.sourceQueuePackets());
                     policy[e].routingMode(job.mode());
+                    if (job.appAware()) { // the host's NIC counters: its node's, its one port
+                        policy[e].appAware(new AppAwareRouting(counters[f.endpointNode(e)], 1,
+                                (long) job.messagePackets() * (frameBytes - FrameSizes.DATA_HEADER), job.messagePackets(), frameBytes));
+                    }
                     messagePackets[e] = job.messagePackets();
                     sends[e] = true;
                 }
@@ -177,6 +186,28 @@ final class TrafficSources {
     void path(int e, int h) {
         HostPolicy p = policy[e];
         p.path(pool, h, p.routes().route(pool.dlid(h)));
+    }
+
+    /**
+     * Per job, the share of its message bytes its hosts' application-aware choosers sent with
+     * ADAPTIVE_0; NaN for a job with a fixed mode.
+     */
+    double[] adaptiveShares() {
+        List<Simulation.Job> jobs = c.jobs();
+        double[] out = new double[jobs.size()];
+        for (int j = 0; j < out.length; j++) {
+            long adaptive = 0;
+            long all = 0;
+            for (int e : jobs.get(j).hosts()) {
+                AppAwareRouting a = policy[e].appAware();
+                if (a != null) {
+                    adaptive += a.adaptiveBytes();
+                    all += a.adaptiveBytes() + a.biasedBytes();
+                }
+            }
+            out[j] = all == 0 ? Double.NaN : (double) adaptive / all;
+        }
+        return out;
     }
 
     /** Packets the hosts' full source queues refused. */

@@ -12,7 +12,8 @@ import java.util.SplittableRandom;
  * <p>A job's chooser ({@link TrafficPlan#ofJob}) picks among the job's ranks and answers the
  * rank's host ({@code hostOfRank}); with messages of several packets it picks once per message
  * and names that destination for each of the message's packets, so a message leaves as a burst
- * to one host. Allocates nothing; confined to the thread driving the host.
+ * to one host; its all-to-all goes round from the rank after the sender's. Allocates nothing;
+ * confined to the thread driving the host.
  */
 public final class Destinations {
     private final TrafficPattern.Kind kind;
@@ -32,6 +33,8 @@ public final class Destinations {
     /** Packets of the current message still to name {@link #current}. */
     private int left;
     private int current;
+    /** The last {@link #next} began a message. */
+    private boolean started;
 
     /** {@code group}: for adversarial traffic, the hosts of the destination group. */
     Destinations(TrafficPattern.Kind kind, int self, int hosts, SplittableRandom random, int fixed, int[] group) {
@@ -55,18 +58,29 @@ public final class Destinations {
         this.group = group;
         this.hostOfRank = hostOfRank;
         this.messagePackets = messagePackets;
+        // a job's all-to-all starts after the sender's own rank (r + 1, r + 2, .. wrapping), as MPI's
+        // pairwise exchange does, so its ranks do not all start on rank 0 at once (an incast); the
+        // fabric-wide pattern keeps its turn from host 0
+        this.turn = hostOfRank != null && kind == TrafficPattern.Kind.ALL_TO_ALL && self > 0 ? self % choices : 0;
     }
 
     /** The destination of the next packet: a host number of the plan, never the sender's. */
     public int next() {
         if (left > 0) {
             left--;
+            started = false;
             return current;
         }
+        started = true;
         int d = pick();
         current = hostOfRank == null ? d : hostOfRank[d];
         left = messagePackets - 1;
         return current;
+    }
+
+    /** True if the destination {@link #next} named last is a message's first packet's. */
+    public boolean startedMessage() {
+        return started;
     }
 
     /** Packets per message: {@link #next} names one destination this many times in a row. */

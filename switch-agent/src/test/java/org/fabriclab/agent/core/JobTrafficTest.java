@@ -97,6 +97,19 @@ class JobTrafficTest {
     }
 
     @Test
+    void aJobsAllToAllStartsAfterTheSendersRank() {
+        int[] hosts = hostsOf(5);
+        TrafficPlan plan = TrafficPlan.ofJob(TrafficPattern.ALL_TO_ALL, hosts, 1, 1);
+        Destinations d = plan.destinations(2, new SplittableRandom(0));
+        int[] got = new int[8];
+        for (int i = 0; i < got.length; i++) {
+            got[i] = d.next();
+        }
+        assertArrayEquals(new int[] {hosts[3], hosts[4], hosts[0], hosts[1], hosts[3], hosts[4], hosts[0], hosts[1]}, got,
+                "2 to 3, 4, 0, 1, and round again: no incast on rank 0");
+    }
+
+    @Test
     void theRingSendsToTheNextRank() {
         int[] hosts = hostsOf(7);
         TrafficPlan plan = TrafficPlan.ofJob(TrafficPattern.ALLREDUCE_RING, hosts, 1, 1);
