@@ -17,10 +17,12 @@ import org.fabriclab.routing.dragonfly.RoutingMode;
  * paths are shorter).
  *
  * <p>What differs from the paper: the paper's scaling factors (lambda, sigma) are "a median case
- * over several runs" and not given, so ours are stated below; our NIC's latency counter is
- * sampled at the receiving NIC for the packets this host receives (from creation to arrival,
- * {@link NicCounters}), not a request's round trip: in the symmetric patterns of a job the
- * packets a host receives take the paths its own do. Allocates nothing; confined to the thread
+ * over several runs" and not given, so ours are stated below; the latency read is the network
+ * latency of the packets this host receives ({@link PortCounterArray#NIC_NETWORK_LATENCY_NS}:
+ * from the sender's NIC to arrival, one way), not a request's round trip: in the symmetric
+ * patterns of a job the packets a host receives take the paths its own do. (The NIC's latency
+ * counter from creation would count the source queue, which at saturation dwarfs the network's
+ * and makes the model pick the high bias whatever the stalls.) Allocates nothing; confined to the thread
  * driving the host.
  */
 public final class AppAwareRouting {
@@ -112,7 +114,7 @@ public final class AppAwareRouting {
 
     /** What the counters moved by since the last read: the latency and stalls of the mode in use. */
     private void observe() {
-        long latencyNs = counters.getNode(PortCounterArray.NIC_LATENCY_NS);
+        long latencyNs = counters.getNode(PortCounterArray.NIC_NETWORK_LATENCY_NS);
         long latencyPackets = counters.getNode(PortCounterArray.NIC_LATENCY_PACKETS);
         long flits = counters.getNode(PortCounterArray.NIC_REQUEST_FLITS);
         long waitNs = counters.get(port, PortCounterArray.XMIT_WAIT_NS);

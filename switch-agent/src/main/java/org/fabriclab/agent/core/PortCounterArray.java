@@ -51,7 +51,13 @@ public final class PortCounterArray {
     public static final int NIC_LATENCY_NS = 7;
     /** Node counter (a NIC): the sampled packets' hops summed, links between switches (the simulator's {@code meanHops}). */
     public static final int NIC_RECEIVED_HOPS = 8;
-    public static final int NODE_COUNTERS = 9;
+    /**
+     * Node counter (a NIC): the sampled packets' network latencies summed, ns from their sender's NIC
+     * sending them to their arrival (the source queue left out, as Aries' latency counter leaves out
+     * the NIC's wait; application-aware routing reads it).
+     */
+    public static final int NIC_NETWORK_LATENCY_NS = 9;
+    public static final int NODE_COUNTERS = 10;
 
     /** Why a packet was discarded (IBA counts them apart: PortXmitDiscards, VL15Dropped, buffer overruns, link errors). */
     public enum DiscardReason {

@@ -18,7 +18,7 @@ class AppAwareRoutingTest {
     /** The NIC saw {@code packets} packets arrive with {@code latencyNs} each and sent {@code flits} flits waiting {@code waitNs} for credits. */
     private static void traffic(PortCounterArray c, long packets, long latencyNs, long flits, long waitNs) {
         c.addNode(PortCounterArray.NIC_LATENCY_PACKETS, packets);
-        c.addNode(PortCounterArray.NIC_LATENCY_NS, packets * latencyNs);
+        c.addNode(PortCounterArray.NIC_NETWORK_LATENCY_NS, packets * latencyNs);
         c.addNode(PortCounterArray.NIC_REQUEST_FLITS, flits);
         c.add(1, PortCounterArray.XMIT_WAIT_NS, waitNs);
     }
