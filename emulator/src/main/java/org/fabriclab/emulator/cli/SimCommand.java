@@ -159,6 +159,13 @@ public final class SimCommand implements Callable<Integer> {
         if (!jobs.isEmpty()) {
             report.put("pattern", "jobs");
             report.put("jobs", jobReports(specs, config, r));
+            for (Simulation.JobReport jr : r.jobs()) {
+                if (jr.messagesLost() > 0) {
+                    err.printf(Locale.ROOT, "emulator sim: job %s had more messages in delivery at once than are tracked; %d are left "
+                            + "out of its message times (messagesLost)%n", jr.name(), jr.messagesLost());
+                    err.flush();
+                }
+            }
             if (learnt.nonminimalShare() >= 0) {
                 report.put("nonMinimalShare", learnt.nonminimalShare());
             }
@@ -232,6 +239,9 @@ public final class SimCommand implements Callable<Integer> {
             m.put("messageP99Ns", jr.messagesCompleted() > 0 ? jr.messageP99Ns() : null);
             if (job.appAware()) {
                 m.put("adaptiveShare", Double.isNaN(jr.adaptiveShare()) ? null : jr.adaptiveShare());
+            }
+            if (jr.messagesLost() > 0) { // only when it happened: the message times leave those messages out
+                m.put("messagesLost", jr.messagesLost());
             }
             out.add(m);
         }

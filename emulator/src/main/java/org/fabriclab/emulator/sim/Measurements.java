@@ -75,8 +75,8 @@ final class Measurements {
     /** Per message slot, one more than the number of the message it counts (0: none yet), and its packets still to arrive. */
     private final long[] slotMessage;
     private final int[] slotLeft;
-    /** Messages whose slot was taken by a later one before they completed (none unless {@link #MESSAGE_SLOTS} is too few). */
-    long messagesLost;
+    /** Per job, messages whose slot was taken by a later one before they completed (none unless {@link #MESSAGE_SLOTS} is too few). */
+    private final long[] jobMessagesLost;
     /** Switch-to-switch distances in hops, {@code switchCount} by {@code switchCount}; null without jobs or for a larger fabric. */
     private final byte[] distance;
     /** Dragonfly routing: a packet's header says whether it was sent through an intermediate group. */
@@ -115,8 +115,10 @@ final class Measurements {
         for (int j = 0; j < js; j++) {
             for (int e : jobs.get(j).hosts()) {
                 jobOf[e] = j;
-                slotBase[e] = slots;
-                slots += MESSAGE_SLOTS;
+                if (jobs.get(j).messagePackets() > 1) { // a one-packet message completes with its packet: no slot
+                    slotBase[e] = slots;
+                    slots += MESSAGE_SLOTS;
+                }
             }
         }
         slotMessage = new long[slots];
@@ -126,6 +128,7 @@ final class Measurements {
         jobPackets = new long[js];
         jobNonMinimal = new long[js];
         jobMessages = new long[js];
+        jobMessagesLost = new long[js];
         jobLatency = new LatencyHistogram[js];
         jobMessageTime = new LatencyHistogram[js];
         for (int j = 0; j < js; j++) {
@@ -277,11 +280,18 @@ final class Measurements {
         }
         // a host's packets are numbered in order and its messages' packets go out together: message = seq / its packets
         int k = jobs.get(j).messagePackets();
+        if (k == 1) {
+            if (measured) {
+                jobMessages[j]++;
+                jobMessageTime[j].add(t - created);
+            }
+            return;
+        }
         long message = Integer.toUnsignedLong(pool.seq(h)) / k;
         int slot = slotBase[src] + (int) (message % MESSAGE_SLOTS);
         if (slotMessage[slot] != message + 1) {
             if (slotMessage[slot] != 0 && slotLeft[slot] > 0) {
-                messagesLost++;
+                jobMessagesLost[j]++;
             }
             slotMessage[slot] = message + 1;
             slotLeft[slot] = k;
@@ -305,7 +315,7 @@ final class Measurements {
             out.add(new Simulation.JobReport(job.name(), job.size(), jobGenerated[j] / capacity, jobDeliveredBytes[j] / capacity,
                     jobLatency[j].mean(), jobLatency[j].percentile(0.99), jobPackets[j], jobDeliveredBytes[j],
                     distance == null || jobPackets[j] == 0 ? Double.NaN : (double) jobNonMinimal[j] / jobPackets[j], jobMessages[j],
-                    jobMessageTime[j].mean(), jobMessageTime[j].percentile(0.99), adaptiveShares[j]));
+                    jobMessageTime[j].mean(), jobMessageTime[j].percentile(0.99), adaptiveShares[j], jobMessagesLost[j]));
         }
         return List.copyOf(out);
     }

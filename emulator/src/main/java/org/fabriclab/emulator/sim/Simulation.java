@@ -430,11 +430,13 @@ public final class Simulation {
      * window and completed by the end, the time from creation to the last packet's delivery;
      * {@code adaptiveShare}, for an application-aware job, the share of its message bytes its hosts
      * sent with ADAPTIVE_0 over the whole run (the paper's "traffic sent by Default routing"), NaN
-     * for the others.
+     * for the others; {@code messagesLost}: messages whose completion was lost track of (a host had
+     * more than {@code Measurements.MESSAGE_SLOTS} in delivery at once; 0 unless the fabric is
+     * deadlocked or absurdly congested), left out of the message times.
      */
     public record JobReport(String name, int hosts, double offeredLoad, double throughput, double latencyMeanNs, long latencyP99Ns,
                             long packetsDelivered, long bytesDelivered, double nonMinimalShare, long messagesCompleted,
-                            double messageMeanNs, long messageP99Ns, double adaptiveShare) {
+                            double messageMeanNs, long messageP99Ns, double adaptiveShare, long messagesLost) {
     }
 
     /**
