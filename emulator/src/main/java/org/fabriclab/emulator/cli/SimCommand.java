@@ -77,6 +77,18 @@ public final class SimCommand implements Callable<Integer> {
             description = "With --long-short: each short flow's payload bytes (whole packets of --payload). Default: ${DEFAULT-VALUE}")
     long shortBytes;
 
+    @Option(names = "--job", paramLabel = "name=N,hosts=H[,placement=P][,pattern=T][,load=X][,mode=M][,message=B]",
+            description = "Instead of --pattern, repeatable: a job of H hosts, placed in the order given on the hosts the earlier "
+                    + "jobs left: placement contiguous (the lowest free hosts: packed switches and groups), random (seeded by "
+                    + "--seed) or interleaved (round-robin over the Dragonfly groups). It sends among its own ranks by pattern "
+                    + JobSpec.PATTERNS + "; at load X (default --load) of each host's link rate; every packet asking for routing "
+                    + "mode M (default --routing-mode; app-aware: each host chooses ADAPTIVE_0 or ADAPTIVE_3 per message from its NIC "
+                    + "counters, De Sensi et al.'s algorithm); in messages of B bytes (4096, 64KiB, 1MiB; default one packet), a "
+                    + "message's packets created together and sent as a burst to one rank. Hosts in no job send nothing. Adds "
+                    + "a jobs array to the report: per job its offered load, throughput (fractions of its hosts' link rate), "
+                    + "latency, non-minimal share and message completion times. Default: none")
+    List<String> jobSpecs = new ArrayList<>();
+
     @Mixin
     JsonOption json;
 
@@ -116,6 +128,27 @@ public final class SimCommand implements Callable<Integer> {
         for (int i = 1; manyToOne != null && i <= manyToOne; i++) {
             flows.add(new Simulation.Flow(i, 0, 0, durationNs));
         }
+        List<JobSpec> specs = new ArrayList<>();
+        for (String text : jobSpecs) {
+            specs.add(JobSpec.parse(text, specs.size()));
+        }
+        List<Simulation.Job> jobs = specs.isEmpty() ? List.of()
+                : JobSpec.place(specs, sim.topology.fabric(), sim.seed.seed, load, sim.routingMode, sim.payloadBytes(), sim.sourceQueue);
+        if (!jobs.isEmpty() && manyToOne != null) {
+            throw new IllegalArgumentException("--job and --many-to-one both give the traffic; give one");
+        }
+        if (!jobs.isEmpty() && (allToAll != null || longShort != null)) {
+            throw new IllegalArgumentException("--job and " + (allToAll != null ? "--all-to-all" : "--long-short") + " both give the traffic; give one");
+        }
+        boolean flowsGiven = manyToOne != null || allToAll != null || longShort != null;
+        if ((!jobs.isEmpty() || flowsGiven) && spec.commandLine().getParseResult().hasMatchedOption("--pattern")) {
+            throw new IllegalArgumentException("--pattern is every host's traffic; " + (jobs.isEmpty()
+                    ? "--many-to-one, --all-to-all and --long-short give flows instead: give one or the other"
+                    : "with --job each job's is its pattern= key"));
+        }
+        if (longShort == null && spec.commandLine().getParseResult().hasMatchedOption("--short-bytes")) {
+            throw new IllegalArgumentException("--short-bytes is the size of --long-short's short flows: give --long-short N too");
+        }
         if (allToAll != null && (manyToOne != null || longShort != null)) {
             throw new IllegalArgumentException("--all-to-all, --many-to-one and --long-short each give the traffic; give one");
         }
@@ -136,7 +169,8 @@ public final class SimCommand implements Callable<Integer> {
         }
         Simulation.Config config;
         try {
-            config = sim.config(sim.route(chain)).load(allToAll == null ? load : load / (allToAll - 1)).seriesNs(series == null ? 0 : series.nanos()).flows(flows).build();
+            config = sim.config(sim.route(chain)).load(allToAll == null ? load : load / (allToAll - 1))
+                    .seriesNs(series == null ? 0 : series.nanos()).flows(flows).jobs(jobs).build();
         } catch (RoutingException e) {
             err.println("emulator sim: routing failed: " + e.getMessage());
             return 1;
@@ -170,6 +204,20 @@ public final class SimCommand implements Callable<Integer> {
             err.flush();
         }
         Map<String, Object> report = sim.report(config, r);
+        if (!jobs.isEmpty()) {
+            report.put("pattern", "jobs");
+            report.put("jobs", jobReports(specs, config, r));
+            for (Simulation.JobReport jr : r.jobs()) {
+                if (jr.messagesLost() > 0) {
+                    err.printf(Locale.ROOT, "emulator sim: job %s had more messages in delivery at once than are tracked; %d are left "
+                            + "out of its message times (messagesLost)%n", jr.name(), jr.messagesLost());
+                    err.flush();
+                }
+            }
+            if (learnt.nonminimalShare() >= 0) {
+                report.put("nonMinimalShare", learnt.nonminimalShare());
+            }
+        }
         if (config.routingMode() != RoutingMode.DEFAULT) {
             // what the mode did: the switches' adaptive decisions that left the minimal path (over the whole run)
             report.put("nonMinimalShare", Double.isNaN(learnt.nonminimalShare()) ? null : learnt.nonminimalShare());
@@ -196,6 +244,9 @@ public final class SimCommand implements Callable<Integer> {
                     out.printf(Locale.ROOT, "%-20s %s%n", k, v instanceof Double d ? String.format(Locale.ROOT, "%.4g", d) : v);
                 }
             });
+            if (!jobs.isEmpty()) {
+                printJobs(out, report);
+            }
             if (config.seriesNs() > 0) {
                 out.printf(Locale.ROOT, "%n%12s %10s %14s %10s%n", "startNs", "packets", "latencyMeanNs", "throughput");
                 for (Simulation.SeriesBin b : r.series()) {
@@ -206,6 +257,63 @@ public final class SimCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * Each job's report as the JSON has it: what was asked (placement, pattern, mode, load,
+     * message) and what was measured; latency and message times null where none was measured.
+     */
+    private static List<Map<String, Object>> jobReports(List<JobSpec> specs, Simulation.Config config, Simulation.Report r) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int j = 0; j < specs.size(); j++) {
+            JobSpec s = specs.get(j);
+            Simulation.Job job = config.jobs().get(j);
+            Simulation.JobReport jr = r.jobs().get(j);
+            boolean measured = jr.packetsDelivered() > 0;
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", jr.name());
+            m.put("hosts", jr.hosts());
+            m.put("placement", s.placement().cliName());
+            m.put("pattern", s.patternName());
+            m.put("routingMode", job.appAware() ? JobSpec.APP_AWARE : job.mode().name());
+            m.put("load", job.load());
+            m.put("messageBytes", (long) job.messagePackets() * config.payloadBytes());
+            m.put("messagePackets", job.messagePackets());
+            m.put("offeredLoad", jr.offeredLoad());
+            m.put("throughput", jr.throughput());
+            m.put("latencyMeanNs", measured ? jr.latencyMeanNs() : null);
+            m.put("latencyP99Ns", measured ? jr.latencyP99Ns() : null);
+            m.put("packetsDelivered", jr.packetsDelivered());
+            m.put("nonMinimalShare", Double.isNaN(jr.nonMinimalShare()) ? null : jr.nonMinimalShare());
+            m.put("messagesCompleted", jr.messagesCompleted());
+            m.put("messageMeanNs", jr.messagesCompleted() > 0 ? jr.messageMeanNs() : null);
+            m.put("messageP99Ns", jr.messagesCompleted() > 0 ? jr.messageP99Ns() : null);
+            if (job.appAware()) {
+                m.put("adaptiveShare", Double.isNaN(jr.adaptiveShare()) ? null : jr.adaptiveShare());
+            }
+            if (jr.messagesLost() > 0) { // only when it happened: the message times leave those messages out
+                m.put("messagesLost", jr.messagesLost());
+            }
+            out.add(m);
+        }
+        return out;
+    }
+
+    /** The jobs as a table after the report's fields. */
+    @SuppressWarnings("unchecked")
+    private static void printJobs(PrintWriter out, Map<String, Object> report) {
+        out.printf(Locale.ROOT, "%n%-12s %6s %-11s %-14s %-10s %8s %8s %10s %12s %12s %9s %12s %12s%n", "job", "hosts", "placement",
+                "pattern", "mode", "offered", "accepted", "latMeanNs", "latP99Ns", "packets", "nonMin", "msgMeanNs", "msgP99Ns");
+        for (Map<String, Object> m : (List<Map<String, Object>>) report.get("jobs")) {
+            out.printf(Locale.ROOT, "%-12s %6d %-11s %-14s %-10s %8.4f %8.4f %10s %12s %12d %9s %12s %12s%n", m.get("name"), m.get("hosts"),
+                    m.get("placement"), m.get("pattern"), m.get("routingMode"), m.get("offeredLoad"), m.get("throughput"),
+                    shown(m.get("latencyMeanNs")), shown(m.get("latencyP99Ns")), m.get("packetsDelivered"), shown(m.get("nonMinimalShare")),
+                    shown(m.get("messageMeanNs")), shown(m.get("messageP99Ns")));
+        }
+    }
+
+    private static String shown(Object v) {
+        return v == null ? "-" : v instanceof Double d ? String.format(Locale.ROOT, d < 10 ? "%.3f" : "%.1f", d) : v.toString();
     }
 
     /** The series as the JSON report has it: one object per bin, latency null where no packet arrived in the bin. */

@@ -3,11 +3,13 @@ package org.fabriclab.emulator.sim;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import org.fabriclab.agent.core.HostPolicy;
 import org.fabriclab.agent.core.LatencyHistogram;
 import org.fabriclab.agent.core.PacketPool;
 import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.routing.dragonfly.DragonflyHeader;
 import org.fabriclab.routing.fabric.Fabric;
 
 /**
@@ -15,8 +17,9 @@ import org.fabriclab.routing.fabric.Fabric;
  * window, latency (the core's {@link LatencyHistogram}) and hops of the packets created in it,
  * reordering per pair of hosts, with flows each flow's bytes per phase and per bin and the
  * switches' counters at the edges of each phase's window, and with a series the packets, latency
- * and bytes delivered per bin of delivery time. {@link #delivered} runs once per packet and
- * allocates nothing (every array is sized here). Confined to the simulation's thread.
+ * and bytes delivered per bin of delivery time, with jobs the same per job and each message's
+ * completion time. {@link #delivered} runs once per packet and allocates nothing (every array is
+ * sized here). Confined to the simulation's thread.
  */
 final class Measurements {
     private final Simulation.Config c;
@@ -56,6 +59,31 @@ final class Measurements {
     private long networkLatencySum;
     /** Packets forwarded by a switch (counted by the event loop's switch outputs). */
     long packetHops;
+    /** Messages a host may have in delivery at once, per host of a job, before their completion is lost track of. */
+    static final int MESSAGE_SLOTS = 1024;
+    /** Fabrics up to this many switches keep their switch-to-switch distances (a byte per pair) for jobs' non-minimal share. */
+    static final int MAX_DISTANCE_SWITCHES = 4096;
+    private final List<Simulation.Job> jobs;
+    /** Per host, its job's index, or -1 (none, or no jobs). */
+    private final int[] jobOf;
+    /** Per host of a job, its first message slot (its rank's); -1 for the others. */
+    private final int[] slotBase;
+    private final long[] jobGenerated;
+    private final long[] jobDeliveredBytes;
+    private final long[] jobPackets;
+    private final long[] jobNonMinimal;
+    private final long[] jobMessages;
+    private final LatencyHistogram[] jobLatency;
+    private final LatencyHistogram[] jobMessageTime;
+    /** Per message slot, one more than the number of the message it counts (0: none yet), and its packets still to arrive. */
+    private final long[] slotMessage;
+    private final int[] slotLeft;
+    /** Per job, messages whose slot was taken by a later one before they completed (none unless {@link #MESSAGE_SLOTS} is too few). */
+    private final long[] jobMessagesLost;
+    /** Switch-to-switch distances in hops, {@code switchCount} by {@code switchCount}; null without jobs or for a larger fabric. */
+    private final byte[] distance;
+    /** Dragonfly routing: a packet's header says whether it was sent through an intermediate group. */
+    private final boolean dragonfly;
 
     Measurements(Simulation.Config c, int frameBytes, int[] endpointOfLid) {
         this.c = c;
@@ -83,6 +111,90 @@ final class Measurements {
         seriesPackets = new long[seriesBins];
         seriesLatencyNs = new long[seriesBins];
         seriesBytes = new long[seriesBins];
+        jobs = c.jobs();
+        int js = jobs.size();
+        jobOf = new int[hosts];
+        slotBase = new int[hosts];
+        Arrays.fill(jobOf, -1);
+        Arrays.fill(slotBase, -1);
+        int slots = 0;
+        for (int j = 0; j < js; j++) {
+            for (int e : jobs.get(j).hosts()) {
+                jobOf[e] = j;
+                if (jobs.get(j).messagePackets() > 1) { // a one-packet message completes with its packet: no slot
+                    slotBase[e] = slots;
+                    slots += MESSAGE_SLOTS;
+                }
+            }
+        }
+        slotMessage = new long[slots];
+        slotLeft = new int[slots];
+        jobGenerated = new long[js];
+        jobDeliveredBytes = new long[js];
+        jobPackets = new long[js];
+        jobNonMinimal = new long[js];
+        jobMessages = new long[js];
+        jobMessagesLost = new long[js];
+        jobLatency = new LatencyHistogram[js];
+        jobMessageTime = new LatencyHistogram[js];
+        for (int j = 0; j < js; j++) {
+            jobLatency[j] = new LatencyHistogram();
+            jobMessageTime[j] = new LatencyHistogram();
+        }
+        dragonfly = c.tables().dragonfly() != null;
+        distance = js == 0 || f.switchCount() > MAX_DISTANCE_SWITCHES ? null : switchDistances(f);
+    }
+
+    /**
+     * Hops of the minimal path between every two switches: the shortest over switch-to-switch
+     * links, and on a fabric of groups (a Dragonfly) the shortest within the two switches' groups,
+     * which is what minimal routing takes there (local, global, local; a path through a third
+     * group is Valiant's, however short); 127 for unreachable or farther.
+     */
+    private static byte[] switchDistances(Fabric f) {
+        int n = f.switchCount();
+        byte[] d = new byte[n * n];
+        Arrays.fill(d, Byte.MAX_VALUE);
+        int[] queue = new int[n];
+        byte[] dist = new byte[n];
+        TreeSet<Integer> groups = new TreeSet<>();
+        for (int s = 0; s < n; s++) {
+            groups.add(f.group(f.switchNode(s)));
+        }
+        for (int s = 0; s < n; s++) {
+            int own = f.group(f.switchNode(s));
+            for (int g : own < 0 ? Set.of(own) : groups) {
+                // from s within its group and group g (without groups: over the whole fabric)
+                Arrays.fill(dist, Byte.MAX_VALUE);
+                int head = 0;
+                int tail = 0;
+                dist[s] = 0;
+                queue[tail++] = s;
+                while (head < tail) {
+                    int u = queue[head++];
+                    int node = f.switchNode(u);
+                    for (int p = 1; p <= f.portCount(node); p++) {
+                        int gp = f.globalPort(node, p);
+                        if (!f.isInterSwitch(gp)) {
+                            continue;
+                        }
+                        int peer = f.peerNode(gp);
+                        int v = f.switchIndex(peer);
+                        boolean inside = own < 0 || f.group(peer) == own || f.group(peer) == g;
+                        if (inside && dist[v] == Byte.MAX_VALUE && dist[u] + 1 < Byte.MAX_VALUE) {
+                            dist[v] = (byte) (dist[u] + 1);
+                            queue[tail++] = v;
+                        }
+                    }
+                }
+                for (int t = 0; t < n; t++) {
+                    if (own < 0 || f.group(f.switchNode(t)) == g) {
+                        d[s * n + t] = dist[t];
+                    }
+                }
+            }
+        }
+        return d;
     }
 
     /** Phases: the intervals between the instants at which the set of flows changes. */
@@ -104,10 +216,13 @@ final class Measurements {
         snapshots[i] = PortShares.snapshot(f, counters);
     }
 
-    /** A host's source created a packet at {@code now}. */
-    void created(long now) {
+    /** Host {@code e}'s source created {@code packets} packets at {@code now}. */
+    void created(int e, int packets, long now) {
         if (now >= c.warmupNs()) {
-            generatedBytes += frameBytes;
+            generatedBytes += (long) packets * frameBytes;
+            if (jobOf[e] >= 0) {
+                jobGenerated[jobOf[e]] += (long) packets * frameBytes;
+            }
         }
     }
 
@@ -149,10 +264,75 @@ final class Measurements {
             networkLatencySum += t - pool.sent(h);
             hopSum += Math.max(0, pool.hops(h) - 1);
         }
+        int j = jobOf[src];
+        if (j >= 0) {
+            jobDelivered(j, e, src, pool, h, t);
+        }
+    }
+
+    /** Packet {@code h} of job {@code j}, from host {@code src}, reached host {@code e} at {@code t}. */
+    private void jobDelivered(int j, int e, int src, PacketPool pool, int h, long t) {
+        long created = pool.timestamp(h);
+        boolean measured = created >= c.warmupNs();
+        if (t >= c.warmupNs()) {
+            jobDeliveredBytes[j] += pool.bytes(h);
+        }
+        if (measured) {
+            jobPackets[j]++;
+            jobLatency[j].add(t - created);
+            if (distance != null && f.endpointSwitch(src) != Fabric.NONE && f.endpointSwitch(e) != Fabric.NONE) {
+                int n = f.switchCount();
+                int d = distance[f.switchIndex(f.endpointSwitch(src)) * n + f.switchIndex(f.endpointSwitch(e))];
+                if (pool.hops(h) - 1 > d || dragonfly && DragonflyHeader.has(pool.route(h), DragonflyHeader.NONMINIMAL)) {
+                    jobNonMinimal[j]++;
+                }
+            }
+        }
+        // a host's packets are numbered in order and its messages' packets go out together: message = seq / its packets
+        int k = jobs.get(j).messagePackets();
+        if (k == 1) {
+            if (measured) {
+                jobMessages[j]++;
+                jobMessageTime[j].add(t - created);
+            }
+            return;
+        }
+        long message = Integer.toUnsignedLong(pool.seq(h)) / k;
+        int slot = slotBase[src] + (int) (message % MESSAGE_SLOTS);
+        if (slotMessage[slot] != message + 1) {
+            if (slotMessage[slot] != 0 && slotLeft[slot] > 0) {
+                jobMessagesLost[j]++;
+            }
+            slotMessage[slot] = message + 1;
+            slotLeft[slot] = k;
+        }
+        if (--slotLeft[slot] == 0 && measured) {
+            jobMessages[j]++;
+            jobMessageTime[j].add(t - created);
+        }
+    }
+
+    /**
+     * Each job's report over the measured window ({@code nsPerByte}: the links' time per byte;
+     * {@code adaptiveShares}: per job, its application-aware share, or NaN).
+     */
+    private List<Simulation.JobReport> jobReports(double nsPerByte, double[] adaptiveShares) {
+        long window = c.durationNs() - c.warmupNs();
+        List<Simulation.JobReport> out = new ArrayList<>(jobs.size());
+        for (int j = 0; j < jobs.size(); j++) {
+            Simulation.Job job = jobs.get(j);
+            double capacity = job.size() * (window / nsPerByte);
+            out.add(new Simulation.JobReport(job.name(), job.size(), jobGenerated[j] / capacity, jobDeliveredBytes[j] / capacity,
+                    jobLatency[j].mean(), jobLatency[j].percentile(0.99), jobPackets[j], jobDeliveredBytes[j],
+                    distance == null || jobPackets[j] == 0 ? Double.NaN : (double) jobNonMinimal[j] / jobPackets[j], jobMessages[j],
+                    jobMessageTime[j].mean(), jobMessageTime[j].percentile(0.99), adaptiveShares[j], jobMessagesLost[j]));
+        }
+        return List.copyOf(out);
     }
 
     /** The run's report. */
-    Simulation.Report report(PortCounterArray[] counters, double nsPerByte, long refused, long events, long wallNanos, long cpuNanos) {
+    Simulation.Report report(PortCounterArray[] counters, double nsPerByte, long refused, long events, long wallNanos, long cpuNanos,
+                             double[] adaptiveShares) {
         long window = c.durationNs() - c.warmupNs();
         double capacity = hosts * (window / nsPerByte);
         long dropped = 0;
@@ -184,7 +364,7 @@ final class Measurements {
                 latency.percentile(0.99), delivered == 0 ? 0 : (double) hopSum / delivered, delivered, dropped, refused, outOfOrder,
                 packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, cpuNanos / 1_000_000,
                 packetHops / (cpuNanos / 1e9), phases, binNs, series, overTime(nsPerByte),
-                delivered == 0 ? 0 : (double) networkLatencySum / delivered, completions());
+                delivered == 0 ? 0 : (double) networkLatencySum / delivered, completions(), jobReports(nsPerByte, adaptiveShares));
     }
 
     /** Per flow, a sized flow's time from its start to its last packet's delivery, or -1 (unsized, or not complete). */

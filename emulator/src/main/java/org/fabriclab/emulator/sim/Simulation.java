@@ -5,8 +5,11 @@ import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import org.fabriclab.agent.core.AppAwareRouting;
 import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.HostCore;
@@ -18,6 +21,7 @@ import org.fabriclab.agent.core.TableInstall;
 import org.fabriclab.agent.core.TableStore;
 import org.fabriclab.agent.core.TableWriteException;
 import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.agent.core.TrafficPlan;
 import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.fabric.Fabric;
@@ -62,6 +66,9 @@ public final class Simulation {
      *                     Dragonfly's adaptive routing; {@link RoutingMode#DEFAULT}, the fabric's routing as configured)
      * @param cc           the hosts' congestion control (null: none, the default); with DCQCN's the switches
      *                     mark ECN by its thresholds
+     * @param jobs         if not empty, the traffic: each job's hosts by its own pattern among its ranks, at its
+     *                     own load and routing mode, in messages; the hosts in no job send nothing (and
+     *                     {@code pattern}, {@code load} and {@code routingMode} are the jobs' only where they say so)
      *
      * <p>Tables with source routes (a torus engine's) run as Angara does: hosts write the route to
      * the destination's switch into each packet, switches forward by it (the LFTs deliver the last
@@ -70,7 +77,15 @@ public final class Simulation {
     public record Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps,
                          long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed,
                          boolean adaptive, List<Flow> flows, int outputBufferPackets, long seriesNs, int sourceQueuePackets,
-                         RoutingMode routingMode, CongestionControl.Settings cc) {
+                         RoutingMode routingMode, CongestionControl.Settings cc, List<Job> jobs) {
+        /** Without jobs: every host by the pattern, or the flows. */
+        public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
+                      int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive, List<Flow> flows,
+                      int outputBufferPackets, long seriesNs, int sourceQueuePackets, RoutingMode routingMode, CongestionControl.Settings cc) {
+            this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
+                    adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets, routingMode, cc, List.of());
+        }
+
         /** Packets that ask for no routing mode ({@link RoutingMode#DEFAULT}), hosts without congestion control. */
         public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
                       int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive, List<Flow> flows,
@@ -100,7 +115,9 @@ public final class Simulation {
 
         public Config {
             flows = List.copyOf(flows);
+            jobs = List.copyOf(jobs);
             Objects.requireNonNull(routingMode, "routingMode");
+            Job.checkAll(jobs, flows, fabric.endpointCount());
             for (Flow fl : flows) {
                 if (fl.src() < 0 || fl.src() >= fabric.endpointCount() || fl.dst() < 0 || fl.dst() >= fabric.endpointCount()
                         || fl.src() == fl.dst() || fl.startNs() < 0 || fl.stopNs() <= fl.startNs() || fl.packets() < 0) {
@@ -178,7 +195,7 @@ public final class Simulation {
             return new Builder(fabric, tables).pattern(pattern).load(load).linkGbps(linkGbps).latencyNs(latencyNs).vls(vls)
                     .bufferPackets(bufferPackets).payloadBytes(payloadBytes).durationNs(durationNs).warmupNs(warmupNs).seed(seed)
                     .adaptive(adaptive).flows(flows).outputBufferPackets(outputBufferPackets).seriesNs(seriesNs)
-                    .sourceQueuePackets(sourceQueuePackets).routingMode(routingMode).cc(cc);
+                    .sourceQueuePackets(sourceQueuePackets).routingMode(routingMode).cc(cc).jobs(jobs);
         }
     }
 
@@ -207,6 +224,7 @@ public final class Simulation {
         private int sourceQueuePackets = SourceQueue.PACKETS;
         private RoutingMode routingMode = RoutingMode.DEFAULT;
         private CongestionControl.Settings cc;
+        private List<Job> jobs = List.of();
 
         private Builder(Fabric fabric, ForwardingTables tables) {
             this.fabric = fabric;
@@ -303,6 +321,12 @@ public final class Simulation {
             return this;
         }
 
+        /** The traffic as these jobs instead of every host by the pattern (empty: none). */
+        public Builder jobs(List<Job> v) {
+            jobs = v;
+            return this;
+        }
+
         /** The report's series over time in bins of {@code v} ns (0: none). */
         public Builder seriesNs(long v) {
             seriesNs = v;
@@ -313,7 +337,7 @@ public final class Simulation {
         public Config build() {
             return new Config(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs,
                     warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets,
-                    routingMode, cc);
+                    routingMode, cc, jobs);
         }
     }
 
@@ -336,6 +360,94 @@ public final class Simulation {
     }
 
     /**
+     * A job: its ranks on {@code hosts} (rank r on fabric host {@code hosts[r]}), sending by {@code
+     * pattern} among them (a {@link TrafficPlan#ofJob job plan}) at {@code load} of each host's link
+     * rate, in messages of {@code messagePackets} packets created together and sent as a burst to
+     * one rank (message arrivals Poisson at the load's rate over the message's bytes), each packet
+     * asking for {@code mode}; with {@code appAware}, each host chooses each message's mode from
+     * its NIC counters instead ({@link AppAwareRouting}: ADAPTIVE_0 or ADAPTIVE_3), starting
+     * from ADAPTIVE_0.
+     */
+    public record Job(String name, int[] hosts, TrafficPattern pattern, double load, RoutingMode mode, int messagePackets,
+                      boolean appAware) {
+        /** A job whose packets all ask for {@code mode}. */
+        public Job(String name, int[] hosts, TrafficPattern pattern, double load, RoutingMode mode, int messagePackets) {
+            this(name, hosts, pattern, load, mode, messagePackets, false);
+        }
+
+        public Job {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(pattern, "pattern");
+            Objects.requireNonNull(mode, "mode");
+            hosts = hosts.clone();
+        }
+
+        @Override
+        public int[] hosts() {
+            return hosts.clone();
+        }
+
+        /** Ranks: the job's hosts. */
+        public int size() {
+            return hosts.length;
+        }
+
+        /** Refuses jobs with flows, jobs sharing a host or a name, a host outside the fabric, a bad load or message. */
+        static void checkAll(List<Job> jobs, List<Flow> flows, int fabricHosts) {
+            if (!jobs.isEmpty() && !flows.isEmpty()) {
+                throw new IllegalArgumentException("the traffic is jobs or flows, not both");
+            }
+            int[] owner = new int[fabricHosts];
+            Arrays.fill(owner, -1);
+            Set<String> names = new HashSet<>();
+            for (int j = 0; j < jobs.size(); j++) {
+                Job job = jobs.get(j);
+                if (!names.add(job.name())) {
+                    throw new IllegalArgumentException("two jobs are named " + job.name());
+                }
+                if (!(job.load() > 0 && job.load() <= 1)) {
+                    throw new IllegalArgumentException("job " + job.name() + ": load " + job.load() + " is not in (0, 1]");
+                }
+                if (job.messagePackets() < 1) {
+                    throw new IllegalArgumentException("job " + job.name() + ": a message has at least one packet");
+                }
+                if (job.size() < 2) {
+                    throw new IllegalArgumentException("job " + job.name() + " needs at least two hosts, not " + job.size());
+                }
+                for (int e : job.hosts) {
+                    if (e < 0 || e >= fabricHosts) {
+                        throw new IllegalArgumentException("job " + job.name() + ": host " + e + " is not one of the fabric's " + fabricHosts);
+                    }
+                    if (owner[e] >= 0) {
+                        throw new IllegalArgumentException("job " + job.name() + " and job " + jobs.get(owner[e]).name() + " share host " + e);
+                    }
+                    owner[e] = j;
+                }
+            }
+        }
+    }
+
+    /**
+     * What one job measured, as the run's {@link Report} does for all hosts but over the job's own:
+     * loads and throughput as fractions of its hosts' link rate over the measured window, latency
+     * of its packets created in the window, {@code nonMinimalShare} the share of those packets
+     * that took a non-minimal path: more switch-to-switch hops than the minimal path between their
+     * switches (on a Dragonfly the shortest within their two groups), or, under Dragonfly routing,
+     * sent through an intermediate group (NaN when the fabric has more switches than
+     * {@code Measurements.MAX_DISTANCE_SWITCHES}), and, for its messages created in the
+     * window and completed by the end, the time from creation to the last packet's delivery;
+     * {@code adaptiveShare}, for an application-aware job, the share of its message bytes its hosts
+     * sent with ADAPTIVE_0 over the whole run (the paper's "traffic sent by Default routing"), NaN
+     * for the others; {@code messagesLost}: messages whose completion was lost track of (a host had
+     * more than {@code Measurements.MESSAGE_SLOTS} in delivery at once; 0 unless the fabric is
+     * deadlocked or absurdly congested), left out of the message times.
+     */
+    public record JobReport(String name, int hosts, double offeredLoad, double throughput, double latencyMeanNs, long latencyP99Ns,
+                            long packetsDelivered, long bytesDelivered, double nonMinimalShare, long messagesCompleted,
+                            double messageMeanNs, long messageP99Ns, double adaptiveShare, long messagesLost) {
+    }
+
+    /**
      * Per-flow throughput between two instants at which the set of flows changed: each flow's
      * bytes delivered over the phase's last four fifths (the first fifth lets queues settle), in
      * Gbps; and over the same window, each congested switch output with the share each of its
@@ -354,12 +466,14 @@ public final class Simulation {
      * (the source queue left out: the in-network latency congestion control works on).
      * {@code flowCompletionNs}: with flows, per flow, the time from its start to the delivery of
      * its last packet for a sized flow that completed in the run, else -1.
+     * {@code jobs}: with {@link Config#jobs}, each job's own (empty without).
      */
     public record Report(double offeredLoad, double throughput, double latencyMeanNs, long latencyP95Ns, long latencyP99Ns,
                          double meanHops, long packetsDelivered, long packetsDropped, long packetsRefused, long outOfOrder,
                          long packetHops, long events, long simulatedNs, long wallMillis, double eventsPerSecond,
                          double packetHopsPerSecond, long cpuMillis, double packetHopsPerCpuSecond, List<Phase> phases, long binNs,
-                         double[][] flowSeriesGbps, List<SeriesBin> series, double networkLatencyMeanNs, long[] flowCompletionNs) {
+                         double[][] flowSeriesGbps, List<SeriesBin> series, double networkLatencyMeanNs, long[] flowCompletionNs,
+                         List<JobReport> jobs) {
     }
 
     /**
@@ -542,7 +656,7 @@ public final class Simulation {
                 }
             }, c.cc() == null ? null : c.cc().create(c.linkGbps()));
         }
-        sources = new TrafficSources(c, pool, hostCore, lidOfEndpoint, frameBytes, meanGapNs, measure);
+        sources = new TrafficSources(c, pool, hostCore, lidOfEndpoint, frameBytes, meanGapNs, measure, counters);
         flowCreated = new int[c.flows().size()];
     }
 
@@ -605,7 +719,9 @@ public final class Simulation {
         }
         if (c.flows().isEmpty()) {
             for (int e = 0; e < hostCore.length; e++) {
-                queue.push(sources.gap(e), EventQueue.event(INJECT, e, 0, 0));
+                if (sources.sends(e)) {
+                    queue.push(sources.gap(e), EventQueue.event(INJECT, e, 0, 0));
+                }
             }
         } else {
             for (int i = 0; i < c.flows().size(); i++) {
@@ -669,7 +785,7 @@ public final class Simulation {
         }
         long wallNanos = Math.max(1, System.nanoTime() - wall0);
         long cpuNanos = cpu0 < 0 ? wallNanos : Math.max(1, mx.getCurrentThreadCpuTime() - cpu0);
-        return measure.report(counters, nsPerByte, sources.refused(), events, wallNanos, cpuNanos);
+        return measure.report(counters, nsPerByte, sources.refused(), events, wallNanos, cpuNanos, sources.adaptiveShares());
     }
 
     /** The core sends packet {@code h} from {@code node}'s {@code port}: the link is busy for its bytes, the peer has it after the delay. */

@@ -1,12 +1,16 @@
 package org.fabriclab.emulator.sim;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.fabriclab.agent.core.AppAwareRouting;
 import org.fabriclab.agent.core.Arrivals;
+import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.HostPolicy;
 import org.fabriclab.agent.core.HostRoutes;
 import org.fabriclab.agent.core.PacketPool;
+import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.core.TrafficPlan;
@@ -18,8 +22,10 @@ import org.fabriclab.routing.fabric.Fabric;
  * each flow's packets evenly paced), destinations by the pattern's {@link TrafficPlan}, SL and
  * source route from each host's {@link HostRoutes} (the DLID-indexed table the daemon writes into
  * a live adapter), the routing mode the configuration asks for. Each host draws its gaps and destinations from one generator split off the
- * run's seed, in the order the event loop asks. Allocates nothing per packet; confined to the
- * simulation's thread.
+ * run's seed, in the order the event loop asks. With jobs, a job's hosts send by the job's plan
+ * among its ranks, at its load and routing mode, a message's packets created together (queued
+ * whole or refused whole); the hosts in no job send nothing. Allocates nothing per packet;
+ * confined to the simulation's thread.
  */
 final class TrafficSources {
     private final PacketPool pool;
@@ -32,13 +38,19 @@ final class TrafficSources {
     private final Arrivals flowArrivals;
     private final int frameBytes;
     private final Measurements measure;
+    /** Per host, the packets of each of its messages (1 unless its job says otherwise). */
+    private final int[] messagePackets;
+    /** Per host, whether its source sends: every host without jobs, a job's hosts with them. */
+    private final boolean[] sends;
+    private final Simulation.Config c;
 
     /**
      * @param meanGapNs the mean gap between a host's packets at the offered load
      * @throws IllegalArgumentException if the pattern cannot run on the fabric (group-shift without groups)
      */
     TrafficSources(Simulation.Config c, PacketPool pool, HostCore[] hostCore, int[] lidOfEndpoint, int frameBytes, double meanGapNs,
-                   Measurements measure) {
+                   Measurements measure, PortCounterArray[] counters) {
+        this.c = c;
         this.pool = pool;
         this.hostCore = hostCore;
         this.lidOfEndpoint = lidOfEndpoint;
@@ -52,20 +64,61 @@ final class TrafficSources {
             groups[e] = f.group(f.endpointNode(e));
         }
         // with flows the pattern picks nothing: uniform needs nothing of the fabric
-        TrafficPlan plan = TrafficPlan.of(flows.isEmpty() ? c.pattern() : TrafficPattern.UNIFORM, hosts, groups, c.seed());
         HostRoutes[] routes = HostRoutes.of(c.tables());
         SplittableRandom seeds = new SplittableRandom(c.seed());
         policy = new HostPolicy[hosts];
         source = new SourceQueue[hosts];
+        messagePackets = new int[hosts];
+        sends = new boolean[hosts];
+        Arrays.fill(messagePackets, 1);
+        if (c.jobs().isEmpty()) {
+            TrafficPlan plan = TrafficPlan.of(flows.isEmpty() ? c.pattern() : TrafficPattern.UNIFORM, hosts, groups, c.seed());
+            for (int e = 0; e < hosts; e++) {
+                policy[e] = HostPolicy.of(plan, e, seeds.split(), Arrivals.Mode.POISSON, meanGapNs, routes[e], c.vls(), c.sourceQueuePackets());
+                policy[e].routingMode(c.routingMode());
+                sends[e] = true;
+            }
+        } else {
+            for (int j = 0; j < c.jobs().size(); j++) {
+                Simulation.Job job = c.jobs().get(j);
+                int[] ranks = job.hosts();
+                TrafficPlan plan = TrafficPlan.ofJob(job.pattern(), ranks, job.messagePackets(), c.seed() + j);
+                // a message's gap: its packets' time at the job's load
+                double messageGapNs = job.messagePackets() * frameBytes * 8.0 / c.linkGbps() / job.load();
+                for (int r = 0; r < ranks.length; r++) {
+                    int e = ranks[r];
+                    policy[e] = HostPolicy.of(plan, r, seeds.split(), Arrivals.Mode.POISSON, messageGapNs, routes[e], c.vls(),
+                            c.sourceQueuePackets());
+                    policy[e].routingMode(job.mode());
+                    if (job.appAware()) { // the host's NIC counters: its node's, its one port
+                        policy[e].appAware(new AppAwareRouting(counters[f.endpointNode(e)], 1,
+                                (long) job.messagePackets() * (frameBytes - FrameSizes.DATA_HEADER), job.messagePackets(), frameBytes));
+                    }
+                    messagePackets[e] = job.messagePackets();
+                    sends[e] = true;
+                }
+            }
+            // an idle host sends nothing, but answers congestion control and keeps its source queue's count
+            TrafficPlan idle = TrafficPlan.of(TrafficPattern.UNIFORM, hosts, groups, c.seed());
+            for (int e = 0; e < hosts; e++) {
+                if (policy[e] == null) {
+                    policy[e] = HostPolicy.of(idle, e, seeds.split(), Arrivals.Mode.POISSON, meanGapNs, routes[e], c.vls(),
+                            c.sourceQueuePackets());
+                }
+            }
+        }
         for (int e = 0; e < hosts; e++) {
-            policy[e] = HostPolicy.of(plan, e, seeds.split(), Arrivals.Mode.POISSON, meanGapNs, routes[e], c.vls(), c.sourceQueuePackets());
-            policy[e].routingMode(c.routingMode());
             source[e] = policy[e].source();
         }
         flowArrivals = new Arrivals(Arrivals.Mode.PACED, meanGapNs, null);
     }
 
-    /** The time to host {@code e}'s next packet (pattern traffic). */
+    /** True if host {@code e}'s source sends (pattern or job traffic; a host in no job does not). */
+    boolean sends(int e) {
+        return sends[e];
+    }
+
+    /** The time to host {@code e}'s next packet, or with messages its next message (pattern traffic). */
     long gap(int e) {
         return policy[e].nextGapNs();
     }
@@ -75,10 +128,23 @@ final class TrafficSources {
         return flowArrivals.nextGapNs();
     }
 
-    /** Host {@code e}'s source creates a packet now, of {@code flow} (or -1: the pattern picks its destination). */
+    /**
+     * Host {@code e}'s source creates a packet now, of {@code flow} (or -1: the pattern picks its
+     * destination); with messages, a message's packets, all queued or all refused.
+     */
     void inject(int e, int flow, long now) {
-        measure.created(now);
-        source[e].add(now, flow);
+        int k = messagePackets[e];
+        SourceQueue q = source[e];
+        measure.created(e, k, now);
+        if (k == 1) {
+            q.add(now, flow);
+        } else if (q.room() < k) {
+            q.refuse(k);
+        } else {
+            for (int i = 0; i < k; i++) {
+                q.add(now, flow);
+            }
+        }
         pump(e, now);
     }
 
@@ -120,6 +186,28 @@ final class TrafficSources {
     void path(int e, int h) {
         HostPolicy p = policy[e];
         p.path(pool, h, p.routes().route(pool.dlid(h)));
+    }
+
+    /**
+     * Per job, the share of its message bytes its hosts' application-aware choosers sent with
+     * ADAPTIVE_0; NaN for a job with a fixed mode.
+     */
+    double[] adaptiveShares() {
+        List<Simulation.Job> jobs = c.jobs();
+        double[] out = new double[jobs.size()];
+        for (int j = 0; j < out.length; j++) {
+            long adaptive = 0;
+            long all = 0;
+            for (int e : jobs.get(j).hosts()) {
+                AppAwareRouting a = policy[e].appAware();
+                if (a != null) {
+                    adaptive += a.adaptiveBytes();
+                    all += a.adaptiveBytes() + a.biasedBytes();
+                }
+            }
+            out[j] = all == 0 ? Double.NaN : (double) adaptive / all;
+        }
+        return out;
     }
 
     /** Packets the hosts' full source queues refused. */

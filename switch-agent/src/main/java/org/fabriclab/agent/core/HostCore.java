@@ -138,6 +138,7 @@ public final class HostCore {
             // the NIC's sampled latency (NicCounters): every data packet (a control packet's timestamp echoes its data's send time)
             counters.addNode(PortCounterArray.NIC_LATENCY_PACKETS);
             counters.addNode(PortCounterArray.NIC_LATENCY_NS, now - pool.timestamp(h));
+            counters.addNode(PortCounterArray.NIC_NETWORK_LATENCY_NS, now - pool.sent(h));
             counters.addNode(PortCounterArray.NIC_RECEIVED_HOPS, Math.max(0, pool.hops(h) - 1)); // links between switches
         }
         int vl = pool.vl(h);

@@ -24,6 +24,8 @@ public final class HostPolicy {
     private final int vls;
     private int nextSeq;
     private int routingMode;
+    /** Chooses the routing mode per message from the NIC counters, or null: the mode stays as set. */
+    private AppAwareRouting appAware;
 
     /**
      * @param destinations the host's chooser ({@link TrafficPlan#destinations})
@@ -66,9 +68,26 @@ public final class HostPolicy {
         return arrivals.nextGapNs();
     }
 
-    /** The plan's host number of the next packet's destination. */
+    /**
+     * The plan's host number of the next packet's destination; with {@link #appAware}, a message's
+     * first packet takes the routing mode it chooses, and the message's other packets keep it.
+     */
     public int nextDestination() {
-        return destinations.next();
+        int d = destinations.next();
+        if (appAware != null && destinations.startedMessage()) {
+            routingMode = appAware.select().code();
+        }
+        return d;
+    }
+
+    /** Lets {@code chooser} choose the routing mode of each message from now on (null: no more). */
+    public void appAware(AppAwareRouting chooser) {
+        appAware = chooser;
+    }
+
+    /** The application-aware chooser, or null. */
+    public AppAwareRouting appAware() {
+        return appAware;
     }
 
     public HostRoutes routes() {

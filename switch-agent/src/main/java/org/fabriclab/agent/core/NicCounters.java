@@ -21,7 +21,9 @@ package org.fabriclab.agent.core;
  *   <li>The latency is sampled at the receiving NIC for every packet (one in one), from the
  *       packet's creation at its source to its arrival: our frames carry their creation time, so
  *       unlike Aries' counter (a request's round trip from its first flit's departure) it includes
- *       the source's queues, and it is one way.
+ *       the source's queues, and it is one way. Beside it, {@link PortCounterArray#NIC_NETWORK_LATENCY_NS}
+ *       sums the same packets' time from their sender's NIC (the source queue left out, closer to
+ *       Aries' counter; {@link AppAwareRouting} reads it).
  * </ul>
  */
 public final class NicCounters {

@@ -61,7 +61,13 @@ public final class PortCounterArray {
     public static final int NIC_CONTROL_DROPPED = 12;
     /** Node counter (a switch marking ECN): packets it marked congestion-experienced. */
     public static final int ECN_MARKED = 13;
-    public static final int NODE_COUNTERS = 14;
+    /**
+     * Node counter (a NIC): the sampled packets' network latencies summed, ns from their sender's NIC
+     * sending them to their arrival (the source queue left out, as Aries' latency counter leaves out
+     * the NIC's wait; application-aware routing reads it).
+     */
+    public static final int NIC_NETWORK_LATENCY_NS = 14;
+    public static final int NODE_COUNTERS = 15;
 
     /** Why a packet was discarded (IBA counts them apart: PortXmitDiscards, VL15Dropped, buffer overruns, link errors). */
     public enum DiscardReason {

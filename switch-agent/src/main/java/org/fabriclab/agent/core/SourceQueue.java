@@ -91,6 +91,11 @@ public final class SourceQueue {
         return count == capacity;
     }
 
+    /** Packets it can take now: a message is queued whole or refused whole. */
+    public int room() {
+        return capacity - count;
+    }
+
     /** Packets it holds at most. */
     public int capacity() {
         return capacity;

@@ -30,7 +30,14 @@ public record TrafficPattern(Kind kind, int shift) {
          * numbered in order, wrapping): Dragonfly's adversarial pattern ADV+N, which minimal routing
          * squeezes onto the few global links between two groups.
          */
-        ADVERSARIAL
+        ADVERSARIAL,
+        /** Each host to the next (host i to i + 1, the last to the first): a ring allreduce's steps. */
+        ALLREDUCE_RING,
+        /**
+         * Each host to its six neighbours in turn in the most cubic 3D grid of the hosts, periodic
+         * (ember's halo3d stencil; fewer where a side of the grid is 1 or 2 hosts long).
+         */
+        HALO3D
     }
 
     /** Uniformly at random among the other hosts. */
@@ -42,11 +49,16 @@ public record TrafficPattern(Kind kind, int shift) {
     /** Uniformly at random among the hosts of the next group (group i to i+1, the last to the first): ADV+1. */
     public static final TrafficPattern GROUP_SHIFT = new TrafficPattern(Kind.ADVERSARIAL, 1);
 
+    /** Each host to the next, the last to the first: a ring allreduce. */
+    public static final TrafficPattern ALLREDUCE_RING = new TrafficPattern(Kind.ALLREDUCE_RING, 0);
+    /** Each host to its neighbours in turn in the most cubic periodic 3D grid of the hosts. */
+    public static final TrafficPattern HALO3D = new TrafficPattern(Kind.HALO3D, 0);
+
     /** The prefix of the adversarial patterns' names: {@code adv+N}. */
     public static final String ADVERSARIAL_PREFIX = "adv+";
 
     /** The names the command lines take. */
-    public static final String NAMES = "uniform, permutation, all-to-all, group-shift or adv+N (N >= 1)";
+    public static final String NAMES = "uniform, permutation, all-to-all, allreduce-ring, halo3d, group-shift or adv+N (N >= 1)";
 
     public TrafficPattern {
         if (kind == null) {
@@ -98,6 +110,8 @@ public record TrafficPattern(Kind kind, int shift) {
             case "permutation" -> PERMUTATION;
             case "all-to-all", "round-robin" -> ALL_TO_ALL;
             case "group-shift" -> GROUP_SHIFT;
+            case "allreduce-ring" -> ALLREDUCE_RING;
+            case "halo3d" -> HALO3D;
             default -> throw new IllegalArgumentException("unknown pattern '" + name + "'; use " + NAMES);
         };
     }

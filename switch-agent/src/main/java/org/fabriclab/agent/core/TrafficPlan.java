@@ -1,6 +1,7 @@
 package org.fabriclab.agent.core;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -10,7 +11,8 @@ import java.util.TreeMap;
  * permutation (seeded, so every live host and the simulator agree on it) and the hosts of each
  * group (adversarial traffic: group-shift and adv+N). Hosts are numbered 0..{@code hosts}-1 in the driver's order (the fabric's
  * endpoint order); each host gets its own {@link Destinations} from {@link #destinations}.
- * Immutable; made off the hot path.
+ * A job's plan ({@link #ofJob}) numbers the job's ranks instead and its choosers answer the
+ * ranks' hosts. Immutable; made off the hot path.
  */
 public final class TrafficPlan {
     private final TrafficPattern pattern;
@@ -20,10 +22,23 @@ public final class TrafficPlan {
     private final int[] groupOfHost;
     /** Made by {@link #among}: the hosts are the sender's destinations, the sender not among them. */
     private final boolean among;
+    /** Halo3d: per host (rank), its neighbours in the grid; null for the other patterns. */
+    private final int[][] neighbours;
+    /** A job's plan: per rank, its host; null: the plan numbers hosts. */
+    private final int[] hostOfRank;
+    private final int messagePackets;
 
     private TrafficPlan(TrafficPattern pattern, int hosts, int[] permutation, int[][] hostsOfGroup, int[] groupOfHost, boolean among) {
+        this(pattern, hosts, permutation, hostsOfGroup, groupOfHost, among, null, 1);
+    }
+
+    private TrafficPlan(TrafficPattern pattern, int hosts, int[] permutation, int[][] hostsOfGroup, int[] groupOfHost, boolean among,
+                        int[] hostOfRank, int messagePackets) {
         this.pattern = pattern;
         this.among = among;
+        this.neighbours = pattern.kind() == TrafficPattern.Kind.HALO3D ? halo3d(hosts) : null;
+        this.hostOfRank = hostOfRank;
+        this.messagePackets = messagePackets;
         this.hosts = hosts;
         this.permutation = permutation;
         this.hostsOfGroup = hostsOfGroup;
@@ -49,6 +64,34 @@ public final class TrafficPlan {
         int[] group = new int[hosts];
         int[][] byGroup = pattern.kind() == TrafficPattern.Kind.ADVERSARIAL ? hostsOfGroups(pattern, groupOfHost, hosts, group) : new int[0][];
         return new TrafficPlan(pattern, hosts, permutation, byGroup, group, false);
+    }
+
+    /**
+     * The plan of a job running {@code pattern} among its ranks: rank r on host {@code hostOfRank[r]}
+     * (a fabric's host number), every pick a rank of the job, answered as its host; each message of
+     * {@code messagePackets} packets goes to one destination.
+     *
+     * @param seed the permutation's seed (the run's and the job's)
+     * @throws IllegalArgumentException if the job has fewer than two ranks, a rank's host twice, a
+     *                                  message no packet, or the pattern needs the fabric's groups
+     */
+    public static TrafficPlan ofJob(TrafficPattern pattern, int[] hostOfRank, int messagePackets, long seed) {
+        int ranks = hostOfRank.length;
+        if (ranks < 2) {
+            throw new IllegalArgumentException(pattern.cliName() + " traffic needs at least two ranks, not " + ranks);
+        }
+        if (pattern.kind() == TrafficPattern.Kind.ADVERSARIAL) {
+            throw new IllegalArgumentException(pattern.cliName() + " traffic goes between the fabric's groups, not among a job's ranks");
+        }
+        if (messagePackets < 1) {
+            throw new IllegalArgumentException("a message has at least one packet, not " + messagePackets);
+        }
+        if (Arrays.stream(hostOfRank).distinct().count() != ranks) {
+            throw new IllegalArgumentException("a job's ranks are on different hosts; some share one");
+        }
+        int[] permutation = pattern.kind() == TrafficPattern.Kind.PERMUTATION
+                ? derangement(ranks, new SplittableRandom(seed ^ 0x5DEECE66DL)) : null;
+        return new TrafficPlan(pattern, ranks, permutation, new int[0][], new int[ranks], false, hostOfRank.clone(), messagePackets);
     }
 
     /**
@@ -84,12 +127,72 @@ public final class TrafficPlan {
             throw new IllegalArgumentException("host " + self + " is not one of the plan's " + hosts + " hosts"
                     + (among ? " (a plan among destinations takes -1: the sender is not one of them)" : ""));
         }
-        return switch (pattern.kind()) {
-            case PERMUTATION -> new Destinations(pattern.kind(), self, hosts, random, permutation[self], null);
-            case ADVERSARIAL -> new Destinations(pattern.kind(), self, hosts, random, -1,
-                    hostsOfGroup[(groupOfHost[self] + pattern.shift()) % hostsOfGroup.length]);
-            default -> new Destinations(pattern.kind(), self, hosts, random, -1, null);
+        int fixed = switch (pattern.kind()) {
+            case PERMUTATION -> permutation[self];
+            case ALLREDUCE_RING -> self + 1 == hosts ? 0 : self + 1;
+            default -> -1;
         };
+        int[] group = switch (pattern.kind()) {
+            case ADVERSARIAL -> hostsOfGroup[(groupOfHost[self] + pattern.shift()) % hostsOfGroup.length];
+            case HALO3D -> neighbours[self];
+            default -> null;
+        };
+        return new Destinations(pattern.kind(), self, hosts, random, fixed, group, hostOfRank, messagePackets);
+    }
+
+    /** Halo3d's grid of {@code n} hosts: its sides x <= y <= z, x * y * z = n, the most cubic (the least surface). */
+    public static int[] grid3d(int n) {
+        int[] best = {1, 1, n};
+        long bestSurface = Long.MAX_VALUE;
+        for (int x = 1; (long) x * x * x <= n; x++) {
+            if (n % x != 0) {
+                continue;
+            }
+            int rest = n / x;
+            for (int y = x; (long) y * y <= rest; y++) {
+                if (rest % y != 0) {
+                    continue;
+                }
+                int z = rest / y;
+                long surface = (long) x * y + (long) y * z + (long) x * z;
+                if (surface < bestSurface) {
+                    bestSurface = surface;
+                    best = new int[] {x, y, z};
+                }
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Per host of a halo3d plan of {@code n}, its neighbours: one step either way along each side of
+     * the {@link #grid3d} grid, wrapping, each neighbour once and never the host itself (a side of 2
+     * gives one neighbour along it, a side of 1 none). Host i sits at (i mod x, i / x mod y, i / xy).
+     */
+    static int[][] halo3d(int n) {
+        int[] side = grid3d(n);
+        int[][] out = new int[n][];
+        int[] scratch = new int[6];
+        for (int i = 0; i < n; i++) {
+            int[] at = {i % side[0], i / side[0] % side[1], i / (side[0] * side[1])};
+            int count = 0;
+            for (int d = 0; d < 3; d++) {
+                for (int step = -1; step <= 1; step += 2) {
+                    int[] to = at.clone();
+                    to[d] = Math.floorMod(to[d] + step, side[d]);
+                    int j = to[0] + side[0] * (to[1] + side[1] * to[2]);
+                    boolean seen = j == i;
+                    for (int k = 0; k < count && !seen; k++) {
+                        seen = scratch[k] == j;
+                    }
+                    if (!seen) {
+                        scratch[count++] = j;
+                    }
+                }
+            }
+            out[i] = Arrays.copyOf(scratch, count);
+        }
+        return out;
     }
 
     /**

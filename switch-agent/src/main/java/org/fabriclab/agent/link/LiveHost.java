@@ -293,9 +293,9 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
 
     @Override
     protected void packetArrivedCore(int port, int h, long now) {
-        if (core.congestionControl() != null) {
-            pool.sent(h, pool.timestamp(h)); // a congestion-controlled sender wrote its NIC send time there
-        }
+        // a congestion-controlled sender wrote its NIC send time in the frame's timestamp; another its
+        // creation time, so without congestion control the live NIC's network latency counts the source queue too
+        pool.sent(h, pool.timestamp(h));
         core.packetArrived(h, now);
     }
 

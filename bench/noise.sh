@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Application-aware routing's noise study in the simulator (De Sensi et al., "Mitigating Network
+# Noise on Dragonfly Networks through Application-Aware Routing", SC'19), with emulator sim --job:
+#  (a) modes: one job alone (108 hosts = 6 groups, contiguous, as the paper's 1,024 nodes spanned
+#      6 groups) by pattern (all-to-all, allreduce-ring, halo3d) and message size (256 B, 4 KiB,
+#      64 KiB) at loads 0.2 (latency-bound) and 0.5 (bandwidth-bound: all-to-all saturates), under
+#      each fixed routing mode and application-aware routing;
+#  (b) noise: a victim job (72 hosts, all-to-all, 4 KiB messages, load 0.4) alone and beside an
+#      aggressor on the other 270 hosts (random destinations, 4 KiB messages, load 0.3 or 1), the victim
+#      placed contiguous (4 groups), interleaved (every group) or random, under ADAPTIVE_0,
+#      ADAPTIVE_3 and app-aware, over seeds (the placement and every draw change with the seed);
+#  (c) the aggressor's mode: the interleaved victim (ADAPTIVE_0 and ADAPTIVE_3) beside the aggressor
+#      under ADAPTIVE_0 or ADAPTIVE_3: does an aggressor routed mostly minimally make less noise?
+# The fabric: a balanced 342-host Dragonfly (p=3, a=6, h=3: 19 groups of 6 routers, one global link
+# between every two groups; 30 ns local and 300 ns global cables), 100 Gb/s links, PAR
+# (progressive adaptive routing, as Aries routes), 5 lanes of 32 packets, 256-byte payloads;
+# DURATION simulated, the first fifth warm-up. A run takes 2 to 5 seconds.
+# Usage (from any directory): bench/noise.sh [DURATION] [SEEDS] [MODES]
+#   (defaults: 200us, "1 2 3", "ADAPTIVE_0 ADAPTIVE_1 ADAPTIVE_3 MIN_HASH app-aware"; about 10 minutes)
+#   or: bench/noise.sh tables   (the tables again, from the JSON files)
+#   NOISE_PARTS="modes victim aggressor" (the default) runs those parts; the others' tables are read back.
+# Writes docs/data/noise/modes.json and docs/data/noise/victim.json (every run's command line and
+# job reports) and prints the Markdown tables of docs/reproductions.md.
+set -euo pipefail
+root="$(dirname "$(readlink -f "$0")")/.."
+cd "$root"
+duration=${1:-200us}
+seeds=${2:-1 2 3}
+modes=${3:-ADAPTIVE_0 ADAPTIVE_1 ADAPTIVE_3 MIN_HASH app-aware}
+out=docs/data/noise
+mkdir -p "$out"
+jar=none
+if [ "$duration" != tables ]; then
+  # one copy of the emulator for the whole run: a build meanwhile must not change it under the runs
+  bin/emulator --version > /dev/null
+  jar="$(mktemp -d)/emulator.jar"
+  cp emulator/target/emulator-*-all.jar "$jar"
+fi
+python3 - "$out" "$duration" "$seeds" "$modes" "$jar" "${NOISE_PARTS:-modes victim aggressor}" <<'PY'
+import json, statistics, subprocess, sys
+out, duration, seeds, modes, jar = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4].split(), sys.argv[5]
+parts = sys.argv[6].split() if duration != "tables" else []
+fabric = ["--topology", "dragonfly:p=3,a=6,h=3,local-latency=30ns,global-latency=300ns", "--engine", "df-par",
+          "--vls", "5", "--buffer", "32", "--duration", duration]
+
+def sim(jobs, seed=1):
+    args = ["sim", *fabric, "--seed", str(seed), "--json"]
+    for j in jobs:
+        args += ["--job", j]
+    r = json.loads(subprocess.run(["java", "-jar", jar, *args], check=True, capture_output=True, text=True).stdout)
+    return {"command": "emulator " + " ".join(args), "nonMinimalShare": r.get("nonMinimalShare"), "jobs": r["jobs"]}
+
+def us(ns):
+    return "-" if ns is None else f"{ns / 1000:.2f}"
+
+patterns, messages, loads = ("all-to-all", "allreduce-ring", "halo3d"), ("256", "4KiB", "64KiB"), ("0.2", "0.5")
+
+# (a) one job alone: the best mode by pattern and message size
+run = "modes" in parts
+runs = [] if run else json.load(open(f"{out}/modes.json"))
+modes = list(dict.fromkeys(r["mode"] for r in runs)) if not run else modes
+for load in loads if run else ():
+    for pattern in patterns:
+        for message in messages:
+            for mode in modes:
+                r = sim([f"name=app,hosts=108,placement=contiguous,pattern={pattern},load={load},mode={mode},message={message}"])
+                runs.append({"load": load, "pattern": pattern, "message": message, "mode": mode, **r})
+if run:
+    json.dump(runs, open(f"{out}/modes.json", "w"), indent=1)
+print("Message completion time, mean / p99 (us); under each: accepted load, non-minimal share of the packets"
+      " (app-aware: and the share of bytes it sent with ADAPTIVE_0). Best fixed: the most accepted (within 0.01), then the"
+      " lowest mean.")
+print()
+print("| load | pattern | message | " + " | ".join(modes) + " | best fixed (mean) |")
+print("|---:|---|---:|" + "---:|" * len(modes) + "---|")
+for load, pattern, message in ((l, p, m) for l in loads for p in patterns for m in messages):
+        row = {r["mode"]: r["jobs"][0] for r in runs if r["load"] == load and r["pattern"] == pattern and r["message"] == message}
+        fixed = [m for m in modes if m != "app-aware"]
+        most = max(row[m]["throughput"] for m in fixed)
+        best = min((m for m in fixed if row[m]["throughput"] >= most - 0.01), key=lambda m: row[m]["messageMeanNs"] or float("inf"))
+        def cell(m):
+            j = row[m]
+            extra = f", ad {j['adaptiveShare']:.2f}" if j.get("adaptiveShare") is not None else ""
+            return f"{us(j['messageMeanNs'])} / {us(j['messageP99Ns'])}<br>{j['throughput']:.2f}, nm {j['nonMinimalShare']:.2f}{extra}"
+        print(f"| {load} | {pattern} | {message} | " + " | ".join(cell(m) for m in modes) + f" | {best} |")
+
+# (b) a victim alone and beside an aggressor, by placement and mode, over seeds
+victim_modes = [m for m in ("ADAPTIVE_0", "ADAPTIVE_3", "app-aware") if m in modes or m == "ADAPTIVE_0"]
+aggressor_loads = ("0.3", "1")
+run = "victim" in parts
+victim_runs = [] if run else json.load(open(f"{out}/victim.json"))
+for placement in ("contiguous", "interleaved", "random") if run else ():
+    for mode in victim_modes:
+        for seed in seeds:
+            victim = f"name=victim,hosts=72,placement={placement},pattern=all-to-all,load=0.4,mode={mode},message=4KiB"
+            victim_runs.append({"placement": placement, "mode": mode, "seed": int(seed), "company": "alone", **sim([victim], int(seed))})
+            for load in aggressor_loads:
+                aggressor = f"name=aggressor,hosts=270,placement=contiguous,pattern=random,load={load},mode=ADAPTIVE_0,message=4KiB"
+                victim_runs.append({"placement": placement, "mode": mode, "seed": int(seed), "company": "aggressor " + load,
+                                    **sim([victim, aggressor], int(seed))})
+if run:
+    json.dump(victim_runs, open(f"{out}/victim.json", "w"), indent=1)
+print()
+print("Victim's message completion time, mean / p99 (us), means over the seeds; slowdown against alone; the spread of the"
+      " victim's mean message time over the seeds (min..max us); the victim's accepted load (of 0.40 offered) and"
+      " non-minimal share of its packets.")
+print()
+print("| victim placement | victim mode | aggressor load | message mean / p99 (us) | slowdown (mean, p99) | "
+      "spread over seeds (us) | victim accepted | victim non-minimal |")
+print("|---|---|---:|---:|---:|---:|---:|---:|")
+victim_modes = list(dict.fromkeys(r["mode"] for r in victim_runs))
+for placement in ("contiguous", "interleaved", "random"):
+    for mode in victim_modes:
+        def pick(company):
+            return [r["jobs"][0] for r in victim_runs if r["placement"] == placement and r["mode"] == mode and r["company"] == company]
+        alone = pick("alone")
+        am = statistics.mean(j["messageMeanNs"] for j in alone)
+        ap = statistics.mean(j["messageP99Ns"] for j in alone)
+        for company in ["alone"] + ["aggressor " + load for load in aggressor_loads]:
+            got = pick(company)
+            nm = statistics.mean(j["messageMeanNs"] for j in got)
+            npp = statistics.mean(j["messageP99Ns"] for j in got)
+            spread = [j["messageMeanNs"] for j in got]
+            print(f"| {placement} | {mode} | {'-' if company == 'alone' else company.split()[1]} | {us(nm)} / {us(npp)} | "
+                  f"{nm / am:.2f}x, {npp / ap:.2f}x | {us(min(spread))}..{us(max(spread))} | "
+                  f"{statistics.mean(j['throughput'] for j in got):.3f} | {statistics.mean(j['nonMinimalShare'] for j in got):.2f} |")
+# (c) the aggressor's mode beside an interleaved victim
+run = "aggressor" in parts
+mode_runs = [] if run else json.load(open(f"{out}/aggressor.json"))
+for vmode in ("ADAPTIVE_0", "ADAPTIVE_3") if run else ():
+    for amode in ("ADAPTIVE_0", "ADAPTIVE_3"):
+        for load in aggressor_loads:
+            for seed in seeds:
+                victim = f"name=victim,hosts=72,placement=interleaved,pattern=all-to-all,load=0.4,mode={vmode},message=4KiB"
+                aggressor = f"name=aggressor,hosts=270,placement=contiguous,pattern=random,load={load},mode={amode},message=4KiB"
+                mode_runs.append({"victimMode": vmode, "aggressorMode": amode, "aggressorLoad": load, "seed": int(seed),
+                                  **sim([victim, aggressor], int(seed))})
+if run:
+    json.dump(mode_runs, open(f"{out}/aggressor.json", "w"), indent=1)
+print()
+print("The interleaved victim beside the aggressor by the aggressor's mode (means over the seeds; slowdown against the victim alone"
+      " in the table above); the aggressor's accepted load and non-minimal share.")
+print()
+print("| victim mode | aggressor load | aggressor mode | victim message mean / p99 (us) | victim slowdown (mean, p99) | "
+      "aggressor accepted | aggressor non-minimal |")
+print("|---|---:|---|---:|---:|---:|---:|")
+for vmode in ("ADAPTIVE_0", "ADAPTIVE_3"):
+    alone = [r["jobs"][0] for r in victim_runs if r["placement"] == "interleaved" and r["mode"] == vmode and r["company"] == "alone"]
+    am = statistics.mean(j["messageMeanNs"] for j in alone)
+    ap = statistics.mean(j["messageP99Ns"] for j in alone)
+    for load in aggressor_loads:
+        for amode in ("ADAPTIVE_0", "ADAPTIVE_3"):
+            got = [r for r in mode_runs if r["victimMode"] == vmode and r["aggressorMode"] == amode and r["aggressorLoad"] == load]
+            v = [r["jobs"][0] for r in got]
+            a = [r["jobs"][1] for r in got]
+            nm = statistics.mean(j["messageMeanNs"] for j in v)
+            npp = statistics.mean(j["messageP99Ns"] for j in v)
+            print(f"| {vmode} | {load} | {amode} | {us(nm)} / {us(npp)} | {nm / am:.2f}x, {npp / ap:.2f}x | "
+                  f"{statistics.mean(j['throughput'] for j in a):.3f} | {statistics.mean(j['nonMinimalShare'] for j in a):.2f} |")
+PY

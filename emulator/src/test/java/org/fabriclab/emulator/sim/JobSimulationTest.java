@@ -1,0 +1,98 @@
+package org.fabriclab.emulator.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+import org.fabriclab.agent.core.Placement;
+import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
+import org.fabriclab.routing.dragonfly.RoutingMode;
+import org.fabriclab.routing.fabric.Fabric;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several jobs on one fabric (issue 19), on {@link DragonflySimulationTest}'s 72-host dragonfly:
+ * each job's report is its own and they add up to the run's, messages complete, and a job
+ * shares the network with another: an aggressor slows a victim.
+ */
+class JobSimulationTest {
+    private static int[] hosts(int from, int to) {
+        return IntStream.range(from, to).toArray();
+    }
+
+    private static Simulation.Report run(List<Simulation.Job> jobs) throws Exception {
+        return Simulation.run(DragonflySimulationTest.config(DragonflyAlgorithm.UGALG, TrafficPattern.UNIFORM, 0.5, 40_000, 0)
+                .toBuilder().jobs(jobs).build());
+    }
+
+    @Test
+    void theJobsReportsAddUpToTheRunsAndMessagesComplete() throws Exception {
+        Simulation.Report r = run(List.of(
+                new Simulation.Job("a", hosts(0, 16), TrafficPattern.ALL_TO_ALL, 0.2, RoutingMode.ADAPTIVE_0, 8),
+                new Simulation.Job("b", hosts(16, 40), TrafficPattern.HALO3D, 0.3, RoutingMode.ADAPTIVE_3, 1)));
+        assertEquals(2, r.jobs().size());
+        Simulation.JobReport a = r.jobs().get(0);
+        Simulation.JobReport b = r.jobs().get(1);
+        assertEquals(r.packetsDelivered(), a.packetsDelivered() + b.packetsDelivered(), "every measured packet is one job's");
+        // the run's throughput is over all 72 hosts, a job's over its own
+        assertEquals(r.throughput() * 72, a.throughput() * 16 + b.throughput() * 24, 1e-9);
+        assertEquals(r.offeredLoad() * 72, a.offeredLoad() * 16 + b.offeredLoad() * 24, 1e-9);
+        assertEquals(0.2, a.offeredLoad(), 0.03);
+        assertEquals(0.3, b.offeredLoad(), 0.03);
+        assertEquals(a.offeredLoad(), a.throughput(), 0.05 * a.offeredLoad(), "a light load is carried");
+        assertTrue(a.messagesCompleted() > 0 && a.messagesCompleted() <= a.packetsDelivered() / 8 + 16, "messages of 8 packets: " + a);
+        assertTrue(a.messageMeanNs() > a.latencyMeanNs(), "a message ends with its last packet: " + a);
+        assertEquals(b.packetsDelivered(), b.messagesCompleted(), "one-packet messages are packets");
+        assertEquals(0, r.packetsDropped());
+    }
+
+    @Test
+    void aStrictlyMinimalModeTakesNoLongerPathAndNminHashNoShortOne() throws Exception {
+        Simulation.Report r = run(List.of(
+                new Simulation.Job("min", hosts(0, 24), TrafficPattern.UNIFORM, 0.3, RoutingMode.MIN_HASH, 1),
+                new Simulation.Job("nmin", hosts(24, 48), TrafficPattern.UNIFORM, 0.3, RoutingMode.NMIN_HASH, 1)));
+        assertEquals(0.0, r.jobs().get(0).nonMinimalShare());
+        assertTrue(r.jobs().get(1).nonMinimalShare() > 0.5, "through an intermediate group: " + r.jobs().get(1));
+    }
+
+    /**
+     * A victim's all-to-all interleaved over every group (so its packets cross global links),
+     * alone, then beside an aggressor on every other host sending at full load through
+     * intermediate groups (NMIN_HASH): the victim offers the same and still gets it through (the
+     * arbiters share fairly), but its packets and messages wait behind the aggressor's on the
+     * links they share.
+     */
+    @Test
+    void anAggressorSlowsAVictim() throws Exception {
+        Fabric f = DragonflySimulationTest.config(DragonflyAlgorithm.UGALG, TrafficPattern.UNIFORM, 0.5, 1000, 0).fabric();
+        int[] groups = IntStream.range(0, 72).map(e -> f.group(f.endpointNode(e))).toArray();
+        boolean[] taken = new boolean[72];
+        SplittableRandom random = new SplittableRandom(1);
+        Simulation.Job victim = new Simulation.Job("victim", Placement.INTERLEAVED.place(16, taken, groups, random),
+                TrafficPattern.ALL_TO_ALL, 0.3, RoutingMode.ADAPTIVE_0, 4);
+        Simulation.Job aggressor = new Simulation.Job("aggressor", Placement.CONTIGUOUS.place(56, taken, groups, random),
+                TrafficPattern.UNIFORM, 1.0, RoutingMode.NMIN_HASH, 1);
+        Simulation.JobReport alone = run(List.of(victim)).jobs().get(0);
+        Simulation.JobReport shared = run(List.of(victim, aggressor)).jobs().get(0);
+        String what = "alone " + alone + ", with the aggressor " + shared;
+        System.out.println(what);
+        assertEquals(alone.offeredLoad(), shared.offeredLoad(), 1e-9, "the same victim");
+        assertTrue(shared.latencyMeanNs() > 1.3 * alone.latencyMeanNs(), what);
+        assertTrue(shared.messageP99Ns() > 1.5 * alone.messageP99Ns(), what);
+    }
+
+    @Test
+    void jobsThatShareAHostOrMixWithFlowsAreRefused() throws Exception {
+        Simulation.Config c = DragonflySimulationTest.config(DragonflyAlgorithm.UGALG, TrafficPattern.UNIFORM, 0.5, 1000, 0);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> c.toBuilder().jobs(List.of(
+                new Simulation.Job("a", hosts(0, 10), TrafficPattern.UNIFORM, 0.2, RoutingMode.DEFAULT, 1),
+                new Simulation.Job("b", hosts(9, 12), TrafficPattern.UNIFORM, 0.2, RoutingMode.DEFAULT, 1))).build());
+        assertEquals("job b and job a share host 9", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> c.toBuilder().flows(List.of(new Simulation.Flow(1, 2, 0, 100)))
+                .jobs(List.of(new Simulation.Job("a", hosts(0, 10), TrafficPattern.UNIFORM, 0.2, RoutingMode.DEFAULT, 1))).build());
+    }
+}
