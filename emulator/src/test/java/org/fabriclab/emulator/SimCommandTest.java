@@ -246,6 +246,13 @@ class SimCommandTest {
         }
         assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--packet-bytes", "128", "--payload", "91"), "emulator sim",
                 "--payload and --packet-bytes both give the packet's size; give one");
+        // what gives the traffic is one thing: a pattern, flows, or jobs
+        assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--pattern", "uniform", "--all-to-all", "4"), "emulator sim",
+                "--pattern is every host's traffic; --many-to-one, --all-to-all and --long-short give flows instead");
+        assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--short-bytes", "4096"), "emulator sim",
+                "--short-bytes is the size of --long-short's short flows: give --long-short N too");
+        assertRefused(run("sim", "--topology", "dragonfly:p=2,a=4,h=2", "--job", "name=a,hosts=8", "--all-to-all", "4"), "emulator sim",
+                "--job and --all-to-all both give the traffic; give one");
     }
 
     /**
