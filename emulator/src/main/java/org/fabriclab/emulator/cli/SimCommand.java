@@ -288,6 +288,9 @@ public final class SimCommand implements Callable<Integer> {
             m.put("messagesCompleted", jr.messagesCompleted());
             m.put("messageMeanNs", jr.messagesCompleted() > 0 ? jr.messageMeanNs() : null);
             m.put("messageP99Ns", jr.messagesCompleted() > 0 ? jr.messageP99Ns() : null);
+            m.put("networkLatencyMeanNs", measured ? jr.networkLatencyMeanNs() : null);
+            m.put("stallNsPerFlit", Double.isNaN(jr.stallNsPerFlit()) ? null : jr.stallNsPerFlit());
+            m.put("modelMessageNs", Double.isNaN(jr.modelMessageNs()) ? null : jr.modelMessageNs());
             if (job.appAware()) {
                 m.put("adaptiveShare", Double.isNaN(jr.adaptiveShare()) ? null : jr.adaptiveShare());
             }

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.fabriclab.agent.core.HostPolicy;
 import org.fabriclab.agent.core.LatencyHistogram;
+import org.fabriclab.agent.core.NicCounters;
 import org.fabriclab.agent.core.PacketPool;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.routing.dragonfly.DragonflyHeader;
@@ -71,6 +72,8 @@ final class Measurements {
     private final long[] jobGenerated;
     private final long[] jobDeliveredBytes;
     private final long[] jobPackets;
+    /** Per job, its measured packets' times from their sender's NIC to delivery, summed. */
+    private final long[] jobNetworkLatency;
     private final long[] jobNonMinimal;
     private final long[] jobMessages;
     private final LatencyHistogram[] jobLatency;
@@ -132,6 +135,7 @@ final class Measurements {
         jobGenerated = new long[js];
         jobDeliveredBytes = new long[js];
         jobPackets = new long[js];
+        jobNetworkLatency = new long[js];
         jobNonMinimal = new long[js];
         jobMessages = new long[js];
         jobMessagesLost = new long[js];
@@ -280,6 +284,7 @@ final class Measurements {
         if (measured) {
             jobPackets[j]++;
             jobLatency[j].add(t - created);
+            jobNetworkLatency[j] += t - pool.sent(h);
             if (distance != null && f.endpointSwitch(src) != Fabric.NONE && f.endpointSwitch(e) != Fabric.NONE) {
                 int n = f.switchCount();
                 int d = distance[f.switchIndex(f.endpointSwitch(src)) * n + f.switchIndex(f.endpointSwitch(e))];
@@ -316,16 +321,27 @@ final class Measurements {
      * Each job's report over the measured window ({@code nsPerByte}: the links' time per byte;
      * {@code adaptiveShares}: per job, its application-aware share, or NaN).
      */
-    private List<Simulation.JobReport> jobReports(double nsPerByte, double[] adaptiveShares) {
+    private List<Simulation.JobReport> jobReports(PortCounterArray[] counters, double nsPerByte, double[] adaptiveShares) {
         long window = c.durationNs() - c.warmupNs();
         List<Simulation.JobReport> out = new ArrayList<>(jobs.size());
         for (int j = 0; j < jobs.size(); j++) {
             Simulation.Job job = jobs.get(j);
             double capacity = job.size() * (window / nsPerByte);
+            long waitNs = 0;
+            long flits = 0;
+            for (int e : job.hosts()) {
+                int node = f.endpointNode(e);
+                waitNs += counters[node].get(1, PortCounterArray.XMIT_WAIT_NS);
+                flits += counters[node].getNode(PortCounterArray.NIC_REQUEST_FLITS);
+            }
+            double latency = jobPackets[j] == 0 ? Double.NaN : (double) jobNetworkLatency[j] / jobPackets[j];
+            double stall = flits == 0 ? Double.NaN : (double) waitNs / flits;
+            double model = latency + job.messagePackets() * (frameBytes * nsPerByte + NicCounters.flits(frameBytes) * stall);
             out.add(new Simulation.JobReport(job.name(), job.size(), jobGenerated[j] / capacity, jobDeliveredBytes[j] / capacity,
                     jobLatency[j].mean(), jobLatency[j].percentile(0.99), jobPackets[j], jobDeliveredBytes[j],
                     distance == null || jobPackets[j] == 0 ? Double.NaN : (double) jobNonMinimal[j] / jobPackets[j], jobMessages[j],
-                    jobMessageTime[j].mean(), jobMessageTime[j].percentile(0.99), adaptiveShares[j], jobMessagesLost[j]));
+                    jobMessageTime[j].mean(), jobMessageTime[j].percentile(0.99), adaptiveShares[j], jobMessagesLost[j], latency, stall,
+                    model));
         }
         return List.copyOf(out);
     }
@@ -364,7 +380,7 @@ final class Measurements {
                 latency.percentile(0.99), delivered == 0 ? 0 : (double) hopSum / delivered, delivered, dropped, refused, outOfOrder,
                 packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, cpuNanos / 1_000_000,
                 packetHops / (cpuNanos / 1e9), phases, binNs, series, overTime(nsPerByte),
-                delivered == 0 ? 0 : (double) networkLatencySum / delivered, completions(), jobReports(nsPerByte, adaptiveShares));
+                delivered == 0 ? 0 : (double) networkLatencySum / delivered, completions(), jobReports(counters, nsPerByte, adaptiveShares));
     }
 
     /** Per flow, a sized flow's time from its start to its last packet's delivery, or -1 (unsized, or not complete). */

@@ -440,11 +440,18 @@ public final class Simulation {
      * sent with ADAPTIVE_0 over the whole run (the paper's "traffic sent by Default routing"), NaN
      * for the others; {@code messagesLost}: messages whose completion was lost track of (a host had
      * more than {@code Measurements.MESSAGE_SLOTS} in delivery at once; 0 unless the fabric is
-     * deadlocked or absurdly congested), left out of the message times.
+     * deadlocked or absurdly congested), left out of the message times. The application-aware
+     * routing paper's performance model (De Sensi et al., SC'19, Equation 2, for our NICs: no
+     * outstanding-packet window, a one-way latency): {@code networkLatencyMeanNs}, the job's
+     * packets' mean time from their sender's NIC to delivery (its L); {@code stallNsPerFlit}, its
+     * hosts' credit waits over their request flits, whole run (its s, at a 1 GHz clock);
+     * {@code modelMessageNs = L + p t + f s}, a message of p packets of frame time t and f flits
+     * (the paper's {@code f (s + 1)} with a flit's cycle replaced by the link's frame time).
      */
     public record JobReport(String name, int hosts, double offeredLoad, double throughput, double latencyMeanNs, long latencyP99Ns,
                             long packetsDelivered, long bytesDelivered, double nonMinimalShare, long messagesCompleted,
-                            double messageMeanNs, long messageP99Ns, double adaptiveShare, long messagesLost) {
+                            double messageMeanNs, long messageP99Ns, double adaptiveShare, long messagesLost,
+                            double networkLatencyMeanNs, double stallNsPerFlit, double modelMessageNs) {
     }
 
     /**

@@ -50,6 +50,24 @@ class JobSimulationTest {
         assertEquals(0, r.packetsDropped());
     }
 
+    /**
+     * The SC'19 performance model in the job report: L is the job's packets' network latency
+     * (no source queue: at most their latency from creation), s their hosts' credit waits per
+     * flit, and on a lightly loaded fabric the model's message time lies near the measured one
+     * (within a fifth: what is left out is the source queue, empty at this load, and the spread
+     * of a message's packets over paths).
+     */
+    @Test
+    void theJobReportCarriesThePerformanceModelsEstimate() throws Exception {
+        Simulation.Report r = run(List.of(new Simulation.Job("pp", hosts(0, 2), TrafficPattern.ALLREDUCE_RING, 0.1, RoutingMode.ADAPTIVE_0, 4)));
+        Simulation.JobReport pp = r.jobs().get(0);
+        assertTrue(pp.networkLatencyMeanNs() > 0 && pp.networkLatencyMeanNs() <= pp.latencyMeanNs(), pp.toString());
+        assertTrue(pp.stallNsPerFlit() >= 0, pp.toString());
+        assertTrue(pp.modelMessageNs() > pp.networkLatencyMeanNs(), "the model adds the message's serialisation: " + pp);
+        assertTrue(pp.messagesCompleted() > 10, pp.toString());
+        assertEquals(pp.messageMeanNs(), pp.modelMessageNs(), 0.2 * pp.messageMeanNs(), "model against measurement: " + pp);
+    }
+
     @Test
     void aStrictlyMinimalModeTakesNoLongerPathAndNminHashNoShortOne() throws Exception {
         Simulation.Report r = run(List.of(
