@@ -180,9 +180,9 @@ class QSeedPoliciesTest {
      * A global link fails on a dragonfly with two links between every pair of groups: each router
      * keeps what it learnt in every row whose minimal way (first port, gateway) is unchanged, column
      * by column by port (the router that lost a port loses that column, the others shift), and
-     * starts again from the new seed in the rows whose way changed: at group 0's routers the rows
-     * of group 1, whose gateway was the failed link's router. Routers of groups the change does not
-     * touch keep everything.
+     * starts again from the new seed in the rows whose way changed: at the routers of groups 0 and
+     * 1 whose own link or gateway to the other group was the failed link (the others' gateways are
+     * the pair's other link). Routers of groups the change does not touch keep everything.
      */
     @Test
     void aRoutingChangeCarriesWhatWasLearntOverAndReseedsOnlyTheRowsWhoseMinimalWayChanged() throws Exception {
@@ -211,7 +211,9 @@ class QSeedPoliciesTest {
                 if (t == a.group()) {
                     continue;
                 }
-                boolean reseeded = b.group() == 0 && t == 1 || b.group() == 1 && t == 0 && b.gateway(0) != a.gateway(0);
+                // a row starts again where its minimal way changed: the router lost its own link to the group, or its gateway
+                boolean wayChanged = b.globalPort(t) != a.globalPort(t) || b.globalPort(t) == 0 && b.gateway(t) != a.gateway(t);
+                boolean reseeded = (b.group() == 0 && t == 1 || b.group() == 1 && t == 0) && wayChanged;
                 for (int col = 0; col < a.columns(); col++) {
                     int port = a.portOfColumn(col);
                     float expected = reseeded ? a.qSeed()[a.row(t, 0) * a.columns() + col]
@@ -226,7 +228,9 @@ class QSeedPoliciesTest {
                 assertEquals(b.columns() - 1, a.columns(), "the failed link's router lost a column");
             }
         }
-        assertTrue(totalReseeded >= 4, "group 0's routers reseed their rows of group 1: " + totalReseeded);
+        // the failed link's two routers and the routers that went through them; the others' gateways are the pair's other link
+        assertTrue(totalReseeded >= 2 && totalReseeded < 8, "the rows of the routers whose way went through the failed link: "
+                + totalReseeded);
         // another router, or a table of another shape: nothing carries over
         assertEquals(null, QSeeds.carryOver(before.of(0), before.of(0).qSeed(), after.of(1)));
         assertEquals(null, QSeeds.carryOver(before.of(0), new float[3], after.of(0)));

@@ -261,16 +261,36 @@ public final class DragonflyEngine implements RoutingEngine {
                 peer[p] = df.group(t);
             }
         }
-        int[] gateway = new int[df.groups()];
-        Arrays.fill(gateway, -1);
-        for (int i = df.routers() - 1; i >= 0; i--) { // the lowest index holding a link wins
-            int r = df.router(df.group(s), i);
-            int rn = f.switchNode(r);
+        // per other group, the routers of this group holding a link to it, ascending; where several do (trunk=N), the
+        // routers without one take them in turn (the j-th such router, by index, goes by the (j mod k)-th of the k), so
+        // that the group's traffic to that group spreads over its links instead of all crossing the lowest holder's (one
+        // link per pair: the one holder, as before; a holder goes by its own link whatever its gateway)
+        int[][] holders = new int[df.groups()][];
+        int[] count = new int[df.groups()];
+        for (int i = 0; i < df.routers(); i++) {
+            int rn = f.switchNode(df.router(df.group(s), i));
             for (int p = 1; p <= f.portCount(rn); p++) {
                 int other = f.peerNode(f.globalPort(rn, p));
                 if (other != Fabric.NONE && f.isSwitch(other) && df.group(f.switchIndex(other)) != df.group(s)) {
-                    gateway[df.group(f.switchIndex(other))] = i;
+                    int t = df.group(f.switchIndex(other));
+                    if (holders[t] == null) {
+                        holders[t] = new int[df.routers()];
+                    }
+                    if (count[t] == 0 || holders[t][count[t] - 1] != i) {
+                        holders[t][count[t]++] = i;
+                    }
                 }
+            }
+        }
+        int[] gateway = new int[df.groups()];
+        Arrays.fill(gateway, -1);
+        for (int t = 0; t < df.groups(); t++) {
+            if (count[t] > 0) {
+                int rank = df.index(s); // among the routers before s, those holding no link to t
+                for (int k = 0; k < count[t] && holders[t][k] < df.index(s); k++) {
+                    rank--;
+                }
+                gateway[t] = holders[t][Math.floorMod(rank, count[t])];
             }
         }
         // the seed of each router's random choices: the run's, told apart by switch
