@@ -158,17 +158,12 @@ public final class SwitchAgentMain implements Callable<Integer> {
 
     /** {@code --ecn}'s value as a marking rule; one line naming what is wrong otherwise. */
     static EcnMarking ecnMarking(String value) {
-        String[] parts = value.split(":", -1);
-        String usage = "Invalid value for option '--ecn': " + Excerpt.quote(value) + " ";
-        if (parts.length != 3) {
-            throw new IllegalArgumentException(usage + "is not KMIN:KMAX:PMAX (bytes, bytes, a probability; DCQCN's: 5000:200000:0.01)");
-        }
         try {
-            return new EcnMarking(Long.parseLong(parts[0].trim()), Long.parseLong(parts[1].trim()), Double.parseDouble(parts[2].trim()));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(usage + "has a part that is not a number (KMIN and KMAX whole bytes, PMAX a probability)");
+            return EcnMarking.parse(value);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(usage.strip() + ": " + e.getMessage());
+            String why = e.getMessage();
+            throw new IllegalArgumentException("Invalid value for option '--ecn': " + Excerpt.quote(value)
+                    + (why.startsWith("is ") || why.startsWith("has ") ? " " : ": ") + why);
         }
     }
 

@@ -414,7 +414,7 @@ public final class EmulatedFabric implements AutoCloseable {
             EcnMarking ecn = options.cc() == null ? null : options.cc().marking();
             if (ecn != null) {
                 cmd.add("--ecn");
-                cmd.add(ecn.kminBytes() + ":" + ecn.kmaxBytes() + ":" + ecn.pmax());
+                cmd.add(ecn.spec());
             }
             SwitchCabling.cableDelays(fabric, n).forEach((port, delay) -> {
                 cmd.add("--port-latency");

@@ -25,6 +25,34 @@ public record EcnMarking(long kminBytes, long kmaxBytes, double pmax) {
         }
     }
 
+    /** As a switch process's {@code --ecn} takes it: {@code KMIN:KMAX:PMAX}; {@link #parse} reads it back. */
+    public String spec() {
+        return kminBytes + ":" + kmaxBytes + ":" + pmax;
+    }
+
+    /**
+     * {@code KMIN:KMAX:PMAX} ({@link #spec}) as a marking rule.
+     *
+     * @throws IllegalArgumentException saying what is wrong with it (the caller names the option)
+     */
+    public static EcnMarking parse(String spec) {
+        String[] parts = spec.split(":", -1);
+        if (parts.length != 3) {
+            throw new IllegalArgumentException("is not KMIN:KMAX:PMAX (bytes, bytes, a probability; DCQCN's: " + DCQCN.spec() + ")");
+        }
+        long kmin;
+        long kmax;
+        double pmax;
+        try {
+            kmin = Long.parseLong(parts[0].trim());
+            kmax = Long.parseLong(parts[1].trim());
+            pmax = Double.parseDouble(parts[2].trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("has a part that is not a number (KMIN and KMAX whole bytes, PMAX a probability)");
+        }
+        return new EcnMarking(kmin, kmax, pmax);
+    }
+
     /** The probability of marking a packet leaving a queue of {@code queueBytes}. */
     public double probability(long queueBytes) {
         if (queueBytes <= kminBytes) {
