@@ -92,6 +92,11 @@ public final class UpCommand implements Callable<Integer> {
         Fabric f = topology.fabric();
         TrafficPattern pattern = traffic.pattern("none", f);
         CongestionControl.Settings ccSettings = cc.settings(link.linkGbps);
+        if (ccSettings != null && ccSettings.marking() != null && switchAgents != null) {
+            spec.commandLine().getErr().println("emulator up: warning: " + ccSettings.name() + " needs the switches to mark ECN; switches run "
+                    + "elsewhere (--switch-agents) mark only if started with --ecn " + ccSettings.marking().spec());
+            spec.commandLine().getErr().flush();
+        }
         if (threads < 1 || threads > 256) {
             throw new IllegalArgumentException("--threads must be 1..256, not " + threads);
         }
