@@ -648,6 +648,7 @@ public final class Simulation {
 
                 @Override
                 public void transmit(int vl, int h, long t) {
+                    sources.sent(endpoint, h);
                     send(node, port, h, t);
                 }
 
@@ -663,7 +664,7 @@ public final class Simulation {
                 }
             }, c.cc() == null ? null : c.cc().create(c.linkGbps()));
         }
-        sources = new TrafficSources(c, pool, hostCore, lidOfEndpoint, frameBytes, meanGapNs, measure, counters);
+        sources = new TrafficSources(c, pool, hostCore, lidOfEndpoint, frameBytes, meanGapNs, measure, counters, SEND_QUEUE);
         flowCreated = new int[c.flows().size()];
     }
 

@@ -43,13 +43,34 @@ final class TrafficSources {
     /** Per host, whether its source sends: every host without jobs, a job's hosts with them. */
     private final boolean[] sends;
     private final Simulation.Config c;
+    /**
+     * With flows, each flow's own source queue (its queue pair's: the application posts to each
+     * independently), by flow number; null without flows. A host's flows split its source queue's
+     * capacity evenly (at least one packet each).
+     */
+    private final SourceQueue[] flowQueue;
+    /** With flows, per host, its flows' numbers in the order given (none for a host that sends none). */
+    private final int[][] flowsOf;
+    /** With flows, per host, the position in {@link #flowsOf} of the flow its NIC takes from next (round-robin). */
+    private final int[] nextFlow;
+    /** With flows, per host, the packets waiting in its flows' queues. */
+    private final int[] waiting;
+    /** With flows, per flow, its packets taken from its queue and not on the wire yet (in its host's send queue, or held). */
+    private final int[] inNic;
+    /**
+     * With flows, per host, the most packets one of its flows may have in the NIC at once: with one
+     * flow no limit, with n its share of a lane's send queue (at least one), so a paced flow's
+     * packets cannot fill the send queue and hold the others back.
+     */
+    private final int[] nicShare;
 
     /**
-     * @param meanGapNs the mean gap between a host's packets at the offered load
+     * @param meanGapNs        the mean gap between a host's packets at the offered load
+     * @param sendQueuePackets each host's send queue per lane (its flows share it)
      * @throws IllegalArgumentException if the pattern cannot run on the fabric (group-shift without groups)
      */
     TrafficSources(Simulation.Config c, PacketPool pool, HostCore[] hostCore, int[] lidOfEndpoint, int frameBytes, double meanGapNs,
-                   Measurements measure, PortCounterArray[] counters) {
+                   Measurements measure, PortCounterArray[] counters, int sendQueuePackets) {
         this.c = c;
         this.pool = pool;
         this.hostCore = hostCore;
@@ -111,6 +132,32 @@ final class TrafficSources {
             source[e] = policy[e].source();
         }
         flowArrivals = new Arrivals(Arrivals.Mode.PACED, meanGapNs, null);
+        if (flows.isEmpty()) {
+            flowQueue = null;
+            flowsOf = null;
+            nextFlow = waiting = inNic = nicShare = null;
+            return;
+        }
+        int[] perHost = new int[hosts];
+        for (Simulation.Flow fl : flows) {
+            perHost[fl.src()]++;
+        }
+        flowsOf = new int[hosts][];
+        nicShare = new int[hosts];
+        for (int e = 0; e < hosts; e++) {
+            flowsOf[e] = new int[perHost[e]];
+            nicShare[e] = perHost[e] <= 1 ? Integer.MAX_VALUE : Math.max(1, sendQueuePackets / perHost[e]);
+        }
+        flowQueue = new SourceQueue[flows.size()];
+        int[] filled = new int[hosts];
+        for (int i = 0; i < flows.size(); i++) {
+            int e = flows.get(i).src();
+            flowsOf[e][filled[e]++] = i;
+            flowQueue[i] = new SourceQueue(Math.max(1, c.sourceQueuePackets() / perHost[e]));
+        }
+        nextFlow = new int[hosts];
+        waiting = new int[hosts];
+        inNic = new int[flows.size()];
     }
 
     /** True if host {@code e}'s source sends (pattern or job traffic; a host in no job does not). */
@@ -134,24 +181,32 @@ final class TrafficSources {
      */
     void inject(int e, int flow, long now) {
         int k = messagePackets[e];
-        SourceQueue q = source[e];
+        SourceQueue q = flow < 0 ? source[e] : flowQueue[flow];
         measure.created(e, k, now);
         if (k == 1) {
-            q.add(now, flow);
+            if (q.add(now, flow) && flow >= 0) {
+                waiting[e]++;
+            }
         } else if (q.room() < k) {
             q.refuse(k);
         } else {
             for (int i = 0; i < k; i++) {
                 q.add(now, flow);
             }
+            if (flow >= 0) {
+                waiting[e] += k;
+            }
         }
         pump(e, now);
     }
 
-    /** Moves packets from the host's source queue into its NIC while the send queue has room. */
+    /**
+     * Moves packets from the host's source queue into its NIC while the send queue has room; with
+     * flows, from its flows' queues round-robin, each flow up to its {@link #nicShare}.
+     */
     void pump(int e, long now) {
         SourceQueue q = source[e];
-        if (q.isIdle()) {
+        if (q.isIdle() && (flowQueue == null || waiting[e] == 0)) {
             return;
         }
         HostCore core = hostCore[e];
@@ -161,24 +216,66 @@ final class TrafficSources {
             }
             q.unhold();
         }
-        HostPolicy p = policy[e];
-        while (!q.isEmpty() && core.canOffer(0)) {
-            int h = pool.allocate();
-            if (h == PacketPool.NONE) {
-                throw new IllegalStateException("packet pool exhausted: a packet was neither queued nor credited");
+        while (core.canOffer(0)) {
+            int flow = flowQueue == null ? -1 : nextFlow(e);
+            if (flowQueue != null && flow < 0) {
+                return;
             }
-            int flow = q.headFlow();
-            int d = flow < 0 ? p.nextDestination() : flows.get(flow).dst();
-            int dlid = lidOfEndpoint[d];
-            p.stamp(pool, h, lidOfEndpoint[e], dlid, p.routes().route(dlid));
-            pool.flow(h, flow < 0 ? (e << 16) ^ d : flow);
-            pool.bytes(h, frameBytes);
-            pool.timestamp(h, q.headCreated());
-            q.remove();
+            SourceQueue from = flow < 0 ? q : flowQueue[flow];
+            if (from.isEmpty()) {
+                return;
+            }
+            int h = packet(e, from.headFlow(), from.headCreated());
+            from.remove();
+            if (flow >= 0) {
+                waiting[e]--;
+                inNic[flow]++;
+            }
             if (!core.offer(h, now)) {
                 q.hold(h); // its lane's send queue is full (lane 0 had room): it goes first when there is room
                 return;
             }
+        }
+    }
+
+    /**
+     * The flow host {@code e}'s NIC takes its next packet from: the next of its flows, round-robin,
+     * with a packet queued and fewer than its {@link #nicShare} in the NIC; -1 if none.
+     */
+    private int nextFlow(int e) {
+        int[] mine = flowsOf[e];
+        int n = mine.length;
+        for (int k = 0; k < n; k++) {
+            int i = nextFlow[e] + k < n ? nextFlow[e] + k : nextFlow[e] + k - n;
+            int flow = mine[i];
+            if (!flowQueue[flow].isEmpty() && inNic[flow] < nicShare[e]) {
+                nextFlow[e] = i + 1 == n ? 0 : i + 1;
+                return flow;
+            }
+        }
+        return -1;
+    }
+
+    /** A packet from host {@code e} of {@code flow} (or -1: the pattern picks its destination), created at {@code created}. */
+    private int packet(int e, int flow, long created) {
+        int h = pool.allocate();
+        if (h == PacketPool.NONE) {
+            throw new IllegalStateException("packet pool exhausted: a packet was neither queued nor credited");
+        }
+        HostPolicy p = policy[e];
+        int d = flow < 0 ? p.nextDestination() : flows.get(flow).dst();
+        int dlid = lidOfEndpoint[d];
+        p.stamp(pool, h, lidOfEndpoint[e], dlid, p.routes().route(dlid));
+        pool.flow(h, flow < 0 ? (e << 16) ^ d : flow);
+        pool.bytes(h, frameBytes);
+        pool.timestamp(h, created);
+        return h;
+    }
+
+    /** Host {@code e}'s NIC put packet {@code h} on the wire: with flows, a data packet leaves its flow's share of the NIC. */
+    void sent(int e, int h) {
+        if (flowQueue != null && pool.kind(h) == PacketPool.DATA) {
+            inNic[pool.flow(h)]--;
         }
     }
 
@@ -214,6 +311,9 @@ final class TrafficSources {
     long refused() {
         long n = 0;
         for (SourceQueue q : source) {
+            n += q.refused();
+        }
+        for (SourceQueue q : flowQueue == null ? new SourceQueue[0] : flowQueue) {
             n += q.refused();
         }
         return n;

@@ -99,6 +99,30 @@ class CongestionControlSimulationTest {
         }
     }
 
+    /**
+     * A queue pair per flow: host 1 sends half the line rate to host 0, congested by hosts 2..8
+     * sending to it too, and half to the idle host 9. Its congestion control paces the flow to host
+     * 0 to an eighth of the bottleneck; that flow's packets wait in its own source queue and take
+     * at most half the NIC's send queue, so the flow to host 9 still gets its whole half (with one
+     * source queue per host the paced flow's packets filled it and the flow to host 9 got 0.2 to 8
+     * Gb/s). No packet overtakes an earlier one of its flow.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"dcqcn", "swift", "rl-cc"})
+    void aPacedFlowDoesNotHoldBackAnotherFlowOfItsHost(String cc) throws Exception {
+        Simulation.Builder b = manyToOne(8, cc, 2_000_000).load(0.5);
+        List<Simulation.Flow> flows = new ArrayList<>(b.build().flows());
+        flows.add(new Simulation.Flow(1, 9, 0, 2_000_000));
+        Simulation.Report r = Simulation.run(b.flows(flows).build());
+        double[] gbps = r.phases().get(0).flowGbps();
+        assertTrue(gbps[8] > 45, cc + ": the flow to the idle host gets its 50 Gb/s: " + Arrays.toString(gbps));
+        double[] congested = Arrays.copyOf(gbps, 8);
+        assertTrue(Arrays.stream(congested).sum() <= 100, "never above the bottleneck: " + Arrays.toString(gbps));
+        assertTrue(gbps[0] > 100.0 / 8 / 2, cc + ": the paced flow keeps a share of the bottleneck: " + Arrays.toString(gbps));
+        assertEquals(0, r.outOfOrder(), "every flow's packets in order");
+        assertEquals(0, r.packetsDropped());
+    }
+
     /** The report of the same run before congestion control existed (commit c6cc31d's simulator): unchanged without it. */
     @Test
     void withoutCongestionControlTheSimulatorRunsAsBefore() throws Exception {
