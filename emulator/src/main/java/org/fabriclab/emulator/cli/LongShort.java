@@ -48,12 +48,7 @@ record LongShort(int shorts, int packets, long startNs, long durationNs) {
 
     /** The flows: the long one first, then the shorts. */
     List<Simulation.Flow> flows() {
-        List<Simulation.Flow> out = new ArrayList<>();
-        out.add(new Simulation.Flow(1, 0, 0, durationNs));
-        for (int i = 0; i < shorts; i++) {
-            out.add(new Simulation.Flow(2 + i, 0, startNs, durationNs, packets));
-        }
-        return out;
+        return Simulation.Flow.longShort(shorts, packets, startNs, durationNs);
     }
 
     /** The report's fields for run {@code r} of {@code c}. */

@@ -125,8 +125,8 @@ public final class SimCommand implements Callable<Integer> {
                     + " senders besides the receiver; the fabric has " + hosts + " hosts");
         }
         List<Simulation.Flow> flows = new ArrayList<>();
-        for (int i = 1; manyToOne != null && i <= manyToOne; i++) {
-            flows.add(new Simulation.Flow(i, 0, 0, durationNs));
+        if (manyToOne != null) {
+            flows.addAll(Simulation.Flow.manyToOne(manyToOne, durationNs));
         }
         List<JobSpec> specs = new ArrayList<>();
         for (String text : jobSpecs) {
@@ -156,12 +156,8 @@ public final class SimCommand implements Callable<Integer> {
             throw new IllegalArgumentException("Invalid value for option '--all-to-all': " + allToAll + " hosts is outside 2.."
                     + Math.min(hosts, MAX_ALL_TO_ALL) + " (the fabric has " + hosts + " hosts)");
         }
-        for (int i = 0; allToAll != null && i < allToAll; i++) {
-            for (int j = 0; j < allToAll; j++) {
-                if (i != j) {
-                    flows.add(new Simulation.Flow(i, j, 0, durationNs));
-                }
-            }
+        if (allToAll != null) {
+            flows.addAll(Simulation.Flow.allToAll(allToAll, durationNs));
         }
         LongShort ls = longShort == null ? null : LongShort.of(longShort, shortBytes, manyToOne != null, hosts, sim, durationNs);
         if (ls != null) {

@@ -357,6 +357,41 @@ public final class Simulation {
         public Flow(int src, int dst, long startNs, long stopNs) {
             this(src, dst, startNs, stopNs, 0);
         }
+
+        /** The RL-CC paper's many-to-one: hosts 1..n to host 0 for the whole run. */
+        public static List<Flow> manyToOne(int n, long durationNs) {
+            List<Flow> out = new ArrayList<>();
+            for (int i = 1; i <= n; i++) {
+                out.add(new Flow(i, 0, 0, durationNs));
+            }
+            return out;
+        }
+
+        /** Its all-to-all: every host of 0..n-1 to every other for the whole run, by source then destination. */
+        public static List<Flow> allToAll(int n, long durationNs) {
+            List<Flow> out = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) {
+                    if (i != j) {
+                        out.add(new Flow(i, j, 0, durationNs));
+                    }
+                }
+            }
+            return out;
+        }
+
+        /**
+         * Its long-short: a long flow from host 1 to host 0 for the whole run, then {@code shorts}
+         * flows of {@code packets} from hosts 2.. to host 0, all starting at {@code startNs}.
+         */
+        public static List<Flow> longShort(int shorts, int packets, long startNs, long durationNs) {
+            List<Flow> out = new ArrayList<>();
+            out.add(new Flow(1, 0, 0, durationNs));
+            for (int i = 0; i < shorts; i++) {
+                out.add(new Flow(2 + i, 0, startNs, durationNs, packets));
+            }
+            return out;
+        }
     }
 
     /**

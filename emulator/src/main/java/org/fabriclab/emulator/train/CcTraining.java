@@ -170,19 +170,10 @@ public final class CcTraining {
         fabric = Topologies.generate(TOPOLOGY);
         tables = EngineChain.parse("minhop").route(new RoutingRequest(fabric, LidAssigner.assign(fabric), RoutingOptions.DEFAULTS)).tables();
         for (int n : o.flows()) {
-            List<Simulation.Flow> flows = new ArrayList<>();
-            for (int i = 1; i <= n; i++) {
-                flows.add(new Simulation.Flow(i, 0, 0, o.episodeNs()));
-            }
-            episodes.add(flows);
+            episodes.add(Simulation.Flow.manyToOne(n, o.episodeNs())); // what emulator sim --many-to-one runs
         }
         for (int n : o.longShort()) {
-            List<Simulation.Flow> flows = new ArrayList<>();
-            flows.add(new Simulation.Flow(1, 0, 0, o.episodeNs()));
-            for (int i = 0; i < n; i++) {
-                flows.add(new Simulation.Flow(2 + i, 0, o.episodeNs() / 4, o.episodeNs(), SHORT_PACKETS));
-            }
-            episodes.add(flows);
+            episodes.add(Simulation.Flow.longShort(n, SHORT_PACKETS, o.episodeNs() / 4, o.episodeNs())); // and --long-short
         }
     }
 
