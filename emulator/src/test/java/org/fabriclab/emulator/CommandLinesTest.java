@@ -36,6 +36,17 @@ class CommandLinesTest {
                 old.err().strip());
     }
 
+    /** A scenario's hosts run the congestion control asked for, and the report says which, with its parameters. */
+    @Test
+    void scenarioReportsItsCongestionControl() {
+        Run r = run("scenario", "ib-ar-c2-s5", "--cc", "dcqcn", "--cc-param", "timer_us=30", "--phase", "50us", "--json");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("dcqcn", r.json().path("cc").asText());
+        assertEquals(30.0, r.json().path("ccParams").path("timer_us").asDouble());
+        Run none = run("scenario", "ib-ar-c2-s5", "--phase", "50us", "--json");
+        assertTrue(none.json().path("cc").isMissingNode(), "without --cc the report is as it was");
+    }
+
     @Test
     void badValuesAreRefusedBeforeAnythingStarts() {
         refused(run("scenario", "ib-ar-c1-s1", "--routing", "sometimes"), "emulator scenario", "--routing", "'sometimes'", "dr, ar");

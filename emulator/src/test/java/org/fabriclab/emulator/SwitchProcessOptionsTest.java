@@ -7,12 +7,16 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.CongestionControl;
+import org.fabriclab.agent.core.EcnMarking;
 import org.fabriclab.agent.link.ModelClock;
 import org.fabriclab.cli.TimeDilation;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.proto.v1.EmulationStatus;
 import org.fabriclab.proto.v1.GetEmulationStatusRequest;
+import org.fabriclab.proto.v1.GetNodeCountersRequest;
 import org.fabriclab.proto.v1.ManagementGrpc;
+import org.fabriclab.proto.v1.NodeCounters;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.topology.Topologies;
 import org.junit.jupiter.api.Test;
@@ -27,6 +31,17 @@ import org.junit.jupiter.api.Test;
  * command line and its management service.
  */
 class SwitchProcessOptionsTest {
+    /** The node counters switch process {@code endpoint} ("host:port") reports over its management service. */
+    private static NodeCounters nodeCounters(String endpoint) {
+        ManagedChannel ch = NettyChannelBuilder.forTarget(endpoint).usePlaintext().build();
+        try {
+            return ManagementGrpc.newBlockingStub(ch).withDeadlineAfter(60, TimeUnit.SECONDS)
+                    .getNodeCounters(GetNodeCountersRequest.getDefaultInstance());
+        } finally {
+            ch.shutdownNow();
+        }
+    }
+
     /** The emulation status switch process {@code endpoint} ("host:port") reports over its management service. */
     private static EmulationStatus emulationStatus(String endpoint) {
         ManagedChannel ch = NettyChannelBuilder.forTarget(endpoint).usePlaintext().build();
@@ -39,16 +54,19 @@ class SwitchProcessOptionsTest {
     }
 
     @Test
-    void switchProcessesGetTheOutputBufferAndTheTopologysCableDelays() throws Exception {
+    void switchProcessesGetTheOutputBufferTheTopologysCableDelaysAndEcnMarking() throws Exception {
         Fabric topology = Topologies.generate("dragonfly:p=1,a=2,h=1,local-latency=2us,global-latency=10us");
         EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLanes(2, 8, 4).withManagementPort(-1).withProcesses(true)
-                .withTimeDilation(new TimeDilation(7, false));
+                .withTimeDilation(new TimeDilation(7, false)).withCongestionControl(CongestionControl.settings("dcqcn", Map.of()));
         try (EmulatedFabric f = EmulatedFabric.start(topology, o)) {
             Map<String, Long> pids = f.switchProcesses();
             assertEquals(topology.switchCount(), pids.size());
             for (Map.Entry<String, Long> e : pids.entrySet()) {
                 String cmd = ProcessCleanupTest.commandLine(ProcessHandle.of(e.getValue()).orElseThrow()).replace('\0', ' ');
                 assertTrue(cmd.contains(" --output-buffer 4 "), e.getKey() + ": " + cmd);
+                // the hosts run DCQCN: the switch marks ECN by its rule, and says so over management
+                assertTrue(cmd.contains(" --ecn " + EcnMarking.DCQCN.spec() + " "), e.getKey() + ": " + cmd);
+                assertTrue(nodeCounters(f.tcpEndpoint(e.getKey())).hasEcn(), e.getKey() + " reports its ECN marks");
                 // dragonfly:p=1,a=2,h=1: port 1 local, port 2 global, port 3 the host (no delay given: --link-latency's)
                 assertTrue(cmd.contains(" --port-latency 1=2000ns ") && cmd.contains(" --port-latency 2=10000ns ")
                         && !cmd.contains(" --port-latency 3="), e.getKey() + ": " + cmd);

@@ -141,6 +141,16 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
         return m;
     }
 
+    /** Flow {@code s}'s field {@code field} that holds a double (as its bits). */
+    final double get(int s, int field) {
+        return Double.longBitsToDouble(f[s * stride + field]);
+    }
+
+    /** Sets flow {@code s}'s double field {@code field} to {@code v}. */
+    final void set(int s, int field, double v) {
+        f[s * stride + field] = Double.doubleToRawLongBits(v);
+    }
+
     /** The slot of {@code lid}'s flow, made on first use. */
     final int slot(int lid) {
         if (lid >= slotOfLid.length) {

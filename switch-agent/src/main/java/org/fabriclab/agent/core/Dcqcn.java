@@ -132,14 +132,6 @@ public final class Dcqcn extends CongestionControl {
         this.p = p;
     }
 
-    private double get(int s, int field) {
-        return Double.longBitsToDouble(f[s * STRIDE + field]);
-    }
-
-    private void set(int s, int field, double v) {
-        f[s * STRIDE + field] = Double.doubleToRawLongBits(v);
-    }
-
     @Override
     void start(int s) {
         set(s, RC, lineGbps);

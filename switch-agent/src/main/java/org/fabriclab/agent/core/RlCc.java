@@ -159,14 +159,6 @@ public final class RlCc extends CongestionControl {
         this.policy = p.policy;
     }
 
-    private double get(int s, int field) {
-        return Double.longBitsToDouble(f[s * STRIDE + field]);
-    }
-
-    private void set(int s, int field, double v) {
-        f[s * STRIDE + field] = Double.doubleToRawLongBits(v);
-    }
-
     @Override
     void start(int s) {
         int b = s * STRIDE;

@@ -134,13 +134,13 @@ public final class Swift extends CongestionControl {
     }
 
     private double window(int s) {
-        return Double.longBitsToDouble(f[s * STRIDE + CWND]);
+        return get(s, CWND);
     }
 
     @Override
     void start(int s) {
         int b = s * STRIDE;
-        f[b + CWND] = Double.doubleToRawLongBits(p.initCwnd);
+        set(s, CWND, p.initCwnd);
         f[b + LAST_DECREASE] = Long.MIN_VALUE;
         f[b + NEXT_SEND] = Long.MIN_VALUE;
         f[b + RTT] = p.targetNs;
@@ -190,7 +190,7 @@ public final class Swift extends CongestionControl {
             w *= Math.max(1 - p.beta * (rttNs - target) / rttNs, 1 - p.maxMdf);
             f[b + LAST_DECREASE] = now;
         }
-        f[b + CWND] = Double.doubleToRawLongBits(Math.min(p.maxCwnd, Math.max(p.minCwnd, w)));
+        set(s, CWND, Math.min(p.maxCwnd, Math.max(p.minCwnd, w)));
     }
 
     /**

@@ -17,6 +17,14 @@ class CongestionControlTest {
     private static final int SRC = 3;
 
     @Test
+    void ecnMarkingReadsBackWhatItWrites() {
+        assertEquals(EcnMarking.DCQCN, EcnMarking.parse(EcnMarking.DCQCN.spec()), "a switch process's --ecn, as the emulator writes it");
+        assertEquals(new EcnMarking(0, 1, 1), EcnMarking.parse(" 0: 1 :1"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> EcnMarking.parse("5000:200000")).getMessage()
+                .startsWith("is not KMIN:KMAX:PMAX"));
+    }
+
+    @Test
     void ecnMarksByDcqcnsRedLikeRule() {
         EcnMarking m = EcnMarking.DCQCN; // 5 KB, 200 KB, 1%
         assertEquals(0, m.probability(0));
