@@ -10,9 +10,10 @@ import org.fabriclab.routing.graph.ChannelDependencyGraph;
  * The proof that a Dragonfly algorithm delivers every packet within its hop bound and cannot
  * deadlock on its virtual channels: every path {@link DragonflyRules} allows is followed, from
  * every router to every router, taking every outcome of every decision (every intermediate group
- * and router, minimal or not, every port a Q-adaptive router may explore), and each hop's
- * dependency (channel, VC) to (channel, VC) is recorded; the algorithm is deadlock-free if that
- * graph is acyclic (Dally and Seitz, per virtual channel). A hop to no linked router, a VC beyond
+ * and router, minimal or not, every port a Q-adaptive router may explore, each of several
+ * parallel links to one router or group), and each hop's dependency (channel, VC) to (channel,
+ * VC) is recorded; the algorithm is deadlock-free if that graph is acyclic (Dally and Seitz, per
+ * virtual channel). A hop to no linked router, a VC beyond
  * the algorithm's, or a path longer than its bound is a violation, counted with examples.
  *
  * <p>The path to the destination group does not depend on the destination router (decisions read
@@ -135,8 +136,8 @@ public final class DragonflyPaths {
             }
             case DragonflyRules.Q_SOURCE, DragonflyRules.Q_INTERMEDIATE -> {
                 long next = decision == DragonflyRules.Q_INTERMEDIATE ? st | DragonflyHeader.DECIDED : st;
-                for (int c = 0; c < r.columns(); c++) {
-                    hop(s, inPort, inVc, hops, r.portOfColumn(c), next, srcGroup, dstGroup, true);
+                for (int c = 0; c < r.columns(); c++) { // every non-host port: parallel links are columns of their own
+                    link(s, inPort, inVc, hops, r.portOfColumn(c), next, srcGroup, dstGroup, true);
                 }
             }
             default -> throw new IllegalStateException("decision " + decision);
@@ -155,8 +156,21 @@ public final class DragonflyPaths {
         }
     }
 
-    /** The hop from router {@code s} out of {@code port} with state {@code st}; follows on unless {@code last}. */
+    /**
+     * The hop from router {@code s} by the rules' {@code port}, over each of the links parallel to
+     * it (the switch core may take any: {@link DragonflyRules}); follows on unless {@code onwards}
+     * is false.
+     */
     private void hop(int s, int inPort, int inVc, int hops, int port, long st, int srcGroup, int dstGroup, boolean onwards) {
+        DragonflySwitch r = tables.of(s);
+        int n = port < 1 || port > r.ports() ? 1 : r.parallels(port);
+        for (int k = 0; k < n; k++) {
+            link(s, inPort, inVc, hops, n == 1 ? port : r.parallel(port, k), st, srcGroup, dstGroup, onwards);
+        }
+    }
+
+    /** The hop from router {@code s} out of {@code port} with state {@code st}; follows on unless {@code onwards} is false. */
+    private void link(int s, int inPort, int inVc, int hops, int port, long st, int srcGroup, int dstGroup, boolean onwards) {
         DragonflySwitch r = tables.of(s);
         int node = f.switchNode(s);
         if (port < 1 || port > f.portCount(node) || f.peerNode(f.globalPort(node, port)) == Fabric.NONE

@@ -18,6 +18,13 @@ import static org.fabriclab.routing.dragonfly.DragonflyHeader.has;
  * applies an outcome ({@link DragonflyHeader#nonminimal}, or a Q-adaptive port); then
  * {@link #port} (the port towards the current target when no port was chosen) and {@link #vc}.
  * In the destination group every algorithm routes minimally.
+ *
+ * <p>Where a router has several links to one place (parallel links to a router of its group, or
+ * to another group: {@link DragonflySwitch#parallels}), {@link #port} names the lowest and any of
+ * them is the same hop by these rules (the next router's decisions and VCs read groups and routers
+ * reached, not the link taken): the switch core spreads packets over them ({@link #parallelLink}
+ * for a flow that must keep one path, the least congested for an adaptive algorithm), and
+ * {@code DragonflyPaths} follows every one.
  */
 public final class DragonflyRules {
     /** No choice here: follow {@link #port}. */
@@ -119,6 +126,25 @@ public final class DragonflyRules {
     public static int towardGroup(DragonflySwitch r, int g) {
         int p = r.globalPort(g);
         return p != 0 ? p : r.localPort(r.gateway(g));
+    }
+
+    /** The bits of a packet's address hash ({@link RoutingMode#hash}) that pick among parallel links, apart from a detour's. */
+    private static final int LINK_HASH_SHIFT = 24;
+
+    /**
+     * Of the links parallel to {@code port} (itself included), the one an address hash {@code hash}
+     * names ({@link RoutingMode#hash} of the packet's source and destination LIDs): every packet of
+     * a pair takes the same link, so a deterministic path stays one path and in order, and pairs
+     * spread over the links. {@code port} itself where it has no parallel link (or is 0, none).
+     */
+    public static int parallelLink(DragonflySwitch r, int port, int hash) {
+        int n = port < 1 ? 1 : r.parallels(port);
+        return n < 2 ? port : r.parallel(port, parallelIndex(hash, n));
+    }
+
+    /** The index in {@code 0..n-1} among {@code n} parallel links that address hash {@code hash} names. */
+    public static int parallelIndex(int hash, int n) {
+        return RoutingMode.pick(hash, LINK_HASH_SHIFT, n);
     }
 
     /**

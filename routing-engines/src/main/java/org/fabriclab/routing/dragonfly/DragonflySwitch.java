@@ -9,10 +9,11 @@ import java.util.Objects;
  * What one router of a Dragonfly holds to route by {@link DragonflyRules}: the algorithm and its
  * parameters, the seed of its random choices, its place (group, index; the numbers of groups,
  * routers a group and host slots a router), what each of its ports leads to (a host, a router of
- * its group, another group), which router of its group holds the global link to each other group
- * (its gateway), where every LID is ({@link DragonflyLids}), and for Q-adaptive the Q-table it
- * starts from (its seed: rows = destination group x source host slot, columns = its non-host
- * ports, local ports first, then global, each in port order; nanoseconds).
+ * its group, another group; several links to one place are parallel: {@link #parallels}), which
+ * router of its group holds a global link to each other group (its gateway), where every LID is
+ * ({@link DragonflyLids}), and for Q-adaptive the Q-table it starts from (its seed: rows =
+ * destination group x source host slot, columns = its non-host ports, local ports first, then
+ * global, each in port order; nanoseconds).
  *
  * <p>The manager computes it (the Dragonfly engines) and writes it to the switch in the versioned
  * table write; the switch core reads it per packet through arrays sized here, so nothing is
@@ -43,6 +44,14 @@ public final class DragonflySwitch {
     private final int[] columnOfPort;
     private final int[] portOfColumn;
     private final int localColumns;
+    /**
+     * Ports in runs of the links leading to one place (one router of the group, one other group),
+     * each run in port order; per port, where its run starts and how long it is (a host port or
+     * none: a run of itself).
+     */
+    private final int[] parallelPorts;
+    private final int[] parallelStart;
+    private final int[] parallelCount;
 
     /**
      * @param portKind per port 0..ports ({@link #NONE}, {@link #HOST}, {@link #LOCAL}, {@link #GLOBAL}; port 0 is NONE)
@@ -96,6 +105,27 @@ public final class DragonflySwitch {
             locals += portKind[p] == LOCAL ? 1 : 0;
         }
         localColumns = locals;
+        parallelPorts = new int[ports + 1];
+        parallelStart = new int[ports + 1];
+        parallelCount = new int[ports + 1];
+        boolean[] placed = new boolean[ports + 1];
+        int next = 0;
+        for (int p = 0; p <= ports; p++) {
+            if (placed[p]) {
+                continue;
+            }
+            int start = next;
+            for (int q = p; q <= ports; q++) {
+                if (q == p || !placed[q] && portKind[p] >= LOCAL && portKind[q] == portKind[p] && portPeer[q] == portPeer[p]) {
+                    placed[q] = true;
+                    parallelPorts[next++] = q;
+                }
+            }
+            for (int i = start; i < next; i++) {
+                parallelStart[parallelPorts[i]] = start;
+                parallelCount[parallelPorts[i]] = next - start;
+            }
+        }
         List<String> more = reachProblems();
         if (!more.isEmpty()) {
             throw new IllegalArgumentException(more.get(0));
@@ -231,14 +261,36 @@ public final class DragonflySwitch {
         return port >= 0 && port < portPeer.length ? portPeer[port] : -1;
     }
 
-    /** The port to router {@code r} of this group, 0 for itself. Hot path. */
+    /** The port to router {@code r} of this group (its lowest, where it has several: {@link #parallel}), 0 for itself. Hot path. */
     public int localPort(int r) {
         return localPortTo[r];
     }
 
-    /** This router's port to group {@code g}, 0 if it has none. Hot path. */
+    /** This router's port to group {@code g} (its lowest, where it has several: {@link #parallel}), 0 if it has none. Hot path. */
     public int globalPort(int g) {
         return globalPortTo[g];
+    }
+
+    /**
+     * How many of this router's links lead where {@code port} leads (the same router of its group,
+     * or the same other group): 1 for a port without parallel links, a host port or none. Hot path.
+     */
+    public int parallels(int port) {
+        return parallelCount[port];
+    }
+
+    /**
+     * The {@code k}-th ({@code 0..parallels(port)-1}, in port order) of the links leading where
+     * {@code port} leads; {@code parallel(p, 0)} is the lowest, the one {@link #globalPort} and
+     * {@link #localPort} name. Hot path.
+     */
+    public int parallel(int port, int k) {
+        return parallelPorts[parallelStart[port] + k];
+    }
+
+    /** True if {@code a} and {@code b} are links to the same place (the same port, or parallel links). Hot path. */
+    public boolean sameWay(int a, int b) {
+        return parallelStart[a] == parallelStart[b];
     }
 
     /** The index of this group's router with a global link to group {@code g} (-1 for this group). */

@@ -31,7 +31,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 class DragonflyRoutingTest {
     private static final String[] SHAPES = {
         "dragonfly:p=2,a=4,h=2", "dragonfly:p=1,a=2,h=1", "dragonfly:p=2,a=3,h=2,g=5", "dragonfly:p=2,a=4,h=2,arrangement=relative",
-        "dragonfly:p=1,a=3,h=1,g=3", "dragonfly:p=1,a=4,h=2,trunk=2"
+        "dragonfly:p=1,a=3,h=1,g=3", "dragonfly:p=1,a=4,h=2,trunk=2",
+        // several links from one router to one group: every router two to each other group; router 0 of each group all four
+        "dragonfly:p=1,a=4,h=4,g=3,trunk=8", "dragonfly:p=1,a=4,h=4,g=3,trunk=2"
     };
 
     static ForwardingTables route(String spec, DragonflyAlgorithm a) throws RoutingException {
@@ -46,23 +48,97 @@ class DragonflyRoutingTest {
     @EnumSource(DragonflyAlgorithm.class)
     void everyAlgorithmReachesEveryRouterWithinItsBoundAndIsDeadlockFree(DragonflyAlgorithm a) throws Exception {
         for (String spec : SHAPES) {
-            ForwardingTables t = route(spec, a);
-            DragonflyPaths.Proof p = DragonflyPaths.prove(t.dragonfly());
-            assertEquals(0, p.violations(), spec + " " + a + ": " + p.examples());
-            assertTrue(p.deadlockFree(), spec + " " + a + ": cycle " + p.cycle());
-            assertTrue(p.maxHops() <= a.maxHops(), spec + " " + a + ": " + p.maxHops());
-            DragonflyFabric df = t.dragonfly().dragonfly();
-            // one path per pair of routers for MIN, more where the algorithm has choices
-            long pairs = (long) df.fabric().switchCount() * df.groups() * df.routers();
-            assertTrue(a == DragonflyAlgorithm.MIN ? p.paths() == pairs : p.paths() >= pairs, spec + " " + a + ": " + p.paths());
-            // the minimal LFTs deliver every pair, and the analysis reports the proof's figures
-            RouteReport r = RouteAnalyzer.analyze(t);
-            assertEquals(0, r.unreachablePairs(), spec + " " + a);
-            assertTrue(r.deadlockFree(), spec + " " + a);
-            assertEquals(a.vcs(), r.virtualLanes());
-            assertEquals(p.maxHops(), r.maxHops());
-            assertNotNull(r.dragonfly());
+            provenWithinBound(route(spec, a), a, spec);
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DragonflyAlgorithm.class)
+    void parallelLocalLinksAreProvenToo(DragonflyAlgorithm a) throws Exception {
+        Fabric f = parallelLocalLinks();
+        ForwardingTables t = route(f, a, Map.of());
+        DragonflyPaths.Proof p = provenWithinBound(t, a, "doubled local cables");
+        // MIN: every pair of routers of a group has two links, so a path from another group has up to two choices more
+        DragonflyFabric df = t.dragonfly().dragonfly();
+        assertTrue(p.paths() > (long) f.switchCount() * df.groups() * df.routers(), a + ": " + p.paths());
+    }
+
+    /** The proof's checks on {@code t}; MIN follows one path per pair of routers where no router has parallel links. */
+    private static DragonflyPaths.Proof provenWithinBound(ForwardingTables t, DragonflyAlgorithm a, String what) {
+        DragonflyPaths.Proof p = DragonflyPaths.prove(t.dragonfly());
+        assertEquals(0, p.violations(), what + " " + a + ": " + p.examples());
+        assertTrue(p.deadlockFree(), what + " " + a + ": cycle " + p.cycle());
+        assertTrue(p.maxHops() <= a.maxHops(), what + " " + a + ": " + p.maxHops());
+        DragonflyFabric df = t.dragonfly().dragonfly();
+        long pairs = (long) df.fabric().switchCount() * df.groups() * df.routers();
+        boolean parallel = false;
+        for (int s = 0; s < df.fabric().switchCount(); s++) {
+            DragonflySwitch r = t.dragonfly().of(s);
+            for (int port = 1; port <= r.ports(); port++) {
+                parallel |= r.parallels(port) > 1;
+            }
+        }
+        assertTrue(a == DragonflyAlgorithm.MIN && !parallel ? p.paths() == pairs : p.paths() >= pairs, what + " " + a + ": " + p.paths());
+        // the minimal LFTs deliver every pair, and the analysis reports the proof's figures
+        RouteReport r = RouteAnalyzer.analyze(t);
+        assertEquals(0, r.unreachablePairs(), what + " " + a);
+        assertTrue(r.deadlockFree(), what + " " + a);
+        assertEquals(a.vcs(), r.virtualLanes());
+        assertEquals(p.maxHops(), r.maxHops());
+        assertNotNull(r.dragonfly());
+        return p;
+    }
+
+    /**
+     * A dragonfly of 4 groups of 3 routers (one host, one global link each) whose every two routers
+     * of a group are cabled twice, as a topology file with parallel cables has them.
+     */
+    static Fabric parallelLocalLinks() {
+        Fabric plain = Topologies.generate("dragonfly:p=1,a=3,h=1,g=4");
+        FabricBuilder b = new FabricBuilder("doubled locals");
+        int[] node = new int[plain.nodeCount()];
+        for (int n = 0; n < plain.nodeCount(); n++) {
+            node[n] = plain.isSwitch(n) ? b.addSwitch(plain.name(n), plain.portCount(n) + 2) : b.addCa(plain.name(n), 1);
+            b.group(node[n], plain.group(n));
+        }
+        for (int n = 0; n < plain.nodeCount(); n++) {
+            for (int p = 1; p <= plain.portCount(n); p++) {
+                int g = plain.globalPort(n, p);
+                int peer = plain.peerNode(g);
+                if (peer != Fabric.NONE && (n < peer || n == peer && p < plain.peerPort(g))) {
+                    b.link(node[n], p, node[peer], plain.peerPort(g));
+                    if (plain.isSwitch(peer) && plain.group(peer) == plain.group(n)) {
+                        // the second cable: on the two ports past the generator's, local port k's twin is k + ports
+                        b.link(node[n], plain.portCount(n) + p, node[peer], plain.portCount(peer) + plain.peerPort(g));
+                    }
+                }
+            }
+        }
+        return b.build();
+    }
+
+    @Test
+    void aRouterKnowsItsParallelLinksAndItsGroupTakesThemAsGatewaysByLink() throws Exception {
+        // trunk=3 with g=3, h=4: group 0's links to group 1 are its channels 0, 2, 4: two on router 0, one on router 1
+        ForwardingTables t = route("dragonfly:p=1,a=4,h=4,g=3,trunk=3", DragonflyAlgorithm.MIN);
+        DragonflyFabric df = t.dragonfly().dragonfly();
+        DragonflySwitch r0 = t.dragonfly().of(df.router(0, 0));
+        int first = r0.globalPort(1);
+        assertEquals(2, r0.parallels(first));
+        assertEquals(first, r0.parallel(first, 0));
+        int second = r0.parallel(first, 1);
+        assertTrue(second > first && r0.kind(second) == DragonflySwitch.GLOBAL && r0.peer(second) == 1);
+        assertTrue(r0.sameWay(first, second));
+        assertEquals(1, r0.parallels(r0.localPort(1)));
+        // routers 2 and 3 hold no link to group 1: they take the three links in turn, so both go by router 0's two
+        assertEquals(0, t.dragonfly().of(df.router(0, 2)).gateway(1));
+        assertEquals(0, t.dragonfly().of(df.router(0, 3)).gateway(1));
+        // the minimal LFT of router 0 spreads the group's LIDs over both links
+        java.util.Set<Integer> ports = new java.util.HashSet<>();
+        for (int i = 0; i < df.routers(); i++) {
+            ports.add(t.port(df.router(0, 0), t.lids().switchLid(df.router(1, i))));
+        }
+        assertEquals(java.util.Set.of(first, second), ports);
     }
 
     @ParameterizedTest

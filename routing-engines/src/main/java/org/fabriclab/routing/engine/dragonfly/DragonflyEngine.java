@@ -261,24 +261,28 @@ public final class DragonflyEngine implements RoutingEngine {
                 peer[p] = df.group(t);
             }
         }
-        // per other group, the routers of this group holding a link to it, ascending; where several do (trunk=N), the
-        // routers without one take them in turn (the j-th such router, by index, goes by the (j mod k)-th of the k), so
-        // that the group's traffic to that group spreads over its links instead of all crossing the lowest holder's (one
-        // link per pair: the one holder, as before; a holder goes by its own link whatever its gateway)
-        int[][] holders = new int[df.groups()][];
+        // per other group, the links of this group to it by the router holding each, ascending (a router with several
+        // links to the group appears once per link); the routers holding none take them in turn (the j-th such router, by
+        // index, goes by the router of the (j mod k)-th of the k links), so that the group's traffic to that group spreads
+        // over its links instead of all crossing the lowest holder's, and a router holding two links takes twice the
+        // others' share (one link per pair: the one holder, as before; a holder goes by its own links whatever its gateway)
+        int[][] links = new int[df.groups()][];
         int[] count = new int[df.groups()];
+        boolean[][] holds = new boolean[df.groups()][df.routers()];
         for (int i = 0; i < df.routers(); i++) {
             int rn = f.switchNode(df.router(df.group(s), i));
             for (int p = 1; p <= f.portCount(rn); p++) {
                 int other = f.peerNode(f.globalPort(rn, p));
                 if (other != Fabric.NONE && f.isSwitch(other) && df.group(f.switchIndex(other)) != df.group(s)) {
                     int t = df.group(f.switchIndex(other));
-                    if (holders[t] == null) {
-                        holders[t] = new int[df.routers()];
+                    if (links[t] == null) {
+                        links[t] = new int[df.routers()];
                     }
-                    if (count[t] == 0 || holders[t][count[t] - 1] != i) {
-                        holders[t][count[t]++] = i;
+                    if (count[t] == links[t].length) {
+                        links[t] = Arrays.copyOf(links[t], 2 * count[t]);
                     }
+                    links[t][count[t]++] = i;
+                    holds[t][i] = true;
                 }
             }
         }
@@ -286,11 +290,11 @@ public final class DragonflyEngine implements RoutingEngine {
         Arrays.fill(gateway, -1);
         for (int t = 0; t < df.groups(); t++) {
             if (count[t] > 0) {
-                int rank = df.index(s); // among the routers before s, those holding no link to t
-                for (int k = 0; k < count[t] && holders[t][k] < df.index(s); k++) {
-                    rank--;
+                int rank = 0; // the routers before s holding no link to t
+                for (int i = 0; i < df.index(s); i++) {
+                    rank += holds[t][i] ? 0 : 1;
                 }
-                gateway[t] = holders[t][Math.floorMod(rank, count[t])];
+                gateway[t] = links[t][rank % count[t]];
             }
         }
         // the seed of each router's random choices: the run's, told apart by switch
@@ -317,7 +321,11 @@ public final class DragonflyEngine implements RoutingEngine {
             if (e < 0) {
                 continue;
             }
+            // where the way there has parallel links, destinations take them in turn by LID
             int port = DragonflyRules.minimal(r, DragonflyLids.group(e), DragonflyLids.router(e));
+            if (port > 0 && r.parallels(port) > 1) {
+                port = r.parallel(port, lid % r.parallels(port));
+            }
             if (port == 0) {
                 int endpoint = lids.endpointOfLid(lid);
                 port = endpoint < 0 ? 0 : f.peerPort(f.endpointPort(endpoint));
