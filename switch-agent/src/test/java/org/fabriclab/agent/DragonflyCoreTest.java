@@ -33,7 +33,9 @@ import org.junit.jupiter.api.Test;
  * output buffers (credits returned at the move) and sending them round-robin over lanes; and the
  * hosts' routing modes (issue 19): MIN_HASH and IN_ORDER minimal however congested, NMIN_HASH
  * through the one intermediate its hash names, the bias keeping a packet minimal where no bias
- * would not, Q-adaptive's deterministic modes overriding its table.
+ * would not, Q-adaptive's deterministic modes overriding its table; and a router with two links to
+ * a group: minimal routing keeps each pair of hosts on one of them (the one its address hash
+ * names, in order) while pairs spread over both, the adaptive algorithms take the less congested.
  */
 class DragonflyCoreTest {
     /** Router 0 of group 0 of a dragonfly p=2, a=4, h=2 (9 groups): ports 1-3 local, 4-5 global, 6-7 hosts. */
@@ -48,7 +50,11 @@ class DragonflyCoreTest {
     private DragonflySwitch router;
 
     private void build(DragonflyAlgorithm a, int outputBuffer) throws Exception {
-        fabric = Topologies.generate(SPEC);
+        build(SPEC, a, outputBuffer);
+    }
+
+    private void build(String spec, DragonflyAlgorithm a, int outputBuffer) throws Exception {
+        fabric = Topologies.generate(spec);
         lids = LidAssigner.assign(fabric);
         ForwardingTables t = new DragonflyEngine(a).route(new RoutingRequest(fabric, lids, RoutingOptions.DEFAULTS));
         int s = 0;
@@ -352,6 +358,72 @@ class DragonflyCoreTest {
             nonmin = port;
             core.linkFree(port, 20 + k);
             core.creditReturned(port, (int) sent.get(0)[1], 1, 20 + k);
+        }
+    }
+
+    /** Router 0 of group 0 of a dragonfly with two global links from every router to each other group: 3 local ports, 4 global, 4 hosts. */
+    private static final String PARALLEL = "dragonfly:p=4,a=4,h=4,g=3,trunk=8";
+
+    /** Sends packet {@code h} in on {@code inPort} and frees the link and credit it took; returns the port it left by. */
+    private int route(int inPort, int h, long now) {
+        int before = sent.size();
+        core.packetArrived(inPort, h, now);
+        assertEquals(before + 1, sent.size(), "forwarded at once");
+        long[] x = sent.get(before);
+        core.linkFree((int) x[0], now);
+        core.creditReturned((int) x[0], (int) x[1], 1, now);
+        return (int) x[0];
+    }
+
+    @Test
+    void minimalRoutingKeepsEachPairOnOneParallelLinkAndSpreadsPairsOverAll() throws Exception {
+        for (DragonflyAlgorithm a : new DragonflyAlgorithm[] {DragonflyAlgorithm.MIN, DragonflyAlgorithm.UGALG, DragonflyAlgorithm.Q_ADAPTIVE}) {
+            for (RoutingMode m : a == DragonflyAlgorithm.MIN ? RoutingMode.values() : new RoutingMode[] {RoutingMode.MIN_HASH, RoutingMode.IN_ORDER}) {
+                sent.clear();
+                build(PARALLEL, a, 0);
+                int first = router.globalPort(1);
+                assertEquals(2, router.parallels(first));
+                java.util.Set<Integer> used = new java.util.HashSet<>();
+                for (int slot = 0; slot < 4; slot++) {
+                    int src = endpoint("G0_S0_H" + slot);
+                    int in = fabric.peerPort(fabric.endpointPort(src));
+                    for (int r = 0; r < 4; r++) {
+                        for (int k = 0; k < 4; k++) {
+                            int dst = endpoint("G1_S" + r + "_H" + k);
+                            int expected = org.fabriclab.routing.dragonfly.DragonflyRules.parallelLink(router, first,
+                                    RoutingMode.hash(lids.endpointLid(src), lids.endpointLid(dst)));
+                            String what = a.key() + " " + m + " " + src + " to " + dst;
+                            for (int i = 0; i < 3; i++) { // the same pair, the same link, however the other is loaded
+                                assertEquals(expected, route(in, packet(src, dst, 0, 0, m), 10L * i), what);
+                            }
+                            used.add(expected);
+                        }
+                    }
+                }
+                assertEquals(java.util.Set.of(first, router.parallel(first, 1)), used, a.key() + " " + m + ": pairs on both links");
+            }
+        }
+    }
+
+    @Test
+    void adaptiveAlgorithmsTakeTheLessCongestedOfTheParallelLinks() throws Exception {
+        for (DragonflyAlgorithm a : new DragonflyAlgorithm[] {DragonflyAlgorithm.UGALG, DragonflyAlgorithm.UGALN, DragonflyAlgorithm.PAR,
+                DragonflyAlgorithm.Q_ADAPTIVE}) {
+            sent.clear();
+            build(PARALLEL, a, 0);
+            int first = router.globalPort(1);
+            int second = router.parallel(first, 1);
+            int src = endpoint("G0_S0_H0");
+            int dst = endpoint("G1_S2_H1");
+            int in = fabric.peerPort(fabric.endpointPort(src));
+            // one packet of the pair on its way: that link sends and has a credit in use; the next takes the other, minimally
+            core.packetArrived(in, packet(src, dst, 0, 0), 0);
+            int busy = (int) sent.get(0)[0];
+            assertTrue(busy == first || busy == second, a.key() + ": minimal at first, by " + busy);
+            core.packetArrived(fabric.peerPort(fabric.endpointPort(endpoint("G0_S0_H1"))), packet(endpoint("G0_S0_H1"), dst, 0, 0), 1);
+            assertEquals(2, sent.size(), a.key());
+            assertEquals(busy == first ? second : first, sent.get(1)[0], a.key() + ": the idle parallel link");
+            assertEquals(-1, DragonflyHeader.interGroup(sent.get(1)[2]), a.key() + ": still minimal");
         }
     }
 }

@@ -568,7 +568,7 @@ public final class SwitchCore {
             default -> { }
         }
         if (port < 0) {
-            port = DragonflyRules.port(r, dstGroup, dstRouter, st);
+            port = link(r, DragonflyRules.port(r, dstGroup, dstRouter, st), spreadsByLoad(alg, mode), h);
         }
         dragonflyVc = DragonflyRules.vc(alg, r, srcGroup, dstGroup, hops, st);
         if (port == 0) {
@@ -579,6 +579,44 @@ public final class SwitchCore {
         }
         pool.route(h, st);
         return port;
+    }
+
+    /** True where packets spread over parallel links by congestion (an adaptive algorithm), false where by their addresses. */
+    private static boolean spreadsByLoad(DragonflyAlgorithm alg, RoutingMode mode) {
+        return alg.adaptive() && !mode.deterministic();
+    }
+
+    /**
+     * The link packet {@code h} takes of those parallel to {@code port} (several to one router of
+     * the group or to one other group; {@code port} itself where it has none): with {@code byLoad}
+     * the least congested (as {@link #congestion} measures it; among equals the first from the
+     * one the packet's address hash names, so equal links share the load), else the one the hash
+     * names ({@link DragonflyRules#parallelLink}: a pair's packets keep one path, in order). A
+     * link that is down is passed over for the next.
+     */
+    private int link(DragonflySwitch r, int port, boolean byLoad, int h) {
+        int n = port < 1 ? 1 : r.parallels(port);
+        if (n < 2) {
+            return port;
+        }
+        int first = DragonflyRules.parallelIndex(RoutingMode.hash(pool.slid(h), pool.dlid(h)), n);
+        int best = port;
+        int least = Integer.MAX_VALUE;
+        for (int k = 0; k < n; k++) {
+            int p = r.parallel(port, first + k < n ? first + k : first + k - n);
+            if (!active[p]) {
+                continue;
+            }
+            if (!byLoad) {
+                return p;
+            }
+            int c = congestion(p);
+            if (c < least) {
+                best = p;
+                least = c;
+            }
+        }
+        return best;
     }
 
     /** {@code st} sent through a random intermediate group (and router, for VALn, UGALn and PAR). */
@@ -614,9 +652,9 @@ public final class SwitchCore {
             counters.addNode(nonminimal ? PortCounterArray.ADAPTIVE_NONMINIMAL : PortCounterArray.ADAPTIVE_MINIMAL);
             return nonminimal ? hashedIntermediate(r, alg, st, srcGroup, dstGroup, h) : st;
         }
-        int minPort = DragonflyRules.minimal(r, dstGroup, dstRouter);
+        int minPort = link(r, DragonflyRules.minimal(r, dstGroup, dstRouter), true, h);
         long nonmin = intermediate(r, alg, st, srcGroup, dstGroup);
-        int nonminPort = DragonflyRules.port(r, dstGroup, dstRouter, nonmin);
+        int nonminPort = link(r, DragonflyRules.port(r, dstGroup, dstRouter, nonmin), true, h);
         DragonflyParams p = r.params();
         if (nonminPort != minPort
                 && congestion(minPort) > p.ugalThreshold() * congestion(nonminPort) + p.ugalBias() + mode.bias(hops, creditCap[minPort])) {
@@ -675,8 +713,9 @@ public final class SwitchCore {
             col = random.nextInt(cols);
             counters.addNode(PortCounterArray.Q_EXPLORATIONS);
         }
-        counters.addNode(col == minCol ? PortCounterArray.ADAPTIVE_MINIMAL : PortCounterArray.ADAPTIVE_NONMINIMAL);
-        return r.portOfColumn(col);
+        int port = r.portOfColumn(col);
+        counters.addNode(r.sameWay(port, minPort) ? PortCounterArray.ADAPTIVE_MINIMAL : PortCounterArray.ADAPTIVE_NONMINIMAL);
+        return port;
     }
 
     /**
@@ -686,26 +725,32 @@ public final class SwitchCore {
      */
     private int qDecision(DragonflySwitch r, int dstGroup, int dstRouter, int se, RoutingMode mode, boolean hashedDetour,
                           boolean intermediate, int h) {
-        int minPort = DragonflyRules.minimal(r, dstGroup, dstRouter);
+        int minPort = link(r, DragonflyRules.minimal(r, dstGroup, dstRouter), !mode.deterministic(), h);
         return mode.deterministic() ? qDeterministic(r, minPort, hashedDetour, h)
                 : qChoice(r, r.row(dstGroup, se < 0 ? 0 : DragonflyLids.slot(se)), minPort, intermediate);
     }
 
     /**
      * Q-adaptive under a deterministic routing mode: the minimal port, or with {@code nonminimal}
-     * the non-host port other than the minimal one that a hash of packet {@code h}'s addresses
-     * names (a detour Q-adaptive's own choice could take); no Q-value read, no exploration.
+     * the non-host port not leading the minimal way (neither the minimal port nor a link parallel
+     * to it) that a hash of packet {@code h}'s addresses names (a detour Q-adaptive's own choice
+     * could take); no Q-value read, no exploration.
      */
     private int qDeterministic(DragonflySwitch r, int minPort, boolean nonminimal, int h) {
-        int minCol = r.column(minPort);
         int cols = r.columns();
-        if (!nonminimal || cols < 2 || minCol < 0) {
+        int detours = cols - (minPort < 1 ? 0 : r.parallels(minPort));
+        if (!nonminimal || detours < 1 || r.column(minPort) < 0) {
             counters.addNode(PortCounterArray.ADAPTIVE_MINIMAL);
             return minPort;
         }
-        int col = RoutingMode.pick(RoutingMode.hash(pool.slid(h), pool.dlid(h)), 0, cols - 1);
+        int k = RoutingMode.pick(RoutingMode.hash(pool.slid(h), pool.dlid(h)), 0, detours);
         counters.addNode(PortCounterArray.ADAPTIVE_NONMINIMAL);
-        return r.portOfColumn(col < minCol ? col : col + 1);
+        for (int c = 0; ; c++) {
+            int p = r.portOfColumn(c);
+            if (!r.sameWay(p, minPort) && k-- == 0) {
+                return p;
+            }
+        }
     }
 
     /**
