@@ -294,6 +294,37 @@ class SimCommandTest {
     }
 
     /**
+     * --link-loads lists every switch-to-switch link each way, with the data it carried as a
+     * fraction of the link rate over the whole run, and changes nothing else: on a dragonfly whose
+     * routers have two links to each other group, both of a router's links to a group carry traffic.
+     */
+    @Test
+    void linkLoadsListEverySwitchLinkAndChangeNothingElse() {
+        String[] common = {"sim", "--topology", "dragonfly:p=4,a=4,h=4,g=3,trunk=8", "--engine", "df-min", "--load", "0.4",
+            "--duration", "20us", "--json"};
+        Run plain = run(common);
+        Run r = run(concat(common, "--link-loads"));
+        assertEquals(0, r.code(), r.err());
+        JsonNode j = r.json();
+        JsonNode loads = j.path("linkLoads");
+        assertEquals(12 * (3 + 4), loads.size(), "12 routers, 3 local and 4 global links each");
+        java.util.Map<String, Double> toGroup = new java.util.TreeMap<>();
+        for (JsonNode l : loads) {
+            assertTrue(l.path("port").asInt() >= 1 && l.path("load").asDouble() >= 0 && l.path("load").asDouble() <= 1, l.toString());
+            String from = l.path("from").asText();
+            String group = l.path("to").asText().substring(0, l.path("to").asText().indexOf('_'));
+            if (!from.startsWith(group + "_")) {
+                assertTrue(l.path("load").asDouble() > 0.02, "every global link carries traffic: " + l);
+                toGroup.merge(from + " " + group, 1.0, Double::sum);
+            }
+        }
+        assertEquals(24, toGroup.size());
+        assertTrue(toGroup.values().stream().allMatch(n -> n == 2), "two links from each router to each other group");
+        ((ObjectNode) j).remove("linkLoads");
+        assertSameSimulation(plain.json(), j, "link loads change nothing else");
+    }
+
+    /**
      * {@code --cc}: none runs the same simulation with the congestion-control fields added; a
      * many-to-one reports its flows, goodput and unfairness; a bad name, parameter or value is
      * refused with one line naming what is valid.

@@ -47,6 +47,12 @@ public final class SimCommand implements Callable<Integer> {
                     + "(warm-up included), the packets delivered, their mean latency and the throughput. Default: none")
     TimeSpan series;
 
+    @Option(names = "--link-loads",
+            description = "Add every link between two switches to the report, each direction: the switch and port it leaves, the "
+                    + "switch it reaches and the data it carried over the whole run (warm-up included) as a fraction of the link "
+                    + "rate (linkLoads): how traffic spread over the fabric's links, parallel links included")
+    boolean linkLoads;
+
     @Option(names = "--save-qtables", paramLabel = "FILE",
             description = "Write every router's Q-table as learnt by the end of the run to FILE, a Q-table snapshot (the daemon's "
                     + "format: put it in its STATE_DIR/qtables/ as NAME.qts and fabricctl qtable snapshot restore NAME loads it on "
@@ -232,6 +238,18 @@ public final class SimCommand implements Callable<Integer> {
             report.put("seriesBinNs", config.seriesNs());
             report.put("series", series(r.series()));
         }
+        if (linkLoads) {
+            List<Map<String, Object>> loads = new ArrayList<>();
+            for (Simulation.LinkLoad l : learnt.linkLoads()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("from", l.from());
+                m.put("port", l.port());
+                m.put("to", l.to());
+                m.put("load", l.load());
+                loads.add(m);
+            }
+            report.put("linkLoads", loads);
+        }
         if (json.json) {
             out.println(Json.write(report));
         } else {
@@ -242,6 +260,12 @@ public final class SimCommand implements Callable<Integer> {
             });
             if (!jobs.isEmpty()) {
                 printJobs(out, report);
+            }
+            if (linkLoads) {
+                out.printf(Locale.ROOT, "%n%-20s %5s %-20s %8s%n", "from", "port", "to", "load");
+                for (Simulation.LinkLoad l : learnt.linkLoads()) {
+                    out.printf(Locale.ROOT, "%-20s %5d %-20s %8.4f%n", l.from(), l.port(), l.to(), l.load());
+                }
             }
             if (config.seriesNs() > 0) {
                 out.printf(Locale.ROOT, "%n%12s %10s %14s %10s%n", "startNs", "packets", "latencyMeanNs", "throughput");

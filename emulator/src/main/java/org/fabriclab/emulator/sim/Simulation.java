@@ -711,16 +711,25 @@ public final class Simulation {
     /**
      * A run's report and what its switches learnt: per switch number, the Q-table as it stands at
      * the end of the run (rows x columns, ns, as {@code GetDragonflyRouting} reads a live switch's),
-     * or null for a switch that learns none; and the adaptive decisions every switch took over the
+     * or null for a switch that learns none; the adaptive decisions every switch took over the
      * whole run (warm-up included), minimal and not (a Dragonfly's UGAL, PAR, Q-adaptive and Valiant
-     * choices; an AR group's port choices).
+     * choices; an AR group's port choices); and the load of every link between two switches, each
+     * direction, over the whole run ({@link LinkLoad}).
      */
-    public record Learnt(Report report, List<float[]> qTables, long minimalDecisions, long nonminimalDecisions) {
+    public record Learnt(Report report, List<float[]> qTables, long minimalDecisions, long nonminimalDecisions, List<LinkLoad> linkLoads) {
         /** The non-minimal decisions' share of all, or NaN when no switch decided anything. */
         public double nonminimalShare() {
             long all = minimalDecisions + nonminimalDecisions;
             return all == 0 ? Double.NaN : (double) nonminimalDecisions / all;
         }
+    }
+
+    /**
+     * One direction of a link between two switches: switch {@code from}'s port {@code port} to
+     * switch {@code to}, and the data it sent over the whole run (warm-up included) as a fraction
+     * of the link rate.
+     */
+    public record LinkLoad(String from, int port, String to, double load) {
     }
 
     /** Runs {@code config} to its end; reports, and reads every switch's Q-table at the end. */
@@ -741,7 +750,18 @@ public final class Simulation {
             minimal += sim.counters[n].getNode(PortCounterArray.ADAPTIVE_MINIMAL);
             nonminimal += sim.counters[n].getNode(PortCounterArray.ADAPTIVE_NONMINIMAL);
         }
-        return new Learnt(r, Collections.unmodifiableList(q), minimal, nonminimal);
+        List<LinkLoad> loads = new ArrayList<>();
+        double bytesAtRate = config.durationNs() * config.linkGbps() / 8;
+        for (int s = 0; s < sim.f.switchCount(); s++) {
+            int n = sim.f.switchNode(s);
+            for (int p = 1; p <= sim.f.portCount(n); p++) {
+                int peer = sim.f.peerNode(sim.f.globalPort(n, p));
+                if (peer != Fabric.NONE && sim.f.isSwitch(peer)) {
+                    loads.add(new LinkLoad(sim.f.name(n), p, sim.f.name(peer), sim.counters[n].get(p, PortCounterArray.XMIT_DATA) / bytesAtRate));
+                }
+            }
+        }
+        return new Learnt(r, Collections.unmodifiableList(q), minimal, nonminimal, List.copyOf(loads));
     }
 
     private Report simulate() {
