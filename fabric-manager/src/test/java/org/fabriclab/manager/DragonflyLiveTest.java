@@ -117,6 +117,36 @@ class DragonflyLiveTest {
     }
 
     /**
+     * A dragonfly of 3 groups of 2 routers whose every router has two global links to each other
+     * group (trunk=4): under ADV+1 as fast as credits allow, UGALg sends over both of each router's
+     * links to the next group, every packet arriving once.
+     */
+    @Test
+    void aRouterWithTwoLinksToAGroupSendsOverBoth(@TempDir Path dir) throws Exception {
+        Fabric topology = Topologies.generate("dragonfly:p=1,a=2,h=4,g=3,trunk=4,local-latency=2us,global-latency=10us");
+        try (EmulatedFabric fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLanes(5, 8, 0));
+             FabricManager manager = new FabricManager(fabric.endpoint(fabric.hosts().get(0).name()), "df-ugalg",
+                     dir.resolve("guid2lid"), new SimpleMeterRegistry())) {
+            FabricManager.Snapshot s = manager.sweep().get(60, TimeUnit.SECONDS);
+            assertEquals(FabricManager.State.UP, s.state(), s.lastError());
+            carryAdversarialTraffic(fabric, s, PACKETS);
+            for (LiveSwitch sw : fabric.switches()) {
+                int node = topology.nodeByName(sw.name()).orElseThrow();
+                int group = topology.group(node);
+                List<Long> toNext = new ArrayList<>();
+                for (int p = 1; p <= topology.portCount(node); p++) {
+                    int peer = topology.peerNode(topology.globalPort(node, p));
+                    if (peer != Fabric.NONE && topology.isSwitch(peer) && topology.group(peer) == (group + 1) % 3) {
+                        toNext.add(sw.counters().get(p, PortCounterArray.XMIT_DATA));
+                    }
+                }
+                assertEquals(2, toNext.size(), sw.name() + "'s links to the next group");
+                assertTrue(toNext.get(0) > 0 && toNext.get(1) > 0, sw.name() + " sent over both: " + toNext + " bytes");
+            }
+        }
+    }
+
+    /**
      * Every host sends {@code packets} to random hosts of the next group (ADV+1) as fast as
      * credits allow; every packet arrives exactly once (each source's packets counted at every
      * receiver, on top of what earlier rounds sent), nothing is discarded.
