@@ -33,9 +33,10 @@ import java.util.stream.Collectors;
  * ADAPTIVE_1 (hops + 1) x B/8 (half the low bias at the source router, growing by as much with
  * every router-to-router hop taken; PAR's re-evaluation at the next router sees B/4).
  *
- * <p>On this model's Dragonfly a router pair has one minimal path (one gateway per group pair), so
- * {@link #MIN_HASH} and {@link #IN_ORDER} route alike: on Aries the hash chooses among several
- * minimal paths, which ours does not have. Q-adaptive's own thresholds ({@code q_thld1}, {@code
+ * <p>On this model's Dragonfly a router pair has one minimal path but where a router has parallel
+ * links (several to one group or router): there the hash picks the link ({@link
+ * DragonflyRules#parallelLink}), as on Aries it chooses among several minimal paths; {@link
+ * #MIN_HASH} and {@link #IN_ORDER} route alike. Q-adaptive's own thresholds ({@code q_thld1}, {@code
  * q_thld2}) are its bias towards minimal: the adaptive modes leave them as the engine set them;
  * the deterministic modes take the minimal port (MIN_HASH, IN_ORDER) or the non-minimal one the
  * hash names among the router's other non-host ports (NMIN_HASH), and never explore. MIN, VALg and
