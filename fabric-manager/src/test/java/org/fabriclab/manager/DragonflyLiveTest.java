@@ -46,8 +46,7 @@ class DragonflyLiveTest {
         Fabric topology = Topologies.generate(SPEC);
         try (EmulatedFabric fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLanes(5, 8, 0))) {
             List<DragonflyState> learnt;
-            try (FabricManager manager = new FabricManager(fabric.endpoint(fabric.hosts().get(0).name()), "q-adaptive",
-                    dir.resolve("guid2lid"), new SimpleMeterRegistry())) {
+            try (FabricManager manager = manager(fabric, "q-adaptive", dir)) {
                 FabricManager.Snapshot s = manager.sweep().get(60, TimeUnit.SECONDS);
                 assertEquals(FabricManager.State.UP, s.state(), s.lastError());
                 assertEquals("q-adaptive", s.outcome().tables().engine());
@@ -76,8 +75,7 @@ class DragonflyLiveTest {
 
             // a restarted manager does not know what it wrote: it reads the routing back, finds it the
             // same, and leaves it (its write carries the SL-to-VL maps it cannot read back, not the routing)
-            try (FabricManager restarted = new FabricManager(fabric.endpoint(fabric.hosts().get(0).name()), "q-adaptive",
-                    dir.resolve("guid2lid"), new SimpleMeterRegistry())) {
+            try (FabricManager restarted = manager(fabric, "q-adaptive", dir)) {
                 FabricManager.Snapshot s = restarted.sweep().get(60, TimeUnit.SECONDS);
                 assertEquals(FabricManager.State.UP, s.state(), s.lastError());
                 assertSameQValues(learnt, states(restarted, fabric), "after a restarted manager's sweep");
@@ -98,11 +96,8 @@ class DragonflyLiveTest {
     void ugalnLeavesTheMinimalPathUnderAdversarialTraffic(@TempDir Path dir) throws Exception {
         Fabric topology = Topologies.generate(SPEC);
         try (EmulatedFabric fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLanes(5, 8, 0));
-             FabricManager manager = new FabricManager(fabric.endpoint(fabric.hosts().get(0).name()), "df-ugaln",
-                     dir.resolve("guid2lid"), new SimpleMeterRegistry())) {
-            FabricManager.Snapshot s = manager.sweep().get(60, TimeUnit.SECONDS);
-            assertEquals(FabricManager.State.UP, s.state(), s.lastError());
-            carryAdversarialTraffic(fabric, s, PACKETS);
+             FabricManager manager = manager(fabric, "df-ugaln", dir)) {
+            sweepAndCarryAdversarialTraffic(fabric, manager);
             long nonminimal = 0;
             long minimal = 0;
             for (DragonflyState st : settledStates(manager, fabric)) {
@@ -125,11 +120,8 @@ class DragonflyLiveTest {
     void aRouterWithTwoLinksToAGroupSendsOverBoth(@TempDir Path dir) throws Exception {
         Fabric topology = Topologies.generate("dragonfly:p=1,a=2,h=4,g=3,trunk=4,local-latency=2us,global-latency=10us");
         try (EmulatedFabric fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLanes(5, 8, 0));
-             FabricManager manager = new FabricManager(fabric.endpoint(fabric.hosts().get(0).name()), "df-ugalg",
-                     dir.resolve("guid2lid"), new SimpleMeterRegistry())) {
-            FabricManager.Snapshot s = manager.sweep().get(60, TimeUnit.SECONDS);
-            assertEquals(FabricManager.State.UP, s.state(), s.lastError());
-            carryAdversarialTraffic(fabric, s, PACKETS);
+             FabricManager manager = manager(fabric, "df-ugalg", dir)) {
+            sweepAndCarryAdversarialTraffic(fabric, manager);
             for (LiveSwitch sw : fabric.switches()) {
                 int node = topology.nodeByName(sw.name()).orElseThrow();
                 int group = topology.group(node);
@@ -144,6 +136,18 @@ class DragonflyLiveTest {
                 assertTrue(toNext.get(0) > 0 && toNext.get(1) > 0, sw.name() + " sent over both: " + toNext + " bytes");
             }
         }
+    }
+
+    /** A manager of {@code fabric} routing by {@code engine}, connected through its first host. */
+    private static FabricManager manager(EmulatedFabric fabric, String engine, Path dir) {
+        return new FabricManager(fabric.endpoint(fabric.hosts().get(0).name()), engine, dir.resolve("guid2lid"), new SimpleMeterRegistry());
+    }
+
+    /** A sweep that brings the fabric up, then {@link #carryAdversarialTraffic} of {@link #PACKETS} a host. */
+    private static void sweepAndCarryAdversarialTraffic(EmulatedFabric fabric, FabricManager manager) throws Exception {
+        FabricManager.Snapshot s = manager.sweep().get(60, TimeUnit.SECONDS);
+        assertEquals(FabricManager.State.UP, s.state(), s.lastError());
+        carryAdversarialTraffic(fabric, s, PACKETS);
     }
 
     /**
