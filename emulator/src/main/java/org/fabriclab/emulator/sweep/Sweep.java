@@ -1,6 +1,8 @@
 package org.fabriclab.emulator.sweep;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -133,12 +135,16 @@ public final class Sweep {
                 }
             }
             AtomicInteger done = new AtomicInteger();
-            List<Future<Point>> points = new ArrayList<>();
+            List<Future<Point>> points = new ArrayList<>(Collections.nCopies(total, null));
+            double[] work = new double[total];
             for (int k = 0; k < total; k++) {
+                work[k] = configs.get(k).durationNs() * configs.get(k).load();
+            }
+            for (int k : longestFirst(work)) {
                 String engine = engines.get(k / loads.length);
                 double load = loads[k % loads.length];
                 Simulation.Config c = configs.get(k);
-                points.add(pool.submit(() -> {
+                points.set(k, pool.submit(() -> {
                     Point p = new Point(engine, load, c, Simulation.run(c));
                     synchronized (listener) {
                         listener.simulated(p, done.incrementAndGet(), total);
@@ -158,6 +164,22 @@ public final class Sweep {
         } finally {
             pool.shutdownNow(); // nothing left to run on success; on a failure, the rest is not wanted
         }
+    }
+
+    /**
+     * The points' indices, the longest first by an estimate of their {@code work} (the sweep gives
+     * simulated time x offered load: the packets to move), equals in the grid's order: the pool then ends on short
+     * points, not on one long point running alone while the other threads idle (a Q-adaptive point
+     * learns over 1 ms where the others run 300 us). Each point's report depends on its
+     * configuration only, so the order changes the sweep's wall time, not its results.
+     */
+    static List<Integer> longestFirst(double[] work) {
+        List<Integer> order = new ArrayList<>();
+        for (int k = 0; k < work.length; k++) {
+            order.add(k);
+        }
+        order.sort(Comparator.comparingDouble((Integer k) -> -work[k]));
+        return order;
     }
 
     /** The task's result, its own exception rethrown as it was (also {@code emulator.train}'s, whose simulations run side by side too). */
