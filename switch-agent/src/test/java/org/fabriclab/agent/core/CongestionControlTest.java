@@ -315,36 +315,11 @@ class CongestionControlTest {
 
     @Test
     void aFlowHeldByItsWindowHoldsBackOnlyItsOwnPackets() {
-        PortCounterArray c = new PortCounterArray(1);
         PacketPool pool = new PacketPool(16);
+        List<Integer> handles = new ArrayList<>();
         List<Integer> sent = new ArrayList<>();
         Swift cc = (Swift) new Swift.Params(10_000, 1, 0.8, 0.5, 0.001, 256, 1).create(100);
-        HostCore nic = new HostCore(1, 8, c, pool, new HostCore.Output() {
-            @Override
-            public void transmit(int vl, int h, long now) {
-                sent.add(pool.dlid(h) * 10 + pool.seq(h));
-            }
-
-            @Override
-            public void returnCredit(int vl, long now) {
-            }
-
-            @Override
-            public void delivered(int h, long now) {
-            }
-
-            @Override
-            public void controlMade(int h, long now) {
-            }
-
-            @Override
-            public void controlConsumed(int h, long now) {
-            }
-
-            @Override
-            public void wakeAt(long at) {
-            }
-        }, cc);
+        HostCore nic = recordingNic(pool, cc, handles, new ArrayList<>());
         nic.portActive(8, 0);
         int[][] queued = {{DST, 1}, {DST, 2}, {SRC, 1}, {DST, 3}, {SRC, 2}};
         for (int[] q : queued) {
@@ -358,6 +333,7 @@ class CongestionControlTest {
         nic.linkFree(80);
         nic.linkFree(160);
         nic.linkFree(240);
+        handles.forEach(h -> sent.add(pool.dlid(h) * 10 + pool.seq(h)));
         assertEquals(List.of(DST * 10 + 1, SRC * 10 + 1), sent,
                 "a window of one: the flow to 7 waits for its ACK, the flow to 3 behind it goes, then waits too");
         int ack = pool.allocate();
@@ -367,6 +343,7 @@ class CongestionControlTest {
         pool.seq(ack, 1); // one packet acknowledged
         pool.timestamp(ack, 0);
         nic.packetArrived(ack, 1_000);
+        sent.add(pool.dlid(handles.get(2)) * 10 + pool.seq(handles.get(2)));
         assertEquals(List.of(DST * 10 + 1, SRC * 10 + 1, DST * 10 + 2), sent, "each flow's packets in their order");
     }
 
