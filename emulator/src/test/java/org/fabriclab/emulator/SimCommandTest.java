@@ -336,7 +336,8 @@ class SimCommandTest {
         JsonNode none = run(concat(common, "--cc", "none")).json();
         assertEquals("none", none.path("cc").asText());
         assertTrue(none.path("networkLatencyMeanNs").asDouble() > 0, none.toString());
-        ((ObjectNode) none).remove(List.of("cc", "ccParams", "networkLatencyMeanNs"));
+        assertEquals(0, none.path("controlPackets").asLong(), "no congestion control, no control packet");
+        ((ObjectNode) none).remove(List.of("cc", "ccParams", "networkLatencyMeanNs", "controlPackets", "controlShare"));
         assertSameSimulation(plain, none, "--cc none changes nothing else");
         Run m = run("sim", "--topology", "fat-tree:k=32,levels=1", "--many-to-one", "4", "--load", "1", "--duration", "200us",
                 "--buffer", "32", "--output-buffer", "64", "--cc", "swift", "--cc-param", "target_us=2", "--json");
@@ -351,6 +352,9 @@ class SimCommandTest {
         assertRefused(run(concat(small, "--cc", "swift", "--cc-param", "kmin_bytes=1")), "emulator sim", "kmin_bytes", "target_us");
         assertRefused(run(concat(small, "--cc", "swift", "--cc-param", "beta=x")), "emulator sim", "beta=x", "not a number");
         assertRefused(run(concat(small, "--cc", "dcqcn", "--cc-param", "g=2")), "emulator sim", "g 2.0");
+        assertRefused(run(concat(small, "--cc", "swift", "--cc-param", "ack_every=0")), "emulator sim",
+                "--cc-param ack_every=0: a whole number of packets from 1 to 64 is needed");
+        assertRefused(run(concat(small, "--cc", "rl-cc", "--cc-param", "ack_delay_us=0")), "emulator sim", "ack_delay_us=0");
         assertRefused(run(concat(small, "--cc-param", "g=0.1")), "emulator sim", "--cc-param needs");
         assertRefused(run(concat(small, "--many-to-one", "16")), "emulator sim", "'--many-to-one'", "16 hosts");
     }

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.EcnMarking;
 import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.agent.core.Swift;
 import org.fabriclab.agent.core.TableBatch;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
@@ -150,6 +151,44 @@ class DataPlaneTest {
     @Test
     void dcqcnMarksAndCnpsCrossLiveLinksAndAreConsumed() throws Exception {
         congestionControlOverLiveLinks("dcqcn", Map.of());
+    }
+
+    /**
+     * ACK coalescing over live frames: Swift with an ACK every four packets (the timer at its
+     * longest, a millisecond, so that the counts send nearly all): two hosts send 2,001 packets each
+     * to a third. Every packet arrives once, in order; each sender gets about a quarter as many ACK
+     * frames as it sent packets, and its window ends with nothing in flight: the ACK frames carried
+     * their packet counts, and the last packet of each flow (the 2,001st) was acknowledged by the
+     * receiver's timer.
+     */
+    @Test
+    void coalescedSwiftAcksCrossLiveLinksAndAcknowledgeEveryPacket() throws Exception {
+        int packets = 2001;
+        try (DataLinks links = DataLinks.local(1)) {
+            LiveSwitch s = sw(links, "S", 0x200000L);
+            LiveHost[] h = threeHostsOn(links, s, 10, CongestionControl.settings("swift",
+                    Map.of("target_us", "100000", "ack_every", "4", "ack_delay_us", "1000")));
+            for (int i = 1; i < 3; i++) {
+                h[i].start(new Traffic(new int[] {2}, TrafficPattern.ALL_TO_ALL, 0, 512, packets, i));
+            }
+            Waits.until("H0 received every packet", () -> h[0].stats().join().received() == 2L * packets);
+            for (int i = 1; i < 3; i++) {
+                LiveHost sender = h[i];
+                Waits.until("H" + i + "'s window saw every packet acknowledged",
+                        () -> sender.readCore(c -> ((Swift) c.congestionControl()).inflight(2)).join() == 0
+                                && sender.stats().join().sent() == packets);
+                long acks = sender.counters().get(1, PortCounterArray.RCV_PKTS);
+                assertTrue(acks >= (packets + 3) / 4 && acks < packets / 2, "H" + i + ": " + acks + " ACK frames for " + packets + " packets");
+                assertEquals(0, sender.stats().join().received(), "H" + i + " delivered no control packet as data");
+            }
+            LiveHost.Stats st = h[0].stats().join();
+            assertEquals(0, st.outOfOrder());
+            assertEquals(0, st.missing());
+            assertEquals(0, (int) h[0].readCore(c -> c.ackPending(3) + c.ackPending(4)).join(), "the receiver holds no ACK back");
+            for (LiveNode n : List.of(s, h[0], h[1], h[2])) {
+                Waits.until(n.name() + "'s handles all back", () -> n.pool().inUse() == 0);
+            }
+        }
     }
 
     private static void congestionControlOverLiveLinks(String cc, Map<String, String> params) throws Exception {

@@ -119,7 +119,7 @@ public final class SimOptions {
                     + "DEFAULT: none, the routing as configured. Default: ${DEFAULT-VALUE}")
     RoutingMode routingMode;
 
-    /** The hosts' congestion control; with it the report adds cc, ccParams and networkLatencyMeanNs. */
+    /** The hosts' congestion control; with it the report adds cc, ccParams, networkLatencyMeanNs, controlPackets and controlShare. */
     @Mixin
     CcOptions cc;
 
@@ -323,6 +323,8 @@ public final class SimOptions {
             m.put("cc", cc.name);
             m.put("ccParams", ccSettings == null ? Map.of() : ccSettings.values());
             m.put("networkLatencyMeanNs", measured ? r.networkLatencyMeanNs() : null);
+            m.put("controlPackets", r.controlPackets());
+            m.put("controlShare", r.hostPackets() == 0 ? 0.0 : (double) r.controlPackets() / r.hostPackets());
         }
         return m;
     }

@@ -352,9 +352,15 @@ final class Measurements {
         long window = c.durationNs() - c.warmupNs();
         double capacity = hosts * (window / nsPerByte);
         long dropped = 0;
+        long hostPackets = 0;
+        long control = 0;
         for (int n = 0; n < f.nodeCount(); n++) {
             for (int p = 1; p <= f.portCount(n); p++) {
                 dropped += counters[n].get(p, PortCounterArray.XMIT_DISCARDS);
+            }
+            if (!f.isSwitch(n)) {
+                hostPackets += counters[n].get(1, PortCounterArray.XMIT_PKTS);
+                control += counters[n].getNode(PortCounterArray.NIC_CONTROL_SENT);
             }
         }
         double seconds = wallNanos / 1e9;
@@ -380,7 +386,8 @@ final class Measurements {
                 latency.percentile(0.99), delivered == 0 ? 0 : (double) hopSum / delivered, delivered, dropped, refused, outOfOrder,
                 packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, cpuNanos / 1_000_000,
                 packetHops / (cpuNanos / 1e9), phases, binNs, series, overTime(nsPerByte),
-                delivered == 0 ? 0 : (double) networkLatencySum / delivered, completions(), jobReports(counters, nsPerByte, adaptiveShares));
+                delivered == 0 ? 0 : (double) networkLatencySum / delivered, completions(), jobReports(counters, nsPerByte, adaptiveShares),
+                control, hostPackets);
     }
 
     /** Per flow, a sized flow's time from its start to its last packet's delivery, or -1 (unsized, or not complete). */

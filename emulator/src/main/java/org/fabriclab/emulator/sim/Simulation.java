@@ -509,13 +509,15 @@ public final class Simulation {
      * {@code flowCompletionNs}: with flows, per flow, the time from its start to the delivery of
      * its last packet for a sized flow that completed in the run, else -1.
      * {@code jobs}: with {@link Config#jobs}, each job's own (empty without).
+     * {@code controlPackets}: the congestion-control packets (ACKs, CNPs) the hosts' NICs sent over
+     * the whole run, of {@code hostPackets}, every packet they sent (data too).
      */
     public record Report(double offeredLoad, double throughput, double latencyMeanNs, long latencyP95Ns, long latencyP99Ns,
                          double meanHops, long packetsDelivered, long packetsDropped, long packetsRefused, long outOfOrder,
                          long packetHops, long events, long simulatedNs, long wallMillis, double eventsPerSecond,
                          double packetHopsPerSecond, long cpuMillis, double packetHopsPerCpuSecond, List<Phase> phases, long binNs,
                          double[][] flowSeriesGbps, List<SeriesBin> series, double networkLatencyMeanNs, long[] flowCompletionNs,
-                         List<JobReport> jobs) {
+                         List<JobReport> jobs, long controlPackets, long hostPackets) {
     }
 
     /**
@@ -734,12 +736,7 @@ public final class Simulation {
 
     /** Runs {@code config} to its end; reports, and reads every switch's Q-table at the end. */
     public static Learnt runLearning(Config config) {
-        Simulation sim;
-        try {
-            sim = new Simulation(config);
-        } catch (TableWriteException e) {
-            throw new IllegalArgumentException("the routing tables do not fit the fabric: " + e.getMessage(), e);
-        }
+        Simulation sim = create(config);
         Report r = sim.simulate();
         List<float[]> q = new ArrayList<>();
         long minimal = 0;
@@ -762,6 +759,26 @@ public final class Simulation {
             }
         }
         return new Learnt(r, Collections.unmodifiableList(q), minimal, nonminimal, List.copyOf(loads));
+    }
+
+    private static Simulation create(Config config) {
+        try {
+            return new Simulation(config);
+        } catch (TableWriteException e) {
+            throw new IllegalArgumentException("the routing tables do not fit the fabric: " + e.getMessage(), e);
+        }
+    }
+
+    /** Runs {@code config} to its end and hands back the simulation as the run left it, for tests to read its hosts' state. */
+    static Simulation ranToEnd(Config config) {
+        Simulation sim = create(config);
+        sim.simulate();
+        return sim;
+    }
+
+    /** Endpoint {@code e}'s NIC. */
+    HostCore hostCore(int e) {
+        return hostCore[e];
     }
 
     private Report simulate() {

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.fabriclab.agent.core.CongestionControl;
+import org.fabriclab.agent.core.Swift;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.routing.analysis.Fairness;
 import org.fabriclab.routing.engine.ForwardingTables;
@@ -121,6 +122,32 @@ class CongestionControlSimulationTest {
         assertTrue(gbps[0] > 100.0 / 8 / 2, cc + ": the paced flow keeps a share of the bottleneck: " + Arrays.toString(gbps));
         assertEquals(0, r.outOfOrder(), "every flow's packets in order");
         assertEquals(0, r.packetsDropped());
+    }
+
+    /**
+     * A flow's tail with coalesced ACKs: host 1 sends 1,001 packets to host 0 with an ACK every four
+     * (and every eight), so its last packet can only be acknowledged by the receiver's timer. When the
+     * run ends the receiver holds nothing unacknowledged and the sender's Swift has nothing in flight
+     * (RL-CC: no ACK left pending); the ACKs were a quarter (an eighth) of the packets, give or take the timers'.
+     */
+    @ParameterizedTest(name = "{0}, ack_every={1}")
+    @CsvSource({"swift, 4", "swift, 8", "rl-cc, 4"})
+    void aFlowsTailIsAcknowledgedByTheReceiversTimer(String cc, int every) throws Exception {
+        int packets = 1_001;
+        Simulation.Builder b = manyToOne(1, cc, 1_000_000).flows(List.of(new Simulation.Flow(1, 0, 0, 1_000_000, packets)))
+                .cc(CongestionControl.settings(cc, Map.of("ack_every", String.valueOf(every))));
+        Simulation.Config c = b.build();
+        Simulation sim = Simulation.ranToEnd(c);
+        int sender = c.tables().lids().endpointLid(1);
+        int receiver = c.tables().lids().endpointLid(0);
+        assertEquals(0, sim.hostCore(0).ackPending(sender), "the receiver left nothing unacknowledged");
+        if (sim.hostCore(1).congestionControl() instanceof Swift swift) {
+            assertEquals(0, swift.inflight(receiver), "the sender's window saw every packet acknowledged, the last too");
+        }
+        Simulation.Report r = Simulation.run(c);
+        assertEquals(packets, r.hostPackets() - r.controlPackets(), "every packet sent");
+        assertTrue(r.controlPackets() >= (packets + every - 1) / every && r.controlPackets() < 2.0 * packets / every,
+                r.controlPackets() + " ACKs for " + packets + " packets, one every " + every);
     }
 
     /** The report of the same run before congestion control existed (commit c6cc31d's simulator): unchanged without it. */

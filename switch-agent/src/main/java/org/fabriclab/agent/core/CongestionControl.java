@@ -1,5 +1,6 @@
 package org.fabriclab.agent.core;
 
+import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,7 +12,7 @@ import org.fabriclab.routing.text.Excerpt;
  * is the host's traffic to one destination LID. The sender asks {@link #sendAt} when a flow's next
  * packet may go and reports {@link #sent}; the receiver's NIC answers a data packet with a control
  * packet where the algorithm asks ({@link #reply}: an ACK echoing the data packet's NIC send time,
- * or a CNP for an ECN-marked one), and the sender's NIC hands the control packets it gets to
+ * coalesced as {@link Acks} says, or a CNP for an ECN-marked one), and the sender's NIC hands the control packets it gets to
  * {@link #acked} (with the RTT) and {@link #notified}. Three algorithms: {@link Dcqcn}, {@link
  * Swift} and {@link RlCc}.
  *
@@ -40,12 +41,84 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
      */
     long[] f = new long[0];
 
-    CongestionControl(double lineGbps, int stride) {
+    /** How the receiver acknowledges data packets, for an algorithm that asks for ACKs. */
+    private final Acks acks;
+
+    CongestionControl(double lineGbps, int stride, Acks acks) {
         if (!(lineGbps > 0)) {
             throw new IllegalArgumentException("congestion control needs a positive line rate, not " + lineGbps + " Gbps");
         }
         this.lineGbps = lineGbps;
         this.stride = stride;
+        this.acks = acks;
+    }
+
+    /**
+     * How a receiver's NIC acknowledges a flow's data packets (Swift's and RL-CC's ACKs; {@link
+     * HostCore} does it): one ACK per {@code every} packets of a flow, as NICs coalesce them and as
+     * Swift's paper counts them (an ACK says how many packets it acknowledges, {@code num_acked}),
+     * echoing the newest one's NIC send time. Packets short of {@code every} are acknowledged {@code
+     * delayNs} after the first of them arrived, so a flow's tail (and a window smaller than {@code
+     * every}) is never left waiting: a per-flow timer, run on the host's own wake-ups (the clock of
+     * whichever driver runs it, as paced flows are). A timer's ACK echoes the send time plus the time
+     * the receiver held it, so the sender's RTT is the fabric's, not the coalescing's (Swift's
+     * remote-delay correction: its paper takes the receiver's ACK delay out of the fabric delay).
+     *
+     * @param every   data packets of a flow per ACK ({@code ack_every}, 1 to {@link #MAX_EVERY})
+     * @param delayNs the longest a received packet waits for its ACK ({@code ack_delay_us}, above 0, at most {@link #MAX_DELAY_US} us)
+     */
+    public record Acks(int every, long delayNs) {
+        /** The most packets one ACK may wait for: a window of 64 packets is most of a 100 Gb/s link's RTT here. */
+        public static final int MAX_EVERY = 64;
+        /** The longest timer, us: a millisecond (a fabric's RTTs are microseconds). */
+        public static final double MAX_DELAY_US = 1_000;
+        /** An ACK per data packet (the timer never runs). */
+        public static final Acks EVERY_PACKET = new Acks(1, 1_000);
+
+        /** @throws IllegalArgumentException naming the parameter out of range */
+        public Acks {
+            if (every < 1 || every > MAX_EVERY) {
+                throw new IllegalArgumentException("ack_every must be a whole number of packets from 1 to " + MAX_EVERY + ", not " + every);
+            }
+            if (delayNs <= 0 || delayNs > MAX_DELAY_US * 1e3) {
+                throw new IllegalArgumentException("ack_delay_us must be above 0 and at most " + MAX_DELAY_US + " us, not " + delayNs / 1e3);
+            }
+        }
+
+        /** Adds {@code ack_every} and {@code ack_delay_us} to a parameter table's getters, read from a settings record by {@code acks}. */
+        static <P> void getters(Map<String, Function<P, Object>> m, Function<P, Acks> acks) {
+            m.put("ack_every", p -> (double) acks.apply(p).every);
+            m.put("ack_delay_us", p -> acks.apply(p).delayNs / 1e3);
+        }
+
+        /** The settings a table of {@code --cc-param} names gives. */
+        static Acks of(Map<String, Object> v) {
+            double every = number(v, "ack_every");
+            if (every != Math.rint(every) || every < 1 || every > MAX_EVERY) {
+                throw new IllegalArgumentException("--cc-param ack_every=" + plain(every) + ": a whole number of packets from 1 to " + MAX_EVERY + " is needed");
+            }
+            double delayUs = number(v, "ack_delay_us"); // checked before rounding: 0.0001 us is not a timer
+            if (!(delayUs >= 0.001 && delayUs <= MAX_DELAY_US)) {
+                throw new IllegalArgumentException("--cc-param ack_delay_us=" + plain(delayUs) + ": 0.001 to " + plain(MAX_DELAY_US)
+                        + " us is needed");
+            }
+            return new Acks((int) every, Math.round(delayUs * 1e3));
+        }
+
+        /** {@code d} as a user writes it: 4, 2.5, 0.0001. */
+        private static String plain(double d) {
+            return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
+        }
+    }
+
+    /** Data packets of a flow per ACK ({@link Acks#every}; 1 for an algorithm without ACKs). */
+    public final int ackEvery() {
+        return acks.every();
+    }
+
+    /** The longest a received data packet waits for its ACK, ns ({@link Acks#delayNs}). */
+    public final long ackDelayNs() {
+        return acks.delayNs();
     }
 
     /** What {@code --cc} names and its parameters: makes one host's congestion control. */
@@ -190,14 +263,20 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
     public abstract int reply(int slid, boolean marked, long now);
 
     /**
-     * An ACK for the flow to {@code dlid} came back, {@code rttNs} after its data packet left,
-     * through {@code hops} switches (the ACK's own path: in the fabrics here as long as the data's).
+     * An ACK for {@code packets} data packets of the flow to {@code dlid} came back, {@code rttNs}
+     * after the newest of them left (less the time the receiver held the ACK), through {@code hops}
+     * switches (the ACK's own path: in the fabrics here as long as the data's).
      */
-    public abstract void acked(int dlid, long rttNs, int hops, long now);
+    public abstract void acked(int dlid, long rttNs, int hops, int packets, long now);
 
-    /** {@link #acked(int, long, int, long)} with the hop count unknown (0). */
+    /** {@link #acked(int, long, int, int, long)} for one packet. */
+    public final void acked(int dlid, long rttNs, int hops, long now) {
+        acked(dlid, rttNs, hops, 1, now);
+    }
+
+    /** {@link #acked(int, long, int, int, long)} for one packet, the hop count unknown (0). */
     public final void acked(int dlid, long rttNs, long now) {
-        acked(dlid, rttNs, 0, now);
+        acked(dlid, rttNs, 0, 1, now);
     }
 
     /** A CNP for the flow to {@code dlid} came back. */

@@ -128,7 +128,7 @@ public final class Dcqcn extends CongestionControl {
     private long cuts;
 
     Dcqcn(Params p, double lineGbps) {
-        super(lineGbps, STRIDE);
+        super(lineGbps, STRIDE, Acks.EVERY_PACKET); // no ACKs: its receiver sends CNPs
         this.p = p;
     }
 
@@ -201,7 +201,7 @@ public final class Dcqcn extends CongestionControl {
     }
 
     @Override
-    public void acked(int dlid, long rttNs, int hops, long now) {
+    public void acked(int dlid, long rttNs, int hops, int packets, long now) {
         // DCQCN has no ACK clock: its receiver sends CNPs only
     }
 

@@ -21,6 +21,18 @@ import java.util.Arrays;
  * the first one whose flow may go, so a paced or window-bound flow holds back only its own packets
  * (as a NIC scheduling its queue pairs does), not the flows queued behind it; each flow's packets
  * keep their order.
+ *
+ * <p>ACK coalescing ({@link CongestionControl.Acks}, {@code ack_every} above 1): the receiver counts
+ * each source's data packets not yet acknowledged and sends one ACK for every {@code ack_every} of
+ * them, its {@code seq} the number it acknowledges and its timestamp the newest one's NIC send
+ * time. The first packet a source leaves pending starts that source's timer ({@code ack_delay_us}):
+ * when it expires the packets still pending get their ACK, echoing the newest one's send time
+ * plus the time it was held (so the sender's RTT leaves the wait out). The timers are a FIFO of
+ * source LIDs (each in it at most once; their expiries come in the order they started, the delay
+ * being one) run on the core's wake-ups ({@link Output#wakeAt}): the simulator's events or the live
+ * host's scheduled task, as a paced flow's. A source whose count fills while its timer runs keeps
+ * the timer, which may then acknowledge the next packets early, never late. An ACK the control
+ * queue has no room for is not lost: its packets stay pending for the next one.
  */
 public final class HostCore {
     /** Actions carried out by the driver. */
@@ -72,6 +84,24 @@ public final class HostCore {
     private long earliest;
     /** The earliest wake-up asked of the driver and not yet come ({@link Long#MAX_VALUE}: none). */
     private long wakeAt = Long.MAX_VALUE;
+    // ACK coalescing, per source LID side by side (grown when a higher LID shows up):
+    /** Data packets received and not yet acknowledged. */
+    private static final int PENDING = 0;
+    /** The newest pending packet's NIC send time. */
+    private static final int NEWEST_SENT = 1;
+    /** When the newest pending packet arrived. */
+    private static final int NEWEST_ARRIVED = 2;
+    /** The newest pending packet's destination LID (this host's) in the low 32 bits, its flow field in the high. */
+    private static final int NEWEST_IDS = 3;
+    /** 1 while the source is in the timer FIFO. */
+    private static final int TIMED = 4;
+    private static final int ACK_STRIDE = 5;
+    private long[] pending = new long[0];
+    /** The timers: source LIDs and their expiries, a ring. */
+    private int[] timerLid = new int[0];
+    private long[] timerAt = new long[0];
+    private int timerHead;
+    private int timerCount;
 
     /** Without congestion control. */
     public HostCore(int vls, int sendQueuePackets, PortCounterArray counters, PacketPool pool, Output out) {
@@ -149,14 +179,16 @@ public final class HostCore {
         }
         if (kind == PacketPool.DATA) {
             int reply = cc.reply(pool.slid(h), (pool.cc(h) & PacketPool.CE) != 0, now);
-            if (reply != CongestionControl.NO_REPLY) {
-                reply(h, reply, now);
+            if (reply == PacketPool.ACK && cc.ackEvery() > 1) {
+                coalesce(h, now);
+            } else if (reply != CongestionControl.NO_REPLY) {
+                reply(pool.slid(h), pool.dlid(h), pool.flow(h), 1, pool.sent(h), reply, now);
             }
             out.delivered(h, now);
         } else {
             if (kind == PacketPool.ACK) {
                 counters.addNode(PortCounterArray.NIC_ACKS_RECEIVED);
-                cc.acked(pool.slid(h), now - pool.timestamp(h), pool.hops(h), now);
+                cc.acked(pool.slid(h), now - pool.timestamp(h), pool.hops(h), pool.seq(h), now);
             } else {
                 counters.addNode(PortCounterArray.NIC_CNPS_RECEIVED);
                 cc.notified(pool.slid(h), now);
@@ -166,32 +198,128 @@ public final class HostCore {
         send(now);
     }
 
-    /** Queues a control packet of {@code kind} answering data packet {@code data}, echoing its NIC send time. */
-    private void reply(int data, int kind, long now) {
+    /**
+     * Queues a control packet of {@code kind} to {@code dlid} from {@code slid} (this host's LID)
+     * for {@code packets} data packets of {@code flow}, its timestamp {@code echo} (the newest one's
+     * NIC send time, plus any time the ACK was held).
+     *
+     * @return false if the control queue or the pool had no room (counted as dropped)
+     */
+    private boolean reply(int dlid, int slid, int flow, int packets, long echo, int kind, long now) {
         int h = controlCount == control.length ? PacketPool.NONE : pool.allocate();
         if (h == PacketPool.NONE) {
             counters.addNode(PortCounterArray.NIC_CONTROL_DROPPED);
-            return;
+            return false;
         }
-        pool.dlid(h, pool.slid(data));
-        pool.slid(h, pool.dlid(data));
-        pool.flow(h, pool.flow(data));
-        pool.seq(h, pool.seq(data));
+        pool.dlid(h, dlid);
+        pool.slid(h, slid);
+        pool.flow(h, flow);
+        pool.seq(h, packets);
         pool.bytes(h, FrameSizes.DATA_HEADER);
-        pool.timestamp(h, pool.sent(data));
+        pool.timestamp(h, echo);
         pool.cc(h, kind);
         out.controlMade(h, now);
         int tail = controlHead + controlCount;
         control[tail < control.length ? tail : tail - control.length] = h;
         controlCount++;
+        return true;
     }
 
-    /** The time asked by {@link Output#wakeAt} came: paced flows may send. */
+    /** Counts data packet {@code h} towards its source's next ACK, sending it when {@code ack_every} are pending. */
+    private void coalesce(int h, long now) {
+        int src = pool.slid(h);
+        int b = src * ACK_STRIDE;
+        if (b >= pending.length) {
+            pending = Arrays.copyOf(pending, Math.max(b + ACK_STRIDE, pending.length * 2));
+        }
+        pending[b + PENDING]++;
+        pending[b + NEWEST_SENT] = pool.sent(h);
+        pending[b + NEWEST_ARRIVED] = now;
+        pending[b + NEWEST_IDS] = (long) pool.flow(h) << 32 | pool.dlid(h) & 0xFFFFFFFFL;
+        if (pending[b + PENDING] >= cc.ackEvery()) {
+            acknowledge(src, now);
+        } else if (pending[b + TIMED] == 0) {
+            startTimer(src, now + cc.ackDelayNs());
+        }
+    }
+
+    /** Sends source {@code src}'s ACK for its pending packets; if the control queue is full they stay pending. */
+    private void acknowledge(int src, long now) {
+        int b = src * ACK_STRIDE;
+        long ids = pending[b + NEWEST_IDS];
+        long held = now - pending[b + NEWEST_ARRIVED];
+        if (reply(src, (int) ids, (int) (ids >>> 32), (int) pending[b + PENDING], pending[b + NEWEST_SENT] + held, PacketPool.ACK, now)) {
+            pending[b + PENDING] = 0;
+        } else if (pending[b + TIMED] == 0) {
+            startTimer(src, now + cc.ackDelayNs()); // try again then, or with the next packet
+        }
+    }
+
+    /** Puts source {@code src} in the timer FIFO, expiring {@code at} (never earlier than those in it: the delay is one). */
+    private void startTimer(int src, long at) {
+        if (timerCount == timerLid.length) {
+            int n = Math.max(16, 2 * timerLid.length);
+            int[] lids = new int[n];
+            long[] ats = new long[n];
+            for (int k = 0; k < timerCount; k++) {
+                int i = timerHead + k < timerLid.length ? timerHead + k : timerHead + k - timerLid.length;
+                lids[k] = timerLid[i];
+                ats[k] = timerAt[i];
+            }
+            timerLid = lids;
+            timerAt = ats;
+            timerHead = 0;
+        }
+        int tail = timerHead + timerCount;
+        tail = tail < timerLid.length ? tail : tail - timerLid.length;
+        timerLid[tail] = src;
+        timerAt[tail] = at;
+        timerCount++;
+        pending[src * ACK_STRIDE + TIMED] = 1;
+        if (timerCount == 1) {
+            wakeAt(at);
+        }
+    }
+
+    /** Acknowledges the pending packets of every source whose timer expired by {@code now}; asks to wake for the next one. */
+    private void expireTimers(long now) {
+        while (timerCount > 0 && timerAt[timerHead] <= now) {
+            int src = timerLid[timerHead];
+            timerHead = timerHead + 1 == timerLid.length ? 0 : timerHead + 1;
+            timerCount--;
+            pending[src * ACK_STRIDE + TIMED] = 0;
+            if (pending[src * ACK_STRIDE + PENDING] > 0) {
+                acknowledge(src, now);
+            }
+        }
+        if (timerCount > 0) {
+            wakeAt(timerAt[timerHead]);
+        }
+    }
+
+    /** The time asked by {@link Output#wakeAt} came: paced flows may send, expired ACK timers fire. */
     public void wake(long now) {
         if (now >= wakeAt) {
             wakeAt = Long.MAX_VALUE;
         }
+        if (timerCount > 0) {
+            expireTimers(now);
+        }
         send(now);
+    }
+
+    /** Asks the driver to wake the core at {@code at}, unless it already will by then. */
+    private void wakeAt(long at) {
+        if (at < wakeAt) {
+            wakeAt = at;
+            out.wakeAt(at);
+        }
+    }
+
+    /** Data packets from source {@code slid} received and not yet acknowledged (ACK coalescing; 0 without). */
+    public int ackPending(int slid) {
+        int b = slid * ACK_STRIDE;
+        return b < pending.length ? (int) pending[b + PENDING] : 0;
     }
 
     /** The core's congestion control, or null. */
@@ -262,9 +390,8 @@ public final class HostCore {
         } else if (waitingSince < 0) {
             waitingSince = now;
         }
-        if (paced != CongestionControl.WAIT && paced < wakeAt) {
-            wakeAt = paced;
-            out.wakeAt(paced);
+        if (paced != CongestionControl.WAIT) {
+            wakeAt(paced);
         }
     }
 

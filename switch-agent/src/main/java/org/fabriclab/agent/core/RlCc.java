@@ -7,7 +7,8 @@ import java.util.function.Function;
 /**
  * RL-CC (Fuhrer et al., "Implementing Reinforcement Learning Datacenter Congestion Control in
  * NVIDIA NICs", 2022): a learned policy sets each flow's rate from what its RTTs say. The receiver
- * acknowledges every data packet as Swift's does (the same ACK and RTT echo in {@link HostCore});
+ * acknowledges data packets as Swift's does (the same ACK, RTT echo and coalescing, {@link
+ * CongestionControl.Acks}, in {@link HostCore});
  * the sender paces each flow at its rate, starting at the line rate, and once per decision period
  * (by default one RTT: the paper's agent acts per RTT) fills the policy's five features ({@link
  * RlCcPolicy#FEATURES}) and multiplies the rate by {@code 1 + a}, {@code a} the policy's action,
@@ -22,7 +23,7 @@ import java.util.function.Function;
  * <li>{@code rtt_ratio_prev}: the same at the decision before (1 at the first);
  * <li>{@code rtt_trend}: the two's difference;
  * <li>{@code rate_frac}: the flow's rate over the line rate, before the decision;
- * <li>{@code ack_rate_frac}: the bytes ACKed over the period (ACKs times the flow's frame) per
+ * <li>{@code ack_rate_frac}: the bytes ACKed over the period (packets acknowledged times the flow's frame) per
  *     second, over the line rate.
  * </ul>
  * The first ACK of a flow only opens its first period. Not modelled: the NIC's own delays, loss.
@@ -52,8 +53,13 @@ public final class RlCc extends CongestionControl {
      * @param periodNs    the decision period ({@code period_us}, 0: one RTT, the RTT of the ACK that closes it)
      * @param baseRttNs   the RTT {@code rtt_ratio} divides by ({@code base_rtt_us}, 0.5 us: ours, the unloaded RTT of one
      *                    100 Gb/s switch with 100 ns cables and 293-byte frames being 454 ns; 0: the least the flow has seen)
+     * @param acks        the receiver's ACKs ({@code ack_every}, {@code ack_delay_us}; {@link #ACKS} by default)
      */
-    public record Params(Decider policy, String policyName, double minRateGbps, long periodNs, long baseRttNs) implements Settings {
+    public record Params(Decider policy, String policyName, double minRateGbps, long periodNs, long baseRttNs, Acks acks)
+            implements Settings {
+        /** The default ACK coalescing. */
+        public static final Acks ACKS = Acks.EVERY_PACKET;
+
         private static final Map<String, Function<Params, Object>> GETTERS = getters();
 
         private static Map<String, Function<Params, Object>> getters() {
@@ -62,6 +68,7 @@ public final class RlCc extends CongestionControl {
             m.put("min_rate_gbps", Params::minRateGbps);
             m.put("period_us", p -> p.periodNs / 1e3);
             m.put("base_rtt_us", p -> p.baseRttNs / 1e3);
+            Acks.getters(m, Params::acks);
             return m;
         }
 
@@ -70,15 +77,15 @@ public final class RlCc extends CongestionControl {
             if (policy == null || policyName == null) {
                 throw new IllegalArgumentException("rl-cc needs a policy");
             }
-            if (!(minRateGbps > 0) || periodNs < 0 || baseRttNs < 0) {
-                throw new IllegalArgumentException("rl-cc needs min_rate_gbps above 0, period_us and base_rtt_us not negative");
+            if (!(minRateGbps > 0) || periodNs < 0 || baseRttNs < 0 || acks == null) {
+                throw new IllegalArgumentException("rl-cc needs min_rate_gbps above 0, period_us and base_rtt_us not negative, its ACK coalescing");
             }
         }
 
         /** The longest decision period or base RTT, us: a second (a fabric's RTTs are microseconds). */
         static final double MAX_TIME_US = 1_000_000;
 
-        /** The shipped policy, decisions once per RTT, at least 0.1 Gb/s, a base RTT of 0.5 us. */
+        /** The shipped policy, decisions once per RTT, at least 0.1 Gb/s, a base RTT of 0.5 us, {@link #ACKS}. */
         public static Params defaults() {
             return Shipped.DEFAULTS;
         }
@@ -102,12 +109,12 @@ public final class RlCc extends CongestionControl {
                 }
             }
             return new Params(policy, name, number(v, "min_rate_gbps"), Math.round(number(v, "period_us") * 1e3),
-                    Math.round(number(v, "base_rtt_us") * 1e3));
+                    Math.round(number(v, "base_rtt_us") * 1e3), Acks.of(v));
         }
 
         /** These settings with {@code decider} deciding instead (a teacher, while training), named {@code name}. */
         public Params withPolicy(Decider decider, String name) {
-            return new Params(decider, name, minRateGbps, periodNs, baseRttNs);
+            return new Params(decider, name, minRateGbps, periodNs, baseRttNs, acks);
         }
 
         @Override
@@ -133,7 +140,7 @@ public final class RlCc extends CongestionControl {
 
     /** The shipped policy, read on first use. */
     private static final class Shipped {
-        static final Params DEFAULTS = new Params(RlCcPolicy.shipped(), DEFAULT_POLICY, 0.1, 0, 500);
+        static final Params DEFAULTS = new Params(RlCcPolicy.shipped(), DEFAULT_POLICY, 0.1, 0, 500, Params.ACKS);
     }
 
     private final Params p;
@@ -149,12 +156,13 @@ public final class RlCc extends CongestionControl {
     private static final int PREV_RATIO = 3;
     /** When the current period opened (Long.MIN_VALUE: no ACK yet). */
     private static final int OPENED = 4;
-    private static final int ACKS = 5;
+    /** Data packets acknowledged in the current period. */
+    private static final int ACKED = 5;
     private static final int FRAME = 6;
     private static final int STRIDE = 7;
 
     RlCc(Params p, double lineGbps) {
-        super(lineGbps, STRIDE);
+        super(lineGbps, STRIDE, p.acks);
         this.p = p;
         this.policy = p.policy;
     }
@@ -189,18 +197,18 @@ public final class RlCc extends CongestionControl {
     }
 
     @Override
-    public void acked(int dlid, long rttNs, int hops, long now) {
+    public void acked(int dlid, long rttNs, int hops, int packets, long now) {
         int s = slot(dlid);
         int b = s * STRIDE;
         long rtt = Math.max(1, rttNs);
         if (rtt < f[b + BASE_RTT]) {
             f[b + BASE_RTT] = rtt;
         }
-        f[b + ACKS]++;
+        f[b + ACKED] += packets;
         long opened = f[b + OPENED];
         if (opened == Long.MIN_VALUE) {
             f[b + OPENED] = now;
-            f[b + ACKS] = 0;
+            f[b + ACKED] = 0;
             return;
         }
         long period = now - opened;
@@ -214,12 +222,12 @@ public final class RlCc extends CongestionControl {
         x[RlCcPolicy.RTT_RATIO_PREV] = prev;
         x[RlCcPolicy.RTT_TREND] = ratio - prev;
         x[RlCcPolicy.RATE_FRAC] = rate / lineGbps;
-        x[RlCcPolicy.ACK_RATE_FRAC] = f[b + ACKS] * f[b + FRAME] * 8.0 / period / lineGbps;
+        x[RlCcPolicy.ACK_RATE_FRAC] = f[b + ACKED] * f[b + FRAME] * 8.0 / period / lineGbps;
         double a = policy.decide(x);
         set(s, RATE, Math.min(lineGbps, Math.max(p.minRateGbps, rate * (1 + a))));
         set(s, PREV_RATIO, ratio);
         f[b + OPENED] = now;
-        f[b + ACKS] = 0;
+        f[b + ACKED] = 0;
         decisions++;
     }
 

@@ -7,9 +7,11 @@ import java.util.function.Function;
 /**
  * Swift (Kumar et al., "Swift: Delay is Simple and Effective for Congestion Control in the
  * Datacenter", SIGCOMM 2020), the RL-CC paper's delay-based baseline. The receiver acknowledges
- * every data packet, echoing its NIC send time; the sender keeps a congestion window per flow in
- * packets and, per ACK with delay {@code d} (the RTT): below the target delay, additive increase
- * ({@code cwnd += ai / cwnd}, or {@code ai} below one packet); at or above it, multiplicative
+ * every {@code ack_every}-th data packet ({@link CongestionControl.Acks}), echoing the newest one's NIC send time; the
+ * sender keeps a congestion window per flow in packets and, per ACK of {@code num_acked} packets
+ * with delay {@code d} (the RTT): below the target delay, additive increase ({@code cwnd += ai *
+ * num_acked / cwnd}, or {@code ai * num_acked} below one packet: the paper's Algorithm 1, so that
+ * coalesced ACKs grow the window as fast as one per packet); at or above it, multiplicative
  * decrease {@code cwnd *= max(1 - beta (d - target) / d, 1 - max_mdf)}, at most once per RTT.
  * A window of one packet or more limits the packets in flight; below one, packets are paced one
  * every {@code RTT / cwnd}.
@@ -39,20 +41,23 @@ public final class Swift extends CongestionControl {
      * @param hopScaleNs Swift's topology-based target scaling: the target grows by this much per switch
      *                   on the path ({@code hop_scale_us}, 0: off, the default), so that a flow crossing
      *                   more switches, whose base RTT is longer, is not cut for it
+     * @param acks       the receiver's ACKs ({@code ack_every}, {@code ack_delay_us}; {@link #ACKS} by default)
      */
     public record Params(long targetNs, double ai, double beta, double maxMdf, double minCwnd, double maxCwnd, double initCwnd,
-                         long fsRangeNs, double fsMinCwnd, double fsMaxCwnd, long hopScaleNs) implements Settings {
-        public static final Params DEFAULTS = new Params(4_000, 1, 0.8, 0.5, 0.001, 256, 16, 0, 0.1, 100, 0);
+                         long fsRangeNs, double fsMinCwnd, double fsMaxCwnd, long hopScaleNs, Acks acks) implements Settings {
+        /** The default ACK coalescing. */
+        public static final Acks ACKS = Acks.EVERY_PACKET;
+        public static final Params DEFAULTS = new Params(4_000, 1, 0.8, 0.5, 0.001, 256, 16, 0, 0.1, 100, 0, ACKS);
 
-        /** Without target scaling. */
+        /** Without target scaling, an ACK per packet. */
         public Params(long targetNs, double ai, double beta, double maxMdf, double minCwnd, double maxCwnd, double initCwnd) {
-            this(targetNs, ai, beta, maxMdf, minCwnd, maxCwnd, initCwnd, 0, 0.1, 100, 0);
+            this(targetNs, ai, beta, maxMdf, minCwnd, maxCwnd, initCwnd, 0, 0.1, 100, 0, Acks.EVERY_PACKET);
         }
 
-        /** With flow-based target scaling only. */
+        /** With flow-based target scaling only, an ACK per packet. */
         public Params(long targetNs, double ai, double beta, double maxMdf, double minCwnd, double maxCwnd, double initCwnd,
                       long fsRangeNs, double fsMinCwnd, double fsMaxCwnd) {
-            this(targetNs, ai, beta, maxMdf, minCwnd, maxCwnd, initCwnd, fsRangeNs, fsMinCwnd, fsMaxCwnd, 0);
+            this(targetNs, ai, beta, maxMdf, minCwnd, maxCwnd, initCwnd, fsRangeNs, fsMinCwnd, fsMaxCwnd, 0, Acks.EVERY_PACKET);
         }
 
         private static final Map<String, Function<Params, Object>> GETTERS = getters();
@@ -70,6 +75,7 @@ public final class Swift extends CongestionControl {
             m.put("fs_min_cwnd", Params::fsMinCwnd);
             m.put("fs_max_cwnd", Params::fsMaxCwnd);
             m.put("hop_scale_us", p -> p.hopScaleNs / 1e3);
+            Acks.getters(m, Params::acks);
             return m;
         }
 
@@ -88,12 +94,15 @@ public final class Swift extends CongestionControl {
             if (hopScaleNs < 0) {
                 throw new IllegalArgumentException("swift needs hop_scale_us >= 0, not " + hopScaleNs / 1e3);
             }
+            if (acks == null) {
+                throw new IllegalArgumentException("swift needs its ACK coalescing (ack_every, ack_delay_us)");
+            }
         }
 
         static Params of(Map<String, Object> v) {
             return new Params(Math.round(number(v, "target_us") * 1e3), number(v, "ai"), number(v, "beta"), number(v, "max_mdf"),
                     number(v, "min_cwnd"), number(v, "max_cwnd"), number(v, "init_cwnd"), Math.round(number(v, "fs_range_us") * 1e3),
-                    number(v, "fs_min_cwnd"), number(v, "fs_max_cwnd"), Math.round(number(v, "hop_scale_us") * 1e3));
+                    number(v, "fs_min_cwnd"), number(v, "fs_max_cwnd"), Math.round(number(v, "hop_scale_us") * 1e3), Acks.of(v));
         }
 
         @Override
@@ -127,7 +136,7 @@ public final class Swift extends CongestionControl {
     private final double fsB;
 
     Swift(Params p, double lineGbps) {
-        super(lineGbps, STRIDE);
+        super(lineGbps, STRIDE, p.acks);
         this.p = p;
         fsA = p.fsRangeNs / (1 / Math.sqrt(p.fsMinCwnd) - 1 / Math.sqrt(p.fsMaxCwnd));
         fsB = -fsA / Math.sqrt(p.fsMaxCwnd);
@@ -175,17 +184,15 @@ public final class Swift extends CongestionControl {
     }
 
     @Override
-    public void acked(int dlid, long rttNs, int hops, long now) {
+    public void acked(int dlid, long rttNs, int hops, int packets, long now) {
         int s = slot(dlid);
         int b = s * STRIDE;
-        if (f[b + INFLIGHT] > 0) {
-            f[b + INFLIGHT]--;
-        }
+        f[b + INFLIGHT] = Math.max(0, f[b + INFLIGHT] - packets);
         f[b + RTT] = Math.max(1, rttNs);
         double w = window(s);
         double target = target(w) + (double) hops * p.hopScaleNs;
         if (rttNs < target) {
-            w += w >= 1 ? p.ai / w : p.ai;
+            w += w >= 1 ? p.ai * packets / w : p.ai * packets;
         } else if (f[b + LAST_DECREASE] == Long.MIN_VALUE || now - f[b + LAST_DECREASE] >= rttNs) {
             w *= Math.max(1 - p.beta * (rttNs - target) / rttNs, 1 - p.maxMdf);
             f[b + LAST_DECREASE] = now;

@@ -30,7 +30,9 @@ import org.fabriclab.agent.core.FrameSizes;
  * {@code flags}' high nibble is congestion control's ({@code PacketPool.cc}: the kind, data, ACK
  * or CNP, in bits 4-5, ECN's CE in bit 6 and ECT in bit 7); its low nibble is left to the routing
  * mode. A control packet (ACK, CNP) is a DATA frame without payload whose timestamp echoes the
- * acknowledged packet's NIC send time. {@code route} is a source route
+ * acknowledged packet's NIC send time (a coalesced ACK's: the newest one's, plus the time the
+ * receiver held the ACK) and whose {@code seq} is the number of data packets it acknowledges
+ * ({@code CongestionControl.Acks}; 1 for a CNP). {@code route} is a source route
  * (as Angara's header flit carries one; {@code org.fabriclab.routing.torus.SourceRoute}), 0 for a
  * packet the switches route by their tables. {@code HELLO} is the link-level
  * hello: each side says who it is, which of its ports this is, which of the peer's ports it believes

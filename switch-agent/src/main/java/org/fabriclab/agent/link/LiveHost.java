@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.fabriclab.agent.core.Arrivals;
 import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.FlowSink;
@@ -153,6 +154,13 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         return f;
     }
 
+    /** What {@code read} reads of the NIC's core (its congestion control's state, say); answered on the event loop. */
+    public <T> CompletableFuture<T> readCore(Function<HostCore, T> read) {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        execute(() -> f.complete(read.apply(core)));
+        return f;
+    }
+
     /** Packets received from source LID {@code slid}; answered on the event loop. */
     public CompletableFuture<long[]> receivedFrom(int slid) {
         CompletableFuture<long[]> f = new CompletableFuture<>();
@@ -277,7 +285,9 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
 
     @Override
     public void wakeAt(long at) {
-        loop.schedule(wake, Math.max(0, modelClock().wallNanos(at - now())), TimeUnit.NANOSECONDS);
+        // a nanosecond more than the truncated conversion: the task never runs before the model time
+        // at (HostCore takes a wake-up before it for an older one and would not ask again)
+        loop.schedule(wake, Math.max(0, modelClock().wallNanos(at - now()) + 1), TimeUnit.NANOSECONDS);
     }
 
     @Override

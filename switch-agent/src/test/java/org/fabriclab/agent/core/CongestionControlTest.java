@@ -173,16 +173,36 @@ class CongestionControlTest {
         assertEquals(85_000, cc.sendAt(DST, 85_000));
     }
 
+    /** Swift's paper's Algorithm 1 with coalesced ACKs: the increase is ai * num_acked / cwnd (ai * num_acked below one packet). */
     @Test
-    void aFlowHeldByItsWindowHoldsBackOnlyItsOwnPackets() {
-        PortCounterArray c = new PortCounterArray(1);
-        PacketPool pool = new PacketPool(16);
-        List<Integer> sent = new ArrayList<>();
-        Swift cc = (Swift) new Swift.Params(10_000, 1, 0.8, 0.5, 0.001, 256, 1).create(100);
-        HostCore nic = new HostCore(1, 8, c, pool, new HostCore.Output() {
+    void swiftScalesItsIncreaseByThePacketsAnAckAcknowledges() {
+        Swift cc = (Swift) new Swift.Params(10_000, 1, 0.8, 0.5, 0.001, 256, 10).create(100);
+        for (int i = 0; i < 8; i++) {
+            cc.sent(DST, 1_000, 0);
+        }
+        cc.acked(DST, 5_000, 0, 4, 100_000);
+        assertEquals(10.4, cc.cwnd(DST), EPS, "10 + 1 * 4 / 10");
+        assertEquals(4, cc.inflight(DST), "four of eight acknowledged");
+        cc.acked(DST, 5_000, 0, 4, 101_000);
+        assertEquals(10.4 + 4 / 10.4, cc.cwnd(DST), EPS, "10.4 + 1 * 4 / 10.4");
+        assertEquals(0, cc.inflight(DST));
+        double w = cc.cwnd(DST);
+        cc.sent(DST, 1_000, 102_000);
+        cc.acked(DST, 20_000, 0, 3, 200_000);
+        assertEquals(w * 0.6, cc.cwnd(DST), EPS, "the decrease is per RTT, whatever the ACK acknowledges");
+        assertEquals(0, cc.inflight(DST), "never below 0");
+        Swift small = (Swift) new Swift.Params(10_000, 1, 0.8, 0.5, 0.001, 256, 0.25).create(100);
+        small.sent(DST, 1_000, 0);
+        small.acked(DST, 5_000, 0, 2, 10_000);
+        assertEquals(0.25 + 2, small.cwnd(DST), EPS, "below one packet: cwnd + ai * 2");
+    }
+
+    /** A NIC with congestion control that records what it transmits and the wake-ups it asks for. */
+    private static HostCore recordingNic(PacketPool pool, CongestionControl cc, List<Integer> transmitted, List<Long> wakes) {
+        return new HostCore(1, 8, new PortCounterArray(1), pool, new HostCore.Output() {
             @Override
             public void transmit(int vl, int h, long now) {
-                sent.add(pool.dlid(h) * 10 + pool.seq(h));
+                transmitted.add(h);
             }
 
             @Override
@@ -191,20 +211,115 @@ class CongestionControlTest {
 
             @Override
             public void delivered(int h, long now) {
+                pool.release(h);
             }
 
             @Override
             public void controlMade(int h, long now) {
+                pool.vl(h, 0);
             }
 
             @Override
             public void controlConsumed(int h, long now) {
+                pool.release(h);
             }
 
             @Override
             public void wakeAt(long at) {
+                wakes.add(at);
             }
         }, cc);
+    }
+
+    /** A data packet from {@code slid} to {@code dlid}, its NIC send time {@code sent}, arriving at {@code nic} at {@code now}. */
+    private static void arrive(HostCore nic, PacketPool pool, int slid, int dlid, int flow, long sent, long now) {
+        int h = pool.allocate();
+        pool.vl(h, 0);
+        pool.bytes(h, 1_000);
+        pool.slid(h, slid);
+        pool.dlid(h, dlid);
+        pool.flow(h, flow);
+        pool.sent(h, sent);
+        pool.cc(h, PacketPool.ECT);
+        nic.packetArrived(h, now);
+    }
+
+    /**
+     * ack_every=4 at the receiver: the fourth packet of a source gets an ACK for four, echoing its
+     * send time; the two after it wait for the timer their first pending packet started (1 us
+     * after the first of the run, which still ran), whose ACK acknowledges two and echoes the
+     * newest's send time plus the time it was held. The sender's Swift takes both and has nothing
+     * in flight after them.
+     */
+    @Test
+    void aReceiverAcknowledgesEveryNthPacketAndTheRestWhenItsTimerExpires() {
+        PacketPool pool = new PacketPool(32);
+        List<Integer> out = new ArrayList<>();
+        List<Long> wakes = new ArrayList<>();
+        Swift.Params p = (Swift.Params) CongestionControl.settings("swift", Map.of("ack_every", "4", "ack_delay_us", "1"));
+        HostCore receiver = recordingNic(pool, p.create(100), out, wakes);
+        receiver.portActive(8, 0);
+        for (int i = 1; i <= 4; i++) {
+            arrive(receiver, pool, SRC, DST, i, 100L * i, 1_000 + 100L * i);
+        }
+        assertEquals(1, out.size(), "one ACK for four packets");
+        int ack = out.get(0);
+        assertEquals(PacketPool.ACK, pool.kind(ack));
+        assertEquals(SRC, pool.dlid(ack));
+        assertEquals(DST, pool.slid(ack));
+        assertEquals(4, pool.seq(ack), "it acknowledges four");
+        assertEquals(400, pool.timestamp(ack), "the fourth's send time");
+        assertEquals(List.of(1_100L + 1_000), wakes, "the first packet's timer: 1 us after it arrived");
+        arrive(receiver, pool, SRC, DST, 5, 500, 1_500);
+        arrive(receiver, pool, SRC, DST, 6, 600, 1_600);
+        assertEquals(2, receiver.ackPending(SRC));
+        assertEquals(1, out.size(), "the timer runs still: no new one, no ACK yet");
+        receiver.linkFree(1_700);
+        receiver.wake(2_100);
+        receiver.linkFree(2_200);
+        assertEquals(2, out.size(), "the timer's ACK");
+        int tail = out.get(1);
+        assertEquals(2, pool.seq(tail), "it acknowledges the two left");
+        assertEquals(600 + (2_100 - 1_600), pool.timestamp(tail), "the sixth's send time and the 500 ns it was held");
+        assertEquals(0, receiver.ackPending(SRC));
+        assertEquals(1, wakes.size(), "nothing pending: no timer");
+
+        Swift sender = (Swift) p.create(100);
+        for (int i = 0; i < 6; i++) {
+            sender.sent(DST, 1_000, 0);
+        }
+        for (int h : out) {
+            sender.acked(DST, 2_000, 0, pool.seq(h), 3_000);
+        }
+        assertEquals(0, sender.inflight(DST), "the sender's window saw all six acknowledged");
+    }
+
+    @Test
+    void ackCoalescingRefusesWhatIsNotACountOrATime() {
+        assertEquals(new CongestionControl.Acks(8, 2_500),
+                ((Swift.Params) CongestionControl.settings("swift", Map.of("ack_every", "8", "ack_delay_us", "2.5"))).acks());
+        assertEquals(4, ((RlCc.Params) CongestionControl.settings("rl-cc", Map.of("ack_every", "4"))).acks().every());
+        for (String bad : List.of("0", "2.5", "65", "-1")) {
+            String m = assertThrows(IllegalArgumentException.class, () -> CongestionControl.settings("swift", Map.of("ack_every", bad)))
+                    .getMessage();
+            assertEquals("--cc-param ack_every=" + bad + ": a whole number of packets from 1 to 64 is needed", m);
+        }
+        for (String bad : List.of("0", "-1", "1001", "0.0001")) {
+            String m = assertThrows(IllegalArgumentException.class, () -> CongestionControl.settings("rl-cc", Map.of("ack_delay_us", bad)))
+                    .getMessage();
+            assertTrue(m.startsWith("--cc-param ack_delay_us=" + bad + ": "), m);
+        }
+        assertThrows(IllegalArgumentException.class, () -> CongestionControl.settings("dcqcn", Map.of("ack_every", "2")),
+                "DCQCN sends no ACKs");
+    }
+
+    @Test
+    void aFlowHeldByItsWindowHoldsBackOnlyItsOwnPackets() {
+        PacketPool pool = new PacketPool(16);
+        List<Integer> handles = new ArrayList<>();
+        List<Integer> sent = new ArrayList<>();
+        Swift cc = (Swift) new Swift.Params(10_000, 1, 0.8, 0.5, 0.001, 256, 1).create(100);
+        HostCore nic = recordingNic(pool, cc, handles, new ArrayList<>());
         nic.portActive(8, 0);
         int[][] queued = {{DST, 1}, {DST, 2}, {SRC, 1}, {DST, 3}, {SRC, 2}};
         for (int[] q : queued) {
@@ -218,14 +333,17 @@ class CongestionControlTest {
         nic.linkFree(80);
         nic.linkFree(160);
         nic.linkFree(240);
+        handles.forEach(h -> sent.add(pool.dlid(h) * 10 + pool.seq(h)));
         assertEquals(List.of(DST * 10 + 1, SRC * 10 + 1), sent,
                 "a window of one: the flow to 7 waits for its ACK, the flow to 3 behind it goes, then waits too");
         int ack = pool.allocate();
         pool.vl(ack, 0);
         pool.cc(ack, PacketPool.ACK);
         pool.slid(ack, DST);
+        pool.seq(ack, 1); // one packet acknowledged
         pool.timestamp(ack, 0);
         nic.packetArrived(ack, 1_000);
+        sent.add(pool.dlid(handles.get(2)) * 10 + pool.seq(handles.get(2)));
         assertEquals(List.of(DST * 10 + 1, SRC * 10 + 1, DST * 10 + 2), sent, "each flow's packets in their order");
     }
 

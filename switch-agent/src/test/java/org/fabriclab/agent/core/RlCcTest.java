@@ -21,7 +21,7 @@ class RlCcTest {
 
     /** RL-CC deciding by {@code d}, dividing RTTs by the least seen. */
     private static RlCc rlCc(RlCc.Decider d) {
-        return (RlCc) new RlCc.Params(d, "test", 0.1, 0, 0).create(100);
+        return (RlCc) new RlCc.Params(d, "test", 0.1, 0, 0, RlCc.Params.ACKS).create(100);
     }
 
     @Test
@@ -48,6 +48,22 @@ class RlCcTest {
         assertEquals(3_000 + 160, cc.sendAt(DST, 3_000), "paced at the new rate");
         cc.acked(DST, 1_000, 5_000);
         assertArrayEquals(new double[] {1, 2, -1, 0.5, 8_000.0 / 2_000 / 100}, seen.get(1), EPS);
+    }
+
+    /** With coalesced ACKs, ack_rate_frac counts the packets acknowledged, not the ACKs. */
+    @Test
+    void theAckRateCountsPacketsAcknowledged() {
+        List<double[]> seen = new ArrayList<>();
+        RlCc cc = rlCc(x -> {
+            seen.add(x.clone());
+            return 0;
+        });
+        cc.sent(DST, FRAME, 0);
+        cc.acked(DST, 1_000, 0, 4, 1_000); // opens the period
+        cc.acked(DST, 1_000, 0, 4, 1_500);
+        cc.acked(DST, 1_000, 0, 3, 2_000); // 1,000 ns: one RTT
+        assertEquals(1, cc.decisions());
+        assertEquals(7.0 * FRAME * 8 / 1_000 / 100, seen.get(0)[RlCcPolicy.ACK_RATE_FRAC], EPS, "seven packets of 1,000 bytes in 1 us");
     }
 
     @Test
@@ -90,7 +106,8 @@ class RlCcTest {
     void settingsReadAPolicyFileAndRefuseWhatIsNot(@TempDir Path dir) throws Exception {
         RlCc.Params d = (RlCc.Params) CongestionControl.settings("rl-cc", Map.of());
         assertEquals(RlCc.Params.defaults(), d, "the table round-trips the defaults");
-        assertEquals(Map.of("policy", "default", "min_rate_gbps", 0.1, "period_us", 0.0, "base_rtt_us", 0.5), d.values());
+        assertEquals(Map.of("policy", "default", "min_rate_gbps", 0.1, "period_us", 0.0, "base_rtt_us", 0.5,
+                "ack_every", (double) RlCc.Params.ACKS.every(), "ack_delay_us", RlCc.Params.ACKS.delayNs() / 1e3), d.values());
         Path file = dir.resolve("p.policy");
         Files.writeString(file, "fabriclab-rlcc-policy 1\ntree\n0 leaf -0.25\n");
         RlCc.Params p = (RlCc.Params) CongestionControl.settings("rl-cc", Map.of("policy", file.toString(), "min_rate_gbps", "1",
