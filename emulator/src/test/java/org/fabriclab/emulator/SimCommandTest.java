@@ -425,6 +425,41 @@ class SimCommandTest {
         assertRefused(run(concat(small, "--all-to-all", "17")), "emulator sim", "'--all-to-all'", "2..16");
     }
 
+    /**
+     * {@code --message}: the all-to-all's flows in messages, whose completion times the report adds
+     * with each flow's latency, the ECN marks and CNPs; the options' misuses are refused in one line.
+     */
+    @Test
+    void allToAllInMessagesReportsTheirCompletion() {
+        Run r = run("sim", "--topology", "fat-tree:k=32,levels=1", "--all-to-all", "4", "--load", "0.8", "--duration", "200us",
+                "--buffer", "32", "--output-buffer", "1024", "--message", "4KiB", "--cc", "dcqcn", "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode j = r.json();
+        assertEquals(4096, j.path("messageBytes").asLong());
+        assertEquals(16, j.path("messagePackets").asInt(), "4 KiB of 256-byte payloads");
+        assertTrue(j.path("messageGapNs").isNull(), "Poisson");
+        assertTrue(j.path("messagesCompleted").asLong() > 0, r.out());
+        assertTrue(j.path("messageNormalizedMean").asDouble() >= 1 && j.path("messageP99Ns").asDouble() >= j.path("messageMeanNs").asDouble());
+        assertEquals(12, j.path("flowMessageMeanNs").size());
+        assertEquals(12, j.path("flowNetworkLatencyNs").size());
+        assertTrue(j.path("ecnMarked").isNumber() && j.path("cnpsReceived").isNumber(), r.out());
+        JsonNode gap = run("sim", "--topology", "fat-tree:k=32,levels=1", "--all-to-all", "3", "--duration", "100us", "--message", "1024",
+                "--message-gap", "10us", "--json").json();
+        assertEquals(10_000, gap.path("messageGapNs").asLong());
+        String[] small = {"sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "10us"};
+        assertRefused(run(concat(small, "--message", "4096")), "emulator sim", "--message", "--all-to-all or --many-to-one");
+        assertRefused(run(concat(small, "--long-short", "2", "--message", "4096")), "emulator sim", "instead of --long-short");
+        assertRefused(run(concat(small, "--all-to-all", "4", "--message-gap", "10us")), "emulator sim", "give --message BYTES too");
+        assertRefused(run(concat(small, "--all-to-all", "4", "--message", "lots")), "emulator sim", "'--message'", "'lots'");
+        assertRefused(run(concat(small, "--all-to-all", "4", "--message", "1MiB")), "emulator sim", "'--message'", "4096 packets",
+                "(341: --source-queue 1024 over a host's 3 flows)");
+        assertRefused(run(concat(small, "--all-to-all", "4", "--message", "4096", "--message-gap", "0us")), "emulator sim",
+                "'--message-gap'", "above 0");
+        assertRefused(run(concat(small, "--all-to-all", "4", "--message", "4096", "--message-gap", "5us", "--load", "0.5")),
+                "emulator sim", "--message-gap", "--load");
+        assertRefused(run(concat(small, "--many-to-one", "2", "--message", "4096", "--payload", "0")), "emulator sim", "no payload");
+    }
+
     static String[] concat(String[] a, String... b) {
         String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);

@@ -125,7 +125,7 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
     }
 
     /** {@code 4096}, {@code 64KiB} / {@code 64k}, {@code 1MiB} / {@code 1m} in bytes; -1 if none of these. */
-    private static long bytes(String v) {
+    static long bytes(String v) {
         String s = v.strip().toLowerCase(Locale.ROOT);
         long unit = 1;
         if (s.endsWith("kib") || s.endsWith("k")) {

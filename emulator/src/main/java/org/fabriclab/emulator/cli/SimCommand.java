@@ -83,6 +83,20 @@ public final class SimCommand implements Callable<Integer> {
             description = "With --long-short: each short flow's payload bytes (whole packets of --payload). Default: ${DEFAULT-VALUE}")
     long shortBytes;
 
+    @Option(names = "--message", paramLabel = "BYTES",
+            description = "With --all-to-all or --many-to-one: each flow sends messages of BYTES (4096, 64KiB, 1MiB; whole packets of "
+                    + "--payload) instead of a stream: a message's packets created together and sent as a burst, messages at random "
+                    + "(Poisson) at the flow's offered load, or every --message-gap. A message must fit its flow's share of the "
+                    + "source queue (--source-queue over the host's flows). Adds the messages' completion times (mean, p99, and "
+                    + "normalised over their frames' time alone at the link rate), each flow's mean message time and network "
+                    + "latency (flowMessageMeanNs, flowNetworkLatencyNs), the switches' ECN marks and the hosts' CNPs. Default: none")
+    String message;
+
+    @Option(names = "--message-gap", paramLabel = "TIME", converter = TimeSpan.Converter.class,
+            description = "With --message: a message every TIME from each flow's start, every flow in step (synchronised bursts), "
+                    + "instead of Poisson messages at --load. Default: none")
+    TimeSpan messageGap;
+
     @Option(names = "--job", paramLabel = "name=N,hosts=H[,placement=P][,pattern=T][,load=X][,mode=M][,message=B]",
             description = "Instead of --pattern, repeatable: a job of H hosts, placed in the order given on the hosts the earlier "
                     + "jobs left: placement contiguous (the lowest free hosts: packed switches and groups), random (seeded by "
@@ -169,6 +183,11 @@ public final class SimCommand implements Callable<Integer> {
         if (ls != null) {
             flows.addAll(ls.flows());
         }
+        Bursts bursts = Bursts.of(message, messageGap, manyToOne != null || allToAll != null, longShort != null,
+                allToAll != null ? allToAll - 1 : 1, spec.commandLine().getParseResult().hasMatchedOption("--load"), sim);
+        if (bursts != null) {
+            flows = new ArrayList<>(bursts.apply(flows));
+        }
         Simulation.Config config;
         try {
             config = sim.config(sim.route(chain)).load(allToAll == null ? load : load / (allToAll - 1))
@@ -233,6 +252,9 @@ public final class SimCommand implements Callable<Integer> {
         }
         if (ls != null) {
             report.putAll(ls.report(r, config));
+        }
+        if (bursts != null) {
+            report.putAll(bursts.report(r, config));
         }
         if (config.seriesNs() > 0) {
             report.put("seriesBinNs", config.seriesNs());

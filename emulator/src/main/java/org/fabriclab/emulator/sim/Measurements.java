@@ -87,6 +87,17 @@ final class Measurements {
     private final byte[] distance;
     /** Dragonfly routing: a packet's header says whether it was sent through an intermediate group. */
     private final boolean dragonfly;
+    /** Some flow sends in messages: the arrays below are sized by the flows (else empty). */
+    private final boolean withMessages;
+    /** Per flow, its message's packets (0: a stream). */
+    private final int[] flowMessagePackets;
+    /** Per flow, its messages created in the window and completed, and their times from creation to the last packet, summed. */
+    private final long[] flowMessages;
+    private final long[] flowMessageNs;
+    /** Per flow, its packets created in the window and delivered, and their times from the sender's NIC to delivery, summed. */
+    private final long[] flowMeasured;
+    private final long[] flowNetworkNs;
+    private final LatencyHistogram messageTime = new LatencyHistogram();
 
     Measurements(Simulation.Config c, int frameBytes, int[] endpointOfLid) {
         this.c = c;
@@ -147,6 +158,16 @@ final class Measurements {
         }
         dragonfly = c.tables().dragonfly() != null;
         distance = js == 0 || f.switchCount() > MAX_DISTANCE_SWITCHES ? null : switchDistances(f);
+        withMessages = c.flows().stream().anyMatch(Simulation.Flow::bursty);
+        int n = withMessages ? c.flows().size() : 0;
+        flowMessagePackets = new int[n];
+        for (int i = 0; i < n; i++) {
+            flowMessagePackets[i] = c.flows().get(i).messagePackets();
+        }
+        flowMessages = new long[n];
+        flowMessageNs = new long[n];
+        flowMeasured = new long[n];
+        flowNetworkNs = new long[n];
     }
 
     /**
@@ -250,6 +271,9 @@ final class Measurements {
             if (++flowDelivered[flow] == c.flows().get(flow).packets()) {
                 flowDone[flow] = t;
             }
+            if (withMessages) {
+                flowMessage(flow, pool, h, t);
+            }
             int phase = Arrays.binarySearch(phaseBounds, t);
             phase = phase >= 0 ? phase : -phase - 2;
             if (phase < phaseBounds.length - 1 && t >= windowStart(phase)) {
@@ -272,6 +296,46 @@ final class Measurements {
         if (j >= 0) {
             jobDelivered(j, e, src, pool, h, t);
         }
+    }
+
+    /**
+     * Packet {@code h} of {@code flow} was delivered at {@code t}, its flow's {@link #flowDelivered}-th:
+     * a bursty flow's messages are created whole and its packets go in order (one path per flow, the
+     * NIC keeping a flow's order), so every message's-size-th packet completes a message.
+     */
+    private void flowMessage(int flow, PacketPool pool, int h, long t) {
+        long created = pool.timestamp(h);
+        if (created < c.warmupNs()) {
+            return;
+        }
+        flowMeasured[flow]++;
+        flowNetworkNs[flow] += t - pool.sent(h);
+        int k = flowMessagePackets[flow];
+        if (k > 0 && flowDelivered[flow] % k == 0) {
+            flowMessages[flow]++;
+            flowMessageNs[flow] += t - created;
+            messageTime.add(t - created);
+        }
+    }
+
+    /** With bursty flows, their messages and per flow latencies ({@link Simulation.Messages}); null without. */
+    private Simulation.Messages messages(PortCounterArray[] counters) {
+        if (!withMessages) {
+            return null;
+        }
+        double[] mean = new double[flowMessages.length];
+        double[] network = new double[flowMessages.length];
+        for (int i = 0; i < mean.length; i++) {
+            mean[i] = flowMessages[i] == 0 ? Double.NaN : (double) flowMessageNs[i] / flowMessages[i];
+            network[i] = flowMeasured[i] == 0 ? Double.NaN : (double) flowNetworkNs[i] / flowMeasured[i];
+        }
+        long marked = 0;
+        long cnps = 0;
+        for (PortCounterArray a : counters) {
+            marked += a.getNode(PortCounterArray.ECN_MARKED);
+            cnps += a.getNode(PortCounterArray.NIC_CNPS_RECEIVED);
+        }
+        return new Simulation.Messages(messageTime.count(), messageTime.mean(), messageTime.percentile(0.99), mean, network, marked, cnps);
     }
 
     /** Packet {@code h} of job {@code j}, from host {@code src}, reached host {@code e} at {@code t}. */
@@ -387,7 +451,7 @@ final class Measurements {
                 packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, cpuNanos / 1_000_000,
                 packetHops / (cpuNanos / 1e9), phases, binNs, series, overTime(nsPerByte),
                 delivered == 0 ? 0 : (double) networkLatencySum / delivered, completions(), jobReports(counters, nsPerByte, adaptiveShares),
-                control, hostPackets);
+                control, hostPackets, messages(counters));
     }
 
     /** Per flow, a sized flow's time from its start to its last packet's delivery, or -1 (unsized, or not complete). */

@@ -124,6 +124,21 @@ public final class Simulation {
                     throw new IllegalArgumentException("flow " + fl + " needs two different hosts of the fabric, start < stop and no "
                             + "negative size");
                 }
+                if (fl.messagePackets() < 0 || fl.messageGapNs() < 0) {
+                    throw new IllegalArgumentException("flow " + fl + ": a message has no negative size and no negative gap");
+                }
+            }
+            int[] flowsFrom = new int[flows.isEmpty() ? 0 : fabric.endpointCount()];
+            for (Flow fl : flows) {
+                flowsFrom[fl.src()]++;
+            }
+            for (Flow fl : flows) {
+                int queue = flowQueuePackets(sourceQueuePackets, flowsFrom[fl.src()]);
+                if (fl.messagePackets() > queue) {
+                    throw new IllegalArgumentException("a message of " + fl.messagePackets() + " packets does not fit flow " + fl.src() + " -> "
+                            + fl.dst() + "'s source queue (" + queue + " packets: the host's " + sourceQueuePackets + " over its "
+                            + flowsFrom[fl.src()] + " flows); take smaller messages or a larger source queue");
+                }
             }
             if (!(load > 0 && load <= 1)) {
                 throw new IllegalArgumentException("load " + load + " is not in (0, 1]: it is a fraction of the link rate");
@@ -341,6 +356,11 @@ public final class Simulation {
         }
     }
 
+    /** A flow's own source queue, in packets: its host's {@code sourceQueuePackets} split evenly over its {@code flows}, at least one. */
+    public static int flowQueuePackets(int sourceQueuePackets, int flows) {
+        return Math.max(1, sourceQueuePackets / flows);
+    }
+
     /** Hosts a simulation may have: its reordering state is 4 bytes per pair (4 GiB at this size). */
     public static final int MAX_HOSTS = 32_768;
 
@@ -350,12 +370,35 @@ public final class Simulation {
     /**
      * A flow of packets from endpoint {@code src} to {@code dst} while {@code startNs <= t < stopNs},
      * or of {@code packets} packets from {@code startNs} if that is above 0 (a sized flow, whose
-     * completion the report gives: {@link Report#flowCompletionNs}).
+     * completion the report gives: {@link Report#flowCompletionNs}). With {@code messagePackets}
+     * 0 (a stream) its packets are created evenly paced at the configuration's load; above 0 (a
+     * bursty flow) in messages of that many packets, each created whole (queued whole or refused
+     * whole, and sent as a burst as fast as the NIC gives the flow its turn), the first at
+     * {@code startNs}, then after gaps drawn from an exponential distribution whose mean is the
+     * message's frames' time at the load ({@code messageGapNs} 0: Poisson messages, the flows' bursts
+     * at random), or every {@code messageGapNs} (the flows that start together then send their
+     * messages together: synchronised bursts). Its messages' completion times are in the report
+     * ({@link Report#messages}).
      */
-    public record Flow(int src, int dst, long startNs, long stopNs, int packets) {
+    public record Flow(int src, int dst, long startNs, long stopNs, int packets, int messagePackets, long messageGapNs) {
         /** A flow without a size: packets until {@code stopNs}. */
         public Flow(int src, int dst, long startNs, long stopNs) {
             this(src, dst, startNs, stopNs, 0);
+        }
+
+        /** A stream: packets evenly paced at the load. */
+        public Flow(int src, int dst, long startNs, long stopNs, int packets) {
+            this(src, dst, startNs, stopNs, packets, 0, 0);
+        }
+
+        /** This flow in messages of {@code packets} packets, Poisson ({@code gapNs} 0) or every {@code gapNs}. */
+        public Flow inMessages(int packets, long gapNs) {
+            return new Flow(src, dst, startNs, stopNs, this.packets, packets, gapNs);
+        }
+
+        /** True if it sends in messages. */
+        public boolean bursty() {
+            return messagePackets > 0;
         }
 
         /** The RL-CC paper's many-to-one: hosts 1..n to host 0 for the whole run. */
@@ -511,13 +554,27 @@ public final class Simulation {
      * {@code jobs}: with {@link Config#jobs}, each job's own (empty without).
      * {@code controlPackets}: the congestion-control packets (ACKs, CNPs) the hosts' NICs sent over
      * the whole run, of {@code hostPackets}, every packet they sent (data too).
+     * {@code messages}: with bursty flows ({@link Flow#messagePackets}), their messages; null without.
      */
     public record Report(double offeredLoad, double throughput, double latencyMeanNs, long latencyP95Ns, long latencyP99Ns,
                          double meanHops, long packetsDelivered, long packetsDropped, long packetsRefused, long outOfOrder,
                          long packetHops, long events, long simulatedNs, long wallMillis, double eventsPerSecond,
                          double packetHopsPerSecond, long cpuMillis, double packetHopsPerCpuSecond, List<Phase> phases, long binNs,
                          double[][] flowSeriesGbps, List<SeriesBin> series, double networkLatencyMeanNs, long[] flowCompletionNs,
-                         List<JobReport> jobs, long controlPackets, long hostPackets) {
+                         List<JobReport> jobs, long controlPackets, long hostPackets, Messages messages) {
+    }
+
+    /**
+     * What bursty flows measured: their messages created in the measured window and completed by
+     * the end of the run, {@code completed} of them, their times from creation (all of a message's
+     * packets are created together) to the delivery of the last packet, mean and p99; per flow the
+     * mean ({@code flowMeanNs}, NaN for a flow that completed none, a stream's included) and its
+     * measured packets' mean time from the sender's NIC to delivery ({@code flowNetworkLatencyNs},
+     * NaN: none); and over the whole run the packets the switches marked ECN and the CNPs the hosts
+     * received (DCQCN's; 0 for the others).
+     */
+    public record Messages(long completed, double meanNs, long p99Ns, double[] flowMeanNs, double[] flowNetworkLatencyNs, long ecnMarked,
+                           long cnpsReceived) {
     }
 
     /**
@@ -833,9 +890,8 @@ public final class Simulation {
             if (kind == INJECT_FLOW) {
                 Flow fl = c.flows().get(arg);
                 if (now < fl.stopNs() && (fl.packets() == 0 || flowCreated[arg] < fl.packets())) {
-                    sources.inject(fl.src(), arg, now);
-                    flowCreated[arg]++;
-                    queue.push(now + sources.flowGap(), EventQueue.event(INJECT_FLOW, 0, 0, arg));
+                    flowCreated[arg] += sources.inject(fl.src(), arg, now);
+                    queue.push(now + sources.flowGap(arg), EventQueue.event(INJECT_FLOW, 0, 0, arg));
                 }
                 continue;
             }

@@ -19,7 +19,8 @@ import org.fabriclab.routing.fabric.Fabric;
 /**
  * The simulated hosts' traffic sources, on top of the core's {@link HostPolicy} (the live hosts'
  * too): Poisson arrivals at the offered load into each host's {@link SourceQueue} (or with flows,
- * each flow's packets evenly paced), destinations by the pattern's {@link TrafficPlan}, SL and
+ * each flow's packets evenly paced, or a bursty flow's messages whole, at random or every gap),
+ * destinations by the pattern's {@link TrafficPlan}, SL and
  * source route from each host's {@link HostRoutes} (the DLID-indexed table the daemon writes into
  * a live adapter), the routing mode the configuration asks for. Each host draws its gaps and destinations from one generator split off the
  * run's seed, in the order the event loop asks. With jobs, a job's hosts send by the job's plan
@@ -28,6 +29,8 @@ import org.fabriclab.routing.fabric.Fabric;
  * confined to the simulation's thread.
  */
 final class TrafficSources {
+    /** Mixed into the run's seed for the bursty flows' generators, so that they draw apart from the hosts'. */
+    private static final long MESSAGE_SEED = 0x6D65737361676573L;
     private final PacketPool pool;
     private final HostCore[] hostCore;
     private final HostPolicy[] policy;
@@ -35,7 +38,10 @@ final class TrafficSources {
     private final SourceQueue[] source;
     private final int[] lidOfEndpoint;
     private final List<Simulation.Flow> flows;
-    private final Arrivals flowArrivals;
+    /** Per flow, when its packets (a stream: evenly paced, one instance for all) or its messages come; null without flows. */
+    private final Arrivals[] flowArrivals;
+    /** Per flow, the packets it creates at once: 1, or its message's. */
+    private final int[] flowBurst;
     private final int frameBytes;
     private final Measurements measure;
     /** Per host, the packets of each of its messages (1 unless its job says otherwise). */
@@ -131,12 +137,24 @@ final class TrafficSources {
         for (int e = 0; e < hosts; e++) {
             source[e] = policy[e].source();
         }
-        flowArrivals = new Arrivals(Arrivals.Mode.PACED, meanGapNs, null);
         if (flows.isEmpty()) {
             flowQueue = null;
             flowsOf = null;
-            nextFlow = waiting = inNic = nicShare = null;
+            flowArrivals = null;
+            flowBurst = nextFlow = waiting = inNic = nicShare = null;
             return;
+        }
+        flowArrivals = new Arrivals[flows.size()];
+        flowBurst = new int[flows.size()];
+        Arrivals paced = new Arrivals(Arrivals.Mode.PACED, meanGapNs, null);
+        // the bursty flows' own generators, split off the seed apart from the hosts' (whose draws stay as they were)
+        SplittableRandom messageSeeds = new SplittableRandom(c.seed() ^ MESSAGE_SEED);
+        for (int i = 0; i < flows.size(); i++) {
+            Simulation.Flow fl = flows.get(i);
+            flowBurst[i] = Math.max(1, fl.messagePackets());
+            flowArrivals[i] = !fl.bursty() ? paced
+                    : fl.messageGapNs() > 0 ? new Arrivals(Arrivals.Mode.PACED, fl.messageGapNs(), null)
+                    : new Arrivals(Arrivals.Mode.POISSON, fl.messagePackets() * meanGapNs, messageSeeds.split());
         }
         int[] perHost = new int[hosts];
         for (Simulation.Flow fl : flows) {
@@ -153,7 +171,7 @@ final class TrafficSources {
         for (int i = 0; i < flows.size(); i++) {
             int e = flows.get(i).src();
             flowsOf[e][filled[e]++] = i;
-            flowQueue[i] = new SourceQueue(Math.max(1, c.sourceQueuePackets() / perHost[e]));
+            flowQueue[i] = new SourceQueue(Simulation.flowQueuePackets(c.sourceQueuePackets(), perHost[e]));
         }
         nextFlow = new int[hosts];
         waiting = new int[hosts];
@@ -170,17 +188,18 @@ final class TrafficSources {
         return policy[e].nextGapNs();
     }
 
-    /** The time to a flow's next packet. */
-    long flowGap() {
-        return flowArrivals.nextGapNs();
+    /** The time to {@code flow}'s next packet, or its next message. */
+    long flowGap(int flow) {
+        return flowArrivals[flow].nextGapNs();
     }
 
     /**
      * Host {@code e}'s source creates a packet now, of {@code flow} (or -1: the pattern picks its
-     * destination); with messages, a message's packets, all queued or all refused.
+     * destination); with messages (a job's, a bursty flow's), a message's packets, all queued or all
+     * refused. Returns the packets created.
      */
-    void inject(int e, int flow, long now) {
-        int k = messagePackets[e];
+    int inject(int e, int flow, long now) {
+        int k = flow < 0 ? messagePackets[e] : flowBurst[flow];
         SourceQueue q = flow < 0 ? source[e] : flowQueue[flow];
         measure.created(e, k, now);
         if (k == 1) {
@@ -198,6 +217,7 @@ final class TrafficSources {
             }
         }
         pump(e, now);
+        return k;
     }
 
     /**
