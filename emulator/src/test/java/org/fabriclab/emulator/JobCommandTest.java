@@ -126,12 +126,20 @@ class JobCommandTest {
     }
 
     @Test
-    void sweepRefusesBadJobsInOneLine() {
+    void sweepAndUpRefuseBadJobsInOneLine() {
         assertRefused(run("sweep", "--topology", "dragonfly:p=2,a=4,h=2", "--engines", "df-ugalg", "--vls", "5", "--loads", "0.1",
                 "--job", "name=a,hosts=100"), "emulator sweep", "job a asks for 100 hosts; 72 are left of the fabric's 72");
         assertRefused(run("sweep", "--topology", "dragonfly:p=2,a=4,h=2", "--engines", "df-ugalg", "--vls", "5", "--loads", "0.1",
                 "--job", "name=a,hosts=8", "--pattern", "uniform"), "emulator sweep", "--pattern", "pattern= key");
         assertRefused(run("sweep", "--topology", "dragonfly:p=2,a=4,h=2", "--engines", "df-ugalg", "--vls", "5", "--loads", "0.1",
                 "--job", "name=a,hosts=8,mode=SLOW"), "emulator sweep", "unknown routing mode 'SLOW'");
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "name=a,hosts=8,load=2"),
+                "emulator up", "load=\"2\" is not in (0, 1]");
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "name=a,hosts=80"),
+                "emulator up", "job a asks for 80 hosts; 72 are left");
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "name=a,hosts=8",
+                "--traffic", "uniform"), "emulator up", "--traffic is every host's traffic", "pattern= key");
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "hosts=8,message=4MiB"),
+                "emulator up", "job job1's messages of 4194304 bytes are 2048 packets", "(1024)");
     }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.fabric.Fabric;
@@ -62,6 +63,33 @@ public final class JobOptions {
     public List<Simulation.Job> place(Fabric fabric, long seed, double load, RoutingMode mode, int payloadBytes, int sourceQueuePackets) {
         List<JobSpec> specs = specs();
         return specs.isEmpty() ? List.of() : JobSpec.place(specs, fabric, seed, load, mode, payloadBytes, sourceQueuePackets);
+    }
+
+    /** The seed of the live plane's random placement (the live commands have no --seed; the simulator's default too). */
+    static final long LIVE_SEED = 1;
+
+    /**
+     * The jobs of a live fabric ({@code emulator up}, {@code fabric-manager --emulate}): placed on
+     * {@code fabric} as the simulator places them (random placement seeded by {@link #LIVE_SEED}),
+     * a job without {@code load=} at {@code --traffic-gbps} over {@code linkGbps}, without {@code
+     * mode=} asking for {@code --routing-mode}, messages of {@code payloadBytes} packets in the
+     * hosts' source queue; empty without {@code --job}.
+     *
+     * @throws IllegalArgumentException one line: a bad spec, jobs that do not fit, or {@code --traffic} given too
+     */
+    public List<Simulation.Job> placeLive(Fabric fabric, TrafficOptions traffic, double linkGbps, int payloadBytes) {
+        if (!given()) {
+            return List.of();
+        }
+        if (traffic.name != null) {
+            throw new IllegalArgumentException("--traffic is every host's traffic; with --job each job's is its pattern= key: give one");
+        }
+        double load = traffic.gbps / linkGbps;
+        if (!(load > 0 && load <= 1)) {
+            throw new IllegalArgumentException("Invalid value for option '--job': a job without load= runs at --traffic-gbps "
+                    + traffic.gbps + " of the " + linkGbps + " Gbps links; give load= in (0, 1] or a --traffic-gbps up to the link rate");
+        }
+        return place(fabric, LIVE_SEED, load, traffic.routingMode, payloadBytes, SourceQueue.PACKETS);
     }
 
     /**
