@@ -5,24 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.fabriclab.cli.Cli;
+import org.fabriclab.testkit.ProcessOutput;
 import org.fabriclab.testkit.Waits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,18 +47,7 @@ class LiveJobMetricsTest {
                 "org.fabriclab.emulator.EmulatorMain", "up", "--topology", "fat-tree:k=4,levels=2", "--management-port", "0",
                 "--link-gbps", "1", "--job", "name=a2a,hosts=6,placement=interleaved,pattern=all-to-all,load=0.05,message=4KiB",
                 "--job", "name=ring,hosts=4,pattern=allreduce-ring,load=0.02").redirectErrorStream(true).start();
-        List<String> output = new CopyOnWriteArrayList<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(emulator.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = r.readLine(); line != null; line = r.readLine()) {
-                    output.add(line);
-                }
-            } catch (IOException e) {
-                output.add("(output ended: " + e + ")");
-            }
-        }, "emulator-output");
-        reader.setDaemon(true);
-        reader.start();
+        List<String> output = ProcessOutput.follow(emulator, "emulator-output");
         try {
             Waits.until("emulator up serves its fabric: " + output, () -> output.stream().anyMatch(l -> l.contains("--connect ")));
             String line = output.stream().filter(l -> l.contains("--connect ")).findFirst().orElseThrow();
