@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.fabriclab.emulator.cli.JobOptions;
 import org.junit.jupiter.api.Test;
 
 /** {@code emulator sim --job}: the per-job report, and every malformed or unplaceable job refused in one line before anything runs. */
@@ -83,5 +84,62 @@ class JobCommandTest {
         assertRefused(sim("--job", "name=a,hosts=8,hosts=9"), "emulator sim", "key hosts given twice");
         assertRefused(sim("--job", "name=a,hosts=8", "--pattern", "uniform"), "emulator sim", "--pattern", "pattern= key");
         assertRefused(sim("--job", "name=a,hosts=8", "--many-to-one", "4"), "emulator sim", "--job and --many-to-one");
+        String[] many = new String[2 * (JobOptions.MAX_JOBS + 1)];
+        for (int j = 0; j < JobOptions.MAX_JOBS + 1; j++) {
+            many[2 * j] = "--job";
+            many[2 * j + 1] = "name=j" + j + ",hosts=2";
+        }
+        assertRefused(sim(many), "emulator sim", "17 jobs; give at most 16");
+    }
+
+    /**
+     * {@code emulator sweep --job}: a job without load= runs at each point's load, one with load=
+     * keeps its own (the victim fixed, the aggressor's noise swept); each point reports every job,
+     * and a point's report is {@code emulator sim}'s at that load with the same jobs.
+     */
+    @Test
+    void aSweepScalesTheJobsWithoutALoadOfTheirOwn() {
+        String victim = "name=victim,hosts=16,placement=interleaved,pattern=all-to-all,load=0.3,mode=ADAPTIVE_0,message=1KiB";
+        String aggressor = "name=aggressor,hosts=32,placement=contiguous,pattern=random,mode=ADAPTIVE_0";
+        SimCommandTest.Run r = run("sweep", "--topology", "dragonfly:p=2,a=4,h=2", "--engines", "df-ugalg", "--vls", "5", "--duration",
+                "30us", "--loads", "0.1,0.6", "--threads", "1", "--json", "--job", victim, "--job", aggressor);
+        assertEquals(0, r.code(), r.err());
+        assertEquals("jobs", r.json().path("pattern").asText());
+        JsonNode points = r.json().path("engines").get(0).path("points");
+        assertEquals(2, points.size());
+        for (int i = 0; i < 2; i++) {
+            JsonNode jobs = points.get(i).path("jobs");
+            double load = points.get(i).path("load").asDouble();
+            assertEquals(0.3, jobs.get(0).path("load").asDouble(), "the victim keeps its load=");
+            assertEquals(load, jobs.get(1).path("load").asDouble(), "the aggressor runs at the point's load");
+            assertTrue(jobs.get(1).path("messagesCompleted").asLong() > 0, jobs.toString());
+        }
+        SimCommandTest.Run alone = sim("--json", "--load", "0.6", "--job", victim, "--job", aggressor);
+        assertEquals(alone.json().path("jobs"), points.get(1).path("jobs"), "the point at 0.6 is emulator sim's at --load 0.6");
+        assertTrue(points.get(1).path("jobs").get(1).path("offeredLoad").asDouble() > points.get(0).path("jobs").get(1)
+                .path("offeredLoad").asDouble(), "the aggressor offers more at the higher point");
+
+        SimCommandTest.Run text = run("sweep", "--topology", "dragonfly:p=2,a=4,h=2", "--engines", "df-ugalg", "--vls", "5", "--duration",
+                "30us", "--loads", "0.2", "--threads", "1", "--job", victim, "--job", aggressor);
+        assertEquals(0, text.code(), text.err());
+        assertTrue(text.out().lines().anyMatch(l -> l.contains("job victim: accepted") && l.contains("message mean")), text.out());
+    }
+
+    @Test
+    void sweepAndUpRefuseBadJobsInOneLine() {
+        assertRefused(run("sweep", "--topology", "dragonfly:p=2,a=4,h=2", "--engines", "df-ugalg", "--vls", "5", "--loads", "0.1",
+                "--job", "name=a,hosts=100"), "emulator sweep", "job a asks for 100 hosts; 72 are left of the fabric's 72");
+        assertRefused(run("sweep", "--topology", "dragonfly:p=2,a=4,h=2", "--engines", "df-ugalg", "--vls", "5", "--loads", "0.1",
+                "--job", "name=a,hosts=8", "--pattern", "uniform"), "emulator sweep", "--pattern", "pattern= key");
+        assertRefused(run("sweep", "--topology", "dragonfly:p=2,a=4,h=2", "--engines", "df-ugalg", "--vls", "5", "--loads", "0.1",
+                "--job", "name=a,hosts=8,mode=SLOW"), "emulator sweep", "unknown routing mode 'SLOW'");
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "name=a,hosts=8,load=2"),
+                "emulator up", "load=\"2\" is not in (0, 1]");
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "name=a,hosts=80"),
+                "emulator up", "job a asks for 80 hosts; 72 are left");
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "name=a,hosts=8",
+                "--traffic", "uniform"), "emulator up", "--traffic is every host's traffic", "pattern= key");
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "hosts=8,message=4MiB"),
+                "emulator up", "job job1's messages of 4194304 bytes are 2048 packets", "(1024)");
     }
 }

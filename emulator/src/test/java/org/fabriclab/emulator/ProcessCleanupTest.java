@@ -4,14 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import org.fabriclab.testkit.ProcessOutput;
 import org.fabriclab.testkit.Waits;
 import org.junit.jupiter.api.Test;
 
@@ -62,18 +60,7 @@ class ProcessCleanupTest {
         Process emulator = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 "org.fabriclab.emulator.EmulatorMain", "up", "--topology", "rlft:leaves=2,spines=0,hosts=1", "--processes",
                 "--management-port", "0").redirectErrorStream(true).start();
-        List<String> output = new CopyOnWriteArrayList<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(emulator.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = r.readLine(); line != null; line = r.readLine()) {
-                    output.add(line);
-                }
-            } catch (IOException e) {
-                output.add("(output ended: " + e + ")");
-            }
-        }, "emulator-output");
-        reader.setDaemon(true);
-        reader.start();
+        List<String> output = ProcessOutput.follow(emulator, "emulator-output");
         List<ProcessHandle> children = List.of();
         try {
             Waits.until("the emulator is up (or has ended)", () -> !emulator.isAlive() || output.stream().anyMatch(l -> l.startsWith("fabric up:")));

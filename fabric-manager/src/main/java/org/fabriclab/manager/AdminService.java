@@ -104,7 +104,9 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
                 b.addHosts(HostNicCounters.newBuilder().setNode(n.node()).setRequestFlits(n.requestFlits())
                         .setRequestFlitsStalledCycles(n.stalledCycles()).setLatencyPackets(n.latencyPackets()).setLatencyNsSum(n.latencyNsSum())
                         .setReceivedHops(n.receivedHops()).setCongestionControl(n.congestionControl()).setCnpsReceived(n.cnpsReceived())
-                        .setAcksReceived(n.acksReceived()).setControlSent(n.controlSent()).setControlDropped(n.controlDropped()));
+                        .setAcksReceived(n.acksReceived()).setControlSent(n.controlSent()).setControlDropped(n.controlDropped())
+                        .setJob(n.job()).setJobMessages(n.jobMessages()).setJobMessageNsSum(n.jobMessageNs()).setJobPackets(n.jobPackets())
+                        .setJobNonminimalPackets(n.jobNonminimal()));
             }
         }
         if (!request.getNode().isEmpty() && b.getLinksCount() == 0) {

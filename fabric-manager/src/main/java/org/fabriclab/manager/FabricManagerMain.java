@@ -6,11 +6,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.SwitchCore;
@@ -28,7 +30,9 @@ import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.cli.VersionProvider;
 import org.fabriclab.emulator.cli.CcOptions;
+import org.fabriclab.emulator.cli.JobOptions;
 import org.fabriclab.emulator.cli.TrafficOptions;
+import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.manager.sweep.HeavySweep;
 import org.fabriclab.routing.fabric.Fabric;
@@ -129,6 +133,10 @@ public final class FabricManagerMain implements Callable<Integer> {
     /** Embedded mode: the hosts' traffic once the fabric is up. */
     @Mixin
     TrafficOptions traffic;
+
+    /** Embedded mode: the hosts' jobs once the fabric is up, instead of the traffic. */
+    @Mixin
+    JobOptions jobOptions;
 
     /** Embedded mode: the links. */
     @Mixin
@@ -294,7 +302,13 @@ public final class FabricManagerMain implements Callable<Integer> {
         InetSocketAddress adminAt = new InetSocketAddress(adminBind, adminPort);
         Ports.free("--admin-port", adminAt);
         Ports.free("--metrics-port", new InetSocketAddress(metricsBind, metricsPort));
-        TrafficPattern pattern = emulate == null ? traffic.pattern("uniform") : traffic.pattern("uniform", emulate.fabric());
+        if (jobOptions.given() && emulate == null) {
+            throw new IllegalArgumentException("--job runs on the embedded fabric's hosts (--emulate); a fabric reached by --connect runs "
+                    + "its jobs itself (emulator up --job)");
+        }
+        List<Simulation.Job> jobs = emulate == null ? List.of() : jobOptions.placeLive(emulate.fabric(), traffic, link.linkGbps, TRAFFIC_PAYLOAD);
+        TrafficPattern pattern = !jobs.isEmpty() ? null
+                : emulate == null ? traffic.pattern("uniform") : traffic.pattern("uniform", emulate.fabric());
         CongestionControl.Settings ccSettings = cc.settings(link.linkGbps);
         if (ccSettings != null && emulate == null) {
             throw new IllegalArgumentException("--cc sets the embedded fabric's hosts (--emulate); a fabric reached by --connect runs "
@@ -339,6 +353,9 @@ public final class FabricManagerMain implements Callable<Integer> {
             FabricManager.Snapshot s = manager.sweep().get();
             if (s.state() != FabricManager.State.UP) {
                 LOG.error("the first heavy sweep failed: {}; the manager keeps running and retries on traps, sweeps and requests", s.lastError());
+            } else if (emulated != null && !jobs.isEmpty()) {
+                emulated.startJobs(jobs, TRAFFIC_PAYLOAD, s.outcome().tables()); // placed: checked before the fabric started
+                LOG.info("jobs started: {}", jobs.stream().map(Simulation.Job::name).collect(Collectors.joining(", ")));
             } else if (emulated != null && pattern != null) {
                 emulated.startTraffic(pattern, traffic.gbps, TRAFFIC_PAYLOAD, 0, s.outcome().tables(), traffic.routingMode); // fits the fabric: checked before it started
                 LOG.info("traffic started: {} at {} Gbps per host", traffic.name("uniform"), traffic.gbps);

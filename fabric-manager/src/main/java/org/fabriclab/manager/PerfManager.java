@@ -187,6 +187,12 @@ public final class PerfManager implements AutoCloseable {
         volatile long nicAcksReceived;
         volatile long nicControlSent;
         volatile long nicControlDropped;
+        /** The host's job ("" if none) and its counters as a receiver, as last polled. */
+        volatile String nicJob = "";
+        volatile long jobMessages;
+        volatile long jobMessageNs;
+        volatile long jobPackets;
+        volatile long jobNonminimal;
         /** Whether the last poll found the node a switch marking ECN, and its packets marked then. */
         volatile boolean ecn;
         volatile long ecnMarked;
@@ -427,6 +433,11 @@ public final class PerfManager implements AutoCloseable {
             node.nicAcksReceived = nc.getNic().getAcksReceived();
             node.nicControlSent = nc.getNic().getControlSent();
             node.nicControlDropped = nc.getNic().getControlDropped();
+            node.nicJob = nc.getNic().getJob();
+            node.jobMessages = nc.getNic().getJobMessages();
+            node.jobMessageNs = nc.getNic().getJobMessageNsSum();
+            node.jobPackets = nc.getNic().getJobPackets();
+            node.jobNonminimal = nc.getNic().getJobNonminimalPackets();
             node.nic = true;
         }
         node.ecnMarked = nc.getEcn().getMarked();
@@ -622,9 +633,10 @@ public final class PerfManager implements AutoCloseable {
                              double utilisation, boolean congested, double inputFairness, int[] inputs, double[] shares) {
     }
 
-    /** One host's NIC counters as last polled (management's {@code NicCounters}). */
+    /** One host's NIC counters as last polled (management's {@code NicCounters}); its job "" if none. */
     public record NicSample(String node, long requestFlits, long stalledCycles, long latencyPackets, long latencyNsSum, long receivedHops,
-                            String congestionControl, long cnpsReceived, long acksReceived, long controlSent, long controlDropped) {
+                            String congestionControl, long cnpsReceived, long acksReceived, long controlSent, long controlDropped,
+                            String job, long jobMessages, long jobMessageNs, long jobPackets, long jobNonminimal) {
     }
 
     /** Every polled host's NIC counters, in node order. */
@@ -633,7 +645,8 @@ public final class PerfManager implements AutoCloseable {
         for (Node n : nodes) {
             if (n.nic) {
                 out.add(new NicSample(n.name, n.nicRequestFlits, n.nicStalledCycles, n.nicLatencyPackets, n.nicLatencyNs, n.nicReceivedHops,
-                        n.nicCc, n.nicCnpsReceived, n.nicAcksReceived, n.nicControlSent, n.nicControlDropped));
+                        n.nicCc, n.nicCnpsReceived, n.nicAcksReceived, n.nicControlSent, n.nicControlDropped, n.nicJob, n.jobMessages,
+                        n.jobMessageNs, n.jobPackets, n.jobNonminimal));
             }
         }
         return out;

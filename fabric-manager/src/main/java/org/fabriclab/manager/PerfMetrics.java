@@ -14,6 +14,7 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.TreeMap;
 
 /**
  * The perf manager's series, built at scrape time from its last poll (docs/metrics.md names them):
@@ -100,6 +101,7 @@ final class PerfMetrics implements MultiCollector {
         gauge(out, "fabric_port_input_share_ratio", "the " + PerfManager.SHARE_OUTPUTS + " most congested switch outputs: each "
                 + "input's share over the last poll; removed after " + PerfManager.SHARE_POLLS + " polls without congestion", shares);
         nodes(out);
+        jobs(out);
         flows(out);
         if (!Double.isNaN(perf.pollSeconds)) {
             gauge(out, "fabric_perf_poll_duration_seconds", "how long the last poll of every node took (wall)",
@@ -220,6 +222,53 @@ final class PerfMetrics implements MultiCollector {
                 + "NIC could not queue and dropped", controlDropped);
         counter(out, "fabric_switch_ecn_marked_packets", "switches marking ECN for DCQCN: packets marked congestion-experienced",
                 marked);
+    }
+
+    /**
+     * Jobs with series, the first by name (the command lines refuse more: {@code JobOptions.MAX_JOBS}); a
+     * job's series are its hosts' NIC counters summed, so their number does not grow with the hosts.
+     */
+    static final int MAX_JOBS = 16;
+
+    /**
+     * Per job ({@code --job} on the live plane: a label per job name), what its hosts received
+     * of it: messages completed, their completion times summed, packets, and the packets routed
+     * through an intermediate group, with that share as a gauge.
+     */
+    private void jobs(List<MetricSnapshot> out) {
+        TreeMap<String, long[]> byJob = new TreeMap<>();
+        for (PerfManager.Node n : perf.nodes()) {
+            if (n.nic && !n.nicJob.isEmpty() && (byJob.containsKey(n.nicJob) || byJob.size() < MAX_JOBS)) {
+                long[] sum = byJob.computeIfAbsent(n.nicJob, k -> new long[4]);
+                sum[0] += n.jobMessages;
+                sum[1] += n.jobMessageNs;
+                sum[2] += n.jobPackets;
+                sum[3] += n.jobNonminimal;
+            }
+        }
+        List<CounterDataPointSnapshot> messages = new ArrayList<>();
+        List<CounterDataPointSnapshot> seconds = new ArrayList<>();
+        List<CounterDataPointSnapshot> packets = new ArrayList<>();
+        List<CounterDataPointSnapshot> nonminimal = new ArrayList<>();
+        List<GaugeDataPointSnapshot> share = new ArrayList<>();
+        byJob.forEach((job, sum) -> {
+            Labels labels = Labels.of("job", job);
+            messages.add(counter(sum[0], labels));
+            seconds.add(counter(sum[1] / 1e9, labels));
+            packets.add(counter(sum[2], labels));
+            nonminimal.add(counter(sum[3], labels));
+            if (sum[2] > 0) {
+                share.add(gauge(ratio((double) sum[3] / sum[2]), labels));
+            }
+        });
+        counter(out, "fabric_job_messages", "jobs (--job): messages received whole by the job's hosts", messages);
+        counter(out, "fabric_job_message_completion_seconds", "jobs: those messages' completion times summed, creation at the sender "
+                + "to the last packet's arrival (model seconds; divided by fabric_job_messages_total, the mean)", seconds);
+        counter(out, "fabric_job_packets", "jobs: data packets the job's hosts received of the job", packets);
+        counter(out, "fabric_job_nonminimal_packets", "jobs: of those, packets a Dragonfly's adaptive routing sent through an "
+                + "intermediate group", nonminimal);
+        gauge(out, "fabric_job_nonminimal_ratio", "jobs: non-minimal packets over packets received, since the job started (absent "
+                + "before a packet)", share);
     }
 
     private void flows(List<MetricSnapshot> out) {

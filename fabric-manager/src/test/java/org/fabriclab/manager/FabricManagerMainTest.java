@@ -48,6 +48,14 @@ class FabricManagerMainTest {
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--top-flows", "-1"), "--top-flows must be 0 or more, not -1");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--cc", "swift", "--cc-param", "beta=2"), "swift needs", "beta in (0, 1]");
         refused(run("--connect", "localhost:50100", "--cc", "dcqcn"), "--cc sets the embedded fabric's hosts (--emulate)");
+        refused(run("--connect", "localhost:50100", "--job", "name=a,hosts=4"), "--job runs on the embedded fabric's hosts (--emulate)");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--job", "name=a,hosts=4,pattern=tornado"), "Invalid value for option '--job'",
+                "job a: unknown pattern \"tornado\"");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--job", "name=a,hosts=40"), "job a asks for 40 hosts; 16 are left of the fabric's 16");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--job", "name=a,hosts=4", "--traffic", "uniform"), "--traffic is every host's",
+                "pattern= key");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--job", "name=a,hosts=4", "--traffic-gbps", "200"), "--traffic-gbps 200.0 of the "
+                + "100.0 Gbps links");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--metrics-address", "no.such.host.invalid"), "--metrics-address 'no.such.host.invalid'");
         refused(run(), "give exactly one of --emulate SPEC (embedded fabric) or --connect HOST:PORT");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--time-dilation", "0.5"), "--time-dilation", "0.5 is out of range 1..1000");

@@ -211,6 +211,13 @@ final class DaemonCommands {
                         x.put("controlSent", h.getControlSent());
                         x.put("controlDropped", h.getControlDropped());
                     }
+                    if (!h.getJob().isEmpty()) {
+                        x.put("job", h.getJob());
+                        x.put("jobMessages", h.getJobMessages());
+                        x.put("jobMessageMeanNs", h.getJobMessages() == 0 ? null : h.getJobMessageNsSum() / (double) h.getJobMessages());
+                        x.put("jobPackets", h.getJobPackets());
+                        x.put("jobNonMinimalShare", h.getJobPackets() == 0 ? null : h.getJobNonminimalPackets() / (double) h.getJobPackets());
+                    }
                     hosts.add(x);
                 });
                 m.put("hosts", hosts);
@@ -234,6 +241,15 @@ final class DaemonCommands {
                     c.getHostsList().stream().filter(h -> !h.getCongestionControl().isEmpty()).forEach(h -> out.printf(
                             "%-24s %8s %14d %14d %14d %10d%n", h.getNode(), h.getCongestionControl(), h.getCnpsReceived(),
                             h.getAcksReceived(), h.getControlSent(), h.getControlDropped()));
+                }
+                if (c.getHostsList().stream().anyMatch(h -> !h.getJob().isEmpty())) {
+                    out.printf("%n%-24s %-16s %12s %18s %12s %12s%n", "host NIC", "job", "messages", "message mean ns", "packets",
+                            "non-minimal");
+                    c.getHostsList().stream().filter(h -> !h.getJob().isEmpty()).forEach(h -> out.printf("%-24s %-16s %12d %18s %12d %12s%n",
+                            h.getNode(), h.getJob(), h.getJobMessages(), h.getJobMessages() == 0 ? "-"
+                                    : String.format(Locale.ROOT, "%.1f", h.getJobMessageNsSum() / (double) h.getJobMessages()),
+                            h.getJobPackets(), h.getJobPackets() == 0 ? "-"
+                                    : String.format(Locale.ROOT, "%.3f", h.getJobNonminimalPackets() / (double) h.getJobPackets())));
                 }
             }
             out.flush();

@@ -97,17 +97,8 @@ public final class SimCommand implements Callable<Integer> {
                     + "instead of Poisson messages at --load. Default: none")
     TimeSpan messageGap;
 
-    @Option(names = "--job", paramLabel = "name=N,hosts=H[,placement=P][,pattern=T][,load=X][,mode=M][,message=B]",
-            description = "Instead of --pattern, repeatable: a job of H hosts, placed in the order given on the hosts the earlier "
-                    + "jobs left: placement contiguous (the lowest free hosts: packed switches and groups), random (seeded by "
-                    + "--seed) or interleaved (round-robin over the Dragonfly groups). It sends among its own ranks by pattern "
-                    + JobSpec.PATTERNS + "; at load X (default --load) of each host's link rate; every packet asking for routing "
-                    + "mode M (default --routing-mode; app-aware: each host chooses ADAPTIVE_0 or ADAPTIVE_3 per message from its NIC "
-                    + "counters, De Sensi et al.'s algorithm); in messages of B bytes (4096, 64KiB, 1MiB; default one packet), a "
-                    + "message's packets created together and sent as a burst to one rank. Hosts in no job send nothing. Adds "
-                    + "a jobs array to the report: per job its offered load, throughput (fractions of its hosts' link rate), "
-                    + "latency, non-minimal share and message completion times. Default: none")
-    List<String> jobSpecs = new ArrayList<>();
+    @Mixin
+    JobOptions jobOptions;
 
     @Mixin
     JsonOption json;
@@ -148,12 +139,8 @@ public final class SimCommand implements Callable<Integer> {
         if (manyToOne != null) {
             flows.addAll(Simulation.Flow.manyToOne(manyToOne, durationNs));
         }
-        List<JobSpec> specs = new ArrayList<>();
-        for (String text : jobSpecs) {
-            specs.add(JobSpec.parse(text, specs.size()));
-        }
-        List<Simulation.Job> jobs = specs.isEmpty() ? List.of()
-                : JobSpec.place(specs, sim.topology.fabric(), sim.seed.seed, load, sim.routingMode, sim.payloadBytes(), sim.sourceQueue);
+        List<Simulation.Job> jobs = jobOptions.place(sim.topology.fabric(), sim.seed.seed, load, sim.routingMode, sim.payloadBytes(),
+                sim.sourceQueue);
         if (!jobs.isEmpty() && manyToOne != null) {
             throw new IllegalArgumentException("--job and --many-to-one both give the traffic; give one");
         }
@@ -227,7 +214,7 @@ public final class SimCommand implements Callable<Integer> {
         Map<String, Object> report = sim.report(config, r);
         if (!jobs.isEmpty()) {
             report.put("pattern", "jobs");
-            report.put("jobs", jobReports(specs, config, r));
+            report.put("jobs", jobOptions.reports(config, r));
             for (Simulation.JobReport jr : r.jobs()) {
                 if (jr.messagesLost() > 0) {
                     err.printf(Locale.ROOT, "emulator sim: job %s had more messages in delivery at once than are tracked; %d are left "
@@ -299,49 +286,6 @@ public final class SimCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
-    }
-
-    /**
-     * Each job's report as the JSON has it: what was asked (placement, pattern, mode, load,
-     * message) and what was measured; latency and message times null where none was measured.
-     */
-    private static List<Map<String, Object>> jobReports(List<JobSpec> specs, Simulation.Config config, Simulation.Report r) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (int j = 0; j < specs.size(); j++) {
-            JobSpec s = specs.get(j);
-            Simulation.Job job = config.jobs().get(j);
-            Simulation.JobReport jr = r.jobs().get(j);
-            boolean measured = jr.packetsDelivered() > 0;
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("name", jr.name());
-            m.put("hosts", jr.hosts());
-            m.put("placement", s.placement().cliName());
-            m.put("pattern", s.patternName());
-            m.put("routingMode", job.appAware() ? JobSpec.APP_AWARE : job.mode().name());
-            m.put("load", job.load());
-            m.put("messageBytes", (long) job.messagePackets() * config.payloadBytes());
-            m.put("messagePackets", job.messagePackets());
-            m.put("offeredLoad", jr.offeredLoad());
-            m.put("throughput", jr.throughput());
-            m.put("latencyMeanNs", measured ? jr.latencyMeanNs() : null);
-            m.put("latencyP99Ns", measured ? jr.latencyP99Ns() : null);
-            m.put("packetsDelivered", jr.packetsDelivered());
-            m.put("nonMinimalShare", Double.isNaN(jr.nonMinimalShare()) ? null : jr.nonMinimalShare());
-            m.put("messagesCompleted", jr.messagesCompleted());
-            m.put("messageMeanNs", jr.messagesCompleted() > 0 ? jr.messageMeanNs() : null);
-            m.put("messageP99Ns", jr.messagesCompleted() > 0 ? jr.messageP99Ns() : null);
-            m.put("networkLatencyMeanNs", measured ? jr.networkLatencyMeanNs() : null);
-            m.put("stallNsPerFlit", Double.isNaN(jr.stallNsPerFlit()) ? null : jr.stallNsPerFlit());
-            m.put("modelMessageNs", Double.isNaN(jr.modelMessageNs()) ? null : jr.modelMessageNs());
-            if (job.appAware()) {
-                m.put("adaptiveShare", Double.isNaN(jr.adaptiveShare()) ? null : jr.adaptiveShare());
-            }
-            if (jr.messagesLost() > 0) { // only when it happened: the message times leave those messages out
-                m.put("messagesLost", jr.messagesLost());
-            }
-            out.add(m);
-        }
-        return out;
     }
 
     /** The jobs as a table after the report's fields. */

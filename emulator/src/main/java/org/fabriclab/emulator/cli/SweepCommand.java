@@ -82,6 +82,9 @@ public final class SweepCommand implements Callable<Integer> {
     Path svgFile;
 
     @Mixin
+    JobOptions jobOptions;
+
+    @Mixin
     JsonOption json;
 
     @Override
@@ -93,6 +96,11 @@ public final class SweepCommand implements Callable<Integer> {
         sim.checkEngineParams(String.join(",", names));
         Map<String, Long> durations = perEngine("--engine-duration", engineDuration, names);
         Map<String, Long> warmups = perEngine("--engine-warmup", engineWarmup, names);
+        if (jobOptions.given() && spec.commandLine().getParseResult().hasMatchedOption("--pattern")) {
+            throw new IllegalArgumentException("--pattern is every host's traffic; with --job each job's is its pattern= key");
+        }
+        // every point's jobs placed alike (the seed is the sweep's): refused here, before routing, if they do not fit
+        jobOptions.place(sim.topology.fabric(), sim.seed.seed, loads.loads()[0], sim.routingMode, sim.payloadBytes(), sim.sourceQueue);
         int pool = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
         if (pool < 1) {
             throw new IllegalArgumentException("Invalid value for option '--threads': " + threads + " is not a number of threads; give 1 or more");
@@ -106,8 +114,10 @@ public final class SweepCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         List<Sweep.Curve> curves;
         try {
-            curves = Sweep.run(names, loads.loads(), engine -> sim.route(engine + ",no_fallback"), t -> {
-                Simulation.Builder b = sim.config(t);
+            curves = Sweep.run(names, loads.loads(), engine -> sim.route(engine + ",no_fallback"), (t, load) -> {
+                // a job without load= runs at the point's load; one with load= keeps it (sweep one job's load, the others fixed)
+                Simulation.Builder b = sim.config(t).jobs(jobOptions.place(sim.topology.fabric(), sim.seed.seed, load, sim.routingMode,
+                        sim.payloadBytes(), sim.sourceQueue));
                 Long d = durations.get(t.engine());
                 if (d != null) {
                     b.durationNs(d).warmupNs(warmups.getOrDefault(t.engine(), sim.warmup != null ? sim.warmup.nanos() : d / 5));
@@ -203,7 +213,7 @@ public final class SweepCommand implements Callable<Integer> {
         Simulation.Config first = curves.get(0).points().get(0).config();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("topology", sim.topology.spec());
-        m.put("pattern", sim.patternName());
+        m.put("pattern", jobOptions.given() ? "jobs" : sim.patternName());
         m.put("hosts", first.fabric().endpointCount());
         m.put("switches", first.fabric().switchCount());
         Map<String, Object> options = new LinkedHashMap<>();
@@ -242,6 +252,10 @@ public final class SweepCommand implements Callable<Integer> {
                 Map<String, Object> point = new LinkedHashMap<>();
                 point.put("load", p.load());
                 point.putAll(sim.report(p.config(), p.report()));
+                if (jobOptions.given()) {
+                    point.put("pattern", "jobs");
+                    point.put("jobs", jobOptions.reports(p.config(), p.report()));
+                }
                 point.put("saturated", p.saturated());
                 points.add(point);
             }
@@ -264,6 +278,12 @@ public final class SweepCommand implements Callable<Integer> {
                         p.measured() ? Long.toString(r.latencyP99Ns()) : "-",
                         p.measured() ? String.format(Locale.ROOT, "%.3f", r.meanHops()) : "-", r.packetsRefused(),
                         p.saturated() ? "  saturated" : "");
+                for (Simulation.JobReport j : r.jobs()) {
+                    out.printf(Locale.ROOT, "%8s   job %s: accepted %.4f, message mean %s ns, p99 %s ns, non-minimal %s%n", "", j.name(),
+                            j.throughput(), j.messagesCompleted() > 0 ? String.format(Locale.ROOT, "%.1f", j.messageMeanNs()) : "-",
+                            j.messagesCompleted() > 0 ? Long.toString(j.messageP99Ns()) : "-",
+                            Double.isNaN(j.nonMinimalShare()) ? "-" : String.format(Locale.ROOT, "%.3f", j.nonMinimalShare()));
+                }
             }
             out.println();
         }

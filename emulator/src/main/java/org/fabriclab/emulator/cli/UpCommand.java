@@ -3,9 +3,11 @@ package org.fabriclab.emulator.cli;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.fabriclab.agent.SwitchCabling;
 import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.TrafficPattern;
@@ -17,6 +19,7 @@ import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
 import org.fabriclab.emulator.live.EmulatedFabric;
+import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.routing.fabric.Fabric;
 import picocli.CommandLine.Command;
@@ -36,6 +39,9 @@ public final class UpCommand implements Callable<Integer> {
             description = "Topology spec or file:PATH")
     TopologyArg topology;
 
+    /** Payload bytes of the live hosts' packets. */
+    static final int PAYLOAD_BYTES = 2048;
+
     /** EmulatedFabric's "TCP on a free port" (its 0 means in-process only, which this command cannot serve). */
     private static final int ANY_TCP_PORT = -1;
 
@@ -53,6 +59,9 @@ public final class UpCommand implements Callable<Integer> {
 
     @Mixin
     TrafficOptions traffic;
+
+    @Mixin
+    JobOptions jobOptions;
 
     @Option(names = "--processes", description = "Run every switch as a switch-agent process of its own, data links over TCP")
     boolean processes;
@@ -90,6 +99,7 @@ public final class UpCommand implements Callable<Integer> {
             throw new IllegalArgumentException("give --processes (this emulator starts the switches) or --switch-agents (they run elsewhere), not both");
         }
         Fabric f = topology.fabric();
+        List<Simulation.Job> jobs = jobOptions.placeLive(f, traffic, link.linkGbps, PAYLOAD_BYTES);
         TrafficPattern pattern = traffic.pattern("none", f);
         CongestionControl.Settings ccSettings = cc.settings(link.linkGbps);
         if (ccSettings != null && ccSettings.marking() != null && switchAgents != null) {
@@ -119,12 +129,18 @@ public final class UpCommand implements Callable<Integer> {
                 fabric.close();
             }, "shutdown"));
             long end = exitAfter.nanos() > 0 ? System.nanoTime() + exitAfter.nanos() : Long.MAX_VALUE;
-            boolean started = pattern == null;
+            boolean started = pattern == null && jobs.isEmpty();
             while (!stop.await(200, TimeUnit.MILLISECONDS) && System.nanoTime() < end) {
                 if (!started && fabric.hosts().stream().map(LiveHost::management)
                         .allMatch(m -> m.port(1).state() == PortState.PORT_STATE_ACTIVE && m.port(1).lid() != 0)) {
-                    fabric.startTraffic(pattern, traffic.gbps, 2048, 0, null, traffic.routingMode); // the pattern fits the fabric: checked before it started
-                    out.println("every host is active: " + traffic.name("none") + " traffic started at " + traffic.gbps + " Gbps per host");
+                    if (jobs.isEmpty()) {
+                        fabric.startTraffic(pattern, traffic.gbps, PAYLOAD_BYTES, 0, null, traffic.routingMode); // the pattern fits the fabric: checked before it started
+                        out.println("every host is active: " + traffic.name("none") + " traffic started at " + traffic.gbps + " Gbps per host");
+                    } else {
+                        fabric.startJobs(jobs, PAYLOAD_BYTES, null); // placed: checked before the fabric started
+                        out.println("every host is active: " + jobs.size() + " job" + (jobs.size() == 1 ? "" : "s") + " started ("
+                                + jobs.stream().map(Simulation.Job::name).collect(Collectors.joining(", ")) + ")");
+                    }
                     out.flush();
                     started = true;
                 }

@@ -694,15 +694,57 @@ public final class EmulatedFabric implements AutoCloseable {
             auto.follow(options.timeDilation().dilation() == 0 ? startingDilation(lids.length, rateGbps, payloadBytes) : clock.dilation());
         }
         for (int i = 0; i < lids.length; i++) {
-            HostRoutes lanes = new HostRoutes(new long[0], PathLanes.SINGLE, 0);
-            if (tables != null) {
-                int e = tables.lids().endpointOfLid(lids[i]);
-                if (e >= 0) {
-                    lanes = new HostRoutes(new long[0], tables.lanes(), e);
+            ((LiveHost) nodes[hostNodes.get(i)]).start(new Traffic(lids, i, plan, lanes(tables, lids[i]), Arrivals.Mode.POISSON, rateGbps,
+                    payloadBytes, packetsPerHost, i + 1L, routingMode));
+        }
+    }
+
+    /** The SL of each path from the host of {@code lid}: {@code tables}' lanes (null, or a LID they do not know: SL 0). */
+    private static HostRoutes lanes(ForwardingTables tables, int lid) {
+        int e = tables == null ? -1 : tables.lids().endpointOfLid(lid);
+        return e < 0 ? new HostRoutes(new long[0], PathLanes.SINGLE, 0) : new HostRoutes(new long[0], tables.lanes(), e);
+    }
+
+    /**
+     * Starts {@code jobs} (placed on this fabric's hosts, numbered in its endpoint order, by {@code
+     * JobOptions}, the simulator's placement): each job's ranks send among themselves by its pattern
+     * (the core's {@link TrafficPlan#ofJob}, seeded by the job's index as the simulator seeds it), in
+     * messages of its packets of {@code payloadBytes}, Poisson at its load of {@link Options#linkGbps},
+     * every packet asking for its mode or, application-aware, each message's mode chosen from the
+     * host's NIC counters; each host's NIC counts what it receives of its job ({@code
+     * fabric_job_*} metrics). Hosts in no job keep what they send. Paths' SLs as {@link #startTraffic}.
+     *
+     * @throws IllegalStateException if a job's host has no LID yet (start jobs after the manager brought the fabric up)
+     */
+    public void startJobs(List<Simulation.Job> jobs, int payloadBytes, ForwardingTables tables) {
+        double offered = 0;
+        int hosts = 0;
+        for (int j = 0; j < jobs.size(); j++) {
+            Simulation.Job job = jobs.get(j);
+            int[] ranks = job.hosts();
+            int[] lids = new int[ranks.length];
+            int[] identity = new int[ranks.length];
+            for (int r = 0; r < ranks.length; r++) {
+                LiveNode h = nodes[fabric.endpointNode(ranks[r])];
+                lids[r] = h.management().port(1).lid();
+                identity[r] = r;
+                if (lids[r] == 0) {
+                    throw new IllegalStateException("host " + h.name() + " of job " + job.name() + " has no LID yet; start jobs after the "
+                            + "manager brought the fabric up");
                 }
             }
-            ((LiveHost) nodes[hostNodes.get(i)]).start(new Traffic(lids, i, plan, lanes, Arrivals.Mode.POISSON, rateGbps, payloadBytes,
-                    packetsPerHost, i + 1L, routingMode));
+            // the plan numbers the ranks; the traffic's LIDs are the ranks' in rank order
+            TrafficPlan plan = TrafficPlan.ofJob(job.pattern(), identity, job.messagePackets(), j + 1L);
+            double gbps = job.load() * options.linkGbps();
+            for (int r = 0; r < ranks.length; r++) {
+                ((LiveHost) nodes[fabric.endpointNode(ranks[r])]).start(new Traffic(lids, r, plan, lanes(tables, lids[r]),
+                        Arrivals.Mode.POISSON, gbps, payloadBytes, 0, (j + 1L) * 1_000_003L + r, job.mode(), job.name(), job.appAware()));
+            }
+            offered += gbps * ranks.length;
+            hosts += ranks.length;
+        }
+        if (auto != null && hosts > 0) {
+            auto.follow(options.timeDilation().dilation() == 0 ? startingDilation(hosts, offered / hosts, payloadBytes) : clock.dilation());
         }
     }
 

@@ -443,8 +443,8 @@ public final class Simulation {
      * rate, in messages of {@code messagePackets} packets created together and sent as a burst to
      * one rank (message arrivals Poisson at the load's rate over the message's bytes), each packet
      * asking for {@code mode}; with {@code appAware}, each host chooses each message's mode from
-     * its NIC counters instead ({@link AppAwareRouting}: ADAPTIVE_0 or ADAPTIVE_3), starting
-     * from ADAPTIVE_0.
+     * its NIC counters instead ({@link AppAwareRouting}: ADAPTIVE_3 or the pattern's default,
+     * {@link AppAwareRouting#forPattern}: ADAPTIVE_1 for all-to-all, ADAPTIVE_0 for the others).
      */
     public record Job(String name, int[] hosts, TrafficPattern pattern, double load, RoutingMode mode, int messagePackets,
                       boolean appAware) {
@@ -515,7 +515,7 @@ public final class Simulation {
      * {@code Measurements.MAX_DISTANCE_SWITCHES}), and, for its messages created in the
      * window and completed by the end, the time from creation to the last packet's delivery;
      * {@code adaptiveShare}, for an application-aware job, the share of its message bytes its hosts
-     * sent with ADAPTIVE_0 over the whole run (the paper's "traffic sent by Default routing"), NaN
+     * sent with the default mode (ADAPTIVE_1 for all-to-all, else ADAPTIVE_0) over the whole run (the paper's "traffic sent by Default routing"), NaN
      * for the others; {@code messagesLost}: messages whose completion was lost track of (a host had
      * more than {@code Measurements.MESSAGE_SLOTS} in delivery at once; 0 unless the fabric is
      * deadlocked or absurdly congested), left out of the message times. The application-aware

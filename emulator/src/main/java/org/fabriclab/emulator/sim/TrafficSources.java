@@ -119,7 +119,8 @@ final class TrafficSources {
                     policy[e].routingMode(job.mode());
                     if (job.appAware()) { // the host's NIC counters: its node's, its one port
                         policy[e].appAware(new AppAwareRouting(counters[f.endpointNode(e)], 1,
-                                (long) job.messagePackets() * (frameBytes - FrameSizes.DATA_HEADER), job.messagePackets(), frameBytes));
+                                (long) job.messagePackets() * (frameBytes - FrameSizes.DATA_HEADER), job.messagePackets(), frameBytes,
+                                AppAwareRouting.forPattern(job.pattern())));
                     }
                     messagePackets[e] = job.messagePackets();
                     sends[e] = true;

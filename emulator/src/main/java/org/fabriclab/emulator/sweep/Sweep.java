@@ -10,7 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingException;
@@ -93,12 +93,14 @@ public final class Sweep {
     /**
      * Runs the grid {@code engines} x {@code loads} on {@code threads} threads.
      *
-     * @param config per engine's tables, the simulation at every load but its load (the builder's load is set per point)
+     * @param config per engine's tables and a point's load, the simulation but its load (the builder's load is set to
+     *               the point's after; the load is given for what else follows it: jobs without a load of their own)
      * @return a curve per engine, in the order given, each with a point per load in the order given
      * @throws RoutingException         the first engine (in the order given) that could not route, named in its message
      * @throws IllegalArgumentException a point's configuration the simulator refuses, before any point runs
      */
-    public static List<Curve> run(List<String> engines, double[] loads, Router router, Function<ForwardingTables, Simulation.Builder> config,
+    public static List<Curve> run(List<String> engines, double[] loads, Router router,
+                                  BiFunction<ForwardingTables, Double, Simulation.Builder> config,
                                   int threads, Listener listener) throws RoutingException {
         if (engines.isEmpty() || loads.length == 0) {
             throw new IllegalArgumentException("a sweep needs at least one engine and one load");
@@ -131,7 +133,7 @@ public final class Sweep {
             List<Simulation.Config> configs = new ArrayList<>(); // every point checked before the first one runs
             for (ForwardingTables t : tables) {
                 for (double load : loads) {
-                    configs.add(config.apply(t).load(load).build());
+                    configs.add(config.apply(t, load).load(load).build());
                 }
             }
             AtomicInteger done = new AtomicInteger();

@@ -5,7 +5,10 @@ import org.fabriclab.routing.dragonfly.RoutingMode;
 /**
  * Application-aware routing (De Sensi et al., "Mitigating Network Noise on Dragonfly Networks
  * through Application-Aware Routing", SC'19, section 4.2, Algorithm 1): before each message a
- * host chooses between Adaptive ({@link RoutingMode#ADAPTIVE_0}) and Adaptive with High Bias
+ * host chooses between the default mode ({@link RoutingMode#ADAPTIVE_0}, Adaptive; for all-to-all
+ * {@link RoutingMode#ADAPTIVE_1}, Increasingly Minimal Bias: "for MPI_Alltoall communication,
+ * Adaptive is replaced with Increasingly Minimal Bias routing because ... this is also the current
+ * default behaviour", {@link #forPattern}) and Adaptive with High Bias
  * ({@link RoutingMode#ADAPTIVE_3}) from its NIC counters ({@link NicCounters}), by the paper's
  * cost model of a message of {@code f} flits in {@code p} packets, {@code T = (p + 512) / 1024 * L
  * + f * (s + 1)} (Equation 2; L the packet latency, s the stall cycles per flit): the mode of the
@@ -42,7 +45,9 @@ public final class AppAwareRouting {
     private final long messageBytes;
     private final long messagePackets;
     private final long messageFlits;
-    private RoutingMode current = RoutingMode.ADAPTIVE_0;
+    /** The mode the high bias is weighed against: ADAPTIVE_0, or ADAPTIVE_1 for all-to-all. */
+    private final RoutingMode adaptive;
+    private RoutingMode current;
     private long readLatencyNs;
     private long readLatencyPackets;
     private long readFlits;
@@ -62,11 +67,35 @@ public final class AppAwareRouting {
      * of {@code messagePackets} frames of {@code frameBytes} ({@code messageBytes} of payload).
      */
     public AppAwareRouting(PortCounterArray counters, int port, long messageBytes, int messagePackets, int frameBytes) {
+        this(counters, port, messageBytes, messagePackets, frameBytes, RoutingMode.ADAPTIVE_0);
+    }
+
+    /**
+     * As the other constructor, weighing {@code adaptive} (ADAPTIVE_0 or ADAPTIVE_1: the
+     * application's default adaptive mode) against the high bias.
+     */
+    public AppAwareRouting(PortCounterArray counters, int port, long messageBytes, int messagePackets, int frameBytes,
+                           RoutingMode adaptive) {
+        if (adaptive != RoutingMode.ADAPTIVE_0 && adaptive != RoutingMode.ADAPTIVE_1) {
+            throw new IllegalArgumentException("application-aware routing weighs ADAPTIVE_0 or ADAPTIVE_1 against the high bias, not "
+                    + adaptive);
+        }
+        this.adaptive = adaptive;
+        this.current = adaptive;
         this.counters = counters;
         this.port = port;
         this.messageBytes = messageBytes;
         this.messagePackets = messagePackets;
         this.messageFlits = (long) messagePackets * NicCounters.flits(frameBytes);
+    }
+
+    /**
+     * The default mode application-aware routing weighs against the high bias for a job of
+     * {@code pattern}: ADAPTIVE_1 for all-to-all (MPI_Alltoall's default on Aries, as the paper's
+     * library keeps it), ADAPTIVE_0 for the others.
+     */
+    public static RoutingMode forPattern(TrafficPattern pattern) {
+        return pattern.kind() == TrafficPattern.Kind.ALL_TO_ALL ? RoutingMode.ADAPTIVE_1 : RoutingMode.ADAPTIVE_0;
     }
 
     /** The mode of the next message. */
@@ -84,7 +113,7 @@ public final class AppAwareRouting {
             cumulativeBytes = 0;
             current = decide(packets, flits);
         }
-        if (current == RoutingMode.ADAPTIVE_0) {
+        if (current == adaptive) {
             adaptiveBytes += bytes;
         } else {
             biasedBytes += bytes;
@@ -94,7 +123,7 @@ public final class AppAwareRouting {
 
     /** Algorithm 1's choice for a message of {@code packets} packets and {@code flits} flits. */
     private RoutingMode decide(long packets, long flits) {
-        if (current == RoutingMode.ADAPTIVE_0) {
+        if (current == adaptive) {
             if (ageBiased > MAX_AGE || Double.isNaN(latencyBiased)) {
                 latencyBiased = latencyAdaptive * LATENCY_SCALE;
                 stallsBiased = stallsAdaptive * STALL_SCALE;
@@ -107,9 +136,9 @@ public final class AppAwareRouting {
             return current; // nothing measured yet
         }
         double share = (packets + WINDOW / 2) / WINDOW;
-        double adaptive = share * latencyAdaptive + flits * (stallsAdaptive + 1);
+        double unbiased = share * latencyAdaptive + flits * (stallsAdaptive + 1);
         double biased = share * latencyBiased + flits * (stallsBiased + 1);
-        return biased < adaptive ? RoutingMode.ADAPTIVE_3 : RoutingMode.ADAPTIVE_0;
+        return biased < unbiased ? RoutingMode.ADAPTIVE_3 : adaptive;
     }
 
     /** What the counters moved by since the last read: the latency and stalls of the mode in use. */
@@ -127,7 +156,7 @@ public final class AppAwareRouting {
         readWaitNs = waitNs;
         ageAdaptive++;
         ageBiased++;
-        if (current == RoutingMode.ADAPTIVE_0) {
+        if (current == adaptive) {
             if (!Double.isNaN(latency)) {
                 latencyAdaptive = latency;
                 ageAdaptive = 0;
@@ -151,7 +180,12 @@ public final class AppAwareRouting {
         return current;
     }
 
-    /** Message bytes sent with Adaptive (the paper's "percentage of traffic sent by Default routing"). */
+    /** The default adaptive mode it weighs against the high bias (ADAPTIVE_0, or ADAPTIVE_1 for all-to-all). */
+    public RoutingMode adaptive() {
+        return adaptive;
+    }
+
+    /** Message bytes sent with the default mode (the paper's "percentage of traffic sent by Default routing"). */
     public long adaptiveBytes() {
         return adaptiveBytes;
     }

@@ -67,7 +67,15 @@ public final class PortCounterArray {
      * the NIC's wait; application-aware routing reads it).
      */
     public static final int NIC_NETWORK_LATENCY_NS = 14;
-    public static final int NODE_COUNTERS = 15;
+    /** Node counter (a NIC of a job's host): its job's messages received whole here (a live job's; {@code emulator up --job}). */
+    public static final int JOB_MESSAGES = 15;
+    /** Node counter (a NIC of a job's host): those messages' completion times summed, ns from creation to the last packet's arrival. */
+    public static final int JOB_MESSAGE_NS = 16;
+    /** Node counter (a NIC of a job's host): its job's data packets received here. */
+    public static final int JOB_PACKETS = 17;
+    /** Node counter (a NIC of a job's host): of those, the packets a Dragonfly's routing sent through an intermediate group. */
+    public static final int JOB_NONMINIMAL_PACKETS = 18;
+    public static final int NODE_COUNTERS = 19;
 
     /** Why a packet was discarded (IBA counts them apart: PortXmitDiscards, VL15Dropped, buffer overruns, link errors). */
     public enum DiscardReason {

@@ -112,6 +112,11 @@ public final class TrafficPlan {
         return pattern;
     }
 
+    /** Packets per message: one, or a job's ({@link #ofJob}). */
+    public int messagePackets() {
+        return messagePackets;
+    }
+
     /** Hosts the plan numbers (with {@link #among}: the destinations). */
     public int hosts() {
         return hosts;

@@ -10,14 +10,17 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.fabriclab.agent.core.AppAwareRouting;
 import org.fabriclab.agent.core.Arrivals;
 import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.FlowSink;
 import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.HostPolicy;
 import org.fabriclab.agent.core.PacketPool;
+import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.mgmt.ManagedNode;
+import org.fabriclab.routing.dragonfly.DragonflyHeader;
 
 /**
  * A host: its NIC's {@link HostCore} and its traffic decisions' {@link HostPolicy} (the same the
@@ -37,18 +40,34 @@ import org.fabriclab.agent.mgmt.ManagedNode;
  * echo it in its ACK (the sink's latencies are then counted from the NIC, not from the source
  * queue), and the congestion-control bits ride in the high nibble of the frame's flags byte
  * ({@link Frames#FLAGS}); control packets are DATA frames without payload.
+ *
+ * <p>A job's host ({@link Traffic#job}): its source creates a message's packets together (the
+ * arrival process spaces messages, at the job's rate), all to one rank; with application-aware
+ * routing each message's mode is chosen from this NIC's counters, as in the simulator. As a
+ * receiver it counts in its node counters ({@link PortCounterArray#JOB_MESSAGES} and the three
+ * after it) the job's messages received whole and their completion times, its packets and those
+ * routed non-minimally: a message is {@code seq / messagePackets} of its sender (the sender starts
+ * its job's numbers at a message boundary), tracked in {@link #MESSAGE_SLOTS} slots per source.
  */
 public final class LiveHost extends LiveNode implements HostCore.Output {
     static final long TICK_NS = 100_000;
     private static final int SEND_QUEUE = 16;
     /** Per-LID arrays start this long and double when a higher LID shows up (never per packet in steady state). */
     private static final int INITIAL_LIDS = 64;
+    /** A job's messages per source tracked in delivery at once (a later one takes the slot of one still incomplete: lost track of). */
+    static final int MESSAGE_SLOTS = 8;
     private final HostCore core;
     private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
     private final PortCache port;
     /** Per destination LID, the number of the next packet of the pair (for the receiver's loss count). */
     private int[] pairSeq = new int[INITIAL_LIDS];
     private final FlowSink sink = new FlowSink();
+    /** Per source LID, per slot: one more than the number of the message it tracks (0: none), its packets still to come, its start. */
+    private long[] slotMessage = new long[INITIAL_LIDS * MESSAGE_SLOTS];
+    private int[] slotLeft = new int[INITIAL_LIDS * MESSAGE_SLOTS];
+    private long[] slotStart = new long[INITIAL_LIDS * MESSAGE_SLOTS];
+    /** Packets per message of this host's job (what it receives of it too); 0: no job. */
+    private int jobMessagePackets;
     private Traffic traffic;
     /** Stopped: no new packets are created, but those already made (queued or held) still go. */
     private boolean stopped;
@@ -85,13 +104,24 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         execute(() -> {
             SplittableRandom random = new SplittableRandom(t.seed());
             int frameBytes = Frames.DATA_HEADER + t.payloadBytes();
-            meanGapNs = t.rateGbps() > 0 ? Arrivals.meanGapNs(frameBytes, t.rateGbps()) : 0;
+            int k = t.plan().messagePackets();
+            // the arrivals space messages: a message's packets' time at the offered rate
+            meanGapNs = t.rateGbps() > 0 ? k * Arrivals.meanGapNs(frameBytes, t.rateGbps()) : 0;
             HostPolicy previous = policy;
             policy = new HostPolicy(t.plan().destinations(t.self(), random),
                     meanGapNs > 0 ? new Arrivals(t.arrivals(), meanGapNs, random) : null, t.lanes(), vls);
             policy.routingMode(t.routingMode());
+            if (t.appAware()) {
+                policy.appAware(new AppAwareRouting(mgmt.counters(), 1, (long) k * t.payloadBytes(), k, frameBytes,
+                        AppAwareRouting.forPattern(t.plan().pattern())));
+            }
+            mgmt.job(t.job());
+            jobMessagePackets = t.job() == null ? 0 : k;
             if (previous != null) {
-                policy.continueSequence(previous.nextSequence()); // one counter for the host's life
+                // one counter for the host's life, a job's messages starting at a boundary of its own (the receivers number them by it)
+                int seq = previous.nextSequence();
+                int past = Integer.remainderUnsigned(seq, k);
+                policy.continueSequence(past == 0 ? seq : seq + k - past);
                 if (previous.source().held() != PacketPool.NONE) {
                     policy.source().hold(previous.source().held()); // made already: it still goes
                 }
@@ -184,28 +214,47 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         if (stopped) {
             nextArrival = Math.max(nextArrival, now); // nothing created while stopped
         } else if (meanGapNs == 0) {
-            while (!source.isFull() && (!limited || created < t.packets())) {
-                source.add(now, -1);
-                created++;
+            while (source.room() >= k(t) && (!limited || created < t.packets())) {
+                message(source, t, now);
             }
         } else {
             // a loop starved for longer than the source queue's worth of arrivals: what it would
             // refuse anyway is counted at once, and the last queue's worth is created (they go as
             // a burst, as a stalled application's writes would, and the link catches up)
-            long window = (long) (SourceQueue.PACKETS * meanGapNs);
+            int k = k(t);
+            long window = (long) (SourceQueue.PACKETS / k * meanGapNs);
             if (now - nextArrival > window) {
-                long behind = (long) ((now - nextArrival - window) / meanGapNs);
+                long behind = k * (long) ((now - nextArrival - window) / meanGapNs);
                 source.refuse(limited ? Math.min(behind, Math.max(0, t.packets() - created)) : behind);
                 created += behind;
                 nextArrival = now - window;
             }
             while (nextArrival <= now && (!limited || created < t.packets())) {
-                source.add(nextArrival, -1);
-                created++;
+                message(source, t, nextArrival);
                 nextArrival += policy.nextGapNs();
             }
         }
         pump(t, slid, now);
+    }
+
+    /** Packets per message: a job's, else 1. */
+    private static int k(Traffic t) {
+        return t.plan().messagePackets();
+    }
+
+    /** Creates a message (one packet without a job) made at {@code at}: its packets all queued, or all refused. */
+    private void message(SourceQueue source, Traffic t, long at) {
+        int k = k(t);
+        if (k == 1) {
+            source.add(at, -1);
+        } else if (source.room() < k) {
+            source.refuse(k);
+        } else {
+            for (int i = 0; i < k; i++) {
+                source.add(at, -1);
+            }
+        }
+        created += k;
     }
 
     /** Moves packets from the source queue into the NIC while its send queue has room. */
@@ -298,7 +347,49 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     @Override
     public void delivered(int h, long now) {
         sink.record(pool.slid(h), pool.seq(h), pool.flow(h), pool.bytes(h), now - pool.timestamp(h));
+        if (jobMessagePackets > 0) {
+            jobReceived(h, now);
+        }
         drop(h);
+    }
+
+    /**
+     * Counts a job's packet {@code h} as its receiver: non-minimal or not, and its message's
+     * completion when it is the last to arrive (its start the earliest timestamp of its packets:
+     * their creation, or with congestion control their NIC send).
+     */
+    private void jobReceived(int h, long now) {
+        PortCounterArray c = mgmt.counters();
+        c.addNode(PortCounterArray.JOB_PACKETS);
+        if (DragonflyHeader.has(pool.route(h), DragonflyHeader.NONMINIMAL)) {
+            c.addNode(PortCounterArray.JOB_NONMINIMAL_PACKETS);
+        }
+        int k = jobMessagePackets;
+        long created = pool.timestamp(h);
+        if (k == 1) {
+            c.addNode(PortCounterArray.JOB_MESSAGES);
+            c.addNode(PortCounterArray.JOB_MESSAGE_NS, now - created);
+            return;
+        }
+        int slid = pool.slid(h);
+        if ((slid + 1) * MESSAGE_SLOTS > slotMessage.length) {
+            int n = Math.max((slid + 1) * MESSAGE_SLOTS, slotMessage.length * 2);
+            slotMessage = Arrays.copyOf(slotMessage, n);
+            slotLeft = Arrays.copyOf(slotLeft, n);
+            slotStart = Arrays.copyOf(slotStart, n);
+        }
+        long message = Integer.toUnsignedLong(pool.seq(h)) / k;
+        int slot = slid * MESSAGE_SLOTS + (int) (message % MESSAGE_SLOTS);
+        if (slotMessage[slot] != message + 1) {
+            slotMessage[slot] = message + 1;
+            slotLeft[slot] = k;
+            slotStart[slot] = created;
+        }
+        slotStart[slot] = Math.min(slotStart[slot], created);
+        if (--slotLeft[slot] == 0) {
+            c.addNode(PortCounterArray.JOB_MESSAGES);
+            c.addNode(PortCounterArray.JOB_MESSAGE_NS, now - slotStart[slot]);
+        }
     }
 
     @Override

@@ -23,9 +23,18 @@ import org.fabriclab.routing.engine.PathLanes;
  * @param packets      packets to create in all; 0 for no limit
  * @param seed         seed of the host's random draws (destinations, gaps)
  * @param routingMode  the routing mode every packet asks the fabric for ({@link RoutingMode#DEFAULT}: none)
+ * @param job          the job this host is a rank of (a {@link TrafficPlan#ofJob job plan} over its ranks, messages of
+ *                     the plan's packets created together), named in its NIC's counters; null: no job
+ * @param appAware     a job's host chooses each message's routing mode from its NIC counters ({@code AppAwareRouting})
  */
 public record Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lanes, Arrivals.Mode arrivals, double rateGbps,
-                      int payloadBytes, long packets, long seed, RoutingMode routingMode) {
+                      int payloadBytes, long packets, long seed, RoutingMode routingMode, String job, boolean appAware) {
+    /** No job. */
+    public Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lanes, Arrivals.Mode arrivals, double rateGbps,
+                   int payloadBytes, long packets, long seed, RoutingMode routingMode) {
+        this(hostLids, self, plan, lanes, arrivals, rateGbps, payloadBytes, packets, seed, routingMode, null, false);
+    }
+
     /** Packets that ask for no routing mode. */
     public Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lanes, Arrivals.Mode arrivals, double rateGbps,
                    int payloadBytes, long packets, long seed) {
@@ -46,6 +55,9 @@ public record Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lan
         if (rateGbps < 0 || packets < 0) {
             throw new IllegalArgumentException("rate and packet count must not be negative");
         }
+        if (appAware && job == null) {
+            throw new IllegalArgumentException("application-aware routing chooses per message: a job's traffic only");
+        }
     }
 
     /**
@@ -59,11 +71,11 @@ public record Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lan
 
     /** The same traffic with arrivals spaced by {@code mode}. */
     public Traffic withArrivals(Arrivals.Mode mode) {
-        return new Traffic(hostLids, self, plan, lanes, mode, rateGbps, payloadBytes, packets, seed, routingMode);
+        return new Traffic(hostLids, self, plan, lanes, mode, rateGbps, payloadBytes, packets, seed, routingMode, job, appAware);
     }
 
     /** The same traffic with every packet asking for routing mode {@code mode}. */
     public Traffic withRoutingMode(RoutingMode mode) {
-        return new Traffic(hostLids, self, plan, lanes, arrivals, rateGbps, payloadBytes, packets, seed, mode);
+        return new Traffic(hostLids, self, plan, lanes, arrivals, rateGbps, payloadBytes, packets, seed, mode, job, appAware);
     }
 }

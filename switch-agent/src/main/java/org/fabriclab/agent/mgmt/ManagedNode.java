@@ -70,6 +70,8 @@ public final class ManagedNode {
     private long eventSequence;
     private volatile FlowSource flowSource;
     private volatile String congestionControl;
+    /** {@link #job(String)}. */
+    private volatile String job;
     private volatile Emulation emulation;
     private volatile Gauges gauges;
     private volatile LongSupplier modelClock = System::nanoTime;
@@ -252,6 +254,16 @@ public final class ManagedNode {
     /** {@link #congestionControl(String)}'s name, or null. */
     public String congestionControl() {
         return congestionControl;
+    }
+
+    /** The job a channel adapter's host runs ({@code --job}'s name), whose counters its NIC keeps; null: none. */
+    public void job(String name) {
+        job = name;
+    }
+
+    /** {@link #job(String)}'s name, or null. */
+    public String job() {
+        return job;
     }
 
     /** Where a channel adapter's per-flow counters come from (its data plane sets it). */

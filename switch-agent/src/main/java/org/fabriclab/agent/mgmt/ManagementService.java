@@ -388,7 +388,12 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
                     .setCnpsReceived(c.getNode(PortCounterArray.NIC_CNPS_RECEIVED))
                     .setAcksReceived(c.getNode(PortCounterArray.NIC_ACKS_RECEIVED))
                     .setControlSent(c.getNode(PortCounterArray.NIC_CONTROL_SENT))
-                    .setControlDropped(c.getNode(PortCounterArray.NIC_CONTROL_DROPPED)));
+                    .setControlDropped(c.getNode(PortCounterArray.NIC_CONTROL_DROPPED))
+                    .setJob(node.job() == null ? "" : node.job())
+                    .setJobMessages(c.getNode(PortCounterArray.JOB_MESSAGES))
+                    .setJobMessageNsSum(c.getNode(PortCounterArray.JOB_MESSAGE_NS))
+                    .setJobPackets(c.getNode(PortCounterArray.JOB_PACKETS))
+                    .setJobNonminimalPackets(c.getNode(PortCounterArray.JOB_NONMINIMAL_PACKETS)));
         } else if (cc != null) { // a switch that marks ECN
             b.setEcn(org.fabriclab.proto.v1.EcnCounters.newBuilder().setMarked(c.getNode(PortCounterArray.ECN_MARKED)));
         }

@@ -55,6 +55,33 @@ class AppAwareRoutingTest {
         assertEquals(2 * 65536, b.adaptiveBytes());
     }
 
+    /**
+     * The paper's library replaces Adaptive with Increasingly Minimal Bias for MPI_Alltoall (its
+     * default there): an all-to-all job weighs ADAPTIVE_1 against the high bias, the others
+     * ADAPTIVE_0; the same counters give the same choice, named by the default.
+     */
+    @Test
+    void allToAllWeighsIncreasinglyMinimalBiasAgainstTheHighBias() {
+        assertEquals(RoutingMode.ADAPTIVE_1, AppAwareRouting.forPattern(TrafficPattern.ALL_TO_ALL));
+        for (TrafficPattern p : new TrafficPattern[] {TrafficPattern.UNIFORM, TrafficPattern.ALLREDUCE_RING, TrafficPattern.HALO3D}) {
+            assertEquals(RoutingMode.ADAPTIVE_0, AppAwareRouting.forPattern(p), p.cliName());
+        }
+        PortCounterArray stalled = new PortCounterArray(1);
+        AppAwareRouting a = new AppAwareRouting(stalled, 1, 65536, 256, FRAME, RoutingMode.ADAPTIVE_1);
+        assertEquals(RoutingMode.ADAPTIVE_1, a.adaptive());
+        traffic(stalled, 100, 2000, 4000, 40_000);
+        assertEquals(RoutingMode.ADAPTIVE_1, a.select(), "stalled: the default, here Increasingly Minimal Bias");
+        PortCounterArray quiet = new PortCounterArray(1);
+        AppAwareRouting b = new AppAwareRouting(quiet, 1, 65536, 256, FRAME, RoutingMode.ADAPTIVE_1);
+        traffic(quiet, 100, 2000, 4000, 0);
+        assertEquals(RoutingMode.ADAPTIVE_3, b.select(), "latency-bound: the high bias, as against ADAPTIVE_0");
+        traffic(quiet, 100, 2500, 4000, 0);
+        assertEquals(RoutingMode.ADAPTIVE_1, b.select(), "the bias measured worse than the default's last: back to ADAPTIVE_1");
+        assertEquals(65536, b.adaptiveBytes(), "the default's bytes count ADAPTIVE_1's");
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new AppAwareRouting(quiet, 1, 65536, 256, FRAME, RoutingMode.ADAPTIVE_3), "the high bias against itself");
+    }
+
     @Test
     void aHostPolicyStampsEachMessageWithTheChosenMode() {
         PortCounterArray c = new PortCounterArray(1);
