@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.TreeMap;
+import org.fabriclab.agent.core.TrafficPlan;
 
 /**
  * The perf manager's series, built at scrape time from its last poll (docs/metrics.md names them):
@@ -225,20 +226,16 @@ final class PerfMetrics implements MultiCollector {
     }
 
     /**
-     * Jobs with series, the first by name (the command lines refuse more: {@code JobOptions.MAX_JOBS}); a
-     * job's series are its hosts' NIC counters summed, so their number does not grow with the hosts.
-     */
-    static final int MAX_JOBS = 16;
-
-    /**
      * Per job ({@code --job} on the live plane: a label per job name), what its hosts received
      * of it: messages completed, their completion times summed, packets, and the packets routed
-     * through an intermediate group, with that share as a gauge.
+     * through an intermediate group, with that share as a gauge. Series for the first
+     * {@link TrafficPlan#MAX_JOBS} jobs by name only (the command lines refuse more); a job's
+     * series are its hosts' NIC counters summed, so their number does not grow with the hosts.
      */
     private void jobs(List<MetricSnapshot> out) {
         TreeMap<String, long[]> byJob = new TreeMap<>();
         for (PerfManager.Node n : perf.nodes()) {
-            if (n.nic && !n.nicJob.isEmpty() && (byJob.containsKey(n.nicJob) || byJob.size() < MAX_JOBS)) {
+            if (n.nic && !n.nicJob.isEmpty() && (byJob.containsKey(n.nicJob) || byJob.size() < TrafficPlan.MAX_JOBS)) {
                 long[] sum = byJob.computeIfAbsent(n.nicJob, k -> new long[4]);
                 sum[0] += n.jobMessages;
                 sum[1] += n.jobMessageNs;

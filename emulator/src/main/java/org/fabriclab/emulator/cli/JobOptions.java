@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.fabriclab.agent.core.SourceQueue;
+import org.fabriclab.agent.core.TrafficPlan;
 import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.fabric.Fabric;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Option;
  */
 public final class JobOptions {
     /** The most jobs a command takes (the metrics' {@code job} label stays bounded). */
-    public static final int MAX_JOBS = 16;
+    public static final int MAX_JOBS = TrafficPlan.MAX_JOBS;
 
     @Option(names = "--job", paramLabel = "name=N,hosts=H[,placement=P][,pattern=T][,load=X][,mode=M][,message=B]",
             description = "Instead of the pattern every host sends by, repeatable (at most " + MAX_JOBS + "): a job of H hosts, placed "

@@ -15,6 +15,13 @@ import java.util.TreeMap;
  * ranks' hosts. Immutable; made off the hot path.
  */
 public final class TrafficPlan {
+    /**
+     * The most jobs one fabric runs ({@link #ofJob}): the command lines refuse more, and the live
+     * plane's {@code fabric_job_*} metrics keep a series per job only for this many, so their
+     * {@code job} label stays bounded whatever the hosts report.
+     */
+    public static final int MAX_JOBS = 16;
+
     private final TrafficPattern pattern;
     private final int hosts;
     private final int[] permutation;
