@@ -142,4 +142,20 @@ class JobCommandTest {
         assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "hosts=8,message=4MiB"),
                 "emulator up", "job job1's messages of 4194304 bytes are 2048 packets", "(1024)");
     }
+
+    @Test
+    void pingPongReportsItsIterationsAndIsRefusedWhereItCannotRun() {
+        SimCommandTest.Run r = sim("--json", "--job", "name=pp,hosts=2,pattern=ping-pong,message=1KiB");
+        assertEquals(0, r.code(), r.err());
+        JsonNode pp = r.json().path("jobs").get(0);
+        assertEquals("ping-pong", pp.path("pattern").asText());
+        assertTrue(pp.path("iterations").asLong() > 0, pp.toString());
+        assertTrue(pp.path("iterationMeanNs").asDouble() > pp.path("messageMeanNs").asDouble(), pp.toString());
+        assertTrue(pp.path("iterationP99Ns").isNumber(), pp.toString());
+        assertTrue(sim("--job", "name=pp,hosts=2,pattern=ping-pong").out().contains("pp: ping-pong, "), "the text report's line");
+        assertRefused(sim("--job", "name=pp,hosts=4,pattern=ping-pong"), "emulator sim", "ping-pong runs between two hosts: give hosts=2");
+        assertRefused(sim("--job", "name=pp,hosts=2,pattern=ping-pong,load=0.5"), "emulator sim", "closed-loop", "no load=");
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "name=pp,hosts=2,pattern=ping-pong"),
+                "emulator up", "job pp's pattern ping-pong is closed-loop, which only the simulator runs");
+    }
 }

@@ -26,7 +26,9 @@ public final class JobOptions {
             description = "Instead of the pattern every host sends by, repeatable (at most " + MAX_JOBS + "): a job of H hosts, placed "
                     + "in the order given on the hosts the earlier jobs left: placement contiguous (the lowest free hosts: packed "
                     + "switches and groups), random (seeded by --seed) or interleaved (round-robin over the Dragonfly groups). It sends "
-                    + "among its own ranks by pattern " + JobSpec.PATTERNS + "; at load X of each host's link rate (default: --load; "
+                    + "among its own ranks by pattern " + JobSpec.PATTERNS + " (closed-loop, hosts=2, no load=: rank 0 sends a "
+                    + "message to rank 1, which answers when the whole message arrived, iterations back to back; the report gives "
+                    + "the iterations and their time; emulator sim only); at load X of each host's link rate (default: --load; "
                     + "live: --traffic-gbps over the link rate; emulator sweep: each point's load); every packet asking for routing "
                     + "mode M (default --routing-mode; app-aware: each host chooses ADAPTIVE_3 or the pattern's default, ADAPTIVE_1 "
                     + "for all-to-all and ADAPTIVE_0 for the others, per message from its NIC counters, De Sensi et al.'s "
@@ -85,6 +87,12 @@ public final class JobOptions {
         if (traffic.name != null) {
             throw new IllegalArgumentException("--traffic is every host's traffic; with --job each job's is its pattern= key: give one");
         }
+        for (JobSpec s : specs()) {
+            if (s.loop() != null) {
+                throw new IllegalArgumentException("Invalid value for option '--job': job " + s.name() + "'s pattern " + s.patternName()
+                        + " is closed-loop, which only the simulator runs (emulator sim); the live plane's jobs are open-loop");
+            }
+        }
         double load = traffic.gbps / linkGbps;
         if (!(load > 0 && load <= 1)) {
             throw new IllegalArgumentException("Invalid value for option '--job': a job without load= runs at --traffic-gbps "
@@ -128,6 +136,11 @@ public final class JobOptions {
             m.put("modelMessageNs", Double.isNaN(jr.modelMessageNs()) ? null : jr.modelMessageNs());
             if (job.appAware()) {
                 m.put("adaptiveShare", Double.isNaN(jr.adaptiveShare()) ? null : jr.adaptiveShare());
+            }
+            if (job.loop() != null) { // closed-loop: the microbenchmark's figure, the time per iteration
+                m.put("iterations", jr.iterations());
+                m.put("iterationMeanNs", jr.iterations() > 0 ? jr.iterationMeanNs() : null);
+                m.put("iterationP99Ns", jr.iterations() > 0 ? jr.iterationP99Ns() : null);
             }
             if (jr.messagesLost() > 0) { // only when it happened: the message times leave those messages out
                 m.put("messagesLost", jr.messagesLost());

@@ -32,16 +32,17 @@ import org.fabriclab.routing.text.Excerpt;
  * @param mode         routing mode, or null: {@code --routing-mode} (or, with {@code appAware}, chosen per message)
  * @param messageBytes message size in bytes, or 0: one packet's payload
  * @param appAware     {@code mode=app-aware}: each host chooses each message's mode from its NIC counters
+ * @param loop         a closed-loop microbenchmark ({@code pattern=ping-pong}), or null: open-loop
  */
 record JobSpec(String name, int hosts, Placement placement, String patternName, TrafficPattern pattern, Double load, RoutingMode mode,
-               long messageBytes, boolean appAware) {
+               long messageBytes, boolean appAware, Simulation.Loop loop) {
     /** {@code mode=}'s value for application-aware routing. */
     static final String APP_AWARE = "app-aware";
 
     /** The keys a spec takes. */
     static final String KEYS = "name, hosts, placement, pattern, load, mode, message";
     /** The patterns a job takes. */
-    static final String PATTERNS = "all-to-all, allreduce-ring, halo3d, random (uniform), permutation";
+    static final String PATTERNS = "all-to-all, allreduce-ring, halo3d, random (uniform), permutation, or closed-loop ping-pong";
     /** The largest message: a source queue of the most packets could not hold more of the smallest packets. */
     static final long MAX_MESSAGE_BYTES = 1L << 30;
 
@@ -89,7 +90,14 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
             throw invalid(text, where + e.getMessage());
         }
         String patternName = kv.getOrDefault("pattern", "random").toLowerCase(Locale.ROOT);
-        TrafficPattern pattern = switch (patternName) {
+        Simulation.Loop loop = patternName.equals(Simulation.Loop.PING_PONG.cliName()) ? Simulation.Loop.PING_PONG : null;
+        if (loop == Simulation.Loop.PING_PONG && hosts != 2) {
+            throw invalid(text, where + "ping-pong runs between two hosts: give hosts=2, not " + hosts);
+        }
+        if (loop != null && kv.containsKey("load")) {
+            throw invalid(text, where + loop.cliName() + " is closed-loop (a rank sends when it has received): it takes no load=");
+        }
+        TrafficPattern pattern = loop != null ? TrafficPattern.UNIFORM : switch (patternName) {
             case "random", "uniform" -> TrafficPattern.UNIFORM;
             case "all-to-all", "alltoall" -> TrafficPattern.ALL_TO_ALL;
             case "allreduce-ring", "allreduce", "ring" -> TrafficPattern.ALLREDUCE_RING;
@@ -121,7 +129,8 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
         if (kv.containsKey("message") && (message < 1 || message > MAX_MESSAGE_BYTES)) {
             throw invalid(text, where + "message=" + Excerpt.quote(kv.get("message")) + " is not a size of 1 byte to 1GiB (e.g. 4096, 64KiB, 1MiB)");
         }
-        return new JobSpec(name, hosts, placement, patternName, pattern, load, appAware ? RoutingMode.ADAPTIVE_0 : mode, message, appAware);
+        return new JobSpec(name, hosts, placement, patternName, pattern, load, appAware ? RoutingMode.ADAPTIVE_0 : mode, message, appAware,
+                loop);
     }
 
     /** {@code 4096}, {@code 64KiB} / {@code 64k}, {@code 1MiB} / {@code 1m} in bytes; -1 if none of these. */
@@ -186,7 +195,7 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
                         + " of the fabric's " + n);
             }
             jobs.add(new Simulation.Job(s.name(), hosts, s.pattern(), s.load() == null ? load : s.load(),
-                    s.mode() == null ? mode : s.mode(), packets, s.appAware()));
+                    s.mode() == null ? mode : s.mode(), packets, s.appAware(), s.loop()));
         }
         return jobs;
     }

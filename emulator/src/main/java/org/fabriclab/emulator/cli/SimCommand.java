@@ -299,6 +299,12 @@ public final class SimCommand implements Callable<Integer> {
                     shown(m.get("latencyMeanNs")), shown(m.get("latencyP99Ns")), m.get("packetsDelivered"), shown(m.get("nonMinimalShare")),
                     shown(m.get("messageMeanNs")), shown(m.get("messageP99Ns")));
         }
+        for (Map<String, Object> m : (List<Map<String, Object>>) report.get("jobs")) {
+            if (m.containsKey("iterations")) { // a closed-loop job: its figure is the time per iteration
+                out.printf(Locale.ROOT, "%s: %s, %s iterations, %s ns mean, %s ns p99%n", m.get("name"), m.get("pattern"),
+                        m.get("iterations"), shown(m.get("iterationMeanNs")), shown(m.get("iterationP99Ns")));
+            }
+        }
     }
 
     private static String shown(Object v) {

@@ -78,6 +78,8 @@ final class Measurements {
     private final long[] jobMessages;
     private final LatencyHistogram[] jobLatency;
     private final LatencyHistogram[] jobMessageTime;
+    /** Per closed-loop job, its iterations' times (started in the window). */
+    private final LatencyHistogram[] jobIterations;
     /** Per message slot, one more than the number of the message it counts (0: none yet), and its packets still to arrive. */
     private final long[] slotMessage;
     private final int[] slotLeft;
@@ -152,9 +154,11 @@ final class Measurements {
         jobMessagesLost = new long[js];
         jobLatency = new LatencyHistogram[js];
         jobMessageTime = new LatencyHistogram[js];
+        jobIterations = new LatencyHistogram[js];
         for (int j = 0; j < js; j++) {
             jobLatency[j] = new LatencyHistogram();
             jobMessageTime[j] = new LatencyHistogram();
+            jobIterations[j] = new LatencyHistogram();
         }
         dragonfly = c.tables().dragonfly() != null;
         distance = js == 0 || f.switchCount() > MAX_DISTANCE_SWITCHES ? null : switchDistances(f);
@@ -381,6 +385,13 @@ final class Measurements {
         }
     }
 
+    /** Closed-loop job {@code j} completed an iteration started at {@code start} at {@code end}: counted if it started in the window. */
+    void iteration(int j, long start, long end) {
+        if (start >= c.warmupNs()) {
+            jobIterations[j].add(end - start);
+        }
+    }
+
     /**
      * Each job's report over the measured window ({@code nsPerByte}: the links' time per byte;
      * {@code adaptiveShares}: per job, its application-aware share, or NaN).
@@ -405,7 +416,7 @@ final class Measurements {
                     jobLatency[j].mean(), jobLatency[j].percentile(0.99), jobPackets[j], jobDeliveredBytes[j],
                     distance == null || jobPackets[j] == 0 ? Double.NaN : (double) jobNonMinimal[j] / jobPackets[j], jobMessages[j],
                     jobMessageTime[j].mean(), jobMessageTime[j].percentile(0.99), adaptiveShares[j], jobMessagesLost[j], latency, stall,
-                    model));
+                    model, jobIterations[j].count(), jobIterations[j].mean(), jobIterations[j].percentile(0.99)));
         }
         return List.copyOf(out);
     }

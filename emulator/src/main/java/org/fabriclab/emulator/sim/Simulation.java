@@ -445,12 +445,20 @@ public final class Simulation {
      * asking for {@code mode}; with {@code appAware}, each host chooses each message's mode from
      * its NIC counters instead ({@link AppAwareRouting}: ADAPTIVE_3 or the pattern's default,
      * {@link AppAwareRouting#forPattern}: ADAPTIVE_1 for all-to-all, ADAPTIVE_0 for the others).
+     * With a {@code loop} ({@link Loop}), the job is closed-loop instead: no Poisson arrivals, no
+     * load, its ranks send a message when they have received one (the pattern is not used).
      */
     public record Job(String name, int[] hosts, TrafficPattern pattern, double load, RoutingMode mode, int messagePackets,
-                      boolean appAware) {
+                      boolean appAware, Loop loop) {
         /** A job whose packets all ask for {@code mode}. */
         public Job(String name, int[] hosts, TrafficPattern pattern, double load, RoutingMode mode, int messagePackets) {
-            this(name, hosts, pattern, load, mode, messagePackets, false);
+            this(name, hosts, pattern, load, mode, messagePackets, false, null);
+        }
+
+        /** An open-loop job (Poisson message arrivals at {@code load}). */
+        public Job(String name, int[] hosts, TrafficPattern pattern, double load, RoutingMode mode, int messagePackets,
+                   boolean appAware) {
+            this(name, hosts, pattern, load, mode, messagePackets, appAware, null);
         }
 
         public Job {
@@ -492,6 +500,9 @@ public final class Simulation {
                 if (job.size() < 2) {
                     throw new IllegalArgumentException("job " + job.name() + " needs at least two hosts, not " + job.size());
                 }
+                if (job.loop() == Loop.PING_PONG && job.size() != 2) {
+                    throw new IllegalArgumentException("job " + job.name() + ": ping-pong runs between two hosts, not " + job.size());
+                }
                 for (int e : job.hosts) {
                     if (e < 0 || e >= fabricHosts) {
                         throw new IllegalArgumentException("job " + job.name() + ": host " + e + " is not one of the fabric's " + fabricHosts);
@@ -502,6 +513,25 @@ public final class Simulation {
                     owner[e] = j;
                 }
             }
+        }
+    }
+
+    /**
+     * A closed-loop microbenchmark (De Sensi et al., SC'19): a rank sends a message when the whole
+     * of the message it waits for has been delivered (its last packet), iterations back to back.
+     * {@code PING_PONG}: rank 0 sends to rank 1, which answers; an iteration is the round trip.
+     */
+    public enum Loop {
+        PING_PONG("ping-pong");
+
+        private final String cliName;
+
+        Loop(String cliName) {
+            this.cliName = cliName;
+        }
+
+        public String cliName() {
+            return cliName;
         }
     }
 
@@ -525,11 +555,14 @@ public final class Simulation {
      * hosts' credit waits over their request flits, whole run (its s, at a 1 GHz clock);
      * {@code modelMessageNs = L + p t + f s}, a message of p packets of frame time t and f flits
      * (the paper's {@code f (s + 1)} with a flit's cycle replaced by the link's frame time).
+     * A closed-loop job ({@link Loop}): {@code iterations}, its iterations started in the window
+     * and completed by the end, and their times' mean and 99th percentile (0 for an open-loop job).
      */
     public record JobReport(String name, int hosts, double offeredLoad, double throughput, double latencyMeanNs, long latencyP99Ns,
                             long packetsDelivered, long bytesDelivered, double nonMinimalShare, long messagesCompleted,
                             double messageMeanNs, long messageP99Ns, double adaptiveShare, long messagesLost,
-                            double networkLatencyMeanNs, double stallNsPerFlit, double modelMessageNs) {
+                            double networkLatencyMeanNs, double stallNsPerFlit, double modelMessageNs, long iterations,
+                            double iterationMeanNs, long iterationP99Ns) {
     }
 
     /**
@@ -755,6 +788,7 @@ public final class Simulation {
                 public void delivered(int h, long t) {
                     measure.delivered(endpoint, pool, h, t);
                     pool.release(h);
+                    sources.delivered(endpoint, t);
                 }
             }, c.cc() == null ? null : c.cc().create(c.linkGbps()));
         }
@@ -869,6 +903,7 @@ public final class Simulation {
                 queue.push(measure.phaseEnd(p), EventQueue.event(SNAPSHOT, 0, 0, 2 * p + 1));
             }
         }
+        sources.startLoops(0);
         long events = 0;
         while (!queue.isEmpty() && queue.peekTime() <= c.durationNs()) {
             long ev = queue.pop();

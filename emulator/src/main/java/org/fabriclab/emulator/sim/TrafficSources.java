@@ -31,6 +31,8 @@ import org.fabriclab.routing.fabric.Fabric;
 final class TrafficSources {
     /** Mixed into the run's seed for the bursty flows' generators, so that they draw apart from the hosts'. */
     private static final long MESSAGE_SEED = 0x6D65737361676573L;
+    /** A closed-loop packet's flow in the source queue: this minus its destination host (below -1, which is the pattern's). */
+    private static final int LOOP_DESTINATION = -2;
     private final PacketPool pool;
     private final HostCore[] hostCore;
     private final HostPolicy[] policy;
@@ -69,6 +71,16 @@ final class TrafficSources {
      * packets cannot fill the send queue and hold the others back.
      */
     private final int[] nicShare;
+    /** Per host, the closed-loop job ({@link Simulation.Loop}) it is a rank of, or -1. */
+    private final int[] loopJob;
+    /** Per host of a closed-loop job, its rank. */
+    private final int[] loopRank;
+    /** Per host of a ping-pong job, the other rank's host. */
+    private final int[] loopPeer;
+    /** Per host of a closed-loop job, the packets of the message it waits for delivered so far. */
+    private final int[] loopReceived;
+    /** Per closed-loop job, when its current iteration started. */
+    private final long[] iterationStart;
 
     /**
      * @param meanGapNs        the mean gap between a host's packets at the offered load
@@ -97,7 +109,13 @@ final class TrafficSources {
         source = new SourceQueue[hosts];
         messagePackets = new int[hosts];
         sends = new boolean[hosts];
+        loopJob = new int[hosts];
+        loopRank = new int[hosts];
+        loopReceived = new int[hosts];
+        loopPeer = new int[hosts];
+        iterationStart = new long[c.jobs().size()];
         Arrays.fill(messagePackets, 1);
+        Arrays.fill(loopJob, -1);
         if (c.jobs().isEmpty()) {
             TrafficPlan plan = TrafficPlan.of(flows.isEmpty() ? c.pattern() : TrafficPattern.UNIFORM, hosts, groups, c.seed());
             for (int e = 0; e < hosts; e++) {
@@ -123,7 +141,12 @@ final class TrafficSources {
                                 AppAwareRouting.forPattern(job.pattern())));
                     }
                     messagePackets[e] = job.messagePackets();
-                    sends[e] = true;
+                    sends[e] = job.loop() == null; // a closed-loop rank sends on receipt, not by arrivals
+                    if (job.loop() != null) {
+                        loopJob[e] = j;
+                        loopRank[e] = r;
+                        loopPeer[e] = ranks[1 - r]; // ping-pong: two ranks
+                    }
                 }
             }
             // an idle host sends nothing, but answers congestion control and keeps its source queue's count
@@ -182,6 +205,50 @@ final class TrafficSources {
     /** True if host {@code e}'s source sends (pattern or job traffic; a host in no job does not). */
     boolean sends(int e) {
         return sends[e];
+    }
+
+    /** Starts every closed-loop job's first iteration at {@code now}: ping-pong's rank 0 sends. */
+    void startLoops(long now) {
+        for (int j = 0; j < iterationStart.length; j++) {
+            Simulation.Job job = c.jobs().get(j);
+            if (job.loop() == Simulation.Loop.PING_PONG) {
+                iterationStart[j] = now;
+                sendMessage(job.hosts()[0], job.hosts()[1], now);
+            }
+        }
+    }
+
+    /**
+     * A packet was delivered to host {@code e} at {@code now}: a closed-loop rank that has now the
+     * whole message it waits for sends its next (ping-pong: rank 1 answers; rank 0's answer
+     * completes an iteration, and it sends the next ping).
+     */
+    void delivered(int e, long now) {
+        int j = loopJob[e];
+        if (j < 0 || ++loopReceived[e] < messagePackets[e]) {
+            return;
+        }
+        loopReceived[e] = 0;
+        if (loopRank[e] == 0) {
+            measure.iteration(j, iterationStart[j], now);
+            iterationStart[j] = now;
+        }
+        sendMessage(e, loopPeer[e], now);
+    }
+
+    /** Host {@code e} sends a whole message to host {@code dst} now (a closed-loop rank: its destination rides in the queue's flow). */
+    private void sendMessage(int e, int dst, long now) {
+        int k = messagePackets[e];
+        SourceQueue q = source[e];
+        measure.created(e, k, now);
+        if (q.room() < k) {
+            q.refuse(k);
+        } else {
+            for (int i = 0; i < k; i++) {
+                q.add(now, LOOP_DESTINATION - dst);
+            }
+        }
+        pump(e, now);
     }
 
     /** The time to host {@code e}'s next packet, or with messages its next message (pattern traffic). */
@@ -284,7 +351,7 @@ final class TrafficSources {
             throw new IllegalStateException("packet pool exhausted: a packet was neither queued nor credited");
         }
         HostPolicy p = policy[e];
-        int d = flow < 0 ? p.nextDestination() : flows.get(flow).dst();
+        int d = flow <= LOOP_DESTINATION ? LOOP_DESTINATION - flow : flow < 0 ? p.nextDestination() : flows.get(flow).dst();
         int dlid = lidOfEndpoint[d];
         p.stamp(pool, h, lidOfEndpoint[e], dlid, p.routes().route(dlid));
         pool.flow(h, flow < 0 ? (e << 16) ^ d : flow);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
+import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.Placement;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
@@ -112,5 +113,66 @@ class JobSimulationTest {
         assertEquals("job b and job a share host 9", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> c.toBuilder().flows(List.of(new Simulation.Flow(1, 2, 0, 100)))
                 .jobs(List.of(new Simulation.Job("a", hosts(0, 10), TrafficPattern.UNIFORM, 0.2, RoutingMode.DEFAULT, 1))).build());
+    }
+
+    private static Simulation.Job pingPong(int[] ranks, int messagePackets) {
+        return new Simulation.Job("pp", ranks, TrafficPattern.UNIFORM, 1, RoutingMode.MIN_HASH, messagePackets, false,
+                Simulation.Loop.PING_PONG);
+    }
+
+    /**
+     * A one-way message on an idle fabric between two hosts of one switch, the simulator's
+     * store-and-forward model: each of the two host links costs the frame's time on the wire
+     * (whole ns, rounded up) and the link's delay; a message of p packets ends p - 1 frame times
+     * after its first packet's arrival.
+     */
+    private static double messageNs(Simulation.Config c, int host, int packets) {
+        Fabric f = c.fabric();
+        long frameNs = (long) Math.ceil((c.payloadBytes() + FrameSizes.DATA_HEADER) * 8 / c.linkGbps());
+        long delay = f.linkDelayNs(f.endpointPort(host));
+        return 2 * (frameNs + (delay >= 0 ? delay : c.latencyNs())) + (packets - 1) * frameNs;
+    }
+
+    /**
+     * Ping-pong on an idle fabric (only the two ranks send): an iteration is two message latencies,
+     * to the model's ns for one-packet messages between two hosts of one switch; between two
+     * groups, two of its (longer) message times.
+     */
+    @Test
+    void pingPongsIterationIsTwoMessageLatenciesOnAnIdleFabric() throws Exception {
+        Simulation.Config base = DragonflySimulationTest.config(DragonflyAlgorithm.MIN, TrafficPattern.UNIFORM, 0.5, 40_000, 0);
+        Simulation.Report r = Simulation.run(base.toBuilder().jobs(List.of(pingPong(new int[] {0, 1}, 1))).build());
+        Simulation.JobReport near = r.jobs().get(0);
+        assertEquals(0.0, r.meanHops(), "hosts 0 and 1 share a switch");
+        assertTrue(near.iterations() > 10, near.toString());
+        assertEquals(2 * messageNs(base, 0, 1), near.iterationMeanNs(), 1e-6, near.toString());
+        assertEquals(2 * near.messageMeanNs(), near.iterationMeanNs(), 1e-6, "two messages per iteration");
+        Simulation.JobReport far = Simulation.run(base.toBuilder().jobs(List.of(pingPong(new int[] {0, 71}, 1))).build()).jobs().get(0);
+        assertEquals(2 * far.messageMeanNs(), far.iterationMeanNs(), 1e-6, far.toString());
+        assertTrue(far.iterationMeanNs() > near.iterationMeanNs(), far + " against " + near);
+        // a message of 8 packets: the last packet 7 frame times behind, within a tenth (the NIC's send queue paces the burst)
+        Simulation.JobReport eight = Simulation.run(base.toBuilder().jobs(List.of(pingPong(new int[] {0, 1}, 8))).build()).jobs().get(0);
+        assertEquals(2 * messageNs(base, 0, 8), eight.iterationMeanNs(), 0.1 * eight.iterationMeanNs(), eight.toString());
+    }
+
+    @Test
+    void pingPongIsDeterministicAndOpenLoopJobsReportNoIterations() throws Exception {
+        Simulation.Config c = DragonflySimulationTest.config(DragonflyAlgorithm.UGALG, TrafficPattern.UNIFORM, 0.5, 30_000, 0).toBuilder()
+                .jobs(List.of(pingPong(new int[] {3, 40}, 4),
+                        new Simulation.Job("noise", hosts(8, 32), TrafficPattern.ALL_TO_ALL, 0.6, RoutingMode.ADAPTIVE_0, 4))).build();
+        Simulation.Report a = Simulation.run(c);
+        Simulation.Report b = Simulation.run(c);
+        assertEquals(a.jobs().get(0), b.jobs().get(0));
+        assertEquals(a.jobs().get(1), b.jobs().get(1));
+        assertTrue(a.jobs().get(0).iterations() > 0, a.jobs().get(0).toString());
+        assertEquals(0, a.jobs().get(1).iterations());
+    }
+
+    @Test
+    void pingPongOfMoreThanTwoRanksIsRefused() throws Exception {
+        Simulation.Config c = DragonflySimulationTest.config(DragonflyAlgorithm.UGALG, TrafficPattern.UNIFORM, 0.5, 1000, 0);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> c.toBuilder().jobs(List.of(pingPong(hosts(0, 3), 1))).build());
+        assertEquals("job pp: ping-pong runs between two hosts, not 3", e.getMessage());
     }
 }
