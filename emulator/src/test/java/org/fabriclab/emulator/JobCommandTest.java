@@ -153,6 +153,9 @@ class JobCommandTest {
         assertTrue(pp.path("iterationMeanNs").asDouble() > pp.path("messageMeanNs").asDouble(), pp.toString());
         assertTrue(pp.path("iterationP99Ns").isNumber(), pp.toString());
         assertTrue(sim("--job", "name=pp,hosts=2,pattern=ping-pong").out().contains("pp: ping-pong, "), "the text report's line");
+        JsonNode b = sim("--json", "--job", "name=b,hosts=8,pattern=barrier").json().path("jobs").get(0);
+        assertTrue(b.path("iterations").asLong() > 0 && b.path("iterationMeanNs").asDouble() > 0, b.toString());
+        assertRefused(sim("--job", "name=b,hosts=8,pattern=barrier,load=0.2"), "emulator sim", "barrier is closed-loop");
         assertRefused(sim("--job", "name=pp,hosts=4,pattern=ping-pong"), "emulator sim", "ping-pong runs between two hosts: give hosts=2");
         assertRefused(sim("--job", "name=pp,hosts=2,pattern=ping-pong,load=0.5"), "emulator sim", "closed-loop", "no load=");
         assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "name=pp,hosts=2,pattern=ping-pong"),

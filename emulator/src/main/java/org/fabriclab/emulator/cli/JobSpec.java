@@ -42,7 +42,7 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
     /** The keys a spec takes. */
     static final String KEYS = "name, hosts, placement, pattern, load, mode, message";
     /** The patterns a job takes. */
-    static final String PATTERNS = "all-to-all, allreduce-ring, halo3d, random (uniform), permutation, or closed-loop ping-pong";
+    static final String PATTERNS = "all-to-all, allreduce-ring, halo3d, random (uniform), permutation, or closed-loop ping-pong, barrier";
     /** The largest message: a source queue of the most packets could not hold more of the smallest packets. */
     static final long MAX_MESSAGE_BYTES = 1L << 30;
 
@@ -90,7 +90,10 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
             throw invalid(text, where + e.getMessage());
         }
         String patternName = kv.getOrDefault("pattern", "random").toLowerCase(Locale.ROOT);
-        Simulation.Loop loop = patternName.equals(Simulation.Loop.PING_PONG.cliName()) ? Simulation.Loop.PING_PONG : null;
+        Simulation.Loop loop = null;
+        for (Simulation.Loop l : Simulation.Loop.values()) {
+            loop = patternName.equals(l.cliName()) ? l : loop;
+        }
         if (loop == Simulation.Loop.PING_PONG && hosts != 2) {
             throw invalid(text, where + "ping-pong runs between two hosts: give hosts=2, not " + hosts);
         }

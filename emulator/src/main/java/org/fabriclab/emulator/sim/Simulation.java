@@ -520,9 +520,13 @@ public final class Simulation {
      * A closed-loop microbenchmark (De Sensi et al., SC'19): a rank sends a message when the whole
      * of the message it waits for has been delivered (its last packet), iterations back to back.
      * {@code PING_PONG}: rank 0 sends to rank 1, which answers; an iteration is the round trip.
+     * {@code BARRIER}: the dissemination barrier, ceil(log2 n) rounds; in round k rank i sends to
+     * rank i + 2^k and waits for rank i - 2^k's message (mod n), then goes on to round k + 1, and
+     * after the last round to the next barrier; an iteration ends when every rank has left it.
      */
     public enum Loop {
-        PING_PONG("ping-pong");
+        PING_PONG("ping-pong"),
+        BARRIER("barrier");
 
         private final String cliName;
 
@@ -787,8 +791,8 @@ public final class Simulation {
                 @Override
                 public void delivered(int h, long t) {
                     measure.delivered(endpoint, pool, h, t);
+                    sources.delivered(endpoint, h, t);
                     pool.release(h);
-                    sources.delivered(endpoint, t);
                 }
             }, c.cc() == null ? null : c.cc().create(c.linkGbps()));
         }

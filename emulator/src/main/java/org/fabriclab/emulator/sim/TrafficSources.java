@@ -81,6 +81,19 @@ final class TrafficSources {
     private final int[] loopReceived;
     /** Per closed-loop job, when its current iteration started. */
     private final long[] iterationStart;
+    /** Per barrier job, its ranks' hosts; null for the others. */
+    private final int[][] loopHosts;
+    /** Per barrier job, its rounds: ceil(log2 ranks). */
+    private final int[] loopRounds;
+    /** Per host of a barrier job, where its rounds' counts start in {@link #roundReceived}. */
+    private final int[] roundBase;
+    /** Per barrier rank and round, the packets delivered from that round's sender over the whole run. */
+    private final long[] roundReceived;
+    /** Per host of a barrier job, its barrier (iteration) and its round in it. */
+    private final long[] barrierOf;
+    private final int[] roundOf;
+    /** Per barrier job and parity of the barrier, the ranks that have left it. */
+    private final int[] leftBarrier;
 
     /**
      * @param meanGapNs        the mean gap between a host's packets at the offered load
@@ -114,6 +127,25 @@ final class TrafficSources {
         loopReceived = new int[hosts];
         loopPeer = new int[hosts];
         iterationStart = new long[c.jobs().size()];
+        loopHosts = new int[c.jobs().size()][];
+        loopRounds = new int[c.jobs().size()];
+        roundBase = new int[hosts];
+        barrierOf = new long[hosts];
+        roundOf = new int[hosts];
+        leftBarrier = new int[2 * c.jobs().size()];
+        int roundSlots = 0;
+        for (int j = 0; j < c.jobs().size(); j++) {
+            Simulation.Job job = c.jobs().get(j);
+            if (job.loop() == Simulation.Loop.BARRIER) {
+                loopHosts[j] = job.hosts();
+                loopRounds[j] = 32 - Integer.numberOfLeadingZeros(job.size() - 1);
+                for (int e : loopHosts[j]) {
+                    roundBase[e] = roundSlots;
+                    roundSlots += loopRounds[j];
+                }
+            }
+        }
+        roundReceived = new long[roundSlots];
         Arrays.fill(messagePackets, 1);
         Arrays.fill(loopJob, -1);
         if (c.jobs().isEmpty()) {
@@ -145,7 +177,7 @@ final class TrafficSources {
                     if (job.loop() != null) {
                         loopJob[e] = j;
                         loopRank[e] = r;
-                        loopPeer[e] = ranks[1 - r]; // ping-pong: two ranks
+                        loopPeer[e] = job.loop() == Simulation.Loop.PING_PONG ? ranks[1 - r] : -1;
                     }
                 }
             }
@@ -207,25 +239,36 @@ final class TrafficSources {
         return sends[e];
     }
 
-    /** Starts every closed-loop job's first iteration at {@code now}: ping-pong's rank 0 sends. */
+    /** Starts every closed-loop job's first iteration at {@code now}: ping-pong's rank 0 sends, every barrier rank its first round. */
     void startLoops(long now) {
         for (int j = 0; j < iterationStart.length; j++) {
             Simulation.Job job = c.jobs().get(j);
+            iterationStart[j] = now;
             if (job.loop() == Simulation.Loop.PING_PONG) {
-                iterationStart[j] = now;
                 sendMessage(job.hosts()[0], job.hosts()[1], now);
+            } else if (job.loop() == Simulation.Loop.BARRIER) {
+                for (int e : loopHosts[j]) {
+                    sendMessage(e, roundPeer(j, e, 1), now);
+                }
             }
         }
     }
 
     /**
-     * A packet was delivered to host {@code e} at {@code now}: a closed-loop rank that has now the
-     * whole message it waits for sends its next (ping-pong: rank 1 answers; rank 0's answer
-     * completes an iteration, and it sends the next ping).
+     * Packet {@code h} was delivered to host {@code e} at {@code now}: a closed-loop rank that has
+     * now the whole message it waits for sends its next (ping-pong: rank 1 answers; rank 0's answer
+     * completes an iteration, and it sends the next ping; barrier: {@link #barrierDelivered}).
      */
-    void delivered(int e, long now) {
+    void delivered(int e, int h, long now) {
         int j = loopJob[e];
-        if (j < 0 || ++loopReceived[e] < messagePackets[e]) {
+        if (j < 0) {
+            return;
+        }
+        if (loopHosts[j] != null) {
+            barrierDelivered(j, e, pool.flow(h) >>> 16, now);
+            return;
+        }
+        if (++loopReceived[e] < messagePackets[e]) {
             return;
         }
         loopReceived[e] = 0;
@@ -234,6 +277,45 @@ final class TrafficSources {
             iterationStart[j] = now;
         }
         sendMessage(e, loopPeer[e], now);
+    }
+
+    /** Barrier job {@code j}'s rank on host {@code e}: the host of the rank {@code sign} 2^round away (+1: it sends to, -1: it hears from). */
+    private int roundPeer(int j, int e, int sign) {
+        int n = loopHosts[j].length;
+        return loopHosts[j][Math.floorMod(loopRank[e] + sign * (1 << roundOf[e]), n)];
+    }
+
+    /**
+     * A packet from host {@code src} reached barrier rank {@code e}: counted to the round whose
+     * sender {@code src} is; then the rank goes through every round it has the whole message of
+     * (a round's messages counted over the run: a fast sender's next barrier may come early), sending
+     * each next round's message, and leaving the barrier after the last round; when every rank has
+     * left it, an iteration ends.
+     */
+    private void barrierDelivered(int j, int e, int src, long now) {
+        int n = loopHosts[j].length;
+        int rank = loopRank[e];
+        for (int k = 0; k < loopRounds[j]; k++) {
+            if (loopHosts[j][Math.floorMod(rank - (1 << k), n)] == src) {
+                roundReceived[roundBase[e] + k]++;
+                break;
+            }
+        }
+        long whole = (barrierOf[e] + 1) * messagePackets[e];
+        while (roundReceived[roundBase[e] + roundOf[e]] >= whole) {
+            if (++roundOf[e] == loopRounds[j]) {
+                roundOf[e] = 0;
+                int parity = 2 * j + (int) (barrierOf[e] & 1);
+                if (++leftBarrier[parity] == n) {
+                    leftBarrier[parity] = 0;
+                    measure.iteration(j, iterationStart[j], now);
+                    iterationStart[j] = now;
+                }
+                barrierOf[e]++;
+                whole += messagePackets[e];
+            }
+            sendMessage(e, roundPeer(j, e, 1), now);
+        }
     }
 
     /** Host {@code e} sends a whole message to host {@code dst} now (a closed-loop rank: its destination rides in the queue's flow). */

@@ -168,6 +168,30 @@ class JobSimulationTest {
         assertEquals(0, a.jobs().get(1).iterations());
     }
 
+    private static Simulation.JobReport barrier(Simulation.Config c, int[] ranks) {
+        return Simulation.run(c.toBuilder().jobs(List.of(new Simulation.Job("b", ranks, TrafficPattern.UNIFORM, 1, RoutingMode.MIN_HASH, 1,
+                false, Simulation.Loop.BARRIER))).build()).jobs().get(0);
+    }
+
+    /**
+     * The dissemination barrier on an idle fabric: two ranks of one switch take one round, a
+     * message latency per barrier; four ranks two rounds, each at least that (two of its messages
+     * cross switches); three ranks (not a power of two) two rounds too, and barriers keep completing.
+     */
+    @Test
+    void aBarriersIterationIsItsRoundsMessageLatencies() throws Exception {
+        Simulation.Config base = DragonflySimulationTest.config(DragonflyAlgorithm.MIN, TrafficPattern.UNIFORM, 0.5, 40_000, 0);
+        Simulation.JobReport two = barrier(base, new int[] {0, 1});
+        assertTrue(two.iterations() > 10, two.toString());
+        assertEquals(messageNs(base, 0, 1), two.iterationMeanNs(), 1e-6, two.toString());
+        Simulation.JobReport four = barrier(base, hosts(0, 4));
+        assertTrue(four.iterations() > 10, four.toString());
+        assertTrue(four.iterationMeanNs() >= 2 * messageNs(base, 0, 1) - 1e-6, four.toString());
+        Simulation.JobReport three = barrier(base, hosts(0, 3));
+        assertTrue(three.iterations() > 10 && three.iterationMeanNs() >= 2 * messageNs(base, 0, 1) - 1e-6, three.toString());
+        assertEquals(three, barrier(base, hosts(0, 3)), "deterministic");
+    }
+
     @Test
     void pingPongOfMoreThanTwoRanksIsRefused() throws Exception {
         Simulation.Config c = DragonflySimulationTest.config(DragonflyAlgorithm.UGALG, TrafficPattern.UNIFORM, 0.5, 1000, 0);
