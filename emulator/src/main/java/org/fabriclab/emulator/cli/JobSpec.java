@@ -42,7 +42,7 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
     /** The keys a spec takes. */
     static final String KEYS = "name, hosts, placement, pattern, load, mode, message";
     /** The patterns a job takes. */
-    static final String PATTERNS = "all-to-all, allreduce-ring, halo3d, random (uniform), permutation, or closed-loop ping-pong, barrier";
+    static final String PATTERNS = "all-to-all, allreduce-ring, halo3d, random (uniform), permutation, or closed-loop ping-pong, barrier, broadcast";
     /** The largest message: a source queue of the most packets could not hold more of the smallest packets. */
     static final long MAX_MESSAGE_BYTES = 1L << 30;
 

@@ -523,10 +523,14 @@ public final class Simulation {
      * {@code BARRIER}: the dissemination barrier, ceil(log2 n) rounds; in round k rank i sends to
      * rank i + 2^k and waits for rank i - 2^k's message (mod n), then goes on to round k + 1, and
      * after the last round to the next barrier; an iteration ends when every rank has left it.
+     * {@code BROADCAST}: a binomial tree from rank 0 (rank r's parent r minus its highest bit, its
+     * children r + 2^k for 2^k > r), each rank forwarding to its children when it has the whole
+     * message; an iteration ends when every rank has it, and rank 0 starts the next at once.
      */
     public enum Loop {
         PING_PONG("ping-pong"),
-        BARRIER("barrier");
+        BARRIER("barrier"),
+        BROADCAST("broadcast");
 
         private final String cliName;
 

@@ -81,7 +81,7 @@ final class TrafficSources {
     private final int[] loopReceived;
     /** Per closed-loop job, when its current iteration started. */
     private final long[] iterationStart;
-    /** Per barrier job, its ranks' hosts; null for the others. */
+    /** Per barrier or broadcast job, its ranks' hosts; null for the others. */
     private final int[][] loopHosts;
     /** Per barrier job, its rounds: ceil(log2 ranks). */
     private final int[] loopRounds;
@@ -136,7 +136,9 @@ final class TrafficSources {
         int roundSlots = 0;
         for (int j = 0; j < c.jobs().size(); j++) {
             Simulation.Job job = c.jobs().get(j);
-            if (job.loop() == Simulation.Loop.BARRIER) {
+            if (job.loop() == Simulation.Loop.BROADCAST) {
+                loopHosts[j] = job.hosts();
+            } else if (job.loop() == Simulation.Loop.BARRIER) {
                 loopHosts[j] = job.hosts();
                 loopRounds[j] = 32 - Integer.numberOfLeadingZeros(job.size() - 1);
                 for (int e : loopHosts[j]) {
@@ -246,6 +248,8 @@ final class TrafficSources {
             iterationStart[j] = now;
             if (job.loop() == Simulation.Loop.PING_PONG) {
                 sendMessage(job.hosts()[0], job.hosts()[1], now);
+            } else if (job.loop() == Simulation.Loop.BROADCAST) {
+                sendToChildren(j, 0, now);
             } else if (job.loop() == Simulation.Loop.BARRIER) {
                 for (int e : loopHosts[j]) {
                     sendMessage(e, roundPeer(j, e, 1), now);
@@ -264,8 +268,13 @@ final class TrafficSources {
         if (j < 0) {
             return;
         }
-        if (loopHosts[j] != null) {
+        Simulation.Loop loop = c.jobs().get(j).loop();
+        if (loop == Simulation.Loop.BARRIER) {
             barrierDelivered(j, e, pool.flow(h) >>> 16, now);
+            return;
+        }
+        if (loop == Simulation.Loop.BROADCAST) {
+            broadcastDelivered(j, e, now);
             return;
         }
         if (++loopReceived[e] < messagePackets[e]) {
@@ -315,6 +324,33 @@ final class TrafficSources {
                 whole += messagePackets[e];
             }
             sendMessage(e, roundPeer(j, e, 1), now);
+        }
+    }
+
+    /**
+     * Broadcast rank {@code e} received a packet (only its parent sends to it, once a broadcast):
+     * with the whole message it forwards to its children; when every rank but the root has it, the
+     * iteration ends and the root starts the next.
+     */
+    private void broadcastDelivered(int j, int e, long now) {
+        if (++loopReceived[e] < messagePackets[e]) {
+            return;
+        }
+        loopReceived[e] = 0;
+        sendToChildren(j, loopRank[e], now);
+        if (++leftBarrier[2 * j] == loopHosts[j].length - 1) {
+            leftBarrier[2 * j] = 0;
+            measure.iteration(j, iterationStart[j], now);
+            iterationStart[j] = now;
+            sendToChildren(j, 0, now);
+        }
+    }
+
+    /** Broadcast job {@code j}'s {@code rank} sends the message to its children in the binomial tree, nearest bit first. */
+    private void sendToChildren(int j, int rank, long now) {
+        int[] ranks = loopHosts[j];
+        for (int step = rank == 0 ? 1 : Integer.highestOneBit(rank) << 1; rank + step < ranks.length; step <<= 1) {
+            sendMessage(ranks[rank], ranks[rank + step], now);
         }
     }
 

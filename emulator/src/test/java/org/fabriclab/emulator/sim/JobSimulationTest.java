@@ -168,9 +168,13 @@ class JobSimulationTest {
         assertEquals(0, a.jobs().get(1).iterations());
     }
 
-    private static Simulation.JobReport barrier(Simulation.Config c, int[] ranks) {
+    private static Simulation.JobReport loop(Simulation.Config c, int[] ranks, Simulation.Loop loop) {
         return Simulation.run(c.toBuilder().jobs(List.of(new Simulation.Job("b", ranks, TrafficPattern.UNIFORM, 1, RoutingMode.MIN_HASH, 1,
-                false, Simulation.Loop.BARRIER))).build()).jobs().get(0);
+                false, loop))).build()).jobs().get(0);
+    }
+
+    private static Simulation.JobReport barrier(Simulation.Config c, int[] ranks) {
+        return loop(c, ranks, Simulation.Loop.BARRIER);
     }
 
     /**
@@ -190,6 +194,21 @@ class JobSimulationTest {
         Simulation.JobReport three = barrier(base, hosts(0, 3));
         assertTrue(three.iterations() > 10 && three.iterationMeanNs() >= 2 * messageNs(base, 0, 1) - 1e-6, three.toString());
         assertEquals(three, barrier(base, hosts(0, 3)), "deterministic");
+    }
+
+    /**
+     * A binomial broadcast on an idle fabric: of two ranks of one switch, one message latency per
+     * iteration; of eight ranks (three levels of the tree), at least three.
+     */
+    @Test
+    void aBroadcastsIterationIsItsTreesDepthInMessageLatencies() throws Exception {
+        Simulation.Config base = DragonflySimulationTest.config(DragonflyAlgorithm.MIN, TrafficPattern.UNIFORM, 0.5, 40_000, 0);
+        Simulation.JobReport two = loop(base, new int[] {0, 1}, Simulation.Loop.BROADCAST);
+        assertTrue(two.iterations() > 10, two.toString());
+        assertEquals(messageNs(base, 0, 1), two.iterationMeanNs(), 1e-6, two.toString());
+        Simulation.JobReport eight = loop(base, hosts(0, 8), Simulation.Loop.BROADCAST);
+        assertTrue(eight.iterations() > 10 && eight.iterationMeanNs() >= 3 * messageNs(base, 0, 1) - 1e-6, eight.toString());
+        assertEquals(7 * eight.iterations(), eight.messagesCompleted(), 7.0 * 2, "n - 1 messages a broadcast: " + eight);
     }
 
     @Test
