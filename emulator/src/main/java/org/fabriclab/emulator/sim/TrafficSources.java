@@ -359,13 +359,7 @@ final class TrafficSources {
         int k = messagePackets[e];
         SourceQueue q = source[e];
         measure.created(e, k, now);
-        if (q.room() < k) {
-            q.refuse(k);
-        } else {
-            for (int i = 0; i < k; i++) {
-                q.add(now, LOOP_DESTINATION - dst);
-            }
-        }
+        q.addMessage(now, LOOP_DESTINATION - dst, k);
         pump(e, now);
     }
 
@@ -388,19 +382,8 @@ final class TrafficSources {
         int k = flow < 0 ? messagePackets[e] : flowBurst[flow];
         SourceQueue q = flow < 0 ? source[e] : flowQueue[flow];
         measure.created(e, k, now);
-        if (k == 1) {
-            if (q.add(now, flow) && flow >= 0) {
-                waiting[e]++;
-            }
-        } else if (q.room() < k) {
-            q.refuse(k);
-        } else {
-            for (int i = 0; i < k; i++) {
-                q.add(now, flow);
-            }
-            if (flow >= 0) {
-                waiting[e] += k;
-            }
+        if (q.addMessage(now, flow, k) && flow >= 0) {
+            waiting[e] += k;
         }
         pump(e, now);
         return k;

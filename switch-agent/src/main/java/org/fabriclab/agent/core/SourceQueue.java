@@ -57,6 +57,21 @@ public final class SourceQueue {
         return true;
     }
 
+    /**
+     * Queues a message of {@code k} packets of {@code flowId} made at {@code t}: all of them, or
+     * none when fewer than {@code k} fit (all {@code k} counted refused). Returns whether it was queued.
+     */
+    public boolean addMessage(long t, int flowId, int k) {
+        if (capacity - count < k) {
+            refused += k;
+            return false;
+        }
+        for (int i = 0; i < k; i++) {
+            add(t, flowId);
+        }
+        return true;
+    }
+
     /** Counts {@code n} packets refused without queueing them (a source that fell far behind). */
     public void refuse(long n) {
         refused += n;

@@ -245,15 +245,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     /** Creates a message (one packet without a job) made at {@code at}: its packets all queued, or all refused. */
     private void message(SourceQueue source, Traffic t, long at) {
         int k = k(t);
-        if (k == 1) {
-            source.add(at, -1);
-        } else if (source.room() < k) {
-            source.refuse(k);
-        } else {
-            for (int i = 0; i < k; i++) {
-                source.add(at, -1);
-            }
-        }
+        source.addMessage(at, -1, k);
         created += k;
     }
 
