@@ -71,8 +71,9 @@ class SelfHealingTest {
             long sweeps = manager.snapshot().heavySweeps();
 
             manager.startPeriodicSweeps(1);
-            Waits.until("L0's LFT block 0 is the manager's again", () -> Arrays.equals(managers, block(l0)));
-            assertTrue(manager.snapshot().heavySweeps() > sweeps, "a heavy sweep took it back");
+            // the block is rewritten during the heavy sweep and the sweep is counted when it ends: wait for both
+            Waits.until("L0's LFT block 0 is the manager's again and the heavy sweep that wrote it has ended",
+                    () -> Arrays.equals(managers, block(l0)) && manager.snapshot().heavySweeps() > sweeps);
             assertEquals(version + 2, l0.tables().current().version(), "the whole tables rewritten, on top of the stranger's version");
         }
     }
