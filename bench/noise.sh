@@ -21,9 +21,25 @@
 #   NOISE_PARTS="modes victim aggressor" (the default) runs those parts; the others' tables are read back.
 # Writes docs/data/noise/modes.json and docs/data/noise/victim.json (every run's command line and
 # job reports) and prints the Markdown tables of docs/reproductions.md.
+#
+# bench/noise.sh fig8 [DURATION] [SEEDS] [MODES] (or bench/noise.sh fig8 tables): the paper's Figure 8,
+# its closed-loop microbenchmarks by routing mode, on the 72-host Dragonfly (p=2, a=4, h=2: 9 groups
+# of 4 routers with 2 hosts and 2 global links each, one global link between every two groups; the
+# same cables, engine and buffers as above): ping-pong (2 ranks in groups 0 and 1; 256 B, 4 KiB,
+# 64 KiB), barrier (16 ranks, 1-packet messages) and broadcast (16 ranks; 256 B, 4 KiB, 32 KiB), the
+# 16 ranks interleaved (every group) or contiguous (groups 0 and 1), each alone and beside an
+# aggressor on every other host (random destinations, 4 KiB messages, ADAPTIVE_0, load 0.3 or 1),
+# under each mode and seed. 495 runs of 1 to 2 CPU-seconds: about 15 minutes on one core. Writes
+# docs/data/noise/fig8/{ping-pong,barrier,broadcast}.json and prints the tables of
+# docs/reproductions.md, "Closed-loop microbenchmarks by mode".
 set -euo pipefail
 root="$(dirname "$(readlink -f "$0")")/.."
 cd "$root"
+target=noise
+if [ "${1:-}" = fig8 ]; then
+  target=fig8
+  shift
+fi
 duration=${1:-200us}
 seeds=${2:-1 2 3}
 modes=${3:-ADAPTIVE_0 ADAPTIVE_1 ADAPTIVE_3 MIN_HASH app-aware}
@@ -36,14 +52,16 @@ if [ "$duration" != tables ]; then
   jar="$(mktemp -d)/emulator.jar"
   cp emulator/target/emulator-*-all.jar "$jar"
 fi
-python3 - "$out" "$duration" "$seeds" "$modes" "$jar" "${NOISE_PARTS:-modes victim aggressor}" <<'PY'
-import json, statistics, subprocess, sys
+python3 - "$out" "$duration" "$seeds" "$modes" "$jar" "${NOISE_PARTS:-modes victim aggressor}" "$target" <<'PY'
+import json, os, statistics, subprocess, sys
 out, duration, seeds, modes, jar = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4].split(), sys.argv[5]
 parts = sys.argv[6].split() if duration != "tables" else []
-fabric = ["--topology", "dragonfly:p=3,a=6,h=3,local-latency=30ns,global-latency=300ns", "--engine", "df-par",
-          "--vls", "5", "--buffer", "32", "--duration", duration]
+target = sys.argv[7]
+options = ["--engine", "df-par", "--vls", "5", "--buffer", "32", "--duration", duration]
+cables = "local-latency=30ns,global-latency=300ns"
+fabric = ["--topology", "dragonfly:p=3,a=6,h=3," + cables, *options]
 
-def sim(jobs, seed=1):
+def sim(jobs, seed=1, fabric=fabric):
     args = ["sim", *fabric, "--seed", str(seed), "--json"]
     for j in jobs:
         args += ["--job", j]
@@ -54,6 +72,71 @@ def us(ns):
     return "-" if ns is None else f"{ns / 1000:.2f}"
 
 patterns, messages, loads = ("all-to-all", "allreduce-ring", "halo3d"), ("256", "4KiB", "64KiB"), ("0.2", "0.5")
+aggressor_loads = ("0.3", "1")
+
+def fig8():
+    """The paper's Figure 8: closed-loop microbenchmarks by mode, alone and beside an aggressor."""
+    small = ["--topology", "dragonfly:p=2,a=4,h=2," + cables, *options]
+    hosts = 72
+    # benchmark: its ranks, placements and message sizes ("" for barrier: 1-packet messages)
+    benchmarks = {"ping-pong": (2, ("interleaved",), ("256", "4KiB", "64KiB")),
+                  "barrier": (16, ("interleaved", "contiguous"), ("",)),
+                  "broadcast": (16, ("interleaved", "contiguous"), ("256", "4KiB", "32KiB"))}
+    companies = ["alone"] + ["aggressor " + load for load in aggressor_loads]
+    os.makedirs(f"{out}/fig8", exist_ok=True)
+    runs = {}
+    for name, (ranks, placements, sizes) in benchmarks.items():
+        if duration == "tables":
+            runs[name] = json.load(open(f"{out}/fig8/{name}.json"))
+            continue
+        runs[name] = []
+        for placement in placements:
+            for message in sizes:
+                for mode in modes:
+                    for company in companies:
+                        for seed in seeds:
+                            job = f"name={name},hosts={ranks},placement={placement},pattern={name},mode={mode}" \
+                                  + (f",message={message}" if message else "")
+                            jobs = [job] if company == "alone" else [
+                                job, f"name=aggressor,hosts={hosts - ranks},placement=contiguous,pattern=random,"
+                                     f"load={company.split()[1]},mode=ADAPTIVE_0,message=4KiB"]
+                            runs[name].append({"benchmark": name, "placement": placement, "message": message or "256",
+                                               "mode": mode, "company": company, "seed": int(seed), **sim(jobs, int(seed), small)})
+        json.dump(runs[name], open(f"{out}/fig8/{name}.json", "w"), indent=1)
+    shown = list(dict.fromkeys(r["mode"] for rs in runs.values() for r in rs))
+    fixed = [m for m in shown if m != "app-aware"]
+    print("Time per iteration, mean / p99 (us), each the mean over the seeds; under it: the spread of the mean over the"
+          " seeds ((max - min) / mean), the non-minimal share of the benchmark's packets (app-aware: and the share of its"
+          " bytes sent with ADAPTIVE_0, ad). n: iterations per run under ADAPTIVE_0. Best fixed: the lowest mean.")
+    print()
+    print("| benchmark | message | ranks | aggressor | n | " + " | ".join(shown)
+          + " | best fixed | ADAPTIVE_3 / ADAPTIVE_0 | app-aware / ADAPTIVE_0 | app-aware / best fixed |")
+    print("|---|---:|---|---:|---:|" + "---:|" * len(shown) + "---|---:|---:|---:|")
+    for name, rs in runs.items():
+        for placement, message, company in dict.fromkeys((r["placement"], r["message"], r["company"]) for r in rs):
+            got = {m: [r["jobs"][0] for r in rs if (r["placement"], r["message"], r["company"], r["mode"])
+                       == (placement, message, company, m)] for m in shown}
+            if any(j["iterationMeanNs"] is None for js in got.values() for j in js):
+                sys.exit(f"{name} {message} {placement} {company}: a run completed no iteration (simulate longer)")
+            mean = {m: statistics.mean(j["iterationMeanNs"] for j in js) for m, js in got.items()}
+            def cell(m):
+                js = got[m]
+                each = [j["iterationMeanNs"] for j in js]
+                ad = [j.get("adaptiveShare") for j in js]
+                extra = "" if m != "app-aware" else ", ad -" if None in ad else f", ad {statistics.mean(ad):.2f}"
+                return (f"{us(mean[m])} / {us(statistics.mean(j['iterationP99Ns'] for j in js))}<br>"
+                        f"{(max(each) - min(each)) / mean[m]:.0%}, nm {statistics.mean(j['nonMinimalShare'] for j in js):.2f}{extra}")
+            best = min(fixed, key=lambda m: mean[m])
+            ratios = [f"{mean['ADAPTIVE_3'] / mean['ADAPTIVE_0']:.2f}" if "ADAPTIVE_3" in mean else "-"]
+            ratios += [f"{mean['app-aware'] / mean[m]:.2f}" if "app-aware" in mean else "-" for m in ("ADAPTIVE_0", best)]
+            n = statistics.mean(j["iterations"] for j in got["ADAPTIVE_0"])
+            print(f"| {name} | {message} | {got['ADAPTIVE_0'][0]['hosts']} {placement} | "
+                  f"{'-' if company == 'alone' else company.split()[1]} | {n:.0f} | " + " | ".join(cell(m) for m in shown)
+                  + f" | {best} | " + " | ".join(ratios) + " |")
+
+if target == "fig8":
+    fig8()
+    sys.exit(0)
 
 # (a) one job alone: the best mode by pattern and message size
 run = "modes" in parts
@@ -86,7 +169,6 @@ for load, pattern, message in ((l, p, m) for l in loads for p in patterns for m 
 
 # (b) a victim alone and beside an aggressor, by placement and mode, over seeds
 victim_modes = [m for m in ("ADAPTIVE_0", "ADAPTIVE_3", "app-aware") if m in modes or m == "ADAPTIVE_0"]
-aggressor_loads = ("0.3", "1")
 run = "victim" in parts
 victim_runs = [] if run else json.load(open(f"{out}/victim.json"))
 for placement in ("contiguous", "interleaved", "random") if run else ():
