@@ -158,7 +158,10 @@ class JobCommandTest {
         assertRefused(sim("--job", "name=b,hosts=8,pattern=barrier,load=0.2"), "emulator sim", "barrier is closed-loop");
         assertRefused(sim("--job", "name=pp,hosts=4,pattern=ping-pong"), "emulator sim", "ping-pong runs between two hosts: give hosts=2");
         assertRefused(sim("--job", "name=pp,hosts=2,pattern=ping-pong,load=0.5"), "emulator sim", "closed-loop", "no load=");
-        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "name=pp,hosts=2,pattern=ping-pong"),
-                "emulator up", "job pp's pattern ping-pong is closed-loop, which only the simulator runs");
+        // the live plane runs them too (LiveJobMetricsTest), and refuses what cannot run as the simulator does
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "name=pp,hosts=3,pattern=ping-pong"),
+                "emulator up", "ping-pong runs between two hosts: give hosts=2, not 3");
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job",
+                "name=b,hosts=8,pattern=barrier,load=0.3"), "emulator up", "barrier is closed-loop", "no load=");
     }
 }

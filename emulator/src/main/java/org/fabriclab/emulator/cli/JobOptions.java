@@ -28,7 +28,7 @@ public final class JobOptions {
                     + "switches and groups), random (seeded by --seed) or interleaved (round-robin over the Dragonfly groups). It sends "
                     + "among its own ranks by pattern " + JobSpec.PATTERNS + " (closed-loop, no load=: ping-pong, hosts=2, rank 0 "
                     + "sends a message to rank 1, which answers when the whole message arrived; barrier, the dissemination barrier; broadcast, a "
-                    + "binomial tree from rank 0, the next when every rank has the message; iterations back to back, the report gives the iterations and their time; emulator sim only); at load X of each host's link rate (default: --load; "
+                    + "binomial tree from rank 0, the next when every rank has the message; iterations back to back, the report gives the iterations and their time; live: fabric_job_iterations_total); at load X of each host's link rate (default: --load; "
                     + "live: --traffic-gbps over the link rate; emulator sweep: each point's load); every packet asking for routing "
                     + "mode M (default --routing-mode; app-aware: each host chooses ADAPTIVE_3 or the pattern's default, ADAPTIVE_1 "
                     + "for all-to-all and ADAPTIVE_0 for the others, per message from its NIC counters, De Sensi et al.'s "
@@ -76,7 +76,7 @@ public final class JobOptions {
      * {@code fabric} as the simulator places them (random placement seeded by {@link #LIVE_SEED}),
      * a job without {@code load=} at {@code --traffic-gbps} over {@code linkGbps}, without {@code
      * mode=} asking for {@code --routing-mode}, messages of {@code payloadBytes} packets in the
-     * hosts' source queue; empty without {@code --job}.
+     * hosts' source queue; closed-loop jobs as the simulator runs them; empty without {@code --job}.
      *
      * @throws IllegalArgumentException one line: a bad spec, jobs that do not fit, or {@code --traffic} given too
      */
@@ -86,12 +86,6 @@ public final class JobOptions {
         }
         if (traffic.name != null) {
             throw new IllegalArgumentException("--traffic is every host's traffic; with --job each job's is its pattern= key: give one");
-        }
-        for (JobSpec s : specs()) {
-            if (s.loop() != null) {
-                throw new IllegalArgumentException("Invalid value for option '--job': job " + s.name() + "'s pattern " + s.patternName()
-                        + " is closed-loop, which only the simulator runs (emulator sim); the live plane's jobs are open-loop");
-            }
         }
         double load = traffic.gbps / linkGbps;
         if (!(load > 0 && load <= 1)) {
