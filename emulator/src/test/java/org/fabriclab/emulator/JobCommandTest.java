@@ -163,5 +163,7 @@ class JobCommandTest {
                 "emulator up", "ping-pong runs between two hosts: give hosts=2, not 3");
         assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job",
                 "name=b,hosts=8,pattern=barrier,load=0.3"), "emulator up", "barrier is closed-loop", "no load=");
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--seed", "x", "--job",
+                "name=b,hosts=8,placement=random,pattern=barrier"), "emulator up", "--seed", "'x'");
     }
 }

@@ -51,7 +51,7 @@ class LiveJobMetricsTest {
                 "org.fabriclab.emulator.EmulatorMain", "up", "--topology", "fat-tree:k=4,levels=2", "--management-port", "0",
                 "--link-gbps", "1", "--job", "name=a2a,hosts=6,placement=interleaved,pattern=all-to-all,load=0.05,message=4KiB",
                 "--job", "name=ring,hosts=4,pattern=allreduce-ring,load=0.02",
-                "--job", "name=pp,hosts=2,placement=random,pattern=ping-pong,message=4KiB").redirectErrorStream(true).start();
+                "--job", "name=pp,hosts=2,placement=random,pattern=ping-pong,message=4KiB", "--seed", "7").redirectErrorStream(true).start();
         List<String> output = ProcessOutput.follow(emulator, "emulator-output");
         try {
             Waits.until("emulator up serves its fabric: " + output, () -> output.stream().anyMatch(l -> l.contains("--connect ")));
@@ -124,7 +124,8 @@ class LiveJobMetricsTest {
             "--state-dir", dir.toString(), "--link-gbps", "1", "--perf-interval", "200ms",
             "--job", "name=ring,hosts=2,placement=interleaved,pattern=allreduce-ring,load=0.05,mode=NMIN_HASH",
             "--job", "name=a2a,hosts=4,placement=contiguous,pattern=all-to-all,load=0.05,mode=MIN_HASH,message=8KiB",
-            "--job", "name=bar,hosts=4,placement=random,pattern=barrier", "--job", "name=bc,hosts=4,pattern=broadcast,message=4KiB"};
+            "--job", "name=bar,hosts=4,placement=random,pattern=barrier", "--job", "name=bc,hosts=4,pattern=broadcast,message=4KiB",
+            "--job-seed", "3"};
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> Cli.execute(new FabricManagerMain().onStarted(up::complete),
                 args, new PrintWriter(new StringWriter(), true), new PrintWriter(err, true)));
         FabricManagerMain.Running daemon = CompletableFuture.anyOf(up, exit).thenApply(x -> up.getNow(null)).get(120, TimeUnit.SECONDS);
