@@ -76,6 +76,11 @@ public final class LiveLoop {
     final class Answers implements ClosedLoop.Actions {
         private long[] a = new long[16];
         private int n;
+        /**
+         * Carrying out: a receipt handled from inside one of this host's sends (not today: the links
+         * flush in tasks of their own) appends its answers, and the loop under way carries them out.
+         */
+        private boolean carrying;
 
         @Override
         public void send(int from, int to, long now) {
@@ -97,6 +102,10 @@ public final class LiveLoop {
 
         /** Carries out what was answered, on {@code self}'s event loop: its own sends at once, the others' posted to their hosts. */
         void carryOut(LiveHost self) {
+            if (carrying) {
+                return;
+            }
+            carrying = true;
             for (int i = 0; i < n; i += 2) {
                 long x = a[i];
                 long y = a[i + 1];
@@ -119,6 +128,7 @@ public final class LiveLoop {
                 }
             }
             n = 0;
+            carrying = false;
         }
     }
 }
