@@ -158,7 +158,29 @@ class JobCommandTest {
         assertRefused(sim("--job", "name=b,hosts=8,pattern=barrier,load=0.2"), "emulator sim", "barrier is closed-loop");
         assertRefused(sim("--job", "name=pp,hosts=4,pattern=ping-pong"), "emulator sim", "ping-pong runs between two hosts: give hosts=2");
         assertRefused(sim("--job", "name=pp,hosts=2,pattern=ping-pong,load=0.5"), "emulator sim", "closed-loop", "no load=");
-        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "name=pp,hosts=2,pattern=ping-pong"),
-                "emulator up", "job pp's pattern ping-pong is closed-loop, which only the simulator runs");
+        // the live plane runs them too (LiveJobMetricsTest), and refuses what cannot run as the simulator does
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "name=pp,hosts=3,pattern=ping-pong"),
+                "emulator up", "ping-pong runs between two hosts: give hosts=2, not 3");
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job",
+                "name=b,hosts=8,pattern=barrier,load=0.3"), "emulator up", "barrier is closed-loop", "no load=");
+        assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--seed", "x", "--job",
+                "name=b,hosts=8,placement=random,pattern=barrier"), "emulator up", "--seed", "'x'");
+    }
+
+    /** {@code emulator sweep --job} with a closed-loop job: each point's text row gives its iterations and their mean, as the JSON does. */
+    @Test
+    void aSweepShowsAClosedLoopJobsIterations() {
+        String[] sweep = {"sweep", "--topology", "dragonfly:p=2,a=4,h=2", "--engines", "df-ugalg", "--vls", "5", "--duration", "30us",
+            "--loads", "0.2,0.6", "--threads", "1", "--job", "name=b,hosts=8,placement=interleaved,pattern=barrier",
+            "--job", "name=noise,hosts=32,pattern=random"};
+        SimCommandTest.Run text = run(sweep);
+        assertEquals(0, text.code(), text.err());
+        assertEquals(2, text.out().lines().filter(l -> l.contains("job b: accepted") && l.matches(".*, \\d+ iterations, iteration mean "
+                + "[0-9.]+ ns, p99 \\d+ ns")).count(), text.out());
+        assertTrue(text.out().lines().noneMatch(l -> l.contains("job noise:") && l.contains("iterations")), "an open-loop job has none");
+        String[] json = java.util.Arrays.copyOf(sweep, sweep.length + 1);
+        json[sweep.length] = "--json";
+        JsonNode b = run(json).json().path("engines").get(0).path("points").get(0).path("jobs").get(0);
+        assertTrue(b.path("iterations").asLong() > 0 && b.path("iterationMeanNs").asDouble() > 0, b.toString());
     }
 }

@@ -106,7 +106,8 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
                         .setReceivedHops(n.receivedHops()).setCongestionControl(n.congestionControl()).setCnpsReceived(n.cnpsReceived())
                         .setAcksReceived(n.acksReceived()).setControlSent(n.controlSent()).setControlDropped(n.controlDropped())
                         .setJob(n.job()).setJobMessages(n.jobMessages()).setJobMessageNsSum(n.jobMessageNs()).setJobPackets(n.jobPackets())
-                        .setJobNonminimalPackets(n.jobNonminimal()));
+                        .setJobNonminimalPackets(n.jobNonminimal()).setJobIterations(n.jobIterations())
+                        .setJobIterationNsSum(n.jobIterationNs()));
             }
         }
         if (!request.getNode().isEmpty() && b.getLinksCount() == 0) {

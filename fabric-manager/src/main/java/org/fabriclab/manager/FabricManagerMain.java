@@ -134,6 +134,12 @@ public final class FabricManagerMain implements Callable<Integer> {
     @Mixin
     TrafficOptions traffic;
 
+    /** Embedded mode: the seed of the jobs' random placement ({@code --seed} is still {@code --connect}'s old spelling here). */
+    @Option(names = "--job-seed", defaultValue = "" + JobOptions.LIVE_SEED, paramLabel = "N",
+            description = "Embedded mode: seed of the --job placement=random choice of hosts (the same seed places a job on the same "
+                    + "hosts as emulator sim --seed and emulator up --seed). Default: ${DEFAULT-VALUE}")
+    long jobSeed;
+
     /** Embedded mode: the hosts' jobs once the fabric is up, instead of the traffic. */
     @Mixin
     JobOptions jobOptions;
@@ -306,7 +312,7 @@ public final class FabricManagerMain implements Callable<Integer> {
             throw new IllegalArgumentException("--job runs on the embedded fabric's hosts (--emulate); a fabric reached by --connect runs "
                     + "its jobs itself (emulator up --job)");
         }
-        List<Simulation.Job> jobs = emulate == null ? List.of() : jobOptions.placeLive(emulate.fabric(), traffic, link.linkGbps, TRAFFIC_PAYLOAD);
+        List<Simulation.Job> jobs = emulate == null ? List.of() : jobOptions.placeLive(emulate.fabric(), traffic, link.linkGbps, TRAFFIC_PAYLOAD, jobSeed);
         TrafficPattern pattern = !jobs.isEmpty() ? null
                 : emulate == null ? traffic.pattern("uniform") : traffic.pattern("uniform", emulate.fabric());
         CongestionControl.Settings ccSettings = cc.settings(link.linkGbps);

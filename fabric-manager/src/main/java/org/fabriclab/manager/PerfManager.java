@@ -193,6 +193,8 @@ public final class PerfManager implements AutoCloseable {
         volatile long jobMessageNs;
         volatile long jobPackets;
         volatile long jobNonminimal;
+        volatile long jobIterations;
+        volatile long jobIterationNs;
         /** Whether the last poll found the node a switch marking ECN, and its packets marked then. */
         volatile boolean ecn;
         volatile long ecnMarked;
@@ -438,6 +440,8 @@ public final class PerfManager implements AutoCloseable {
             node.jobMessageNs = nc.getNic().getJobMessageNsSum();
             node.jobPackets = nc.getNic().getJobPackets();
             node.jobNonminimal = nc.getNic().getJobNonminimalPackets();
+            node.jobIterations = nc.getNic().getJobIterations();
+            node.jobIterationNs = nc.getNic().getJobIterationNsSum();
             node.nic = true;
         }
         node.ecnMarked = nc.getEcn().getMarked();
@@ -633,10 +637,14 @@ public final class PerfManager implements AutoCloseable {
                              double utilisation, boolean congested, double inputFairness, int[] inputs, double[] shares) {
     }
 
-    /** One host's NIC counters as last polled (management's {@code NicCounters}); its job "" if none. */
+    /**
+     * One host's NIC counters as last polled (management's {@code NicCounters}); its job "" if none;
+     * a closed-loop job's iterations on its rank 0's host only.
+     */
     public record NicSample(String node, long requestFlits, long stalledCycles, long latencyPackets, long latencyNsSum, long receivedHops,
                             String congestionControl, long cnpsReceived, long acksReceived, long controlSent, long controlDropped,
-                            String job, long jobMessages, long jobMessageNs, long jobPackets, long jobNonminimal) {
+                            String job, long jobMessages, long jobMessageNs, long jobPackets, long jobNonminimal, long jobIterations,
+                            long jobIterationNs) {
     }
 
     /** Every polled host's NIC counters, in node order. */
@@ -646,7 +654,7 @@ public final class PerfManager implements AutoCloseable {
             if (n.nic) {
                 out.add(new NicSample(n.name, n.nicRequestFlits, n.nicStalledCycles, n.nicLatencyPackets, n.nicLatencyNs, n.nicReceivedHops,
                         n.nicCc, n.nicCnpsReceived, n.nicAcksReceived, n.nicControlSent, n.nicControlDropped, n.nicJob, n.jobMessages,
-                        n.jobMessageNs, n.jobPackets, n.jobNonminimal));
+                        n.jobMessageNs, n.jobPackets, n.jobNonminimal, n.jobIterations, n.jobIterationNs));
             }
         }
         return out;

@@ -228,7 +228,9 @@ final class PerfMetrics implements MultiCollector {
     /**
      * Per job ({@code --job} on the live plane: a label per job name), what its hosts received
      * of it: messages completed, their completion times summed, packets, and the packets routed
-     * through an intermediate group, with that share as a gauge. Series for the first
+     * through an intermediate group, with that share as a gauge; a closed-loop job's iterations
+     * and their times summed (counted by its rank 0's host; absent for an open-loop job and until a
+     * closed-loop job's first iteration ended). Series for the first
      * {@link TrafficPlan#MAX_JOBS} jobs by name only (the command lines refuse more); a job's
      * series are its hosts' NIC counters summed, so their number does not grow with the hosts.
      */
@@ -236,11 +238,13 @@ final class PerfMetrics implements MultiCollector {
         TreeMap<String, long[]> byJob = new TreeMap<>();
         for (PerfManager.Node n : perf.nodes()) {
             if (n.nic && !n.nicJob.isEmpty() && (byJob.containsKey(n.nicJob) || byJob.size() < TrafficPlan.MAX_JOBS)) {
-                long[] sum = byJob.computeIfAbsent(n.nicJob, k -> new long[4]);
+                long[] sum = byJob.computeIfAbsent(n.nicJob, k -> new long[6]);
                 sum[0] += n.jobMessages;
                 sum[1] += n.jobMessageNs;
                 sum[2] += n.jobPackets;
                 sum[3] += n.jobNonminimal;
+                sum[4] += n.jobIterations;
+                sum[5] += n.jobIterationNs;
             }
         }
         List<CounterDataPointSnapshot> messages = new ArrayList<>();
@@ -248,6 +252,8 @@ final class PerfMetrics implements MultiCollector {
         List<CounterDataPointSnapshot> packets = new ArrayList<>();
         List<CounterDataPointSnapshot> nonminimal = new ArrayList<>();
         List<GaugeDataPointSnapshot> share = new ArrayList<>();
+        List<CounterDataPointSnapshot> iterations = new ArrayList<>();
+        List<CounterDataPointSnapshot> iterationSeconds = new ArrayList<>();
         byJob.forEach((job, sum) -> {
             Labels labels = Labels.of("job", job);
             messages.add(counter(sum[0], labels));
@@ -256,6 +262,10 @@ final class PerfMetrics implements MultiCollector {
             nonminimal.add(counter(sum[3], labels));
             if (sum[2] > 0) {
                 share.add(gauge(ratio((double) sum[3] / sum[2]), labels));
+            }
+            if (sum[4] > 0) {
+                iterations.add(counter(sum[4], labels));
+                iterationSeconds.add(counter(sum[5] / 1e9, labels));
             }
         });
         counter(out, "fabric_job_messages", "jobs (--job): messages received whole by the job's hosts", messages);
@@ -266,6 +276,10 @@ final class PerfMetrics implements MultiCollector {
                 + "intermediate group", nonminimal);
         gauge(out, "fabric_job_nonminimal_ratio", "jobs: non-minimal packets over packets received, since the job started (absent "
                 + "before a packet)", share);
+        counter(out, "fabric_job_iterations", "closed-loop jobs (pattern ping-pong, barrier, broadcast): iterations ended (absent "
+                + "before the first)", iterations);
+        counter(out, "fabric_job_iteration_seconds", "closed-loop jobs: those iterations' times summed, a round trip, a barrier or a "
+                + "broadcast (model seconds; divided by fabric_job_iterations_total, the mean)", iterationSeconds);
     }
 
     private void flows(List<MetricSnapshot> out) {

@@ -52,6 +52,12 @@ class FabricManagerMainTest {
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--job", "name=a,hosts=4,pattern=tornado"), "Invalid value for option '--job'",
                 "job a: unknown pattern \"tornado\"");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--job", "name=a,hosts=40"), "job a asks for 40 hosts; 16 are left of the fabric's 16");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--job", "name=pp,hosts=3,pattern=ping-pong"), "Invalid value for option '--job'",
+                "ping-pong runs between two hosts: give hosts=2, not 3");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--job", "name=b,hosts=4,pattern=broadcast,load=0.1"), "broadcast is closed-loop",
+                "no load=");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--job", "name=b,hosts=4,placement=random", "--job-seed", "nope"), "--job-seed",
+                "'nope'");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--job", "name=a,hosts=4", "--traffic", "uniform"), "--traffic is every host's",
                 "pattern= key");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--job", "name=a,hosts=4", "--traffic-gbps", "200"), "--traffic-gbps 200.0 of the "

@@ -217,6 +217,10 @@ final class DaemonCommands {
                         x.put("jobMessageMeanNs", h.getJobMessages() == 0 ? null : h.getJobMessageNsSum() / (double) h.getJobMessages());
                         x.put("jobPackets", h.getJobPackets());
                         x.put("jobNonMinimalShare", h.getJobPackets() == 0 ? null : h.getJobNonminimalPackets() / (double) h.getJobPackets());
+                        if (h.getJobIterations() > 0) { // a closed-loop job's rank 0
+                            x.put("jobIterations", h.getJobIterations());
+                            x.put("jobIterationMeanNs", h.getJobIterationNsSum() / (double) h.getJobIterations());
+                        }
                     }
                     hosts.add(x);
                 });
@@ -243,13 +247,17 @@ final class DaemonCommands {
                             h.getAcksReceived(), h.getControlSent(), h.getControlDropped()));
                 }
                 if (c.getHostsList().stream().anyMatch(h -> !h.getJob().isEmpty())) {
-                    out.printf("%n%-24s %-16s %12s %18s %12s %12s%n", "host NIC", "job", "messages", "message mean ns", "packets",
-                            "non-minimal");
-                    c.getHostsList().stream().filter(h -> !h.getJob().isEmpty()).forEach(h -> out.printf("%-24s %-16s %12d %18s %12d %12s%n",
+                    // a closed-loop job's iterations on its rank 0's row ("-" on the others' and an open-loop job's)
+                    out.printf("%n%-24s %-16s %12s %18s %12s %12s %11s %20s%n", "host NIC", "job", "messages", "message mean ns", "packets",
+                            "non-minimal", "iterations", "iteration mean ns");
+                    c.getHostsList().stream().filter(h -> !h.getJob().isEmpty()).forEach(h -> out.printf(
+                            "%-24s %-16s %12d %18s %12d %12s %11s %20s%n",
                             h.getNode(), h.getJob(), h.getJobMessages(), h.getJobMessages() == 0 ? "-"
                                     : String.format(Locale.ROOT, "%.1f", h.getJobMessageNsSum() / (double) h.getJobMessages()),
                             h.getJobPackets(), h.getJobPackets() == 0 ? "-"
-                                    : String.format(Locale.ROOT, "%.3f", h.getJobNonminimalPackets() / (double) h.getJobPackets())));
+                                    : String.format(Locale.ROOT, "%.3f", h.getJobNonminimalPackets() / (double) h.getJobPackets()),
+                            h.getJobIterations() == 0 ? "-" : Long.toString(h.getJobIterations()), h.getJobIterations() == 0 ? "-"
+                                    : String.format(Locale.ROOT, "%.1f", h.getJobIterationNsSum() / (double) h.getJobIterations())));
                 }
             }
             out.flush();

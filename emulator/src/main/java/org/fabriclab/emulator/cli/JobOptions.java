@@ -25,10 +25,10 @@ public final class JobOptions {
     @Option(names = "--job", paramLabel = "name=N,hosts=H[,placement=P][,pattern=T][,load=X][,mode=M][,message=B]",
             description = "Instead of the pattern every host sends by, repeatable (at most " + MAX_JOBS + "): a job of H hosts, placed "
                     + "in the order given on the hosts the earlier jobs left: placement contiguous (the lowest free hosts: packed "
-                    + "switches and groups), random (seeded by --seed) or interleaved (round-robin over the Dragonfly groups). It sends "
+                    + "switches and groups), random (seeded by --seed; fabric-manager: --job-seed) or interleaved (round-robin over the Dragonfly groups). It sends "
                     + "among its own ranks by pattern " + JobSpec.PATTERNS + " (closed-loop, no load=: ping-pong, hosts=2, rank 0 "
                     + "sends a message to rank 1, which answers when the whole message arrived; barrier, the dissemination barrier; broadcast, a "
-                    + "binomial tree from rank 0, the next when every rank has the message; iterations back to back, the report gives the iterations and their time; emulator sim only); at load X of each host's link rate (default: --load; "
+                    + "binomial tree from rank 0, the next when every rank has the message; iterations back to back, the report gives the iterations and their time; live: fabric_job_iterations_total); at load X of each host's link rate (default: --load; "
                     + "live: --traffic-gbps over the link rate; emulator sweep: each point's load); every packet asking for routing "
                     + "mode M (default --routing-mode; app-aware: each host chooses ADAPTIVE_3 or the pattern's default, ADAPTIVE_1 "
                     + "for all-to-all and ADAPTIVE_0 for the others, per message from its NIC counters, De Sensi et al.'s "
@@ -68,37 +68,35 @@ public final class JobOptions {
         return specs.isEmpty() ? List.of() : JobSpec.place(specs, fabric, seed, load, mode, payloadBytes, sourceQueuePackets);
     }
 
-    /** The seed of the live plane's random placement (the live commands have no --seed; the simulator's default too). */
-    static final long LIVE_SEED = 1;
+    /**
+     * The default seed of the live plane's random placement ({@code emulator up --seed}, {@code
+     * fabric-manager --job-seed}): the simulator's default {@code --seed}, so that a job placed at
+     * random lands on the same hosts in both unless told otherwise.
+     */
+    public static final long LIVE_SEED = 1;
 
     /**
      * The jobs of a live fabric ({@code emulator up}, {@code fabric-manager --emulate}): placed on
-     * {@code fabric} as the simulator places them (random placement seeded by {@link #LIVE_SEED}),
-     * a job without {@code load=} at {@code --traffic-gbps} over {@code linkGbps}, without {@code
-     * mode=} asking for {@code --routing-mode}, messages of {@code payloadBytes} packets in the
-     * hosts' source queue; empty without {@code --job}.
+     * {@code fabric} as the simulator places them (random placement seeded by {@code seed}), a job
+     * without {@code load=} at {@code --traffic-gbps} over {@code linkGbps}, without {@code mode=}
+     * asking for {@code --routing-mode}, messages of {@code payloadBytes} packets in the hosts'
+     * source queue; closed-loop jobs as the simulator runs them; empty without {@code --job}.
      *
      * @throws IllegalArgumentException one line: a bad spec, jobs that do not fit, or {@code --traffic} given too
      */
-    public List<Simulation.Job> placeLive(Fabric fabric, TrafficOptions traffic, double linkGbps, int payloadBytes) {
+    public List<Simulation.Job> placeLive(Fabric fabric, TrafficOptions traffic, double linkGbps, int payloadBytes, long seed) {
         if (!given()) {
             return List.of();
         }
         if (traffic.name != null) {
             throw new IllegalArgumentException("--traffic is every host's traffic; with --job each job's is its pattern= key: give one");
         }
-        for (JobSpec s : specs()) {
-            if (s.loop() != null) {
-                throw new IllegalArgumentException("Invalid value for option '--job': job " + s.name() + "'s pattern " + s.patternName()
-                        + " is closed-loop, which only the simulator runs (emulator sim); the live plane's jobs are open-loop");
-            }
-        }
         double load = traffic.gbps / linkGbps;
         if (!(load > 0 && load <= 1)) {
             throw new IllegalArgumentException("Invalid value for option '--job': a job without load= runs at --traffic-gbps "
                     + traffic.gbps + " of the " + linkGbps + " Gbps links; give load= in (0, 1] or a --traffic-gbps up to the link rate");
         }
-        return place(fabric, LIVE_SEED, load, traffic.routingMode, payloadBytes, SourceQueue.PACKETS);
+        return place(fabric, seed, load, traffic.routingMode, payloadBytes, SourceQueue.PACKETS);
     }
 
     /**

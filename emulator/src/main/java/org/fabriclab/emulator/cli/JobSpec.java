@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import org.fabriclab.agent.core.ClosedLoop;
 import org.fabriclab.agent.core.Placement;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.emulator.sim.Simulation;
@@ -35,7 +36,7 @@ import org.fabriclab.routing.text.Excerpt;
  * @param loop         a closed-loop microbenchmark ({@code pattern=ping-pong}), or null: open-loop
  */
 record JobSpec(String name, int hosts, Placement placement, String patternName, TrafficPattern pattern, Double load, RoutingMode mode,
-               long messageBytes, boolean appAware, Simulation.Loop loop) {
+               long messageBytes, boolean appAware, ClosedLoop.Kind loop) {
     /** {@code mode=}'s value for application-aware routing. */
     static final String APP_AWARE = "app-aware";
 
@@ -90,11 +91,8 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
             throw invalid(text, where + e.getMessage());
         }
         String patternName = kv.getOrDefault("pattern", "random").toLowerCase(Locale.ROOT);
-        Simulation.Loop loop = null;
-        for (Simulation.Loop l : Simulation.Loop.values()) {
-            loop = patternName.equals(l.cliName()) ? l : loop;
-        }
-        if (loop == Simulation.Loop.PING_PONG && hosts != 2) {
+        ClosedLoop.Kind loop = ClosedLoop.Kind.byCliName(patternName);
+        if (loop == ClosedLoop.Kind.PING_PONG && hosts != 2) {
             throw invalid(text, where + "ping-pong runs between two hosts: give hosts=2, not " + hosts);
         }
         if (loop != null && kv.containsKey("load")) {

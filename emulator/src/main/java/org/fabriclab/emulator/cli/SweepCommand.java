@@ -278,11 +278,16 @@ public final class SweepCommand implements Callable<Integer> {
                         p.measured() ? Long.toString(r.latencyP99Ns()) : "-",
                         p.measured() ? String.format(Locale.ROOT, "%.3f", r.meanHops()) : "-", r.packetsRefused(),
                         p.saturated() ? "  saturated" : "");
-                for (Simulation.JobReport j : r.jobs()) {
-                    out.printf(Locale.ROOT, "%8s   job %s: accepted %.4f, message mean %s ns, p99 %s ns, non-minimal %s%n", "", j.name(),
+                for (int i = 0; i < r.jobs().size(); i++) {
+                    Simulation.JobReport j = r.jobs().get(i);
+                    // a closed-loop job's figure is its time per iteration (as emulator sim and the JSON give it)
+                    String loop = p.config().jobs().get(i).loop() == null ? "" : String.format(Locale.ROOT, ", %d iterations, iteration mean "
+                            + "%s ns, p99 %s ns", j.iterations(), j.iterations() > 0 ? String.format(Locale.ROOT, "%.1f", j.iterationMeanNs()) : "-",
+                            j.iterations() > 0 ? Long.toString(j.iterationP99Ns()) : "-");
+                    out.printf(Locale.ROOT, "%8s   job %s: accepted %.4f, message mean %s ns, p99 %s ns, non-minimal %s%s%n", "", j.name(),
                             j.throughput(), j.messagesCompleted() > 0 ? String.format(Locale.ROOT, "%.1f", j.messageMeanNs()) : "-",
                             j.messagesCompleted() > 0 ? Long.toString(j.messageP99Ns()) : "-",
-                            Double.isNaN(j.nonMinimalShare()) ? "-" : String.format(Locale.ROOT, "%.3f", j.nonMinimalShare()));
+                            Double.isNaN(j.nonMinimalShare()) ? "-" : String.format(Locale.ROOT, "%.3f", j.nonMinimalShare()), loop);
                 }
             }
             out.println();

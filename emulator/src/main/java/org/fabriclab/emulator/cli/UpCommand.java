@@ -63,6 +63,12 @@ public final class UpCommand implements Callable<Integer> {
     @Mixin
     JobOptions jobOptions;
 
+    /** The seed of the jobs' random placement (placement=random); the simulator's default. */
+    @Option(names = "--seed", defaultValue = "" + JobOptions.LIVE_SEED, paramLabel = "N",
+            description = "Seed of the --job placement=random choice of hosts (the same seed places a job on the same hosts as "
+                    + "emulator sim --seed). Default: ${DEFAULT-VALUE}")
+    long seed;
+
     @Option(names = "--processes", description = "Run every switch as a switch-agent process of its own, data links over TCP")
     boolean processes;
 
@@ -99,7 +105,7 @@ public final class UpCommand implements Callable<Integer> {
             throw new IllegalArgumentException("give --processes (this emulator starts the switches) or --switch-agents (they run elsewhere), not both");
         }
         Fabric f = topology.fabric();
-        List<Simulation.Job> jobs = jobOptions.placeLive(f, traffic, link.linkGbps, PAYLOAD_BYTES);
+        List<Simulation.Job> jobs = jobOptions.placeLive(f, traffic, link.linkGbps, PAYLOAD_BYTES, seed);
         TrafficPattern pattern = traffic.pattern("none", f);
         CongestionControl.Settings ccSettings = cc.settings(link.linkGbps);
         if (ccSettings != null && ccSettings.marking() != null && switchAgents != null) {

@@ -17,10 +17,12 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.fabriclab.agent.SwitchCabling;
 import org.fabriclab.agent.core.Arrivals;
+import org.fabriclab.agent.core.ClosedLoop;
 import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.EcnMarking;
 import org.fabriclab.agent.core.HostRoutes;
@@ -30,6 +32,7 @@ import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.DilationController;
 import org.fabriclab.agent.link.Frames;
 import org.fabriclab.agent.link.LiveHost;
+import org.fabriclab.agent.link.LiveLoop;
 import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.agent.link.ModelClock;
@@ -712,7 +715,11 @@ public final class EmulatedFabric implements AutoCloseable {
      * messages of its packets of {@code payloadBytes}, Poisson at its load of {@link Options#linkGbps},
      * every packet asking for its mode or, application-aware, each message's mode chosen from the
      * host's NIC counters; each host's NIC counts what it receives of its job ({@code
-     * fabric_job_*} metrics). Hosts in no job keep what they send. Paths' SLs as {@link #startTraffic}.
+     * fabric_job_*} metrics). A closed-loop job ({@link Simulation.Job#loop}) instead shares one
+     * {@link LiveLoop} (the simulator's {@link ClosedLoop}) among its ranks' hosts, started once
+     * every rank's host has its traffic in place: its ranks send whole messages on receipt, and its
+     * rank 0's host counts its iterations. Hosts in no job keep what they send. Paths' SLs as
+     * {@link #startTraffic}.
      *
      * @throws IllegalStateException if a job's host has no LID yet (start jobs after the manager brought the fabric up)
      */
@@ -736,9 +743,19 @@ public final class EmulatedFabric implements AutoCloseable {
             // the plan numbers the ranks; the traffic's LIDs are the ranks' in rank order
             TrafficPlan plan = TrafficPlan.ofJob(job.pattern(), identity, job.messagePackets(), j + 1L);
             double gbps = job.load() * options.linkGbps();
+            LiveHost[] rankHosts = new LiveHost[ranks.length];
             for (int r = 0; r < ranks.length; r++) {
-                ((LiveHost) nodes[fabric.endpointNode(ranks[r])]).start(new Traffic(lids, r, plan, lanes(tables, lids[r]),
-                        Arrivals.Mode.POISSON, gbps, payloadBytes, 0, (j + 1L) * 1_000_003L + r, job.mode(), job.name(), job.appAware()));
+                rankHosts[r] = (LiveHost) nodes[fabric.endpointNode(ranks[r])];
+            }
+            LiveLoop loop = job.loop() == null ? null : new LiveLoop(new ClosedLoop(job.loop(), ranks.length, job.messagePackets()), rankHosts);
+            CompletableFuture<?>[] started = new CompletableFuture<?>[ranks.length];
+            for (int r = 0; r < ranks.length; r++) {
+                started[r] = rankHosts[r].start(new Traffic(lids, r, plan, lanes(tables, lids[r]), Arrivals.Mode.POISSON, gbps, payloadBytes,
+                        0, (j + 1L) * 1_000_003L + r, job.mode(), job.name(), job.appAware(), loop));
+            }
+            if (loop != null) { // its first messages once every rank would count what it receives
+                CompletableFuture.allOf(started).thenRun(loop::start);
+                continue; // it offers what its loop lets through: nothing to choose a dilation by
             }
             offered += gbps * ranks.length;
             hosts += ranks.length;

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.fabriclab.agent.core.ClosedLoop;
 import org.fabriclab.agent.core.AppAwareRouting;
 import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.FrameSizes;
@@ -445,11 +446,11 @@ public final class Simulation {
      * asking for {@code mode}; with {@code appAware}, each host chooses each message's mode from
      * its NIC counters instead ({@link AppAwareRouting}: ADAPTIVE_3 or the pattern's default,
      * {@link AppAwareRouting#forPattern}: ADAPTIVE_1 for all-to-all, ADAPTIVE_0 for the others).
-     * With a {@code loop} ({@link Loop}), the job is closed-loop instead: no Poisson arrivals, no
+     * With a {@code loop} ({@link ClosedLoop}), the job is closed-loop instead: no Poisson arrivals, no
      * load, its ranks send a message when they have received one (the pattern is not used).
      */
     public record Job(String name, int[] hosts, TrafficPattern pattern, double load, RoutingMode mode, int messagePackets,
-                      boolean appAware, Loop loop) {
+                      boolean appAware, ClosedLoop.Kind loop) {
         /** A job whose packets all ask for {@code mode}. */
         public Job(String name, int[] hosts, TrafficPattern pattern, double load, RoutingMode mode, int messagePackets) {
             this(name, hosts, pattern, load, mode, messagePackets, false, null);
@@ -500,7 +501,7 @@ public final class Simulation {
                 if (job.size() < 2) {
                     throw new IllegalArgumentException("job " + job.name() + " needs at least two hosts, not " + job.size());
                 }
-                if (job.loop() == Loop.PING_PONG && job.size() != 2) {
+                if (job.loop() == ClosedLoop.Kind.PING_PONG && job.size() != 2) {
                     throw new IllegalArgumentException("job " + job.name() + ": ping-pong runs between two hosts, not " + job.size());
                 }
                 for (int e : job.hosts) {
@@ -513,33 +514,6 @@ public final class Simulation {
                     owner[e] = j;
                 }
             }
-        }
-    }
-
-    /**
-     * A closed-loop microbenchmark (De Sensi et al., SC'19): a rank sends a message when the whole
-     * of the message it waits for has been delivered (its last packet), iterations back to back.
-     * {@code PING_PONG}: rank 0 sends to rank 1, which answers; an iteration is the round trip.
-     * {@code BARRIER}: the dissemination barrier, ceil(log2 n) rounds; in round k rank i sends to
-     * rank i + 2^k and waits for rank i - 2^k's message (mod n), then goes on to round k + 1, and
-     * after the last round to the next barrier; an iteration ends when every rank has left it.
-     * {@code BROADCAST}: a binomial tree from rank 0 (rank r's parent r minus its highest bit, its
-     * children r + 2^k for 2^k > r), each rank forwarding to its children when it has the whole
-     * message; an iteration ends when every rank has it, and rank 0 starts the next at once.
-     */
-    public enum Loop {
-        PING_PONG("ping-pong"),
-        BARRIER("barrier"),
-        BROADCAST("broadcast");
-
-        private final String cliName;
-
-        Loop(String cliName) {
-            this.cliName = cliName;
-        }
-
-        public String cliName() {
-            return cliName;
         }
     }
 
@@ -563,7 +537,7 @@ public final class Simulation {
      * hosts' credit waits over their request flits, whole run (its s, at a 1 GHz clock);
      * {@code modelMessageNs = L + p t + f s}, a message of p packets of frame time t and f flits
      * (the paper's {@code f (s + 1)} with a flit's cycle replaced by the link's frame time).
-     * A closed-loop job ({@link Loop}): {@code iterations}, its iterations started in the window
+     * A closed-loop job ({@link ClosedLoop}): {@code iterations}, its iterations started in the window
      * and completed by the end, and their times' mean and 99th percentile (0 for an open-loop job).
      */
     public record JobReport(String name, int hosts, double offeredLoad, double throughput, double latencyMeanNs, long latencyP99Ns,

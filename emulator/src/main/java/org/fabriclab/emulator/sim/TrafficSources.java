@@ -1,10 +1,12 @@
 package org.fabriclab.emulator.sim;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.fabriclab.agent.core.AppAwareRouting;
 import org.fabriclab.agent.core.Arrivals;
+import org.fabriclab.agent.core.ClosedLoop;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.HostPolicy;
@@ -31,8 +33,6 @@ import org.fabriclab.routing.fabric.Fabric;
 final class TrafficSources {
     /** Mixed into the run's seed for the bursty flows' generators, so that they draw apart from the hosts'. */
     private static final long MESSAGE_SEED = 0x6D65737361676573L;
-    /** A closed-loop packet's flow in the source queue: this minus its destination host (below -1, which is the pattern's). */
-    private static final int LOOP_DESTINATION = -2;
     private final PacketPool pool;
     private final HostCore[] hostCore;
     private final HostPolicy[] policy;
@@ -71,29 +71,12 @@ final class TrafficSources {
      * packets cannot fill the send queue and hold the others back.
      */
     private final int[] nicShare;
-    /** Per host, the closed-loop job ({@link Simulation.Loop}) it is a rank of, or -1. */
-    private final int[] loopJob;
+    /** Per host, the closed-loop job it is a rank of, or null. */
+    private final LoopJob[] loopOf;
     /** Per host of a closed-loop job, its rank. */
     private final int[] loopRank;
-    /** Per host of a ping-pong job, the other rank's host. */
-    private final int[] loopPeer;
-    /** Per host of a closed-loop job, the packets of the message it waits for delivered so far. */
-    private final int[] loopReceived;
-    /** Per closed-loop job, when its current iteration started. */
-    private final long[] iterationStart;
-    /** Per barrier or broadcast job, its ranks' hosts; null for the others. */
-    private final int[][] loopHosts;
-    /** Per barrier job, its rounds: ceil(log2 ranks). */
-    private final int[] loopRounds;
-    /** Per host of a barrier job, where its rounds' counts start in {@link #roundReceived}. */
-    private final int[] roundBase;
-    /** Per barrier rank and round, the packets delivered from that round's sender over the whole run. */
-    private final long[] roundReceived;
-    /** Per host of a barrier job, its barrier (iteration) and its round in it. */
-    private final long[] barrierOf;
-    private final int[] roundOf;
-    /** Per barrier job and parity of the barrier, the ranks that have left it. */
-    private final int[] leftBarrier;
+    /** The closed-loop jobs, in the jobs' order. */
+    private final List<LoopJob> loops = new ArrayList<>();
 
     /**
      * @param meanGapNs        the mean gap between a host's packets at the offered load
@@ -122,34 +105,9 @@ final class TrafficSources {
         source = new SourceQueue[hosts];
         messagePackets = new int[hosts];
         sends = new boolean[hosts];
-        loopJob = new int[hosts];
+        loopOf = new LoopJob[hosts];
         loopRank = new int[hosts];
-        loopReceived = new int[hosts];
-        loopPeer = new int[hosts];
-        iterationStart = new long[c.jobs().size()];
-        loopHosts = new int[c.jobs().size()][];
-        loopRounds = new int[c.jobs().size()];
-        roundBase = new int[hosts];
-        barrierOf = new long[hosts];
-        roundOf = new int[hosts];
-        leftBarrier = new int[2 * c.jobs().size()];
-        int roundSlots = 0;
-        for (int j = 0; j < c.jobs().size(); j++) {
-            Simulation.Job job = c.jobs().get(j);
-            if (job.loop() == Simulation.Loop.BROADCAST) {
-                loopHosts[j] = job.hosts();
-            } else if (job.loop() == Simulation.Loop.BARRIER) {
-                loopHosts[j] = job.hosts();
-                loopRounds[j] = 32 - Integer.numberOfLeadingZeros(job.size() - 1);
-                for (int e : loopHosts[j]) {
-                    roundBase[e] = roundSlots;
-                    roundSlots += loopRounds[j];
-                }
-            }
-        }
-        roundReceived = new long[roundSlots];
         Arrays.fill(messagePackets, 1);
-        Arrays.fill(loopJob, -1);
         if (c.jobs().isEmpty()) {
             TrafficPlan plan = TrafficPlan.of(flows.isEmpty() ? c.pattern() : TrafficPattern.UNIFORM, hosts, groups, c.seed());
             for (int e = 0; e < hosts; e++) {
@@ -176,10 +134,13 @@ final class TrafficSources {
                     }
                     messagePackets[e] = job.messagePackets();
                     sends[e] = job.loop() == null; // a closed-loop rank sends on receipt, not by arrivals
-                    if (job.loop() != null) {
-                        loopJob[e] = j;
-                        loopRank[e] = r;
-                        loopPeer[e] = job.loop() == Simulation.Loop.PING_PONG ? ranks[1 - r] : -1;
+                }
+                if (job.loop() != null) {
+                    LoopJob l = new LoopJob(j, ranks, new ClosedLoop(job.loop(), ranks.length, job.messagePackets()));
+                    loops.add(l);
+                    for (int r = 0; r < ranks.length; r++) {
+                        loopOf[ranks[r]] = l;
+                        loopRank[ranks[r]] = r;
                     }
                 }
             }
@@ -241,116 +202,48 @@ final class TrafficSources {
         return sends[e];
     }
 
-    /** Starts every closed-loop job's first iteration at {@code now}: ping-pong's rank 0 sends, every barrier rank its first round. */
+    /** Starts every closed-loop job's first iteration at {@code now} ({@link ClosedLoop#start}), in the jobs' order. */
     void startLoops(long now) {
-        for (int j = 0; j < iterationStart.length; j++) {
-            Simulation.Job job = c.jobs().get(j);
-            iterationStart[j] = now;
-            if (job.loop() == Simulation.Loop.PING_PONG) {
-                sendMessage(job.hosts()[0], job.hosts()[1], now);
-            } else if (job.loop() == Simulation.Loop.BROADCAST) {
-                sendToChildren(j, 0, now);
-            } else if (job.loop() == Simulation.Loop.BARRIER) {
-                for (int e : loopHosts[j]) {
-                    sendMessage(e, roundPeer(j, e, 1), now);
-                }
-            }
+        for (LoopJob l : loops) {
+            l.loop.start(now, l);
         }
     }
 
     /**
-     * Packet {@code h} was delivered to host {@code e} at {@code now}: a closed-loop rank that has
-     * now the whole message it waits for sends its next (ping-pong: rank 1 answers; rank 0's answer
-     * completes an iteration, and it sends the next ping; barrier: {@link #barrierDelivered}).
+     * Packet {@code h} was delivered to host {@code e} at {@code now}: a closed-loop rank counts it
+     * into its sender's message, and with the whole message its loop answers what is sent next.
      */
     void delivered(int e, int h, long now) {
-        int j = loopJob[e];
-        if (j < 0) {
+        LoopJob l = loopOf[e];
+        if (l == null) {
             return;
         }
-        Simulation.Loop loop = c.jobs().get(j).loop();
-        if (loop == Simulation.Loop.BARRIER) {
-            barrierDelivered(j, e, pool.flow(h) >>> 16, now);
-            return;
-        }
-        if (loop == Simulation.Loop.BROADCAST) {
-            broadcastDelivered(j, e, now);
-            return;
-        }
-        if (++loopReceived[e] < messagePackets[e]) {
-            return;
-        }
-        loopReceived[e] = 0;
-        if (loopRank[e] == 0) {
-            measure.iteration(j, iterationStart[j], now);
-            iterationStart[j] = now;
-        }
-        sendMessage(e, loopPeer[e], now);
-    }
-
-    /** Barrier job {@code j}'s rank on host {@code e}: the host of the rank {@code sign} 2^round away (+1: it sends to, -1: it hears from). */
-    private int roundPeer(int j, int e, int sign) {
-        int n = loopHosts[j].length;
-        return loopHosts[j][Math.floorMod(loopRank[e] + sign * (1 << roundOf[e]), n)];
-    }
-
-    /**
-     * A packet from host {@code src} reached barrier rank {@code e}: counted to the round whose
-     * sender {@code src} is; then the rank goes through every round it has the whole message of
-     * (a round's messages counted over the run: a fast sender's next barrier may come early), sending
-     * each next round's message, and leaving the barrier after the last round; when every rank has
-     * left it, an iteration ends.
-     */
-    private void barrierDelivered(int j, int e, int src, long now) {
-        int n = loopHosts[j].length;
-        int rank = loopRank[e];
-        for (int k = 0; k < loopRounds[j]; k++) {
-            if (loopHosts[j][Math.floorMod(rank - (1 << k), n)] == src) {
-                roundReceived[roundBase[e] + k]++;
-                break;
-            }
-        }
-        long whole = (barrierOf[e] + 1) * messagePackets[e];
-        while (roundReceived[roundBase[e] + roundOf[e]] >= whole) {
-            if (++roundOf[e] == loopRounds[j]) {
-                roundOf[e] = 0;
-                int parity = 2 * j + (int) (barrierOf[e] & 1);
-                if (++leftBarrier[parity] == n) {
-                    leftBarrier[parity] = 0;
-                    measure.iteration(j, iterationStart[j], now);
-                    iterationStart[j] = now;
-                }
-                barrierOf[e]++;
-                whole += messagePackets[e];
-            }
-            sendMessage(e, roundPeer(j, e, 1), now);
+        int from = loopRank[pool.flow(h) >>> 16]; // a closed-loop packet's flow: its source host above its destination's
+        if (l.loop.packetReceived(from, loopRank[e])) {
+            l.loop.received(from, loopRank[e], now, l);
         }
     }
 
-    /**
-     * Broadcast rank {@code e} received a packet (only its parent sends to it, once a broadcast):
-     * with the whole message it forwards to its children; when every rank but the root has it, the
-     * iteration ends and the root starts the next.
-     */
-    private void broadcastDelivered(int j, int e, long now) {
-        if (++loopReceived[e] < messagePackets[e]) {
-            return;
-        }
-        loopReceived[e] = 0;
-        sendToChildren(j, loopRank[e], now);
-        if (++leftBarrier[2 * j] == loopHosts[j].length - 1) {
-            leftBarrier[2 * j] = 0;
-            measure.iteration(j, iterationStart[j], now);
-            iterationStart[j] = now;
-            sendToChildren(j, 0, now);
-        }
-    }
+    /** A closed-loop job's {@link ClosedLoop} and what its answers do here: ranks' hosts send messages, iterations measured. */
+    private final class LoopJob implements ClosedLoop.Actions {
+        private final int job;
+        private final int[] hosts;
+        private final ClosedLoop loop;
 
-    /** Broadcast job {@code j}'s {@code rank} sends the message to its children in the binomial tree, nearest bit first. */
-    private void sendToChildren(int j, int rank, long now) {
-        int[] ranks = loopHosts[j];
-        for (int step = rank == 0 ? 1 : Integer.highestOneBit(rank) << 1; rank + step < ranks.length; step <<= 1) {
-            sendMessage(ranks[rank], ranks[rank + step], now);
+        LoopJob(int job, int[] hosts, ClosedLoop loop) {
+            this.job = job;
+            this.hosts = hosts;
+            this.loop = loop;
+        }
+
+        @Override
+        public void send(int from, int to, long now) {
+            sendMessage(hosts[from], hosts[to], now);
+        }
+
+        @Override
+        public void iteration(long start, long end) {
+            measure.iteration(job, start, end);
         }
     }
 
@@ -359,7 +252,7 @@ final class TrafficSources {
         int k = messagePackets[e];
         SourceQueue q = source[e];
         measure.created(e, k, now);
-        q.addMessage(now, LOOP_DESTINATION - dst, k);
+        q.addMessage(now, ClosedLoop.destinationFlow(dst), k);
         pump(e, now);
     }
 
@@ -452,7 +345,8 @@ final class TrafficSources {
             throw new IllegalStateException("packet pool exhausted: a packet was neither queued nor credited");
         }
         HostPolicy p = policy[e];
-        int d = flow <= LOOP_DESTINATION ? LOOP_DESTINATION - flow : flow < 0 ? p.nextDestination() : flows.get(flow).dst();
+        int loopDestination = ClosedLoop.destinationOf(flow);
+        int d = loopDestination >= 0 ? loopDestination : flow < 0 ? p.nextDestination() : flows.get(flow).dst();
         int dlid = lidOfEndpoint[d];
         p.stamp(pool, h, lidOfEndpoint[e], dlid, p.routes().route(dlid));
         pool.flow(h, flow < 0 ? (e << 16) ^ d : flow);

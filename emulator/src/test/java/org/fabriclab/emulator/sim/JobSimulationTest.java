@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
+import org.fabriclab.agent.core.ClosedLoop;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.Placement;
 import org.fabriclab.agent.core.TrafficPattern;
@@ -117,7 +118,7 @@ class JobSimulationTest {
 
     private static Simulation.Job pingPong(int[] ranks, int messagePackets) {
         return new Simulation.Job("pp", ranks, TrafficPattern.UNIFORM, 1, RoutingMode.MIN_HASH, messagePackets, false,
-                Simulation.Loop.PING_PONG);
+                ClosedLoop.Kind.PING_PONG);
     }
 
     /**
@@ -168,13 +169,13 @@ class JobSimulationTest {
         assertEquals(0, a.jobs().get(1).iterations());
     }
 
-    private static Simulation.JobReport loop(Simulation.Config c, int[] ranks, Simulation.Loop loop) {
+    private static Simulation.JobReport loop(Simulation.Config c, int[] ranks, ClosedLoop.Kind loop) {
         return Simulation.run(c.toBuilder().jobs(List.of(new Simulation.Job("b", ranks, TrafficPattern.UNIFORM, 1, RoutingMode.MIN_HASH, 1,
                 false, loop))).build()).jobs().get(0);
     }
 
     private static Simulation.JobReport barrier(Simulation.Config c, int[] ranks) {
-        return loop(c, ranks, Simulation.Loop.BARRIER);
+        return loop(c, ranks, ClosedLoop.Kind.BARRIER);
     }
 
     /**
@@ -203,10 +204,10 @@ class JobSimulationTest {
     @Test
     void aBroadcastsIterationIsItsTreesDepthInMessageLatencies() throws Exception {
         Simulation.Config base = DragonflySimulationTest.config(DragonflyAlgorithm.MIN, TrafficPattern.UNIFORM, 0.5, 40_000, 0);
-        Simulation.JobReport two = loop(base, new int[] {0, 1}, Simulation.Loop.BROADCAST);
+        Simulation.JobReport two = loop(base, new int[] {0, 1}, ClosedLoop.Kind.BROADCAST);
         assertTrue(two.iterations() > 10, two.toString());
         assertEquals(messageNs(base, 0, 1), two.iterationMeanNs(), 1e-6, two.toString());
-        Simulation.JobReport eight = loop(base, hosts(0, 8), Simulation.Loop.BROADCAST);
+        Simulation.JobReport eight = loop(base, hosts(0, 8), ClosedLoop.Kind.BROADCAST);
         assertTrue(eight.iterations() > 10 && eight.iterationMeanNs() >= 3 * messageNs(base, 0, 1) - 1e-6, eight.toString());
         assertEquals(7 * eight.iterations(), eight.messagesCompleted(), 7.0 * 2, "n - 1 messages a broadcast: " + eight);
     }

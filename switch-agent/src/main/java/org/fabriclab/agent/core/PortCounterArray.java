@@ -75,7 +75,11 @@ public final class PortCounterArray {
     public static final int JOB_PACKETS = 17;
     /** Node counter (a NIC of a job's host): of those, the packets a Dragonfly's routing sent through an intermediate group. */
     public static final int JOB_NONMINIMAL_PACKETS = 18;
-    public static final int NODE_COUNTERS = 19;
+    /** Node counter (the NIC of a closed-loop job's rank 0): the job's iterations ended ({@code ClosedLoop}; a live job's). */
+    public static final int JOB_ITERATIONS = 19;
+    /** Node counter (the NIC of a closed-loop job's rank 0): those iterations' times summed, model ns. */
+    public static final int JOB_ITERATION_NS = 20;
+    public static final int NODE_COUNTERS = 21;
 
     /** Why a packet was discarded (IBA counts them apart: PortXmitDiscards, VL15Dropped, buffer overruns, link errors). */
     public enum DiscardReason {

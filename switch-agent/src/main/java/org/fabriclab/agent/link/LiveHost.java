@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.fabriclab.agent.core.AppAwareRouting;
 import org.fabriclab.agent.core.Arrivals;
+import org.fabriclab.agent.core.ClosedLoop;
 import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.FlowSink;
 import org.fabriclab.agent.core.HostCore;
@@ -48,6 +49,11 @@ import org.fabriclab.routing.dragonfly.DragonflyHeader;
  * after it) the job's messages received whole and their completion times, its packets and those
  * routed non-minimally: a message is {@code seq / messagePackets} of its sender (the sender starts
  * its job's numbers at a message boundary), tracked in {@link #MESSAGE_SLOTS} slots per source.
+ *
+ * <p>A closed-loop job's host ({@link Traffic#loop}): no arrivals; it sends a whole message when
+ * its job's {@link LiveLoop} says so (the job's {@code ClosedLoop}, the simulator's), which it
+ * tells of every message of its job it has received whole; rank 0's host counts the job's
+ * iterations in its node counters ({@link PortCounterArray#JOB_ITERATIONS} and the one after).
  */
 public final class LiveHost extends LiveNode implements HostCore.Output {
     static final long TICK_NS = 100_000;
@@ -69,6 +75,12 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     /** Packets per message of this host's job (what it receives of it too); 0: no job. */
     private int jobMessagePackets;
     private Traffic traffic;
+    /** A closed-loop job's loop, this host's rank in it and its answers to carry out; null: open loop. */
+    private LiveLoop closedLoop;
+    private int rank;
+    private LiveLoop.Answers answers;
+    /** A closed-loop job's ranks by LID (-1: none): who sent a message received. */
+    private int[] rankOfLid = new int[0];
     /** Stopped: no new packets are created, but those already made (queued or held) still go. */
     private boolean stopped;
     private HostPolicy policy;
@@ -99,14 +111,23 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         });
     }
 
-    /** Starts (or replaces) the traffic this host sends; safe from any thread. The source wakes every {@link #TICK_NS} or more. */
-    public void start(Traffic t) {
+    /**
+     * Starts (or replaces) the traffic this host sends; safe from any thread. The source wakes
+     * every {@link #TICK_NS} or more; a closed-loop job's sends when its loop says. The future
+     * completes once the traffic is in place on the host's event loop.
+     */
+    public CompletableFuture<Void> start(Traffic t) {
+        CompletableFuture<Void> started = new CompletableFuture<>();
         execute(() -> {
             SplittableRandom random = new SplittableRandom(t.seed());
             int frameBytes = Frames.DATA_HEADER + t.payloadBytes();
             int k = t.plan().messagePackets();
-            // the arrivals space messages: a message's packets' time at the offered rate
-            meanGapNs = t.rateGbps() > 0 ? k * Arrivals.meanGapNs(frameBytes, t.rateGbps()) : 0;
+            // the arrivals space messages: a message's packets' time at the offered rate (a closed loop has none)
+            meanGapNs = t.rateGbps() > 0 && t.loop() == null ? k * Arrivals.meanGapNs(frameBytes, t.rateGbps()) : 0;
+            closedLoop = t.loop();
+            answers = closedLoop == null ? null : closedLoop.answers();
+            rank = t.self();
+            rankOfLid = closedLoop == null ? new int[0] : ranksByLid(t.hostLids());
             HostPolicy previous = policy;
             policy = new HostPolicy(t.plan().destinations(t.self(), random),
                     meanGapNs > 0 ? new Arrivals(t.arrivals(), meanGapNs, random) : null, t.lanes(), vls);
@@ -134,6 +155,11 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
             nextArrival = meanGapNs > 0 ? now + policy.nextGapNs() : now;
             if (ticker != null) {
                 ticker.cancel(false);
+                ticker = null;
+            }
+            if (closedLoop != null) { // sends on receipt: moved on by the NIC's credit and link events, no ticks
+                started.complete(null);
+                return;
             }
             // wake about every four packets' time at the offered rate (100 us .. 10 ms of wall time,
             // under the dilation in force): a thousand hosts on two threads must not spend the cores
@@ -144,7 +170,54 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
                 fill(at);
                 drain(at);
             }, tick, tick, TimeUnit.NANOSECONDS);
+            started.complete(null);
         });
+        return started;
+    }
+
+    /** Per LID, the rank of the host that has it in {@code hostLids} (rank order), -1 for the others. */
+    private static int[] ranksByLid(int[] hostLids) {
+        int[] out = new int[Arrays.stream(hostLids).max().orElse(0) + 1];
+        Arrays.fill(out, -1);
+        for (int r = 0; r < hostLids.length; r++) {
+            out[hostLids[r]] = r;
+        }
+        return out;
+    }
+
+    /** Model time now (the fabric's clock), for the job's {@link LiveLoop}; on the event loop. */
+    long modelNow() {
+        return now();
+    }
+
+    /** This host's {@link LiveLoop.Answers} (its closed loop's), confined to its event loop. */
+    LiveLoop.Answers loopAnswers() {
+        return answers;
+    }
+
+    /**
+     * The closed loop says: send a whole message to rank {@code to} now (queued whole or refused
+     * whole, as every job's message); nothing once stopped. On the event loop.
+     */
+    void loopSend(int to) {
+        Traffic t = traffic;
+        if (t == null || closedLoop == null || stopped) {
+            return;
+        }
+        long now = now();
+        policy.source().addMessage(now, ClosedLoop.destinationFlow(to), k(t));
+        created += k(t);
+        int slid = port.activeLid();
+        if (slid != 0) {
+            pump(t, slid, now);
+        }
+    }
+
+    /** Rank 0 of a closed-loop job: an iteration that started at {@code start} ended at {@code end} (model ns). On the event loop. */
+    void loopIteration(long start, long end) {
+        PortCounterArray c = mgmt.counters();
+        c.addNode(PortCounterArray.JOB_ITERATIONS);
+        c.addNode(PortCounterArray.JOB_ITERATION_NS, end - start);
     }
 
     /**
@@ -167,10 +240,11 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
      * packets overtaken by a later one of their pair (reordering), {@code missing} the packets of a
      * pair skipped (lost, less those that arrived late), the percentiles are of every packet's
      * latency (source queueing included), {@code refused} the packets the full source queue turned
-     * away.
+     * away, {@code idle} nothing waiting in the source queue (none queued, none held: once stopped,
+     * the host sends no more).
      */
     public record Stats(long sent, long received, long receivedBytes, long outOfOrder, long missing, long latencyNsSum,
-                        long latencyP95Ns, long latencyP99Ns, long refused) {
+                        long latencyP95Ns, long latencyP99Ns, long refused, boolean idle) {
     }
 
     /** Totals over every source; answered on the event loop. */
@@ -179,7 +253,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         execute(() -> {
             var t = sink.totals();
             f.complete(new Stats(sent, t.packets(), t.bytes(), t.outOfOrder(), t.missing(), t.latencyNsSum(), t.latencyP95Ns(),
-                    t.latencyP99Ns(), policy == null ? 0 : policy.source().refused()));
+                    t.latencyP99Ns(), policy == null ? 0 : policy.source().refused(), policy == null || policy.source().isIdle()));
         });
         return f;
     }
@@ -211,7 +285,9 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         }
         SourceQueue source = policy.source();
         boolean limited = t.packets() > 0;
-        if (stopped) {
+        if (closedLoop != null) {
+            // a closed loop's messages are made on receipt (loopSend): only moved on here
+        } else if (stopped) {
             nextArrival = Math.max(nextArrival, now); // nothing created while stopped
         } else if (meanGapNs == 0) {
             while (source.room() >= k(t) && (!limited || created < t.packets())) {
@@ -265,7 +341,8 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
             if (h == PacketPool.NONE) {
                 return;
             }
-            int dlid = t.hostLids()[policy.nextDestination()];
+            int toRank = ClosedLoop.destinationOf(source.headFlow()); // a closed loop's message names its rank
+            int dlid = t.hostLids()[toRank >= 0 ? toRank : policy.nextDestination()];
             long route = mgmt.sourceRoute(dlid);
             policy.stamp(pool, h, slid, dlid, route);
             if (dlid >= pairSeq.length) {
@@ -358,12 +435,11 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         }
         int k = jobMessagePackets;
         long created = pool.timestamp(h);
+        int slid = pool.slid(h);
         if (k == 1) {
-            c.addNode(PortCounterArray.JOB_MESSAGES);
-            c.addNode(PortCounterArray.JOB_MESSAGE_NS, now - created);
+            messageReceived(slid, created, now);
             return;
         }
-        int slid = pool.slid(h);
         if ((slid + 1) * MESSAGE_SLOTS > slotMessage.length) {
             int n = Math.max((slid + 1) * MESSAGE_SLOTS, slotMessage.length * 2);
             slotMessage = Arrays.copyOf(slotMessage, n);
@@ -379,8 +455,18 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         }
         slotStart[slot] = Math.min(slotStart[slot], created);
         if (--slotLeft[slot] == 0) {
-            c.addNode(PortCounterArray.JOB_MESSAGES);
-            c.addNode(PortCounterArray.JOB_MESSAGE_NS, now - slotStart[slot]);
+            messageReceived(slid, slotStart[slot], now);
+        }
+    }
+
+    /** A job's message from source LID {@code slid}, started at {@code start}, received whole at {@code now}: counted; a closed loop told. */
+    private void messageReceived(int slid, long start, long now) {
+        PortCounterArray c = mgmt.counters();
+        c.addNode(PortCounterArray.JOB_MESSAGES);
+        c.addNode(PortCounterArray.JOB_MESSAGE_NS, now - start);
+        int from = slid < rankOfLid.length ? rankOfLid[slid] : -1;
+        if (closedLoop != null && from >= 0 && !stopped) {
+            closedLoop.received(from, rank, now, answers);
         }
     }
 

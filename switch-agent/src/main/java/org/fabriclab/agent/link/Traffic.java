@@ -26,9 +26,17 @@ import org.fabriclab.routing.engine.PathLanes;
  * @param job          the job this host is a rank of (a {@link TrafficPlan#ofJob job plan} over its ranks, messages of
  *                     the plan's packets created together), named in its NIC's counters; null: no job
  * @param appAware     a job's host chooses each message's routing mode from its NIC counters ({@code AppAwareRouting})
+ * @param loop         a closed-loop job's loop, shared by its ranks (the plan's hosts, {@code self} this one's rank): no
+ *                     arrivals, {@code rateGbps} unused, a message sent when the loop says; null: open loop
  */
 public record Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lanes, Arrivals.Mode arrivals, double rateGbps,
-                      int payloadBytes, long packets, long seed, RoutingMode routingMode, String job, boolean appAware) {
+                      int payloadBytes, long packets, long seed, RoutingMode routingMode, String job, boolean appAware, LiveLoop loop) {
+    /** An open-loop job's traffic (or with {@code job} null, no job's). */
+    public Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lanes, Arrivals.Mode arrivals, double rateGbps,
+                   int payloadBytes, long packets, long seed, RoutingMode routingMode, String job, boolean appAware) {
+        this(hostLids, self, plan, lanes, arrivals, rateGbps, payloadBytes, packets, seed, routingMode, job, appAware, null);
+    }
+
     /** No job. */
     public Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lanes, Arrivals.Mode arrivals, double rateGbps,
                    int payloadBytes, long packets, long seed, RoutingMode routingMode) {
@@ -58,6 +66,10 @@ public record Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lan
         if (appAware && job == null) {
             throw new IllegalArgumentException("application-aware routing chooses per message: a job's traffic only");
         }
+        if (loop != null && (job == null || loop.ranks() != hostLids.length || loop.messagePackets() != plan.messagePackets())) {
+            throw new IllegalArgumentException("a closed loop is a job's, over the plan's " + hostLids.length + " ranks and its messages of "
+                    + plan.messagePackets() + " packets");
+        }
     }
 
     /**
@@ -71,11 +83,11 @@ public record Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lan
 
     /** The same traffic with arrivals spaced by {@code mode}. */
     public Traffic withArrivals(Arrivals.Mode mode) {
-        return new Traffic(hostLids, self, plan, lanes, mode, rateGbps, payloadBytes, packets, seed, routingMode, job, appAware);
+        return new Traffic(hostLids, self, plan, lanes, mode, rateGbps, payloadBytes, packets, seed, routingMode, job, appAware, loop);
     }
 
     /** The same traffic with every packet asking for routing mode {@code mode}. */
     public Traffic withRoutingMode(RoutingMode mode) {
-        return new Traffic(hostLids, self, plan, lanes, arrivals, rateGbps, payloadBytes, packets, seed, mode, job, appAware);
+        return new Traffic(hostLids, self, plan, lanes, arrivals, rateGbps, payloadBytes, packets, seed, mode, job, appAware, loop);
     }
 }

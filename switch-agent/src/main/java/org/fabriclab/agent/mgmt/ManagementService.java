@@ -393,7 +393,9 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
                     .setJobMessages(c.getNode(PortCounterArray.JOB_MESSAGES))
                     .setJobMessageNsSum(c.getNode(PortCounterArray.JOB_MESSAGE_NS))
                     .setJobPackets(c.getNode(PortCounterArray.JOB_PACKETS))
-                    .setJobNonminimalPackets(c.getNode(PortCounterArray.JOB_NONMINIMAL_PACKETS)));
+                    .setJobNonminimalPackets(c.getNode(PortCounterArray.JOB_NONMINIMAL_PACKETS))
+                    .setJobIterations(c.getNode(PortCounterArray.JOB_ITERATIONS))
+                    .setJobIterationNsSum(c.getNode(PortCounterArray.JOB_ITERATION_NS)));
         } else if (cc != null) { // a switch that marks ECN
             b.setEcn(org.fabriclab.proto.v1.EcnCounters.newBuilder().setMarked(c.getNode(PortCounterArray.ECN_MARKED)));
         }

@@ -1,0 +1,101 @@
+package org.fabriclab.emulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.fabriclab.agent.core.ClosedLoop;
+import org.fabriclab.agent.core.PortCounterArray;
+import org.fabriclab.agent.core.TableInstall;
+import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.agent.link.LiveHost;
+import org.fabriclab.emulator.live.EmulatedFabric;
+import org.fabriclab.emulator.sim.Simulation;
+import org.fabriclab.proto.v1.PortState;
+import org.fabriclab.routing.dragonfly.RoutingMode;
+import org.fabriclab.routing.engine.ForwardingTables;
+import org.fabriclab.routing.engine.RoutingOptions;
+import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.registry.EngineChain;
+import org.fabriclab.routing.topology.Topologies;
+import org.fabriclab.testkit.Waits;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Closed-loop jobs on the live hosts: the simulator's {@code ClosedLoop}, shared by each job's
+ * hosts. A ping-pong, a barrier of 3 and a broadcast of 3 (whose iterations end at a rank other
+ * than 0 and are posted to it) run side by side; stopped, the messages in flight arrive and the
+ * counters settle, and then add up exactly: a round trip is two messages, a barrier of 3 (two
+ * rounds) six, a broadcast of 3 two; only rank 0's host counts iterations.
+ */
+class LiveClosedLoopTest {
+    @Test
+    void closedLoopJobsRunOnTheLiveHostsAndTheirCountsAddUp() throws Exception {
+        Fabric f = Topologies.generate("fat-tree:k=4,levels=2");
+        ForwardingTables tables = EngineChain.parse("minhop").route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS))
+                .tables();
+        int n = f.endpointCount();
+        List<Simulation.Job> jobs = List.of(
+                job("pp", new int[] {0, n - 1}, ClosedLoop.Kind.PING_PONG, 2),
+                job("bar", new int[] {1, 3, 5}, ClosedLoop.Kind.BARRIER, 1),
+                job("bc", new int[] {2, 4, 6}, ClosedLoop.Kind.BROADCAST, 3));
+        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(1);
+        try (EmulatedFabric fabric = EmulatedFabric.start(f, o)) {
+            for (int s = 0; s < f.switchCount(); s++) {
+                fabric.node(f.name(f.switchNode(s))).management().tables().apply(TableInstall.batch(tables, s, o.vls(), false));
+            }
+            LiveHost[] host = new LiveHost[n];
+            for (int e = 0; e < n; e++) {
+                host[e] = (LiveHost) fabric.node(f.name(f.endpointNode(e)));
+                host[e].management().setPort(1, tables.lids().endpointLid(e), PortState.PORT_STATE_ARMED);
+                host[e].management().setPort(1, 0, PortState.PORT_STATE_ACTIVE);
+            }
+            fabric.startJobs(jobs, 256, tables);
+            Waits.until("every job's iterations", () -> jobs.stream().allMatch(j -> node(host, j.hosts()[0], PortCounterArray.JOB_ITERATIONS) >= 20));
+            long before = node(host, 0, PortCounterArray.JOB_ITERATIONS);
+            Waits.until("the ping-pong goes on", () -> node(host, 0, PortCounterArray.JOB_ITERATIONS) > before + 20);
+            fabric.stopTraffic();
+            // stopped (each host's stats are read on its event loop after its stop), nothing waiting, every packet sent arrived
+            Waits.until("every message sent has arrived", () -> {
+                long sent = 0;
+                long received = 0;
+                boolean idle = true;
+                for (LiveHost h : host) {
+                    LiveHost.Stats s = h.stats().join();
+                    sent += s.sent();
+                    received += s.received();
+                    idle &= s.idle();
+                }
+                return idle && sent == received;
+            });
+            int[] perIteration = {2, 6, 2};
+            for (int j = 0; j < jobs.size(); j++) {
+                int[] ranks = jobs.get(j).hosts();
+                long iterations = node(host, ranks[0], PortCounterArray.JOB_ITERATIONS);
+                long messages = 0;
+                for (int r = 0; r < ranks.length; r++) {
+                    messages += node(host, ranks[r], PortCounterArray.JOB_MESSAGES);
+                    if (r > 0) {
+                        assertEquals(0, node(host, ranks[r], PortCounterArray.JOB_ITERATIONS), jobs.get(j).name() + ": rank 0 counts them");
+                    }
+                }
+                String what = jobs.get(j).name() + ": " + messages + " messages, " + iterations + " iterations";
+                assertTrue(messages >= perIteration[j] * iterations && messages < perIteration[j] * (iterations + 2), what);
+                long ns = node(host, ranks[0], PortCounterArray.JOB_ITERATION_NS);
+                assertTrue(ns > 0, what);
+            }
+            assertTrue(node(host, 0, PortCounterArray.JOB_ITERATION_NS) >= node(host, n - 1, PortCounterArray.JOB_MESSAGE_NS),
+                    "a round trip takes longer than its ping");
+        }
+    }
+
+    private static Simulation.Job job(String name, int[] hosts, ClosedLoop.Kind kind, int packets) {
+        return new Simulation.Job(name, hosts, TrafficPattern.UNIFORM, 0.1, RoutingMode.DEFAULT, packets, false, kind);
+    }
+
+    private static long node(LiveHost[] host, int e, int counter) {
+        return host[e].management().counters().getNode(counter);
+    }
+}

@@ -1,0 +1,256 @@
+package org.fabriclab.agent.core;
+
+/**
+ * One closed-loop job's microbenchmark (De Sensi et al., SC'19): who sends a message to whom when
+ * a message has fully arrived, and when an iteration ends. A rank sends when the whole of the
+ * message it waits for has been received (its last packet), iterations back to back:
+ * <ul>
+ * <li>{@link Kind#PING_PONG}: rank 0 sends to rank 1, which answers; an iteration is the round trip,
+ * ended when rank 0 has the answer (and sends the next ping).
+ * <li>{@link Kind#BARRIER}: the dissemination barrier (Hensgen, Finkel and Manber), ceil(log2 n)
+ * rounds; in round k rank i sends to rank i + 2^k and waits for rank i - 2^k's message (mod n),
+ * then goes on to round k + 1, and after the last round to the next barrier; an iteration ends
+ * when every rank has left it. A round's messages are counted over the run: a fast sender's
+ * message of the next barrier may come before the receiver has left this one.
+ * <li>{@link Kind#BROADCAST}: a binomial tree from rank 0 (rank r's parent r minus its highest bit,
+ * its children r + 2^k for 2^k > r, nearest first), each rank forwarding to its children when it
+ * has the whole message; an iteration ends when every rank has it, and rank 0 starts the next at
+ * once.
+ * </ul>
+ * The driver moves bytes and time: it tells the loop a message from rank {@code from} has been
+ * fully received by rank {@code to} ({@link #received}; {@link #packetReceived} counts packets into
+ * messages for a driver that sees packets), and does what the loop answers through its {@link
+ * Actions}, in the order asked: send a whole message now, an iteration ended. The simulator drives
+ * it from its event queue in virtual time; the live hosts of a job share one, from their event
+ * loops in model time, under a lock. Ranks are the job's, 0..n-1; the driver maps them to hosts.
+ *
+ * <p>Nothing is allocated after construction. Not thread-safe: confined to one thread, or used
+ * under one lock.
+ */
+public final class ClosedLoop {
+    /** The closed-loop microbenchmarks. */
+    public enum Kind {
+        PING_PONG("ping-pong"),
+        BARRIER("barrier"),
+        BROADCAST("broadcast");
+
+        private final String cliName;
+
+        Kind(String cliName) {
+            this.cliName = cliName;
+        }
+
+        /** Its name on the command lines ({@code --job pattern=}). */
+        public String cliName() {
+            return cliName;
+        }
+
+        /** The kind named {@code name} on the command lines, or null if none is. */
+        public static Kind byCliName(String name) {
+            for (Kind k : values()) {
+                if (k.cliName.equals(name)) {
+                    return k;
+                }
+            }
+            return null;
+        }
+    }
+
+    /** What the loop asks its driver to do, called back from {@link #start} and {@link #received}. */
+    public interface Actions {
+        /** Rank {@code from} sends a whole message (the job's packets per message) to rank {@code to} at {@code now}. */
+        void send(int from, int to, long now);
+
+        /** An iteration that started at {@code start} ended at {@code end}. */
+        void iteration(long start, long end);
+    }
+
+    /**
+     * A closed-loop message's flow in a source queue ({@link SourceQueue#addMessage}): this minus
+     * its destination, below -1 (which is the pattern's: it picks the destination).
+     */
+    private static final int DESTINATION_FLOW = -2;
+
+    private final Kind kind;
+    private final int ranks;
+    private final int messagePackets;
+    /** Messages a rank waits for apart: a barrier's rounds (one sender each), else 1 (its one sender: the peer, the parent). */
+    private final int senders;
+    /** Per rank and sender ({@link #senderIndex}), the packets of the message in delivery received so far. */
+    private final int[] packets;
+    /** Barrier: per rank and round, the messages received from that round's sender over the run. */
+    private final long[] roundMessages;
+    /** Barrier: per rank, its barrier (iteration) and its round in it. */
+    private final long[] barrierOf;
+    private final int[] roundOf;
+    /** Barrier: per parity of the barrier, the ranks that have left it; broadcast: [0], the ranks that have the message. */
+    private final int[] left = new int[2];
+    private long iterationStart;
+
+    /**
+     * The loop of {@code kind} over {@code ranks} ranks, messages of {@code messagePackets} packets.
+     *
+     * @throws IllegalArgumentException fewer than two ranks, ping-pong of other than two, a message of no packet
+     */
+    public ClosedLoop(Kind kind, int ranks, int messagePackets) {
+        if (ranks < 2) {
+            throw new IllegalArgumentException(kind.cliName() + " needs at least two ranks, not " + ranks);
+        }
+        if (kind == Kind.PING_PONG && ranks != 2) {
+            throw new IllegalArgumentException("ping-pong runs between two ranks, not " + ranks);
+        }
+        if (messagePackets < 1) {
+            throw new IllegalArgumentException("a message has at least one packet, not " + messagePackets);
+        }
+        this.kind = kind;
+        this.ranks = ranks;
+        this.messagePackets = messagePackets;
+        senders = kind == Kind.BARRIER ? 32 - Integer.numberOfLeadingZeros(ranks - 1) : 1;
+        packets = new int[ranks * senders];
+        roundMessages = kind == Kind.BARRIER ? new long[ranks * senders] : null;
+        barrierOf = kind == Kind.BARRIER ? new long[ranks] : null;
+        roundOf = kind == Kind.BARRIER ? new int[ranks] : null;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public int ranks() {
+        return ranks;
+    }
+
+    public int messagePackets() {
+        return messagePackets;
+    }
+
+    /** The source-queue flow of a closed-loop message to host (or rank) {@code destination}. */
+    public static int destinationFlow(int destination) {
+        return DESTINATION_FLOW - destination;
+    }
+
+    /** The destination a source-queue flow names ({@link #destinationFlow}), or -1 if it names none. */
+    public static int destinationOf(int flow) {
+        return flow <= DESTINATION_FLOW ? DESTINATION_FLOW - flow : -1;
+    }
+
+    /**
+     * Starts the first iteration at {@code now}: ping-pong's rank 0 sends, broadcast's rank 0 sends
+     * to its children, every barrier rank sends its first round (in rank order).
+     */
+    public void start(long now, Actions out) {
+        iterationStart = now;
+        switch (kind) {
+            case PING_PONG -> out.send(0, 1, now);
+            case BROADCAST -> sendToChildren(0, now, out);
+            case BARRIER -> {
+                for (int r = 0; r < ranks; r++) {
+                    out.send(r, roundPeer(r), now);
+                }
+            }
+        }
+    }
+
+    /**
+     * A packet from rank {@code from} was received by rank {@code to}: true if it completes a
+     * message (then call {@link #received}). A message's packets are counted per receiver and
+     * sender, {@link #messagePackets} to a message (ping-pong and broadcast: one sender per
+     * receiver, whoever sent it; a barrier rank: each round's sender apart, a packet from a rank
+     * that is none of them ignored).
+     */
+    public boolean packetReceived(int from, int to) {
+        int s = senderIndex(from, to);
+        if (s < 0) {
+            return false;
+        }
+        int slot = to * senders + s;
+        if (++packets[slot] < messagePackets) {
+            return false;
+        }
+        packets[slot] = 0;
+        return true;
+    }
+
+    /**
+     * Rank {@code to} has received the whole of a message from rank {@code from} at {@code now}:
+     * the sends and the iteration it leads to, asked of {@code out} in the order they happen.
+     */
+    public void received(int from, int to, long now, Actions out) {
+        switch (kind) {
+            case PING_PONG -> {
+                if (to == 0) {
+                    iterationEnded(now, out);
+                }
+                out.send(to, 1 - to, now);
+            }
+            case BROADCAST -> {
+                sendToChildren(to, now, out);
+                if (++left[0] == ranks - 1) {
+                    left[0] = 0;
+                    iterationEnded(now, out);
+                    sendToChildren(0, now, out);
+                }
+            }
+            case BARRIER -> barrierReceived(from, to, now, out);
+        }
+    }
+
+    /**
+     * Barrier rank {@code to} has a message of the round whose sender {@code from} is: it goes
+     * through every round it has the message of, sending each next round's message, and leaving
+     * the barrier after the last round; when every rank has left it, an iteration ends.
+     */
+    private void barrierReceived(int from, int to, long now, Actions out) {
+        int s = senderIndex(from, to);
+        if (s < 0) {
+            return;
+        }
+        int base = to * senders;
+        roundMessages[base + s]++;
+        while (roundMessages[base + roundOf[to]] > barrierOf[to]) {
+            if (++roundOf[to] == senders) {
+                roundOf[to] = 0;
+                int parity = (int) (barrierOf[to] & 1);
+                if (++left[parity] == ranks) {
+                    left[parity] = 0;
+                    iterationEnded(now, out);
+                }
+                barrierOf[to]++;
+            }
+            out.send(to, roundPeer(to), now);
+        }
+    }
+
+    private void iterationEnded(long now, Actions out) {
+        out.iteration(iterationStart, now);
+        iterationStart = now;
+    }
+
+    /**
+     * Of rank {@code to}'s senders, the index of {@code from}: 0 for ping-pong and broadcast (one
+     * sender each); a barrier's round whose sender it is, or -1 if none.
+     */
+    private int senderIndex(int from, int to) {
+        if (kind != Kind.BARRIER) {
+            return 0;
+        }
+        for (int k = 0; k < senders; k++) {
+            if (Math.floorMod(to - (1 << k), ranks) == from) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /** Barrier rank {@code r}'s destination in its current round: r + 2^round (mod n). */
+    private int roundPeer(int r) {
+        return Math.floorMod(r + (1 << roundOf[r]), ranks);
+    }
+
+    /** Broadcast: {@code rank} sends the message to its children in the binomial tree, nearest bit first. */
+    private void sendToChildren(int rank, long now, Actions out) {
+        for (int step = rank == 0 ? 1 : Integer.highestOneBit(rank) << 1; rank + step < ranks; step <<= 1) {
+            out.send(rank, rank + step, now);
+        }
+    }
+}

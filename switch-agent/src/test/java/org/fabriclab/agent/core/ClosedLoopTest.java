@@ -1,0 +1,157 @@
+package org.fabriclab.agent.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The closed-loop microbenchmarks driven by hand: who sends what to whom on each whole message
+ * received, and when iterations end and how long they took. {@link Net} delivers every message a
+ * fixed time after it was sent, in the order sent, as a fabric without contention would.
+ */
+class ClosedLoopTest {
+    /** What the loop asked for, in order: "from>to@t" for a send, "iteration start..end" for an iteration. */
+    private static final class Log implements ClosedLoop.Actions {
+        final List<String> done = new ArrayList<>();
+        final List<long[]> iterations = new ArrayList<>();
+        final ArrayDeque<long[]> sent = new ArrayDeque<>();
+
+        @Override
+        public void send(int from, int to, long now) {
+            done.add(from + ">" + to + "@" + now);
+            sent.add(new long[] {from, to, now});
+        }
+
+        @Override
+        public void iteration(long start, long end) {
+            done.add("iteration " + start + ".." + end);
+            iterations.add(new long[] {start, end});
+        }
+
+        /** What was asked since the last call, emptied. */
+        List<String> take() {
+            List<String> out = List.copyOf(done);
+            done.clear();
+            return out;
+        }
+    }
+
+    /** Delivers each message sent {@code delay} after it was sent, in the order sent, until {@code iterations} have ended. */
+    private static void run(ClosedLoop loop, Log log, long delay, int iterations) {
+        loop.start(0, log);
+        while (log.iterations.size() < iterations) {
+            long[] m = log.sent.poll();
+            loop.received((int) m[0], (int) m[1], m[2] + delay, log);
+        }
+    }
+
+    @Test
+    void pingPongAnswersAndRankZeroEndsEachRoundTrip() {
+        ClosedLoop loop = new ClosedLoop(ClosedLoop.Kind.PING_PONG, 2, 3);
+        Log log = new Log();
+        loop.start(0, log);
+        assertEquals(List.of("0>1@0"), log.take(), "rank 0 pings");
+        assertFalse(loop.packetReceived(0, 1));
+        assertFalse(loop.packetReceived(0, 1));
+        assertTrue(loop.packetReceived(0, 1), "the third of three packets completes the message");
+        loop.received(0, 1, 10, log);
+        assertEquals(List.of("1>0@10"), log.take(), "rank 1 answers, no iteration yet");
+        loop.received(1, 0, 25, log);
+        assertEquals(List.of("iteration 0..25", "0>1@25"), log.take(), "the answer ends the round trip; the next ping goes at once");
+        loop.received(0, 1, 30, log);
+        loop.received(1, 0, 40, log);
+        assertEquals(List.of("1>0@30", "iteration 25..40", "0>1@40"), log.take());
+    }
+
+    /** A barrier of 8: three rounds, rank r sends to r + 1, r + 2, r + 4; every rank leaves after its third message. */
+    @Test
+    void barrierOfEightDisseminatesInThreeRounds() {
+        ClosedLoop loop = new ClosedLoop(ClosedLoop.Kind.BARRIER, 8, 1);
+        Log log = new Log();
+        loop.start(0, log);
+        List<String> first = log.take();
+        assertEquals(List.of("0>1@0", "1>2@0", "2>3@0", "3>4@0", "4>5@0", "5>6@0", "6>7@0", "7>0@0"), first, "round 0: r to r + 1");
+        // round 0 arrives at rank 3 from rank 2: it sends round 1 to 5
+        loop.received(2, 3, 1, log);
+        assertEquals(List.of("3>5@1"), log.take());
+        // rank 3's round-2 message (from 7) comes before its round-1 one (from 1): it waits for round 1
+        loop.received(7, 3, 2, log);
+        assertEquals(List.of(), log.take(), "round 1 not received yet: nothing sent");
+        loop.received(1, 3, 3, log);
+        assertEquals(List.of("3>7@3", "3>4@3"), log.take(), "rounds 1 and 2 done at once: round 2's message, then the next barrier's first");
+        loop.received(5, 3, 3, log); // a packet from a rank that sends to 3 in no round
+        assertEquals(List.of(), log.take());
+
+        ClosedLoop fresh = new ClosedLoop(ClosedLoop.Kind.BARRIER, 8, 1);
+        Log l = new Log();
+        run(fresh, l, 1, 3);
+        assertEquals(List.of(0L, 3L), List.of(l.iterations.get(0)[0], l.iterations.get(0)[1]), "three rounds of one time unit");
+        assertEquals(List.of(3L, 6L), List.of(l.iterations.get(1)[0], l.iterations.get(1)[1]));
+        assertEquals(List.of(6L, 9L), List.of(l.iterations.get(2)[0], l.iterations.get(2)[1]));
+        // every round's destinations, in the first barrier: r + 2^k
+        List<String> sends = l.done.stream().filter(s -> !s.startsWith("iteration")).toList();
+        for (int r = 0; r < 8; r++) {
+            for (int k = 0; k < 3; k++) {
+                assertTrue(sends.contains(r + ">" + (r + (1 << k)) % 8 + "@" + k), "rank " + r + " round " + k);
+            }
+        }
+        assertEquals(8 * 3 * 3, sends.stream().filter(s -> Long.parseLong(s.substring(s.indexOf('@') + 1)) < 9).count(),
+                "eight ranks, three rounds, three barriers");
+    }
+
+    /** A barrier of a number of ranks not a power of two: ceil(log2 6) = 3 rounds, mod 6. */
+    @Test
+    void barrierOfSixTakesThreeRounds() {
+        Log l = new Log();
+        run(new ClosedLoop(ClosedLoop.Kind.BARRIER, 6, 2), l, 5, 2);
+        assertEquals(15, l.iterations.get(0)[1], "three rounds of 5");
+        assertEquals(30, l.iterations.get(1)[1]);
+        assertTrue(l.done.contains("5>3@10"), "round 2 of rank 5: 5 + 4 mod 6");
+    }
+
+    /** A broadcast of 8: the binomial tree 0 -> 1, 2, 4; 1 -> 3, 5; 2 -> 6; 3 -> 7; the iteration ends when 7 has it. */
+    @Test
+    void broadcastOfEightGoesDownTheBinomialTree() {
+        ClosedLoop loop = new ClosedLoop(ClosedLoop.Kind.BROADCAST, 8, 1);
+        Log log = new Log();
+        loop.start(0, log);
+        assertEquals(List.of("0>1@0", "0>2@0", "0>4@0"), log.take());
+        loop.received(0, 1, 1, log);
+        assertEquals(List.of("1>3@1", "1>5@1"), log.take());
+        loop.received(0, 2, 1, log);
+        assertEquals(List.of("2>6@1"), log.take());
+        loop.received(0, 4, 1, log);
+        assertEquals(List.of(), log.take(), "4 is a leaf");
+        loop.received(1, 3, 2, log);
+        assertEquals(List.of("3>7@2"), log.take());
+        loop.received(1, 5, 2, log);
+        loop.received(2, 6, 2, log);
+        assertEquals(List.of(), log.take());
+        loop.received(3, 7, 3, log);
+        assertEquals(List.of("iteration 0..3", "0>1@3", "0>2@3", "0>4@3"), log.take(), "every rank has it: the root starts the next");
+
+        Log l = new Log();
+        run(new ClosedLoop(ClosedLoop.Kind.BROADCAST, 8, 1), l, 2, 2);
+        assertEquals(List.of(6L, 12L), List.of(l.iterations.get(1)[0], l.iterations.get(1)[1]), "three levels of 2");
+    }
+
+    @Test
+    void refusesWhatCannotRun() {
+        assertEquals("ping-pong runs between two ranks, not 3",
+                assertThrows(IllegalArgumentException.class, () -> new ClosedLoop(ClosedLoop.Kind.PING_PONG, 3, 1)).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new ClosedLoop(ClosedLoop.Kind.BARRIER, 1, 1));
+        assertThrows(IllegalArgumentException.class, () -> new ClosedLoop(ClosedLoop.Kind.BROADCAST, 4, 0));
+        assertEquals(ClosedLoop.Kind.BARRIER, ClosedLoop.Kind.byCliName("barrier"));
+        assertNull(ClosedLoop.Kind.byCliName("all-to-all"));
+        assertEquals(7, ClosedLoop.destinationOf(ClosedLoop.destinationFlow(7)));
+        assertEquals(-1, ClosedLoop.destinationOf(-1), "the pattern's flow names no destination");
+        assertEquals(-1, ClosedLoop.destinationOf(3), "nor does a flow's number");
+    }
+}
