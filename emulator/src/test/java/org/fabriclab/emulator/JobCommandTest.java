@@ -158,6 +158,10 @@ class JobCommandTest {
         assertRefused(sim("--job", "name=b,hosts=8,pattern=barrier,load=0.2"), "emulator sim", "barrier is closed-loop");
         assertRefused(sim("--job", "name=pp,hosts=4,pattern=ping-pong"), "emulator sim", "ping-pong runs between two hosts: give hosts=2");
         assertRefused(sim("--job", "name=pp,hosts=2,pattern=ping-pong,load=0.5"), "emulator sim", "closed-loop", "no load=");
+        // a broadcast's rank 0 queues a message to each child at once: 5 of 256 packets for 32 ranks, more than 1,024
+        assertRefused(sim("--job", "name=bc,hosts=32,pattern=broadcast,message=64KiB"), "emulator sim",
+                "job bc (broadcast of 32 ranks) may queue 5 messages of 256 packets at one rank at once, 1280 packets", "(1024)");
+        assertEquals(0, sim("--job", "name=bc,hosts=32,pattern=broadcast,message=64KiB", "--source-queue", "1280").code());
         // the live plane runs them too (LiveJobMetricsTest), and refuses what cannot run as the simulator does
         assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--management-port", "0", "--job", "name=pp,hosts=3,pattern=ping-pong"),
                 "emulator up", "ping-pong runs between two hosts: give hosts=2, not 3");

@@ -188,6 +188,15 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
                             + "a host's source queue holds (" + sourceQueuePackets + "); give a larger --source-queue or --packet-bytes");
                 }
             }
+            if (s.loop() != null) {
+                int atOnce = ClosedLoop.messagesQueuedAtOnce(s.loop(), s.hosts());
+                if ((long) atOnce * packets > sourceQueuePackets) {
+                    throw new IllegalArgumentException("Invalid value for option '--job': job " + s.name() + " (" + s.loop().cliName() + " of "
+                            + s.hosts() + " ranks) may queue " + atOnce + " messages of " + packets + " packets at one rank at once, "
+                            + (long) atOnce * packets + " packets, more than a host's source queue holds (" + sourceQueuePackets
+                            + "); give a larger --source-queue, smaller messages or fewer ranks");
+                }
+            }
             int[] hosts;
             try {
                 hosts = s.placement().place(s.hosts(), taken, groups, random);

@@ -252,7 +252,10 @@ final class TrafficSources {
         int k = messagePackets[e];
         SourceQueue q = source[e];
         measure.created(e, k, now);
-        q.addMessage(now, ClosedLoop.destinationFlow(dst), k);
+        if (!q.addMessage(now, ClosedLoop.destinationFlow(dst), k)) { // a closed loop would wait for it for ever
+            throw new IllegalStateException("host " + e + "'s source queue refused a closed-loop message of " + k + " packets: the job's"
+                    + " check (ClosedLoop.messagesQueuedAtOnce against --source-queue) should have refused the job");
+        }
         pump(e, now);
     }
 
@@ -345,8 +348,7 @@ final class TrafficSources {
             throw new IllegalStateException("packet pool exhausted: a packet was neither queued nor credited");
         }
         HostPolicy p = policy[e];
-        int loopDestination = ClosedLoop.destinationOf(flow);
-        int d = loopDestination >= 0 ? loopDestination : flow < 0 ? p.nextDestination() : flows.get(flow).dst();
+        int d = flow >= 0 ? flows.get(flow).dst() : p.destination(flow);
         int dlid = lidOfEndpoint[d];
         p.stamp(pool, h, lidOfEndpoint[e], dlid, p.routes().route(dlid));
         pool.flow(h, flow < 0 ? (e << 16) ^ d : flow);

@@ -212,6 +212,30 @@ class JobSimulationTest {
         assertEquals(7 * eight.iterations(), eight.messagesCompleted(), 7.0 * 2, "n - 1 messages a broadcast: " + eight);
     }
 
+    private static Simulation.JobReport pingPong(Simulation.Config c, RoutingMode mode, boolean appAware, int messagePackets) {
+        return Simulation.run(c.toBuilder().jobs(List.of(new Simulation.Job("pp", new int[] {0, 71}, TrafficPattern.UNIFORM, 1, mode,
+                messagePackets, appAware, ClosedLoop.Kind.PING_PONG))).build()).jobs().get(0);
+    }
+
+    /**
+     * Application-aware routing chooses each closed-loop message's mode as an open-loop one's: the
+     * share of its bytes sent with the default is reported (it was never asked before, NaN), and
+     * one-packet messages on an idle fabric (below the chooser's threshold, no stalls to save) all
+     * go with the high bias: the run is ADAPTIVE_3's, iteration for iteration.
+     */
+    @Test
+    void applicationAwareRoutingChoosesEachClosedLoopMessagesMode() throws Exception {
+        Simulation.Config base = DragonflySimulationTest.config(DragonflyAlgorithm.PAR, TrafficPattern.UNIFORM, 0.5, 40_000, 0);
+        Simulation.JobReport large = pingPong(base, RoutingMode.ADAPTIVE_0, true, 16);
+        assertTrue(large.iterations() > 10, large.toString());
+        assertTrue(large.adaptiveShare() >= 0 && large.adaptiveShare() <= 1, "a share, not NaN: " + large);
+        Simulation.JobReport small = pingPong(base, RoutingMode.ADAPTIVE_0, true, 1);
+        Simulation.JobReport high = pingPong(base, RoutingMode.ADAPTIVE_3, false, 1);
+        assertEquals(0.0, small.adaptiveShare(), small.toString());
+        assertEquals(high.iterations(), small.iterations(), small + " against " + high);
+        assertEquals(high.iterationMeanNs(), small.iterationMeanNs(), 1e-6, small + " against " + high);
+    }
+
     @Test
     void pingPongOfMoreThanTwoRanksIsRefused() throws Exception {
         Simulation.Config c = DragonflySimulationTest.config(DragonflyAlgorithm.UGALG, TrafficPattern.UNIFORM, 0.5, 1000, 0);

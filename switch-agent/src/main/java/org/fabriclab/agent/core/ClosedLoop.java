@@ -124,6 +124,23 @@ public final class ClosedLoop {
         return messagePackets;
     }
 
+    /**
+     * The most whole messages one rank of a {@code kind} loop over {@code ranks} ranks may have
+     * queued at once, for a driver to check its source queue holds them before it starts: ping-pong
+     * 1; a broadcast's rank 0 queues one to each of its ceil(log2 n) children at once (at the start
+     * of an iteration, when its queue is empty: the last iteration ended with every message
+     * delivered); a barrier rank sends one per round it gets through, and a message of the next
+     * barrier may come before it has left this one, so at most two barriers' rounds, 2 ceil(log2 n).
+     */
+    public static int messagesQueuedAtOnce(Kind kind, int ranks) {
+        int rounds = 32 - Integer.numberOfLeadingZeros(Math.max(1, ranks - 1));
+        return switch (kind) {
+            case PING_PONG -> 1;
+            case BROADCAST -> rounds;
+            case BARRIER -> 2 * rounds;
+        };
+    }
+
     /** The source-queue flow of a closed-loop message to host (or rank) {@code destination}. */
     public static int destinationFlow(int destination) {
         return DESTINATION_FLOW - destination;

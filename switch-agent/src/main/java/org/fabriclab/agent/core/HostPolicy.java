@@ -26,6 +26,8 @@ public final class HostPolicy {
     private int routingMode;
     /** Chooses the routing mode per message from the NIC counters, or null: the mode stays as set. */
     private AppAwareRouting appAware;
+    /** Closed-loop packets taken from the source queue so far ({@link #destination}). */
+    private long loopPackets;
 
     /**
      * @param destinations the host's chooser ({@link TrafficPlan#destinations})
@@ -75,6 +77,25 @@ public final class HostPolicy {
     public int nextDestination() {
         int d = destinations.next();
         if (appAware != null && destinations.startedMessage()) {
+            routingMode = appAware.select().code();
+        }
+        return d;
+    }
+
+    /**
+     * The destination of the packet at the head of the source queue, whose flow there is {@code
+     * flow}: a closed-loop message names its own ({@link ClosedLoop#destinationOf}), else the pattern
+     * picks ({@link #nextDestination}). Either way, with {@link #appAware}, a message's first packet
+     * takes the routing mode it chooses and the message's other packets keep it: a closed-loop
+     * message's first packet is told apart by counting (its messages are queued whole, one after
+     * the other, each of the plan's {@link Destinations#messagePackets} packets).
+     */
+    public int destination(int flow) {
+        int d = ClosedLoop.destinationOf(flow);
+        if (d < 0) {
+            return nextDestination();
+        }
+        if (appAware != null && loopPackets++ % destinations.messagePackets() == 0) {
             routingMode = appAware.select().code();
         }
         return d;

@@ -341,8 +341,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
             if (h == PacketPool.NONE) {
                 return;
             }
-            int toRank = ClosedLoop.destinationOf(source.headFlow()); // a closed loop's message names its rank
-            int dlid = t.hostLids()[toRank >= 0 ? toRank : policy.nextDestination()];
+            int dlid = t.hostLids()[policy.destination(source.headFlow())]; // a closed loop's message names its rank
             long route = mgmt.sourceRoute(dlid);
             policy.stamp(pool, h, slid, dlid, route);
             if (dlid >= pairSeq.length) {
