@@ -9,7 +9,13 @@
 #         saved at its end under the same pattern), then each pattern from the other's snapshot (a
 #         pattern change met with the tables learnt for the old one)
 #   table the runs' JSON as the Markdown tables of docs/reproductions.md (runs nothing)
-# Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig7|2550|seeds|all|table] [THREADS]
+#   adv4links (not in all) where ADV+4 at 0.4 loads the links, Q-adaptive against VALn and PAR: each
+#         run twice, to the end and to 100 us before it (the same seed: the same run up to there),
+#         so the difference of the two --link-loads is the last 100 us alone; prints the mean load
+#         and the links at 0.95 or more of global links, of local links to the next router of the
+#         group (router x to x+1: where ADV+4's traffic through an intermediate group goes minimally)
+#         and of the other local links (docs/reproductions.md, "Figure 5, ADV+4")
+# Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig7|2550|seeds|all|table|adv4links] [THREADS]
 # Writes docs/data/qadaptive/*.json and docs/img/qadaptive-*.svg (fig7: one plot of the six runs);
 # docs/reproductions.md reads them.
 # The paper's setting: 4 GB/s links (32 Gbps), 128-byte packets, 20-packet buffers per VC, 30 ns
@@ -166,4 +172,38 @@ if [[ $what == 2550 || $what == all ]]; then
   engines2550=(--engine-param q_thld1=0.05 --engine-param q_thld2=0.4)
   sweep 2550-ur paper:qadaptive-2550 uniform 0.8 "${engines2550[@]}"
   sweep 2550-adv1 paper:qadaptive-2550 adv+1 0.45 "${engines2550[@]}"
+fi
+if [[ $what == adv4links ]]; then
+  links="$(mktemp -d)"
+  for run in "q-adaptive 1ms 900us 900us 800us" "df-valn 300us 200us 200us 100us" "df-par 300us 200us 200us 100us"; do
+    set -- $run
+    for end in "$2 $3 full" "$4 $5 cut"; do
+      set -- $1 $end
+      emulator sim --topology paper:qadaptive-1056 --engine "$1" --pattern adv+4 --load 0.4 "${paper[@]}" \
+        --duration "$2" --warmup "$3" --link-loads --json > "$links/$1-$4.json"
+    done
+  done
+  python3 - "$links" <<'PY'
+import json, os, re, sys
+def router(name):
+    g, s = re.match(r"G(\d+)_S(\d+)", name).groups()
+    return int(g), int(s)
+for engine in ("q-adaptive", "df-valn", "df-par"):
+    full, cut = (json.load(open(os.path.join(sys.argv[1], "%s-%s.json" % (engine, k)))) for k in ("full", "cut"))
+    t_full, t_cut = full["simulatedNs"], cut["simulatedNs"]
+    before = {(l["from"], l["port"]): l["load"] for l in cut["linkLoads"]}
+    classes = {"global": [], "local to the next router": [], "other local": []}
+    routers = 1 + max(router(l["from"])[1] for l in full["linkLoads"])
+    for l in full["linkLoads"]:
+        last = (l["load"] * t_full - before[(l["from"], l["port"])] * t_cut) / (t_full - t_cut)
+        (ga, ra), (gb, rb) = router(l["from"]), router(l["to"])
+        key = "global" if ga != gb else "local to the next router" if rb == (ra + 1) % routers else "other local"
+        classes[key].append(last)
+    print("%s: throughput %.3f, mean hops %.2f; link loads over the last %d us:" % (engine, full["throughput"], full["meanHops"],
+                                                                                    (t_full - t_cut) // 1000))
+    for key, loads in classes.items():
+        print("  %-25s %4d links, mean %.3f, %3d at 0.95 or more" % (key, len(loads), sum(loads) / len(loads),
+                                                                       sum(1 for x in loads if x >= 0.95)))
+PY
+  rm -r "$links"
 fi

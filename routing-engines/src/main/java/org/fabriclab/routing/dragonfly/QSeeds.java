@@ -153,9 +153,10 @@ public final class QSeeds {
      * same router's routing after the fabric changed (a link failed or came back): the learnt value
      * where the row's minimal path and the column's port are as they were, the new seed elsewhere.
      * A row (destination group, host slot) keeps its learnt values if the router's minimal way to
-     * the group is the same (the same first port, through the same gateway router of its group);
-     * within it, a column keeps its value if its port leads where it led (the same kind, the same
-     * router or group). A row whose minimal way changed is reseeded whole: its values described
+     * the group is the same ({@link #sameWay}: its own global link to the group, or the local link
+     * to the same gateway router; of parallel links, any one left); within it, a column keeps its
+     * value if its port leads where it led (the same kind, the same router or group), so a failed
+     * parallel link's column goes and its siblings' stay. A row whose minimal way changed is reseeded whole: its values described
      * paths that are no longer the minimal ones. Rows of the router's own group hold 0 as ever.
      *
      * @param learnt the values the router holds under {@code before}
@@ -177,7 +178,7 @@ public final class QSeeds {
             if (t == after.group()) {
                 continue;
             }
-            boolean same = DragonflyRules.towardGroup(before, t) == DragonflyRules.towardGroup(after, t) && before.gateway(t) == after.gateway(t);
+            boolean same = sameWay(before, after, t);
             for (int slot = 0; slot < after.hostsPerRouter(); slot++) {
                 if (!same) {
                     reseeded++;
@@ -195,6 +196,19 @@ public final class QSeeds {
             }
         }
         return new CarriedOver(seed, kept, reseeded);
+    }
+
+    /**
+     * True if router {@code before} and the same router {@code after} a routing change go
+     * minimally to group {@code t} the same way: both by a global link of their own to it, or both
+     * by a local link to the same gateway router. The place the minimal hop leads, not the port
+     * number: where parallel links lead there ({@code trunk=N}), losing the lowest leaves the way
+     * as it was through the others, whose learnt values still describe it.
+     */
+    static boolean sameWay(DragonflySwitch before, DragonflySwitch after, int t) {
+        int b = DragonflyRules.towardGroup(before, t);
+        int a = DragonflyRules.towardGroup(after, t);
+        return before.kind(b) == after.kind(a) && before.peer(b) == after.peer(a);
     }
 
     /**

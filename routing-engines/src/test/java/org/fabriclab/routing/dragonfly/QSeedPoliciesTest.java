@@ -235,4 +235,52 @@ class QSeedPoliciesTest {
         assertEquals(null, QSeeds.carryOver(before.of(0), before.of(0).qSeed(), after.of(1)));
         assertEquals(null, QSeeds.carryOver(before.of(0), new float[3], after.of(0)));
     }
+    /**
+     * Parallel links ({@code dragonfly:p=1,a=2,h=4,trunk=4}: 3 groups of 2 routers, each router
+     * with two links to each other group): the first of router G0_S0's two links to group 1 fails;
+     * its way to group 1 is still its own global link (the second), so the row keeps what it
+     * learnt, the failed link's column goes and the second link's keeps its value. Then both fail:
+     * the way to group 1 is now the local link to G0_S1, so the row starts again from the new seed.
+     */
+    @Test
+    void losingOneOfParallelLinksKeepsTheRowAndLosingTheLastReseedsIt() throws Exception {
+        Fabric f = Topologies.generate("dragonfly:p=1,a=2,h=4,trunk=4");
+        int node = f.nodeByName("G0_S0").orElseThrow();
+        int s = f.switchIndex(node);
+        DragonflySwitch b = DragonflyRoutingTest.route(f, DragonflyAlgorithm.Q_ADAPTIVE, Map.of()).dragonfly().of(s);
+        int first = b.globalPort(1);
+        assertEquals(2, b.parallels(first), "G0_S0 has two links to group 1");
+        int second = b.parallel(first, 1);
+        float[] learnt = new float[b.qSeed().length];
+        for (int i = 0; i < learnt.length; i++) {
+            learnt[i] = b.qSeed()[i] + 1000 + i; // values no seed holds
+        }
+        int row = b.row(1, 0);
+
+        DragonflySwitch one = DragonflyRoutingTest.route(f.withoutLinks(f.globalPort(node, first)), DragonflyAlgorithm.Q_ADAPTIVE, Map.of())
+                .dragonfly().of(s);
+        assertEquals(second, one.globalPort(1), "the second link is the way now");
+        QSeeds.CarriedOver kept = QSeeds.carryOver(b, learnt, one);
+        assertEquals(0, kept.rowsReseeded(), "no row's way changed");
+        assertEquals(b.columns() - 1, one.columns(), "the failed link's column went");
+        assertEquals(-1, one.column(first));
+        for (int c = 0; c < one.columns(); c++) {
+            int p = one.portOfColumn(c);
+            assertEquals(learnt[row * b.columns() + b.column(p)], kept.seed()[one.row(1, 0) * one.columns() + c], "port " + p + " kept its value");
+        }
+
+        DragonflySwitch none = DragonflyRoutingTest.route(f.withoutLinks(f.globalPort(node, first), f.globalPort(node, second)),
+                DragonflyAlgorithm.Q_ADAPTIVE, Map.of()).dragonfly().of(s);
+        assertEquals(0, none.globalPort(1), "no link of its own to group 1 left");
+        QSeeds.CarriedOver reseeded = QSeeds.carryOver(b, learnt, none);
+        assertEquals(1, reseeded.rowsReseeded(), "the row of group 1 starts again");
+        assertEquals(1, reseeded.rowsKept(), "the row of group 2 keeps what it learnt");
+        for (int c = 0; c < none.columns(); c++) {
+            assertEquals(none.qSeed()[none.row(1, 0) * none.columns() + c], reseeded.seed()[none.row(1, 0) * none.columns() + c],
+                    "column " + c + " of group 1's row is the new seed's");
+            int p = none.portOfColumn(c);
+            assertEquals(learnt[b.row(2, 0) * b.columns() + b.column(p)], reseeded.seed()[none.row(2, 0) * none.columns() + c],
+                    "group 2's row, port " + p + " kept");
+        }
+    }
 }
