@@ -31,8 +31,7 @@
 # aggressor on every other host (random destinations, 4 KiB messages, ADAPTIVE_0, load 0.3 or 1),
 # under each mode and seed. 495 runs of 1 to 2 CPU-seconds: about 15 minutes on one core. Writes
 # docs/data/noise/fig8/{ping-pong,barrier,broadcast}.json and prints the tables of
-# docs/reproductions.md, "Closed-loop microbenchmarks by mode" (with docs/data/noise/fig8/app-aware-patched/,
-# another build's app-aware runs, a second table of those beside the fixed modes).
+# docs/reproductions.md, "Closed-loop microbenchmarks by mode" (the second, app-aware's runs apart).
 set -euo pipefail
 root="$(dirname "$(readlink -f "$0")")/.."
 cd "$root"
@@ -136,19 +135,18 @@ def fig8():
                   f"{'-' if company == 'alone' else company.split()[1]} | {n:.0f} | " + " | ".join(cell(m) for m in shown)
                   + f" | {best} | " + " | ".join(ratios) + " |")
             rows.append((name, placement, message, company, mean, best))
-    # the same runs of mode=app-aware from another build (docs/reproductions.md says which), if any
-    other = f"{out}/fig8/app-aware-patched"
-    if not os.path.isdir(other):
+    # application-aware routing's runs apart: what it chose (ad) and how it compares
+    if "app-aware" not in shown:
         return
     print()
-    print("app-aware from the build of docs/data/noise/fig8/app-aware-patched/ beside the fixed modes above: time per iteration,"
-          " mean / p99 (us), means over the seeds; ad, nm; its mean over ADAPTIVE_0's and the best fixed mode's.")
+    print("app-aware beside the fixed modes above: time per iteration, mean / p99 (us), means over the seeds; ad, nm;"
+          " its mean over ADAPTIVE_0's and the best fixed mode's.")
     print()
     print("| benchmark | message | ranks | aggressor | app-aware mean / p99 (us) | ad | nm | / ADAPTIVE_0 | / best fixed (which) |")
     print("|---|---:|---|---:|---:|---:|---:|---:|---|")
-    patched = {name: json.load(open(f"{other}/{name}.json")) for name in benchmarks}
     for name, placement, message, company, mean, best in rows:
-        js = [r["jobs"][0] for r in patched[name] if (r["placement"], r["message"], r["company"]) == (placement, message, company)]
+        js = [r["jobs"][0] for r in runs[name]
+              if (r["placement"], r["message"], r["company"], r["mode"]) == (placement, message, company, "app-aware")]
         a = statistics.mean(j["iterationMeanNs"] for j in js)
         print(f"| {name} | {message} | {js[0]['hosts']} {placement} | {'-' if company == 'alone' else company.split()[1]} | "
               f"{us(a)} / {us(statistics.mean(j['iterationP99Ns'] for j in js))} | "
