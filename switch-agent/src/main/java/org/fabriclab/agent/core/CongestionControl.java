@@ -16,9 +16,15 @@ import org.fabriclab.routing.text.Excerpt;
  * {@link #acked} (with the RTT) and {@link #notified}. Three algorithms: {@link Dcqcn}, {@link
  * Swift} and {@link RlCc}.
  *
- * <p>Per-flow state lives in one {@code long[]}, a slot per LID, which grows (doubling) when a
- * new destination shows up: nothing is allocated per packet in steady state. Confined to the
- * thread driving the host.
+ * <p>Per-flow state lives in one {@code long[]}, a slot per flow, which grows (doubling) when a
+ * new destination shows up: nothing is allocated per packet in steady state. An algorithm that
+ * keeps state for every flow it sends on (Swift, RL-CC: {@link Slots#BY_LID}) finds a flow's slot
+ * at its LID, its state's first field non-zero once started: a packet or ACK then reads one
+ * cache line of flow state, not a line of a LID-to-slot table first (at a thousand hosts of a
+ * thousand flows each, both miss the cache: the table's load was half of Swift's samples in
+ * congestion control, docs/benchmarks.md). One that keeps state for a few flows only (DCQCN: the flows it cut)
+ * numbers them in the order they come ({@link Slots#COMPACT}). Confined to the thread driving the
+ * host.
  */
 public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
     /** {@link #sendAt}'s answer for a flow that waits for an acknowledgement, not for a time. */
@@ -29,7 +35,20 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
 
     /** The host link's rate: a flow's rate never exceeds it. */
     protected final double lineGbps;
-    /** Per LID: its flow's slot plus one (0: none yet). */
+    /** How a flow's slot is found from its LID. */
+    enum Slots {
+        /**
+         * The slot is the LID: state for LIDs up to the highest seen (the fabric's LIDs are dense;
+         * a live host's highest unicast LID, 0xBFFF, would take a few MB); a slot is started when
+         * its first field is 0, which the algorithm's {@link #start} must never leave it.
+         */
+        BY_LID,
+        /** Slots numbered in the order the flows first show up, through a table by LID: state for those flows only. */
+        COMPACT
+    }
+
+    private final boolean byLid;
+    /** {@link Slots#COMPACT}: per LID, its flow's slot plus one (0: none yet). */
     private int[] slotOfLid = new int[INITIAL];
     private int flows;
 
@@ -44,13 +63,14 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
     /** How the receiver acknowledges data packets, for an algorithm that asks for ACKs. */
     private final Acks acks;
 
-    CongestionControl(double lineGbps, int stride, Acks acks) {
+    CongestionControl(double lineGbps, int stride, Acks acks, Slots slots) {
         if (!(lineGbps > 0)) {
             throw new IllegalArgumentException("congestion control needs a positive line rate, not " + lineGbps + " Gbps");
         }
         this.lineGbps = lineGbps;
         this.stride = stride;
         this.acks = acks;
+        this.byLid = slots == Slots.BY_LID;
     }
 
     /**
@@ -226,6 +246,17 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
 
     /** The slot of {@code lid}'s flow, made on first use. */
     final int slot(int lid) {
+        if (byLid) {
+            int b = lid * stride;
+            if (b >= f.length) {
+                f = Arrays.copyOf(f, Math.max(lid + 1, Math.max(INITIAL, 2 * f.length / stride)) * stride);
+            }
+            if (f[b] == 0) {
+                start(lid);
+                assert f[b] != 0 : "a flow's first field must not be 0 once started";
+            }
+            return lid;
+        }
         if (lid >= slotOfLid.length) {
             slotOfLid = Arrays.copyOf(slotOfLid, Math.max(lid + 1, slotOfLid.length * 2));
         }
@@ -243,6 +274,9 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
 
     /** The slot of {@code lid}'s flow, or -1 if it has none. */
     final int slotIfAny(int lid) {
+        if (byLid) {
+            return lid * stride < f.length && f[lid * stride] != 0 ? lid : -1;
+        }
         return lid < slotOfLid.length ? slotOfLid[lid] - 1 : -1;
     }
 

@@ -128,7 +128,7 @@ public final class Dcqcn extends CongestionControl {
     private long cuts;
 
     Dcqcn(Params p, double lineGbps) {
-        super(lineGbps, STRIDE, Acks.EVERY_PACKET); // no ACKs: its receiver sends CNPs
+        super(lineGbps, STRIDE, Acks.EVERY_PACKET, Slots.COMPACT); // no ACKs: its receiver sends CNPs
         this.p = p;
     }
 

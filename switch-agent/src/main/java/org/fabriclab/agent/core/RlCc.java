@@ -148,7 +148,8 @@ public final class RlCc extends CongestionControl {
     /** The features of the decision being made: one array per host, reused. */
     private final double[] x = new double[RlCcPolicy.FEATURES.size()];
     private long decisions;
-    // per flow, side by side in one array (one cache line): the rate and the last ratio as their bits, then longs
+    // per flow, side by side in one array at the flow's LID (one cache line): the rate and the last ratio as their bits, then longs
+    /** First: never 0 once started (at least min_rate_gbps), as {@link Slots#BY_LID} asks. */
     private static final int RATE = 0;
     private static final int NEXT_SEND = 1;
     /** The least RTT seen (Long.MAX_VALUE: none yet). */
@@ -162,7 +163,7 @@ public final class RlCc extends CongestionControl {
     private static final int STRIDE = 7;
 
     RlCc(Params p, double lineGbps) {
-        super(lineGbps, STRIDE, p.acks);
+        super(lineGbps, STRIDE, p.acks, Slots.BY_LID);
         this.p = p;
         this.policy = p.policy;
     }

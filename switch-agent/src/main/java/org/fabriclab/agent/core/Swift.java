@@ -122,8 +122,9 @@ public final class Swift extends CongestionControl {
     }
 
     private final Params p;
-    // per flow, side by side in one array (one cache line per packet at a thousand flows a host):
-    // the window as its bits, then longs
+    // per flow, side by side in one array at the flow's LID (one cache line per packet at a thousand
+    // flows a host): the window as its bits, then longs
+    /** First: never 0 once started (at least min_cwnd), as {@link Slots#BY_LID} asks. */
     private static final int CWND = 0;
     private static final int INFLIGHT = 1;
     private static final int LAST_DECREASE = 2;
@@ -136,7 +137,7 @@ public final class Swift extends CongestionControl {
     private final double fsB;
 
     Swift(Params p, double lineGbps) {
-        super(lineGbps, STRIDE, p.acks);
+        super(lineGbps, STRIDE, p.acks, Slots.BY_LID);
         this.p = p;
         fsA = p.fsRangeNs / (1 / Math.sqrt(p.fsMinCwnd) - 1 / Math.sqrt(p.fsMaxCwnd));
         fsB = -fsA / Math.sqrt(p.fsMaxCwnd);

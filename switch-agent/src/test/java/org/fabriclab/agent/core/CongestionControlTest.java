@@ -173,6 +173,35 @@ class CongestionControlTest {
         assertEquals(85_000, cc.sendAt(DST, 85_000));
     }
 
+    /**
+     * Swift and RL-CC keep a flow's state at its LID: flows first seen in any order, the highest
+     * LID first or a live host's highest unicast LID, each keep their own state; a LID below the
+     * highest seen but never sent to has none (the answers for a flow not seen yet).
+     */
+    @Test
+    void flowsKeptByLidKeepTheirOwnStateWhateverOrderTheyComeIn() {
+        Swift swift = (Swift) new Swift.Params(10_000, 1, 0.8, 0.5, 0.001, 256, 10).create(100);
+        int[] lids = {0xBFFF, 1, 40, 2};
+        for (int k = 0; k < lids.length; k++) {
+            for (int i = 0; i <= k; i++) {
+                swift.sent(lids[k], 1_000, 0);
+            }
+        }
+        swift.acked(40, 20_000, 100_000); // above the target: cut
+        for (int k = 0; k < lids.length; k++) {
+            assertEquals(lids[k] == 40 ? k : k + 1, swift.inflight(lids[k]), "LID " + lids[k]);
+            assertEquals(lids[k] == 40 ? 6 : 10, swift.cwnd(lids[k]), EPS, "LID " + lids[k]);
+        }
+        assertEquals(0, swift.inflight(3), "LID 3, never sent to, has no flow");
+        assertEquals(10, swift.cwnd(3), EPS);
+        assertEquals(100, swift.rateGbps(3, 0), EPS, "a flow not seen yet: the line rate");
+        RlCc rl = (RlCc) RlCc.Params.defaults().create(100);
+        rl.sent(0xBFFF, 1_000, 0);
+        assertEquals(80, rl.sendAt(0xBFFF, 0), "paced at the line rate: 1,000 bytes take 80 ns");
+        assertEquals(Long.MIN_VALUE, rl.sendAt(5, 0), "a new flow may send at once");
+        assertEquals(Long.MAX_VALUE, rl.baseRttNs(6), "no flow to LID 6");
+    }
+
     /** Swift's paper's Algorithm 1 with coalesced ACKs: the increase is ai * num_acked / cwnd (ai * num_acked below one packet). */
     @Test
     void swiftScalesItsIncreaseByThePacketsAnAckAcknowledges() {
