@@ -26,11 +26,12 @@
 # its closed-loop microbenchmarks by routing mode, on the 72-host Dragonfly (p=2, a=4, h=2: 9 groups
 # of 4 routers with 2 hosts and 2 global links each, one global link between every two groups; the
 # same cables, engine and buffers as above): ping-pong (2 ranks in groups 0 and 1; 256 B, 4 KiB,
-# 64 KiB), barrier (16 ranks, 1-packet messages) and broadcast (16 ranks; 256 B, 4 KiB, 32 KiB), the
-# 16 ranks interleaved (every group) or contiguous (groups 0 and 1), each alone and beside an
-# aggressor on every other host (random destinations, 4 KiB messages, ADAPTIVE_0, load 0.3 or 1),
-# under each mode and seed. 495 runs of 1 to 2 CPU-seconds: about 15 minutes on one core. Writes
-# docs/data/noise/fig8/{ping-pong,barrier,broadcast}.json and prints the tables of
+# 64 KiB), barrier (16 ranks, 1-packet messages), broadcast and alltoall (16 ranks; 256 B, 4 KiB,
+# 32 KiB; alltoall with --source-queue 4096), the 16 ranks interleaved (every group) or contiguous
+# (groups 0 and 1), each alone and beside an aggressor on every other host (random destinations,
+# 4 KiB messages, ADAPTIVE_0, load 0.3 or 1), under each mode and seed. 765 runs of 1 to 3
+# CPU-seconds: about 25 minutes on one core. FIG8_BENCHMARKS="alltoall" (say) runs only those and
+# reads the others' JSON back. Writes docs/data/noise/fig8/{ping-pong,barrier,broadcast,alltoall}.json and prints the tables of
 # docs/reproductions.md, "Closed-loop microbenchmarks by mode" (the second, app-aware's runs apart).
 set -euo pipefail
 root="$(dirname "$(readlink -f "$0")")/.."
@@ -81,12 +82,16 @@ def fig8():
     # benchmark: its ranks, placements and message sizes ("" for barrier: 1-packet messages)
     benchmarks = {"ping-pong": (2, ("interleaved",), ("256", "4KiB", "64KiB")),
                   "barrier": (16, ("interleaved", "contiguous"), ("",)),
-                  "broadcast": (16, ("interleaved", "contiguous"), ("256", "4KiB", "32KiB"))}
+                  "broadcast": (16, ("interleaved", "contiguous"), ("256", "4KiB", "32KiB")),
+                  "alltoall": (16, ("interleaved", "contiguous"), ("256", "4KiB", "32KiB"))}
+    # an alltoall rank may queue two all-to-alls' steps, 2 x 15 messages (32 KiB: 3,840 packets)
+    extra = {"alltoall": ["--source-queue", "4096"]}
+    only = os.environ.get("FIG8_BENCHMARKS", " ".join(benchmarks)).split()
     companies = ["alone"] + ["aggressor " + load for load in aggressor_loads]
     os.makedirs(f"{out}/fig8", exist_ok=True)
     runs = {}
     for name, (ranks, placements, sizes) in benchmarks.items():
-        if duration == "tables":
+        if duration == "tables" or name not in only:
             runs[name] = json.load(open(f"{out}/fig8/{name}.json"))
             continue
         runs[name] = []
@@ -101,7 +106,8 @@ def fig8():
                                 job, f"name=aggressor,hosts={hosts - ranks},placement=contiguous,pattern=random,"
                                      f"load={company.split()[1]},mode=ADAPTIVE_0,message=4KiB"]
                             runs[name].append({"benchmark": name, "placement": placement, "message": message or "256",
-                                               "mode": mode, "company": company, "seed": int(seed), **sim(jobs, int(seed), small)})
+                                               "mode": mode, "company": company, "seed": int(seed),
+                                               **sim(jobs, int(seed), small + extra.get(name, []))})
         json.dump(runs[name], open(f"{out}/fig8/{name}.json", "w"), indent=1)
     shown = list(dict.fromkeys(r["mode"] for rs in runs.values() for r in rs))
     fixed = [m for m in shown if m != "app-aware"]

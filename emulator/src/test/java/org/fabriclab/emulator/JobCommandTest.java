@@ -156,6 +156,9 @@ class JobCommandTest {
         JsonNode b = sim("--json", "--job", "name=b,hosts=8,pattern=barrier").json().path("jobs").get(0);
         assertTrue(b.path("iterations").asLong() > 0 && b.path("iterationMeanNs").asDouble() > 0, b.toString());
         assertRefused(sim("--job", "name=b,hosts=8,pattern=barrier,load=0.2"), "emulator sim", "barrier is closed-loop");
+        assertRefused(sim("--job", "name=a,hosts=8,pattern=alltoall,load=0.2"), "emulator sim", "alltoall is closed-loop");
+        JsonNode a = sim("--json", "--job", "name=a,hosts=8,pattern=alltoall,message=1KiB").json().path("jobs").get(0);
+        assertTrue(a.path("iterations").asLong() > 0 && a.path("iterationMeanNs").asDouble() > 0, a.toString());
         assertRefused(sim("--job", "name=pp,hosts=4,pattern=ping-pong"), "emulator sim", "ping-pong runs between two hosts: give hosts=2");
         assertRefused(sim("--job", "name=pp,hosts=2,pattern=ping-pong,load=0.5"), "emulator sim", "closed-loop", "no load=");
         // a broadcast's rank 0 queues a message to each child at once: 5 of 256 packets for 32 ranks, more than 1,024

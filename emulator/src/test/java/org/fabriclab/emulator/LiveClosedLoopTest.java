@@ -25,22 +25,24 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Closed-loop jobs on the live hosts: the simulator's {@code ClosedLoop}, shared by each job's
- * hosts. A ping-pong, a barrier of 3 and a broadcast of 3 (whose iterations end at a rank other
- * than 0 and are posted to it) run side by side; stopped, the messages in flight arrive and the
- * counters settle, and then add up exactly: a round trip is two messages, a barrier of 3 (two
- * rounds) six, a broadcast of 3 two; only rank 0's host counts iterations.
+ * hosts. A ping-pong, a barrier of 3, a broadcast of 3 (whose iterations end at a rank other
+ * than 0 and are posted to it) and an all-to-all of 3 run side by side; stopped, the messages in
+ * flight arrive and the counters settle, and then add up exactly: a round trip is two messages, a
+ * barrier of 3 (two rounds) six, a broadcast of 3 two, an all-to-all of 3 six; only rank 0's host
+ * counts iterations.
  */
 class LiveClosedLoopTest {
     @Test
     void closedLoopJobsRunOnTheLiveHostsAndTheirCountsAddUp() throws Exception {
-        Fabric f = Topologies.generate("fat-tree:k=4,levels=2");
+        Fabric f = Topologies.generate("fat-tree:k=6,levels=2");
         ForwardingTables tables = EngineChain.parse("minhop").route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS))
                 .tables();
         int n = f.endpointCount();
         List<Simulation.Job> jobs = List.of(
                 job("pp", new int[] {0, n - 1}, ClosedLoop.Kind.PING_PONG, 2),
                 job("bar", new int[] {1, 3, 5}, ClosedLoop.Kind.BARRIER, 1),
-                job("bc", new int[] {2, 4, 6}, ClosedLoop.Kind.BROADCAST, 3));
+                job("bc", new int[] {2, 4, 6}, ClosedLoop.Kind.BROADCAST, 3),
+                job("a2a", new int[] {8, 10, 12}, ClosedLoop.Kind.ALL_TO_ALL, 2));
         EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(1);
         try (EmulatedFabric fabric = EmulatedFabric.start(f, o)) {
             for (int s = 0; s < f.switchCount(); s++) {
@@ -70,7 +72,7 @@ class LiveClosedLoopTest {
                 }
                 return idle && sent == received;
             });
-            int[] perIteration = {2, 6, 2};
+            int[] perIteration = {2, 6, 2, 6};
             for (int j = 0; j < jobs.size(); j++) {
                 int[] ranks = jobs.get(j).hosts();
                 long iterations = node(host, ranks[0], PortCounterArray.JOB_ITERATIONS);

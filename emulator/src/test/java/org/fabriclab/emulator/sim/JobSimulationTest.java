@@ -236,6 +236,19 @@ class JobSimulationTest {
         assertEquals(high.iterationMeanNs(), small.iterationMeanNs(), 1e-6, small + " against " + high);
     }
 
+    /**
+     * A closed-loop all-to-all (pairwise exchange) on an idle fabric: of four ranks of one switch,
+     * three steps of at least a message latency each; every rank sends to every other once an
+     * iteration.
+     */
+    @Test
+    void anAllToAllsIterationIsItsStepsMessageLatencies() throws Exception {
+        Simulation.Config base = DragonflySimulationTest.config(DragonflyAlgorithm.MIN, TrafficPattern.UNIFORM, 0.5, 40_000, 0);
+        Simulation.JobReport four = loop(base, hosts(0, 4), ClosedLoop.Kind.ALL_TO_ALL);
+        assertTrue(four.iterations() > 10 && four.iterationMeanNs() >= 3 * messageNs(base, 0, 1) - 1e-6, four.toString());
+        assertEquals(12 * four.iterations(), four.messagesCompleted(), 12.0 * 2, "n (n - 1) messages an all-to-all: " + four);
+    }
+
     @Test
     void pingPongOfMoreThanTwoRanksIsRefused() throws Exception {
         Simulation.Config c = DragonflySimulationTest.config(DragonflyAlgorithm.UGALG, TrafficPattern.UNIFORM, 0.5, 1000, 0);

@@ -12,6 +12,11 @@ package org.fabriclab.agent.core;
  * then goes on to round k + 1, and after the last round to the next barrier; an iteration ends
  * when every rank has left it. A round's messages are counted over the run: a fast sender's
  * message of the next barrier may come before the receiver has left this one.
+ * <li>{@link Kind#ALL_TO_ALL}: MPI's pairwise exchange, n - 1 steps; in step k (1 to n - 1) rank i
+ * sends to rank i + k and waits for rank i - k's message (mod n), then goes on to step k + 1; an
+ * iteration ends when every rank has finished its last step. It runs as the barrier does, with
+ * steps for rounds: a message of the next all-to-all may come before the receiver has finished
+ * this one, and it is counted.
  * <li>{@link Kind#BROADCAST}: a binomial tree from rank 0 (rank r's parent r minus its highest bit,
  * its children r + 2^k for 2^k > r, nearest first), each rank forwarding to its children when it
  * has the whole message; an iteration ends when every rank has it, and rank 0 starts the next at
@@ -32,7 +37,8 @@ public final class ClosedLoop {
     public enum Kind {
         PING_PONG("ping-pong"),
         BARRIER("barrier"),
-        BROADCAST("broadcast");
+        BROADCAST("broadcast"),
+        ALL_TO_ALL("alltoall");
 
         private final String cliName;
 
@@ -74,13 +80,13 @@ public final class ClosedLoop {
     private final Kind kind;
     private final int ranks;
     private final int messagePackets;
-    /** Messages a rank waits for apart: a barrier's rounds (one sender each), else 1 (its one sender: the peer, the parent). */
+    /** Messages a rank waits for apart: a barrier's rounds or an all-to-all's steps (one sender each), else 1 (its one sender: the peer, the parent). */
     private final int senders;
     /** Per rank and sender ({@link #senderIndex}), the packets of the message in delivery received so far. */
     private final int[] packets;
-    /** Barrier: per rank and round, the messages received from that round's sender over the run. */
+    /** Barrier and all-to-all: per rank and round (step), the messages received from that round's sender over the run. */
     private final long[] roundMessages;
-    /** Barrier: per rank, its barrier (iteration) and its round in it. */
+    /** Barrier and all-to-all: per rank, its iteration and its round (step) in it. */
     private final long[] barrierOf;
     private final int[] roundOf;
     /** Barrier: per parity of the barrier, the ranks that have left it; broadcast: [0], the ranks that have the message. */
@@ -105,11 +111,12 @@ public final class ClosedLoop {
         this.kind = kind;
         this.ranks = ranks;
         this.messagePackets = messagePackets;
-        senders = kind == Kind.BARRIER ? 32 - Integer.numberOfLeadingZeros(ranks - 1) : 1;
+        senders = kind == Kind.BARRIER ? 32 - Integer.numberOfLeadingZeros(ranks - 1) : kind == Kind.ALL_TO_ALL ? ranks - 1 : 1;
         packets = new int[ranks * senders];
-        roundMessages = kind == Kind.BARRIER ? new long[ranks * senders] : null;
-        barrierOf = kind == Kind.BARRIER ? new long[ranks] : null;
-        roundOf = kind == Kind.BARRIER ? new int[ranks] : null;
+        boolean rounds = kind == Kind.BARRIER || kind == Kind.ALL_TO_ALL;
+        roundMessages = rounds ? new long[ranks * senders] : null;
+        barrierOf = rounds ? new long[ranks] : null;
+        roundOf = rounds ? new int[ranks] : null;
     }
 
     public Kind kind() {
@@ -130,7 +137,8 @@ public final class ClosedLoop {
      * 1; a broadcast's rank 0 queues one to each of its ceil(log2 n) children at once (at the start
      * of an iteration, when its queue is empty: the last iteration ended with every message
      * delivered); a barrier rank sends one per round it gets through, and a message of the next
-     * barrier may come before it has left this one, so at most two barriers' rounds, 2 ceil(log2 n).
+     * barrier may come before it has left this one, so at most two barriers' rounds, 2 ceil(log2 n);
+     * an all-to-all rank so two all-to-alls' steps, 2 (n - 1).
      */
     public static int messagesQueuedAtOnce(Kind kind, int ranks) {
         int rounds = 32 - Integer.numberOfLeadingZeros(Math.max(1, ranks - 1));
@@ -138,6 +146,7 @@ public final class ClosedLoop {
             case PING_PONG -> 1;
             case BROADCAST -> rounds;
             case BARRIER -> 2 * rounds;
+            case ALL_TO_ALL -> 2 * (ranks - 1);
         };
     }
 
@@ -160,7 +169,7 @@ public final class ClosedLoop {
         switch (kind) {
             case PING_PONG -> out.send(0, 1, now);
             case BROADCAST -> sendToChildren(0, now, out);
-            case BARRIER -> {
+            case BARRIER, ALL_TO_ALL -> {
                 for (int r = 0; r < ranks; r++) {
                     out.send(r, roundPeer(r), now);
                 }
@@ -208,7 +217,7 @@ public final class ClosedLoop {
                     sendToChildren(0, now, out);
                 }
             }
-            case BARRIER -> barrierReceived(from, to, now, out);
+            case BARRIER, ALL_TO_ALL -> barrierReceived(from, to, now, out);
         }
     }
 
@@ -245,23 +254,22 @@ public final class ClosedLoop {
 
     /**
      * Of rank {@code to}'s senders, the index of {@code from}: 0 for ping-pong and broadcast (one
-     * sender each); a barrier's round whose sender it is, or -1 if none.
+     * sender each); a barrier's round whose sender it is (from = to - 2^k), an all-to-all's step
+     * (from = to - (k + 1)); or -1 if none.
      */
     private int senderIndex(int from, int to) {
-        if (kind != Kind.BARRIER) {
-            return 0;
-        }
-        for (int k = 0; k < senders; k++) {
-            if (Math.floorMod(to - (1 << k), ranks) == from) {
-                return k;
-            }
-        }
-        return -1;
+        int d = Math.floorMod(to - from, ranks);
+        return switch (kind) {
+            case BARRIER -> d != 0 && Integer.bitCount(d) == 1 && Integer.numberOfTrailingZeros(d) < senders
+                    ? Integer.numberOfTrailingZeros(d) : -1;
+            case ALL_TO_ALL -> d - 1;
+            default -> 0;
+        };
     }
 
-    /** Barrier rank {@code r}'s destination in its current round: r + 2^round (mod n). */
+    /** Barrier rank {@code r}'s destination in its current round: r + 2^round (mod n); all-to-all's: r + round + 1. */
     private int roundPeer(int r) {
-        return Math.floorMod(r + (1 << roundOf[r]), ranks);
+        return Math.floorMod(r + (kind == Kind.BARRIER ? 1 << roundOf[r] : roundOf[r] + 1), ranks);
     }
 
     /** Broadcast: {@code rank} sends the message to its children in the binomial tree, nearest bit first. */

@@ -142,6 +142,47 @@ class ClosedLoopTest {
         assertEquals(List.of(6L, 12L), List.of(l.iterations.get(1)[0], l.iterations.get(1)[1]), "three levels of 2");
     }
 
+    /**
+     * An all-to-all of 5 by pairwise exchange: four steps, rank r sends to r + 1, r + 2, r + 3, r + 4
+     * in turn, each when the step before's message (from r - k) has come; an early message of a
+     * later step waits its turn; every rank sends to every other once an iteration.
+     */
+    @Test
+    void allToAllOfFiveExchangesPairwiseInFourSteps() {
+        ClosedLoop loop = new ClosedLoop(ClosedLoop.Kind.ALL_TO_ALL, 5, 2);
+        Log log = new Log();
+        loop.start(0, log);
+        assertEquals(List.of("0>1@0", "1>2@0", "2>3@0", "3>4@0", "4>0@0"), log.take(), "step 1: r to r + 1");
+        loop.received(3, 0, 4, log); // step 2's message to 0 (from 0 - 2 = 3) before step 1's
+        assertEquals(List.of(), log.take(), "step 1 not received yet");
+        loop.received(4, 0, 5, log);
+        assertEquals(List.of("0>2@5", "0>3@5"), log.take(), "steps 1 and 2 done at once: steps 2 and 3 sent");
+        assertFalse(loop.packetReceived(1, 0));
+        assertTrue(loop.packetReceived(1, 0), "two packets a message, counted per sender");
+
+        Log l = new Log();
+        run(new ClosedLoop(ClosedLoop.Kind.ALL_TO_ALL, 5, 1), l, 3, 2);
+        assertEquals(List.of(0L, 12L), List.of(l.iterations.get(0)[0], l.iterations.get(0)[1]), "four steps of 3");
+        assertEquals(List.of(12L, 24L), List.of(l.iterations.get(1)[0], l.iterations.get(1)[1]));
+        List<String> first = l.done.stream().filter(x -> !x.startsWith("iteration")).filter(x -> Long.parseLong(x.substring(x.indexOf('@') + 1)) < 12)
+                .toList();
+        assertEquals(20, first.size(), "5 ranks x 4 others");
+        for (int r = 0; r < 5; r++) {
+            for (int k = 1; k < 5; k++) {
+                assertTrue(first.contains(r + ">" + (r + k) % 5 + "@" + 3 * (k - 1)), "rank " + r + " step " + k + ": " + first);
+            }
+        }
+    }
+
+    @Test
+    void messagesARankMayQueueAtOnce() {
+        assertEquals(1, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.PING_PONG, 2));
+        assertEquals(5, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.BROADCAST, 32), "the root's children: 1, 2, 4, 8, 16");
+        assertEquals(3, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.BROADCAST, 5), "1, 2, 4");
+        assertEquals(6, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.BARRIER, 8), "two barriers of three rounds");
+        assertEquals(30, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.ALL_TO_ALL, 16), "two all-to-alls of 15 steps");
+    }
+
     @Test
     void refusesWhatCannotRun() {
         assertEquals("ping-pong runs between two ranks, not 3",
@@ -149,7 +190,8 @@ class ClosedLoopTest {
         assertThrows(IllegalArgumentException.class, () -> new ClosedLoop(ClosedLoop.Kind.BARRIER, 1, 1));
         assertThrows(IllegalArgumentException.class, () -> new ClosedLoop(ClosedLoop.Kind.BROADCAST, 4, 0));
         assertEquals(ClosedLoop.Kind.BARRIER, ClosedLoop.Kind.byCliName("barrier"));
-        assertNull(ClosedLoop.Kind.byCliName("all-to-all"));
+        assertNull(ClosedLoop.Kind.byCliName("all-to-all"), "the open-loop pattern");
+        assertEquals(ClosedLoop.Kind.ALL_TO_ALL, ClosedLoop.Kind.byCliName("alltoall"));
         assertEquals(7, ClosedLoop.destinationOf(ClosedLoop.destinationFlow(7)));
         assertEquals(-1, ClosedLoop.destinationOf(-1), "the pattern's flow names no destination");
         assertEquals(-1, ClosedLoop.destinationOf(3), "nor does a flow's number");
