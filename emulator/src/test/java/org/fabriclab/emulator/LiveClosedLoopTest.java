@@ -26,9 +26,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Closed-loop jobs on the live hosts: the simulator's {@code ClosedLoop}, shared by each job's
  * hosts. A ping-pong, a barrier of 3, a broadcast of 3 (whose iterations end at a rank other
- * than 0 and are posted to it) and an all-to-all of 3 run side by side; stopped, the messages in
+ * than 0 and are posted to it), an all-to-all of 3 and a ring allreduce of 3 run side by side; stopped, the messages in
  * flight arrive and the counters settle, and then add up exactly: a round trip is two messages, a
- * barrier of 3 (two rounds) six, a broadcast of 3 two, an all-to-all of 3 six; only rank 0's host
+ * barrier of 3 (two rounds) six, a broadcast of 3 two, an all-to-all of 3 six, an allreduce of 3 (four steps) twelve; only rank 0's host
  * counts iterations.
  */
 class LiveClosedLoopTest {
@@ -42,7 +42,8 @@ class LiveClosedLoopTest {
                 job("pp", new int[] {0, n - 1}, ClosedLoop.Kind.PING_PONG, 2),
                 job("bar", new int[] {1, 3, 5}, ClosedLoop.Kind.BARRIER, 1),
                 job("bc", new int[] {2, 4, 6}, ClosedLoop.Kind.BROADCAST, 3),
-                job("a2a", new int[] {8, 10, 12}, ClosedLoop.Kind.ALL_TO_ALL, 2));
+                job("a2a", new int[] {8, 10, 12}, ClosedLoop.Kind.ALL_TO_ALL, 2),
+                job("ar", new int[] {7, 9, 11}, ClosedLoop.Kind.ALLREDUCE, 1));
         EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(1);
         try (EmulatedFabric fabric = EmulatedFabric.start(f, o)) {
             for (int s = 0; s < f.switchCount(); s++) {
@@ -72,7 +73,7 @@ class LiveClosedLoopTest {
                 }
                 return idle && sent == received;
             });
-            int[] perIteration = {2, 6, 2, 6};
+            int[] perIteration = {2, 6, 2, 6, 12};
             for (int j = 0; j < jobs.size(); j++) {
                 int[] ranks = jobs.get(j).hosts();
                 long iterations = node(host, ranks[0], PortCounterArray.JOB_ITERATIONS);

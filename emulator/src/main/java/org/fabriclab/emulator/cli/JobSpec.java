@@ -43,7 +43,7 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
     /** The keys a spec takes. */
     static final String KEYS = "name, hosts, placement, pattern, load, mode, message";
     /** The patterns a job takes. */
-    static final String PATTERNS = "all-to-all, allreduce-ring, halo3d, random (uniform), permutation, or closed-loop ping-pong, barrier, broadcast, alltoall";
+    static final String PATTERNS = "all-to-all, allreduce-ring, halo3d, random (uniform), permutation, or closed-loop ping-pong, barrier, broadcast, alltoall, allreduce";
     /** The largest message: a source queue of the most packets could not hold more of the smallest packets. */
     static final long MAX_MESSAGE_BYTES = 1L << 30;
 
@@ -101,7 +101,7 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
         TrafficPattern pattern = loop != null ? TrafficPattern.UNIFORM : switch (patternName) {
             case "random", "uniform" -> TrafficPattern.UNIFORM;
             case "all-to-all" -> TrafficPattern.ALL_TO_ALL;
-            case "allreduce-ring", "allreduce", "ring" -> TrafficPattern.ALLREDUCE_RING;
+            case "allreduce-ring", "ring" -> TrafficPattern.ALLREDUCE_RING;
             case "halo3d" -> TrafficPattern.HALO3D;
             case "permutation" -> TrafficPattern.PERMUTATION;
             default -> throw invalid(text, where + "unknown pattern " + Excerpt.quote(patternName) + "; use " + PATTERNS);

@@ -247,6 +247,9 @@ class JobSimulationTest {
         Simulation.JobReport four = loop(base, hosts(0, 4), ClosedLoop.Kind.ALL_TO_ALL);
         assertTrue(four.iterations() > 10 && four.iterationMeanNs() >= 3 * messageNs(base, 0, 1) - 1e-6, four.toString());
         assertEquals(12 * four.iterations(), four.messagesCompleted(), 12.0 * 2, "n (n - 1) messages an all-to-all: " + four);
+        Simulation.JobReport ring = loop(base, hosts(0, 4), ClosedLoop.Kind.ALLREDUCE);
+        assertTrue(ring.iterations() > 10 && ring.iterationMeanNs() >= 6 * messageNs(base, 0, 1) - 1e-6, ring.toString());
+        assertEquals(24 * ring.iterations(), ring.messagesCompleted(), 24.0 * 2, "n 2 (n - 1) messages a ring allreduce: " + ring);
     }
 
     @Test

@@ -17,6 +17,10 @@ package org.fabriclab.agent.core;
  * iteration ends when every rank has finished its last step. It runs as the barrier does, with
  * steps for rounds: a message of the next all-to-all may come before the receiver has finished
  * this one, and it is counted.
+ * <li>{@link Kind#ALLREDUCE}: the ring allreduce (reduce-scatter, then allgather), 2 (n - 1) steps;
+ * in every step rank i sends to rank i + 1 and waits for rank i - 1's message, then goes on to the
+ * next step; an iteration ends when every rank has finished its last step. One sender for every
+ * step: its messages are counted over the run, the k-th is step k's.
  * <li>{@link Kind#BROADCAST}: a binomial tree from rank 0 (rank r's parent r minus its highest bit,
  * its children r + 2^k for 2^k > r, nearest first), each rank forwarding to its children when it
  * has the whole message; an iteration ends when every rank has it, and rank 0 starts the next at
@@ -38,7 +42,8 @@ public final class ClosedLoop {
         PING_PONG("ping-pong"),
         BARRIER("barrier"),
         BROADCAST("broadcast"),
-        ALL_TO_ALL("alltoall");
+        ALL_TO_ALL("alltoall"),
+        ALLREDUCE("allreduce");
 
         private final String cliName;
 
@@ -82,6 +87,8 @@ public final class ClosedLoop {
     private final int messagePackets;
     /** Messages a rank waits for apart: a barrier's rounds or an all-to-all's steps (one sender each), else 1 (its one sender: the peer, the parent). */
     private final int senders;
+    /** Barrier, all-to-all and allreduce: the steps (rounds) of an iteration; else 0. */
+    private final int steps;
     /** Per rank and sender ({@link #senderIndex}), the packets of the message in delivery received so far. */
     private final int[] packets;
     /** Barrier and all-to-all: per rank and round (step), the messages received from that round's sender over the run. */
@@ -113,7 +120,12 @@ public final class ClosedLoop {
         this.messagePackets = messagePackets;
         senders = kind == Kind.BARRIER ? 32 - Integer.numberOfLeadingZeros(ranks - 1) : kind == Kind.ALL_TO_ALL ? ranks - 1 : 1;
         packets = new int[ranks * senders];
-        boolean rounds = kind == Kind.BARRIER || kind == Kind.ALL_TO_ALL;
+        steps = switch (kind) {
+            case BARRIER, ALL_TO_ALL -> senders;
+            case ALLREDUCE -> 2 * (ranks - 1);
+            default -> 0;
+        };
+        boolean rounds = steps > 0;
         roundMessages = rounds ? new long[ranks * senders] : null;
         barrierOf = rounds ? new long[ranks] : null;
         roundOf = rounds ? new int[ranks] : null;
@@ -138,7 +150,8 @@ public final class ClosedLoop {
      * of an iteration, when its queue is empty: the last iteration ended with every message
      * delivered); a barrier rank sends one per round it gets through, and a message of the next
      * barrier may come before it has left this one, so at most two barriers' rounds, 2 ceil(log2 n);
-     * an all-to-all rank so two all-to-alls' steps, 2 (n - 1).
+     * an all-to-all rank so two all-to-alls' steps, 2 (n - 1); an allreduce rank's predecessor is at
+     * most n - 1 steps ahead of it (its own steps wait, round the ring, on the rank's), so n.
      */
     public static int messagesQueuedAtOnce(Kind kind, int ranks) {
         int rounds = 32 - Integer.numberOfLeadingZeros(Math.max(1, ranks - 1));
@@ -147,6 +160,7 @@ public final class ClosedLoop {
             case BROADCAST -> rounds;
             case BARRIER -> 2 * rounds;
             case ALL_TO_ALL -> 2 * (ranks - 1);
+            case ALLREDUCE -> ranks;
         };
     }
 
@@ -169,7 +183,7 @@ public final class ClosedLoop {
         switch (kind) {
             case PING_PONG -> out.send(0, 1, now);
             case BROADCAST -> sendToChildren(0, now, out);
-            case BARRIER, ALL_TO_ALL -> {
+            case BARRIER, ALL_TO_ALL, ALLREDUCE -> {
                 for (int r = 0; r < ranks; r++) {
                     out.send(r, roundPeer(r), now);
                 }
@@ -217,7 +231,7 @@ public final class ClosedLoop {
                     sendToChildren(0, now, out);
                 }
             }
-            case BARRIER, ALL_TO_ALL -> barrierReceived(from, to, now, out);
+            case BARRIER, ALL_TO_ALL, ALLREDUCE -> barrierReceived(from, to, now, out);
         }
     }
 
@@ -233,8 +247,11 @@ public final class ClosedLoop {
         }
         int base = to * senders;
         roundMessages[base + s]++;
-        while (roundMessages[base + roundOf[to]] > barrierOf[to]) {
-            if (++roundOf[to] == senders) {
+        // the messages the current round needs from its sender: one an iteration from each round's own
+        // sender, or the ring's one sender's every step so far
+        while (kind == Kind.ALLREDUCE ? roundMessages[base] > barrierOf[to] * steps + roundOf[to]
+                : roundMessages[base + roundOf[to]] > barrierOf[to]) {
+            if (++roundOf[to] == steps) {
                 roundOf[to] = 0;
                 int parity = (int) (barrierOf[to] & 1);
                 if (++left[parity] == ranks) {
@@ -255,7 +272,7 @@ public final class ClosedLoop {
     /**
      * Of rank {@code to}'s senders, the index of {@code from}: 0 for ping-pong and broadcast (one
      * sender each); a barrier's round whose sender it is (from = to - 2^k), an all-to-all's step
-     * (from = to - (k + 1)); or -1 if none.
+     * (from = to - (k + 1)), 0 for an allreduce's one sender (from = to - 1); or -1 if none.
      */
     private int senderIndex(int from, int to) {
         int d = Math.floorMod(to - from, ranks);
@@ -263,13 +280,18 @@ public final class ClosedLoop {
             case BARRIER -> d != 0 && Integer.bitCount(d) == 1 && Integer.numberOfTrailingZeros(d) < senders
                     ? Integer.numberOfTrailingZeros(d) : -1;
             case ALL_TO_ALL -> d - 1;
+            case ALLREDUCE -> d == 1 ? 0 : -1;
             default -> 0;
         };
     }
 
-    /** Barrier rank {@code r}'s destination in its current round: r + 2^round (mod n); all-to-all's: r + round + 1. */
+    /** Rank {@code r}'s destination in its current round: a barrier's r + 2^round (mod n), an all-to-all's r + round + 1, an allreduce's r + 1. */
     private int roundPeer(int r) {
-        return Math.floorMod(r + (kind == Kind.BARRIER ? 1 << roundOf[r] : roundOf[r] + 1), ranks);
+        return Math.floorMod(r + switch (kind) {
+            case BARRIER -> 1 << roundOf[r];
+            case ALL_TO_ALL -> roundOf[r] + 1;
+            default -> 1;
+        }, ranks);
     }
 
     /** Broadcast: {@code rank} sends the message to its children in the binomial tree, nearest bit first. */

@@ -174,6 +174,37 @@ class ClosedLoopTest {
         }
     }
 
+    /**
+     * A ring allreduce of 4: six steps, every one from rank r to r + 1, each when the step before's
+     * message from r - 1 has come; a predecessor's messages that come early are counted and let the
+     * rank through as many steps at once.
+     */
+    @Test
+    void allreduceOfFourGoesRoundTheRingInSixSteps() {
+        ClosedLoop loop = new ClosedLoop(ClosedLoop.Kind.ALLREDUCE, 4, 1);
+        Log log = new Log();
+        loop.start(0, log);
+        assertEquals(List.of("0>1@0", "1>2@0", "2>3@0", "3>0@0"), log.take(), "step 1: r to r + 1");
+        loop.received(2, 0, 1, log);
+        assertEquals(List.of(), log.take(), "not 0's predecessor: ignored");
+        loop.received(3, 0, 1, log);
+        assertEquals(List.of("0>1@1"), log.take(), "step 2");
+        loop.received(3, 0, 2, log);
+        loop.received(3, 0, 2, log);
+        assertEquals(List.of("0>1@2", "0>1@2"), log.take(), "steps 3 and 4, one message each");
+
+        Log l = new Log();
+        run(new ClosedLoop(ClosedLoop.Kind.ALLREDUCE, 4, 1), l, 2, 3);
+        assertEquals(List.of(0L, 12L), List.of(l.iterations.get(0)[0], l.iterations.get(0)[1]), "six steps of 2");
+        assertEquals(List.of(24L, 36L), List.of(l.iterations.get(2)[0], l.iterations.get(2)[1]));
+        assertEquals(4 * 6, l.done.stream().filter(x -> !x.startsWith("iteration"))
+                .filter(x -> Long.parseLong(x.substring(x.indexOf('@') + 1)) < 12).count(), "four ranks, six steps");
+        assertTrue(l.done.stream().filter(x -> !x.startsWith("iteration")).allMatch(x -> {
+            int from = Integer.parseInt(x.substring(0, x.indexOf('>')));
+            return Integer.parseInt(x.substring(x.indexOf('>') + 1, x.indexOf('@'))) == (from + 1) % 4;
+        }), "always to the next rank");
+    }
+
     @Test
     void messagesARankMayQueueAtOnce() {
         assertEquals(1, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.PING_PONG, 2));
@@ -181,6 +212,7 @@ class ClosedLoopTest {
         assertEquals(3, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.BROADCAST, 5), "1, 2, 4");
         assertEquals(6, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.BARRIER, 8), "two barriers of three rounds");
         assertEquals(30, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.ALL_TO_ALL, 16), "two all-to-alls of 15 steps");
+        assertEquals(16, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.ALLREDUCE, 16), "a predecessor n - 1 steps ahead at most");
     }
 
     @Test
