@@ -26,8 +26,9 @@
 # its closed-loop microbenchmarks by routing mode, on the 72-host Dragonfly (p=2, a=4, h=2: 9 groups
 # of 4 routers with 2 hosts and 2 global links each, one global link between every two groups; the
 # same cables, engine and buffers as above): ping-pong (2 ranks in groups 0 and 1; 256 B, 4 KiB,
-# 64 KiB), barrier (16 ranks, 1-packet messages), broadcast, alltoall and allreduce (16 ranks; 256 B,
-# 4 KiB, 32 KiB; alltoall and allreduce with --source-queue 4096 and three times the duration), the 16 ranks interleaved (every group) or contiguous
+# 64 KiB), barrier (16 ranks, 1-packet messages), broadcast and alltoall (16 ranks; 256 B, 4 KiB,
+# 32 KiB), allreduce (16 ranks; each ring step's message 256 B, 1 KiB, 4 KiB: vectors of 4, 16 and
+# 64 KiB); alltoall and allreduce with --source-queue 4096 and three times the duration; the 16 ranks interleaved (every group) or contiguous
 # (groups 0 and 1), each alone and beside an aggressor on every other host (random destinations,
 # 4 KiB messages, ADAPTIVE_0, load 0.3 or 1), under each mode and seed. 1,035 runs of 1 to 3
 # CPU-seconds: about 35 minutes on one core. FIG8_BENCHMARKS="alltoall" (say) runs only those and
@@ -84,7 +85,8 @@ def fig8():
                   "barrier": (16, ("interleaved", "contiguous"), ("",)),
                   "broadcast": (16, ("interleaved", "contiguous"), ("256", "4KiB", "32KiB")),
                   "alltoall": (16, ("interleaved", "contiguous"), ("256", "4KiB", "32KiB")),
-                  "allreduce": (16, ("interleaved", "contiguous"), ("256", "4KiB", "32KiB"))}
+                  # allreduce's message is each step's: a ring step carries a sixteenth of the vector
+                  "allreduce": (16, ("interleaved", "contiguous"), ("256", "1KiB", "4KiB"))}
     # an alltoall rank may queue two all-to-alls' steps, 2 x 15 messages (32 KiB: 3,840 packets); and
     # an all-to-all of 32 KiB takes about 100 us: three times the run for a few iterations each
     # (allreduce: a predecessor up to 15 steps ahead, 16 messages; and 30 steps an iteration)
