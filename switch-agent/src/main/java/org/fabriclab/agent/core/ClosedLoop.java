@@ -91,12 +91,15 @@ public final class ClosedLoop {
     private final int steps;
     /** Per rank and sender ({@link #senderIndex}), the packets of the message in delivery received so far. */
     private final int[] packets;
-    /** Barrier and all-to-all: per rank and round (step), the messages received from that round's sender over the run. */
+    /** Barrier, all-to-all and allreduce: per rank and sender, the messages received from it over the run. */
     private final long[] roundMessages;
-    /** Barrier and all-to-all: per rank, its iteration and its round (step) in it. */
-    private final long[] barrierOf;
+    /** Barrier, all-to-all and allreduce: per rank, its iteration and its round (step) in it. */
+    private final long[] iterationOf;
     private final int[] roundOf;
-    /** Barrier: per parity of the barrier, the ranks that have left it; broadcast: [0], the ranks that have the message. */
+    /**
+     * Barrier, all-to-all and allreduce: per parity of the iteration, the ranks that have finished
+     * it (no rank is two iterations ahead of another); broadcast: [0], the ranks that have the message.
+     */
     private final int[] left = new int[2];
     private long iterationStart;
 
@@ -118,7 +121,7 @@ public final class ClosedLoop {
         this.kind = kind;
         this.ranks = ranks;
         this.messagePackets = messagePackets;
-        senders = kind == Kind.BARRIER ? 32 - Integer.numberOfLeadingZeros(ranks - 1) : kind == Kind.ALL_TO_ALL ? ranks - 1 : 1;
+        senders = kind == Kind.BARRIER ? log2Ceil(ranks) : kind == Kind.ALL_TO_ALL ? ranks - 1 : 1;
         packets = new int[ranks * senders];
         steps = switch (kind) {
             case BARRIER, ALL_TO_ALL -> senders;
@@ -127,7 +130,7 @@ public final class ClosedLoop {
         };
         boolean rounds = steps > 0;
         roundMessages = rounds ? new long[ranks * senders] : null;
-        barrierOf = rounds ? new long[ranks] : null;
+        iterationOf = rounds ? new long[ranks] : null;
         roundOf = rounds ? new int[ranks] : null;
     }
 
@@ -154,7 +157,7 @@ public final class ClosedLoop {
      * most n - 1 steps ahead of it (its own steps wait, round the ring, on the rank's), so n.
      */
     public static int messagesQueuedAtOnce(Kind kind, int ranks) {
-        int rounds = 32 - Integer.numberOfLeadingZeros(Math.max(1, ranks - 1));
+        int rounds = log2Ceil(ranks);
         return switch (kind) {
             case PING_PONG -> 1;
             case BROADCAST -> rounds;
@@ -231,16 +234,16 @@ public final class ClosedLoop {
                     sendToChildren(0, now, out);
                 }
             }
-            case BARRIER, ALL_TO_ALL, ALLREDUCE -> barrierReceived(from, to, now, out);
+            case BARRIER, ALL_TO_ALL, ALLREDUCE -> stepReceived(from, to, now, out);
         }
     }
 
     /**
-     * Barrier rank {@code to} has a message of the round whose sender {@code from} is: it goes
-     * through every round it has the message of, sending each next round's message, and leaving
-     * the barrier after the last round; when every rank has left it, an iteration ends.
+     * Barrier, all-to-all or allreduce rank {@code to} has a message from {@code from}: it goes
+     * through every round (step) it now has the message of, sending each next round's message, and
+     * finishes the iteration after the last round; when every rank has, an iteration ends.
      */
-    private void barrierReceived(int from, int to, long now, Actions out) {
+    private void stepReceived(int from, int to, long now, Actions out) {
         int s = senderIndex(from, to);
         if (s < 0) {
             return;
@@ -249,19 +252,24 @@ public final class ClosedLoop {
         roundMessages[base + s]++;
         // the messages the current round needs from its sender: one an iteration from each round's own
         // sender, or the ring's one sender's every step so far
-        while (kind == Kind.ALLREDUCE ? roundMessages[base] > barrierOf[to] * steps + roundOf[to]
-                : roundMessages[base + roundOf[to]] > barrierOf[to]) {
+        while (kind == Kind.ALLREDUCE ? roundMessages[base] > iterationOf[to] * steps + roundOf[to]
+                : roundMessages[base + roundOf[to]] > iterationOf[to]) {
             if (++roundOf[to] == steps) {
                 roundOf[to] = 0;
-                int parity = (int) (barrierOf[to] & 1);
+                int parity = (int) (iterationOf[to] & 1);
                 if (++left[parity] == ranks) {
                     left[parity] = 0;
                     iterationEnded(now, out);
                 }
-                barrierOf[to]++;
+                iterationOf[to]++;
             }
             out.send(to, roundPeer(to), now);
         }
+    }
+
+    /** ceil(log2 n): a barrier's rounds, a binomial broadcast's root's children (1 for n = 2). */
+    private static int log2Ceil(int n) {
+        return 32 - Integer.numberOfLeadingZeros(Math.max(1, n - 1));
     }
 
     private void iterationEnded(long now, Actions out) {
