@@ -288,9 +288,7 @@ final class UnaryExchange {
             }
             case RST_STREAM -> {
                 if (stream == STREAM) {
-                    int code = ByteBuffer.wrap(p).getInt();
-                    Status s = code == REFUSED_STREAM ? Status.UNAVAILABLE : code == CANCEL ? Status.CANCELLED : Status.INTERNAL;
-                    reset = s.withDescription("the server reset the call (HTTP/2 error code " + code + ")");
+                    reset = resetStatus(ByteBuffer.wrap(p).getInt(), hasDeadline && System.nanoTime() - deadline >= 0);
                     ended = true;
                 }
             }
@@ -428,6 +426,20 @@ final class UnaryExchange {
             }
         }
         return b.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The status of a call the server reset with HTTP/2 error {@code code}. A server whose deadline
+     * for the call (our grpc-timeout, counted from its arrival there) has passed cancels it, and
+     * that reset can be read before our own read times out when this thread wakes late: after our
+     * deadline a cancel is the deadline's, as grpc-java's client would report it.
+     */
+    static Status resetStatus(int code, boolean deadlinePassed) {
+        Status s = code == REFUSED_STREAM ? Status.UNAVAILABLE
+                : code != CANCEL ? Status.INTERNAL
+                : deadlinePassed ? Status.DEADLINE_EXCEEDED : Status.CANCELLED;
+        return s.withDescription("the server reset the call (HTTP/2 error code " + code + ")"
+                + (s.getCode() == Status.Code.DEADLINE_EXCEEDED ? " at its deadline" : ""));
     }
 
     /** The grpc-timeout header: at most eight digits and a unit (H, M, S, m, u, n). */

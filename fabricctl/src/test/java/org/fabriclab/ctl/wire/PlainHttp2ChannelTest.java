@@ -114,6 +114,16 @@ class PlainHttp2ChannelTest {
     }
 
     @Test
+    void aServersCancelAfterTheDeadlineIsTheDeadlines() {
+        // the server's own deadline for the call cancels it; read after ours passed (this thread woke
+        // late under load) it is DEADLINE_EXCEEDED, before it a cancel, other codes as they were
+        assertEquals(Status.Code.DEADLINE_EXCEEDED, UnaryExchange.resetStatus(0x8, true).getCode());
+        assertEquals(Status.Code.CANCELLED, UnaryExchange.resetStatus(0x8, false).getCode());
+        assertEquals(Status.Code.UNAVAILABLE, UnaryExchange.resetStatus(0x7, true).getCode());
+        assertEquals(Status.Code.INTERNAL, UnaryExchange.resetStatus(0x2, true).getCode());
+    }
+
+    @Test
     void aServerThatIsNotThereIsUnavailable() {
         int port = server.getPort();
         server.shutdownNow();
