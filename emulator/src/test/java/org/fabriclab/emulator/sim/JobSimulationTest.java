@@ -252,6 +252,26 @@ class JobSimulationTest {
         assertEquals(24 * ring.iterations(), ring.messagesCompleted(), 24.0 * 2, "n 2 (n - 1) messages a ring allreduce: " + ring);
     }
 
+    /**
+     * Closed-loop halo3d (ember's phases x, y, z) and sweep3d (four corners' wavefronts) on the
+     * 72-host dragonfly: iterations complete, each as many messages as the pattern sends (halo3d of
+     * 8 ranks, a 2 x 2 x 2 grid: 3 neighbours each, 24 messages; sweep3d of 4 ranks, a 2 x 2 grid:
+     * 4 links, a message a block in each sweep, 32), each at least its phases' or a sweep's hops in
+     * message latencies, and the same seed gives the same report.
+     */
+    @Test
+    void halo3dAndSweep3dIterationsAreTheirPatternsMessages() throws Exception {
+        Simulation.Config base = DragonflySimulationTest.config(DragonflyAlgorithm.PAR, TrafficPattern.UNIFORM, 0.5, 40_000, 0);
+        Simulation.JobReport halo = loop(base, hosts(0, 8), ClosedLoop.Kind.HALO3D);
+        assertTrue(halo.iterations() > 10 && halo.iterationMeanNs() >= 3 * messageNs(base, 0, 1) - 1e-6, halo.toString());
+        assertEquals(24 * halo.iterations(), halo.messagesCompleted(), 24.0 * 2, "3 x 8 messages an iteration: " + halo);
+        assertEquals(halo, loop(base, hosts(0, 8), ClosedLoop.Kind.HALO3D), "deterministic");
+        Simulation.JobReport sweep = loop(base, new int[] {0, 9, 18, 27}, ClosedLoop.Kind.SWEEP3D);
+        assertTrue(sweep.iterations() > 5 && sweep.iterationMeanNs() >= 4 * messageNs(base, 0, 1) - 1e-6, sweep.toString());
+        assertEquals(32 * sweep.iterations(), sweep.messagesCompleted(), 32.0 * 2, "4 sweeps x 2 blocks x 4 links: " + sweep);
+        assertEquals(sweep, loop(base, new int[] {0, 9, 18, 27}, ClosedLoop.Kind.SWEEP3D), "deterministic");
+    }
+
     @Test
     void pingPongOfMoreThanTwoRanksIsRefused() throws Exception {
         Simulation.Config c = DragonflySimulationTest.config(DragonflyAlgorithm.UGALG, TrafficPattern.UNIFORM, 0.5, 1000, 0);
