@@ -176,11 +176,12 @@ class JobCommandTest {
 
     /**
      * {@code pattern=halo3d-loop} and {@code pattern=sweep3d}: closed-loop, their iterations in the
-     * report; {@code pattern=halo3d} stays the open-loop pattern; a rank that may queue more than the source
+     * report, no load (the JSON's {@code load} is null for every closed loop: it sends on receipt);
+     * {@code pattern=halo3d} stays the open-loop pattern; a rank that may queue more than the source
      * queue holds is refused in one line.
      */
     @Test
-    void halo3dLoopAndSweep3dAreClosedLoops() {
+    void halo3dLoopAndSweep3dAreClosedLoopsWithNoLoad() {
         SimCommandTest.Run r = sim("--json", "--job", "name=h,hosts=16,placement=interleaved,pattern=halo3d-loop,message=1KiB",
                 "--job", "name=s,hosts=16,pattern=sweep3d,message=1KiB", "--job", "name=o,hosts=8,pattern=halo3d,load=0.2");
         assertEquals(0, r.code(), r.err());
@@ -188,6 +189,7 @@ class JobCommandTest {
         for (int j = 0; j < 2; j++) {
             JsonNode loop = jobs.get(j);
             assertTrue(loop.path("iterations").asLong() > 0 && loop.path("iterationMeanNs").asDouble() > 0, loop.toString());
+            assertTrue(loop.has("load") && loop.path("load").isNull(), "a closed loop offers no load: " + loop);
         }
         assertEquals("halo3d-loop", jobs.get(0).path("pattern").asText());
         assertEquals("sweep3d", jobs.get(1).path("pattern").asText());
@@ -204,6 +206,9 @@ class JobCommandTest {
         assertRefused(sim("--job", "name=s,hosts=16,pattern=sweep3d,message=64KiB"), "emulator sim",
                 "job s (sweep3d of 16 ranks) may queue 8 messages of 256 packets at one rank at once, 2048 packets", "(1024)");
         assertEquals(0, sim("--job", "name=s,hosts=16,pattern=sweep3d,message=64KiB", "--source-queue", "2048").code());
+        // the run's --load is the open-loop jobs' default: a closed loop alone does not use it
+        SimCommandTest.Run b = sim("--json", "--load", "0.9", "--job", "name=b,hosts=8,pattern=barrier");
+        assertTrue(b.json().path("jobs").get(0).path("load").isNull(), b.out());
     }
 
     /** {@code emulator sweep --job} with a closed-loop job: each point's text row gives its iterations and their mean, as the JSON does. */

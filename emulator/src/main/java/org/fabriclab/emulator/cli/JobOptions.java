@@ -94,7 +94,9 @@ public final class JobOptions {
             throw new IllegalArgumentException("--traffic is every host's traffic; with --job each job's is its pattern= key: give one");
         }
         double load = traffic.gbps / linkGbps;
-        if (!(load > 0 && load <= 1)) {
+        // only an open-loop job without load= runs at --traffic-gbps; a closed loop offers what its loop lets through
+        boolean used = specs().stream().anyMatch(s -> s.loop() == null && s.load() == null);
+        if (used && !(load > 0 && load <= 1)) {
             throw new IllegalArgumentException("Invalid value for option '--job': a job without load= runs at --traffic-gbps "
                     + traffic.gbps + " of the " + linkGbps + " Gbps links; give load= in (0, 1] or a --traffic-gbps up to the link rate");
         }
@@ -119,7 +121,7 @@ public final class JobOptions {
             m.put("placement", s.placement().cliName());
             m.put("pattern", s.patternName());
             m.put("routingMode", job.appAware() ? JobSpec.APP_AWARE : job.mode().name());
-            m.put("load", job.load());
+            m.put("load", job.loop() != null ? null : job.load()); // a closed loop has none: it sends on receipt
             m.put("messageBytes", (long) job.messagePackets() * config.payloadBytes());
             m.put("messagePackets", job.messagePackets());
             m.put("offeredLoad", jr.offeredLoad());

@@ -207,7 +207,8 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
                 throw new IllegalArgumentException("Invalid value for option '--job': job " + s.name() + " " + e.getMessage()
                         + " of the fabric's " + n);
             }
-            jobs.add(new Simulation.Job(s.name(), hosts, s.pattern(), s.load() == null ? load : s.load(),
+            // a closed loop offers what its loop lets through: no load (NaN), neither the run's nor its own
+            jobs.add(new Simulation.Job(s.name(), hosts, s.pattern(), s.loop() != null ? Double.NaN : s.load() == null ? load : s.load(),
                     s.mode() == null ? mode : s.mode(), packets, s.appAware(), s.loop()));
         }
         return jobs;

@@ -270,6 +270,10 @@ class JobSimulationTest {
         assertTrue(sweep.iterations() > 5 && sweep.iterationMeanNs() >= 4 * messageNs(base, 0, 1) - 1e-6, sweep.toString());
         assertEquals(32 * sweep.iterations(), sweep.messagesCompleted(), 32.0 * 2, "4 sweeps x 2 blocks x 4 links: " + sweep);
         assertEquals(sweep, loop(base, new int[] {0, 9, 18, 27}, ClosedLoop.Kind.SWEEP3D), "deterministic");
+        Simulation.JobReport other = Simulation.run(base.toBuilder().seed(base.seed() + 1).jobs(List.of(new Simulation.Job("b",
+                new int[] {0, 9, 18, 27}, TrafficPattern.UNIFORM, Double.NaN, RoutingMode.ADAPTIVE_0, 1, false, ClosedLoop.Kind.SWEEP3D)))
+                .build()).jobs().get(0);
+        assertTrue(other.iterations() > 5, "a closed loop has no load (NaN): not checked, not used: " + other);
     }
 
     @Test
