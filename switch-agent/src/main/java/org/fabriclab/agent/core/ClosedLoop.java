@@ -434,13 +434,7 @@ public final class ClosedLoop {
             }
             sendSlots(r, sendAfter[at], now, out);
             if (++roundOf[r] == steps) {
-                roundOf[r] = 0;
-                int slot = (int) (iterationOf[r] % left.length);
-                if (++left[slot] == ranks) {
-                    left[slot] = 0;
-                    iterationEnded(now, out);
-                }
-                iterationOf[r]++;
+                finishedIteration(r, now, out);
             }
             if (roundOf[r] % blocks == 0) {
                 sendSlots(r, sendFirst[r * patternSteps + roundOf[r] / blocks], now, out);
@@ -472,16 +466,24 @@ public final class ClosedLoop {
         while (kind == Kind.ALLREDUCE ? roundMessages[base] > iterationOf[to] * steps + roundOf[to]
                 : roundMessages[base + roundOf[to]] > iterationOf[to]) {
             if (++roundOf[to] == steps) {
-                roundOf[to] = 0;
-                int parity = (int) (iterationOf[to] % left.length);
-                if (++left[parity] == ranks) {
-                    left[parity] = 0;
-                    iterationEnded(now, out);
-                }
-                iterationOf[to]++;
+                finishedIteration(to, now, out);
             }
             out.send(to, roundPeer(to), now);
         }
+    }
+
+    /**
+     * Rank {@code r} has finished its iteration's last step: it starts its next at step 0, and when
+     * every rank has finished this one, an iteration ends.
+     */
+    private void finishedIteration(int r, long now, Actions out) {
+        roundOf[r] = 0;
+        int slot = (int) (iterationOf[r] % left.length);
+        if (++left[slot] == ranks) {
+            left[slot] = 0;
+            iterationEnded(now, out);
+        }
+        iterationOf[r]++;
     }
 
     /** ceil(log2 n): a barrier's rounds, a binomial broadcast's root's children (1 for n = 2). */

@@ -36,6 +36,17 @@ class ClosedLoopTest {
             iterations.add(new long[] {start, end});
         }
 
+        /** The sends asked for before time {@code t}. */
+        long sentBefore(long t) {
+            return done.stream().filter(x -> !x.startsWith("iteration")).filter(x -> Long.parseLong(x.substring(x.indexOf('@') + 1)) < t)
+                    .count();
+        }
+
+        /** Asserts the {@code i}-th iteration ran from {@code start} to {@code end}. */
+        void assertIteration(int i, long start, long end, String why) {
+            assertEquals(List.of(start, end), List.of(iterations.get(i)[0], iterations.get(i)[1]), why);
+        }
+
         /** What was asked since the last call, emptied. */
         List<String> take() {
             List<String> out = List.copyOf(done);
@@ -196,10 +207,9 @@ class ClosedLoopTest {
 
         Log l = new Log();
         run(new ClosedLoop(ClosedLoop.Kind.ALLREDUCE, 4, 1), l, 2, 3);
-        assertEquals(List.of(0L, 12L), List.of(l.iterations.get(0)[0], l.iterations.get(0)[1]), "six steps of 2");
-        assertEquals(List.of(24L, 36L), List.of(l.iterations.get(2)[0], l.iterations.get(2)[1]));
-        assertEquals(4 * 6, l.done.stream().filter(x -> !x.startsWith("iteration"))
-                .filter(x -> Long.parseLong(x.substring(x.indexOf('@') + 1)) < 12).count(), "four ranks, six steps");
+        l.assertIteration(0, 0, 12, "six steps of 2");
+        l.assertIteration(2, 24, 36, "");
+        assertEquals(4 * 6, l.sentBefore(12), "four ranks, six steps");
         assertTrue(l.done.stream().filter(x -> !x.startsWith("iteration")).allMatch(x -> {
             int from = Integer.parseInt(x.substring(0, x.indexOf('>')));
             return Integer.parseInt(x.substring(x.indexOf('>') + 1, x.indexOf('@'))) == (from + 1) % 4;
@@ -247,10 +257,9 @@ class ClosedLoopTest {
 
         Log timed = new Log();
         run(new ClosedLoop(ClosedLoop.Kind.HALO3D, 12, 1), timed, 5, 3);
-        assertEquals(List.of(0L, 15L), List.of(timed.iterations.get(0)[0], timed.iterations.get(0)[1]), "three phases of 5");
-        assertEquals(List.of(30L, 45L), List.of(timed.iterations.get(2)[0], timed.iterations.get(2)[1]));
-        assertEquals(12 * 4, timed.done.stream().filter(x -> !x.startsWith("iteration"))
-                .filter(x -> Long.parseLong(x.substring(x.indexOf('@') + 1)) < 15).count(), "twelve ranks, four neighbours each");
+        timed.assertIteration(0, 0, 15, "three phases of 5");
+        timed.assertIteration(2, 30, 45, "");
+        assertEquals(12 * 4, timed.sentBefore(15), "twelve ranks, four neighbours each");
     }
 
     /** The grid and the neighbours are the open-loop halo3d's: the same ranks, in the same order. */
