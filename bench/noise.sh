@@ -28,11 +28,15 @@
 # same cables, engine and buffers as above): ping-pong (2 ranks in groups 0 and 1; 256 B, 4 KiB,
 # 64 KiB), barrier (16 ranks, 1-packet messages), broadcast and alltoall (16 ranks; 256 B, 4 KiB,
 # 32 KiB), allreduce (16 ranks; each ring step's message 256 B, 1 KiB, 4 KiB: vectors of 4, 16 and
-# 64 KiB); alltoall and allreduce with --source-queue 4096 and three times the duration; the 16 ranks interleaved (every group) or contiguous
+# 64 KiB), halo3d (pattern=halo3d-loop, 16 ranks on a 2 x 2 x 4 grid; faces of 256 B, 4 KiB, 32 KiB;
+# twice the duration) and sweep3d (16 ranks on a 4 x 4 grid; a block's face 256 B, 4 KiB, 16 KiB;
+# four times the duration); alltoall and allreduce with --source-queue 4096 and three times the duration; the 16 ranks interleaved (every group) or contiguous
 # (groups 0 and 1), each alone and beside an aggressor on every other host (random destinations,
-# 4 KiB messages, ADAPTIVE_0, load 0.3 or 1), under each mode and seed. 1,035 runs of 1 to 3
-# CPU-seconds: about 35 minutes on one core. FIG8_BENCHMARKS="alltoall" (say) runs only those and
-# reads the others' JSON back. Writes docs/data/noise/fig8/{ping-pong,barrier,broadcast,alltoall,allreduce}.json and prints the tables of
+# 4 KiB messages, ADAPTIVE_0, load 0.3 or 1), under each mode and seed. 1,575 runs of 1 to 4
+# CPU-seconds: about an hour on one core. FIG8_BENCHMARKS="alltoall" (say) runs only those and
+# reads the others' JSON back (those never run are left out); FIG8_AGGRESSOR_LOADS="1" runs beside those
+# aggressor loads only (default "0.3 1"). Writes
+# docs/data/noise/fig8/{ping-pong,barrier,broadcast,alltoall,allreduce,halo3d,sweep3d}.json and prints the tables of
 # docs/reproductions.md, "Closed-loop microbenchmarks by mode" (the second, app-aware's runs apart).
 set -euo pipefail
 root="$(dirname "$(readlink -f "$0")")/.."
@@ -86,14 +90,20 @@ def fig8():
                   "broadcast": (16, ("interleaved", "contiguous"), ("256", "4KiB", "32KiB")),
                   "alltoall": (16, ("interleaved", "contiguous"), ("256", "4KiB", "32KiB")),
                   # allreduce's message is each step's: a ring step carries a sixteenth of the vector
-                  "allreduce": (16, ("interleaved", "contiguous"), ("256", "1KiB", "4KiB"))}
+                  "allreduce": (16, ("interleaved", "contiguous"), ("256", "1KiB", "4KiB")),
+                  # halo3d's message is a face, sweep3d's a block's face (ember's sizes: the emulator README, "Jobs")
+                  "halo3d": (16, ("interleaved", "contiguous"), ("256", "4KiB", "32KiB")),
+                  "sweep3d": (16, ("interleaved", "contiguous"), ("256", "4KiB", "16KiB"))}
+    # the job's pattern where it is not the benchmark's name: the open-loop halo3d keeps that one
+    pattern = {"halo3d": "halo3d-loop"}
     # an alltoall rank may queue two all-to-alls' steps, 2 x 15 messages (32 KiB: 3,840 packets); and
     # an all-to-all of 32 KiB takes about 100 us: three times the run for a few iterations each
     # (allreduce: a predecessor up to 15 steps ahead, 16 messages; and 30 steps an iteration)
     extra = {"alltoall": ["--source-queue", "4096"], "allreduce": ["--source-queue", "4096"]}
-    longer = {"alltoall": 3, "allreduce": 3}
+    # (halo3d: a 32 KiB iteration takes about 35 us beside the full aggressor; sweep3d: a 16 KiB one over 100 us)
+    longer = {"alltoall": 3, "allreduce": 3, "halo3d": 2, "sweep3d": 4}
     only = os.environ.get("FIG8_BENCHMARKS", " ".join(benchmarks)).split()
-    companies = ["alone"] + ["aggressor " + load for load in aggressor_loads]
+    companies = ["alone"] + ["aggressor " + load for load in os.environ.get("FIG8_AGGRESSOR_LOADS", " ".join(aggressor_loads)).split()]
 
     def stretched(args, times):
         """The options with the run's --duration times as long (a number and a unit, e.g. 200us)."""
@@ -105,7 +115,8 @@ def fig8():
     runs = {}
     for name, (ranks, placements, sizes) in benchmarks.items():
         if duration == "tables" or name not in only:
-            runs[name] = json.load(open(f"{out}/fig8/{name}.json"))
+            if os.path.exists(f"{out}/fig8/{name}.json"):  # a benchmark never run has no rows
+                runs[name] = json.load(open(f"{out}/fig8/{name}.json"))
             continue
         runs[name] = []
         for placement in placements:
@@ -113,7 +124,7 @@ def fig8():
                 for mode in modes:
                     for company in companies:
                         for seed in seeds:
-                            job = f"name={name},hosts={ranks},placement={placement},pattern={name},mode={mode}" \
+                            job = f"name={name},hosts={ranks},placement={placement},pattern={pattern.get(name, name)},mode={mode}" \
                                   + (f",message={message}" if message else "")
                             jobs = [job] if company == "alone" else [
                                 job, f"name=aggressor,hosts={hosts - ranks},placement=contiguous,pattern=random,"
@@ -138,15 +149,18 @@ def fig8():
                        == (placement, message, company, m)] for m in shown}
             if any(j["iterationMeanNs"] is None for js in got.values() for j in js):
                 sys.exit(f"{name} {message} {placement} {company}: a run completed no iteration (simulate longer)")
-            mean = {m: statistics.mean(j["iterationMeanNs"] for j in js) for m, js in got.items()}
+            # a benchmark run under fewer modes (halo3d, sweep3d) has none of the others': "-"
+            mean = {m: statistics.mean(j["iterationMeanNs"] for j in js) for m, js in got.items() if js}
             def cell(m):
                 js = got[m]
+                if not js:
+                    return "-"
                 each = [j["iterationMeanNs"] for j in js]
                 ad = [j.get("adaptiveShare") for j in js]
                 extra = "" if m != "app-aware" else ", ad -" if None in ad else f", ad {statistics.mean(ad):.2f}"
                 return (f"{us(mean[m])} / {us(statistics.mean(j['iterationP99Ns'] for j in js))}<br>"
                         f"{(max(each) - min(each)) / mean[m]:.0%}, nm {statistics.mean(j['nonMinimalShare'] for j in js):.2f}{extra}")
-            best = min(fixed, key=lambda m: mean[m])
+            best = min((m for m in fixed if m in mean), key=lambda m: mean[m])
             ratios = [f"{mean['ADAPTIVE_3'] / mean['ADAPTIVE_0']:.2f}" if "ADAPTIVE_3" in mean else "-"]
             ratios += [f"{mean['app-aware'] / mean[m]:.2f}" if "app-aware" in mean else "-" for m in ("ADAPTIVE_0", best)]
             n = statistics.mean(j["iterations"] for j in got["ADAPTIVE_0"])

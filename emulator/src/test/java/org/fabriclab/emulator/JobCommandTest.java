@@ -174,6 +174,43 @@ class JobCommandTest {
                 "name=b,hosts=8,placement=random,pattern=barrier"), "emulator up", "--seed", "'x'");
     }
 
+    /**
+     * {@code pattern=halo3d-loop} and {@code pattern=sweep3d}: closed-loop, their iterations in the
+     * report, no load (the JSON's {@code load} is null for every closed loop: it sends on receipt);
+     * {@code pattern=halo3d} stays the open-loop pattern; a rank that may queue more than the source
+     * queue holds is refused in one line.
+     */
+    @Test
+    void halo3dLoopAndSweep3dAreClosedLoopsWithNoLoad() {
+        SimCommandTest.Run r = sim("--json", "--job", "name=h,hosts=16,placement=interleaved,pattern=halo3d-loop,message=1KiB",
+                "--job", "name=s,hosts=16,pattern=sweep3d,message=1KiB", "--job", "name=o,hosts=8,pattern=halo3d,load=0.2");
+        assertEquals(0, r.code(), r.err());
+        JsonNode jobs = r.json().path("jobs");
+        for (int j = 0; j < 2; j++) {
+            JsonNode loop = jobs.get(j);
+            assertTrue(loop.path("iterations").asLong() > 0 && loop.path("iterationMeanNs").asDouble() > 0, loop.toString());
+            assertTrue(loop.has("load") && loop.path("load").isNull(), "a closed loop offers no load: " + loop);
+        }
+        assertEquals("halo3d-loop", jobs.get(0).path("pattern").asText());
+        assertEquals("sweep3d", jobs.get(1).path("pattern").asText());
+        JsonNode open = jobs.get(2);
+        assertTrue(open.path("iterations").isMissingNode(), "halo3d is the open-loop pattern still: " + open);
+        assertEquals(0.2, open.path("load").asDouble());
+        assertTrue(sim("--job", "name=s,hosts=16,pattern=sweep3d").out().contains("s: sweep3d, "), "the text report's line");
+        assertRefused(sim("--job", "name=h,hosts=16,pattern=halo3d-loop,load=0.2"), "emulator sim", "halo3d-loop is closed-loop");
+        assertRefused(sim("--job", "name=s,hosts=16,pattern=sweep3d,load=0.2"), "emulator sim", "sweep3d is closed-loop");
+        assertRefused(sim("--job", "name=s,hosts=8,pattern=sweep-3d"), "emulator sim", "unknown pattern", "halo3d-loop, sweep3d");
+        // halo3d of 16 (2 x 2 x 4): four phases of two messages at once; sweep3d of 16: two sweeps of two blocks, x and y
+        assertRefused(sim("--job", "name=h,hosts=16,pattern=halo3d-loop,message=64KiB"), "emulator sim",
+                "job h (halo3d-loop of 16 ranks) may queue 8 messages of 256 packets at one rank at once, 2048 packets", "(1024)");
+        assertRefused(sim("--job", "name=s,hosts=16,pattern=sweep3d,message=64KiB"), "emulator sim",
+                "job s (sweep3d of 16 ranks) may queue 8 messages of 256 packets at one rank at once, 2048 packets", "(1024)");
+        assertEquals(0, sim("--job", "name=s,hosts=16,pattern=sweep3d,message=64KiB", "--source-queue", "2048").code());
+        // the run's --load is the open-loop jobs' default: a closed loop alone does not use it
+        SimCommandTest.Run b = sim("--json", "--load", "0.9", "--job", "name=b,hosts=8,pattern=barrier");
+        assertTrue(b.json().path("jobs").get(0).path("load").isNull(), b.out());
+    }
+
     /** {@code emulator sweep --job} with a closed-loop job: each point's text row gives its iterations and their mean, as the JSON does. */
     @Test
     void aSweepShowsAClosedLoopJobsIterations() {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.fabriclab.agent.core.ClosedLoop;
 import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.core.TrafficPlan;
 import org.fabriclab.emulator.sim.Simulation;
@@ -28,7 +29,8 @@ public final class JobOptions {
                     + "switches and groups), random (seeded by --seed; fabric-manager: --job-seed) or interleaved (round-robin over the Dragonfly groups). It sends "
                     + "among its own ranks by pattern " + JobSpec.PATTERNS + " (closed-loop, no load=: ping-pong, hosts=2, rank 0 "
                     + "sends a message to rank 1, which answers when the whole message arrived; barrier, the dissemination barrier; broadcast, a "
-                    + "binomial tree from rank 0, the next when every rank has the message; alltoall, MPI's pairwise exchange, n - 1 steps; allreduce, the ring's 2 (n - 1) steps; iterations back to back, the report gives the iterations and their time; live: fabric_job_iterations_total); at load X of each host's link rate (default: --load; "
+                    + "binomial tree from rank 0, the next when every rank has the message; alltoall, MPI's pairwise exchange, n - 1 steps; allreduce, the ring's 2 (n - 1) steps; halo3d-loop, ember's Halo3D on halo3d's grid, a phase per side, x, y, z, each to and from the neighbours along it; sweep3d, ember's Sweep3D, wavefronts from the four corners of a 2D grid, "
+                    + ClosedLoop.SWEEP3D_BLOCKS + " blocks each, message= a block's face; iterations back to back, the report gives the iterations and their time; live: fabric_job_iterations_total); at load X of each host's link rate (default: --load; "
                     + "live: --traffic-gbps over the link rate; emulator sweep: each point's load); every packet asking for routing "
                     + "mode M (default --routing-mode; app-aware: each host chooses ADAPTIVE_3 or the pattern's default, ADAPTIVE_1 "
                     + "for all-to-all and ADAPTIVE_0 for the others, per message from its NIC counters, De Sensi et al.'s "
@@ -92,7 +94,9 @@ public final class JobOptions {
             throw new IllegalArgumentException("--traffic is every host's traffic; with --job each job's is its pattern= key: give one");
         }
         double load = traffic.gbps / linkGbps;
-        if (!(load > 0 && load <= 1)) {
+        // only an open-loop job without load= runs at --traffic-gbps; a closed loop offers what its loop lets through
+        boolean used = specs().stream().anyMatch(s -> s.loop() == null && s.load() == null);
+        if (used && !(load > 0 && load <= 1)) {
             throw new IllegalArgumentException("Invalid value for option '--job': a job without load= runs at --traffic-gbps "
                     + traffic.gbps + " of the " + linkGbps + " Gbps links; give load= in (0, 1] or a --traffic-gbps up to the link rate");
         }
@@ -117,7 +121,7 @@ public final class JobOptions {
             m.put("placement", s.placement().cliName());
             m.put("pattern", s.patternName());
             m.put("routingMode", job.appAware() ? JobSpec.APP_AWARE : job.mode().name());
-            m.put("load", job.load());
+            m.put("load", job.loop() != null ? null : job.load()); // a closed loop has none: it sends on receipt
             m.put("messageBytes", (long) job.messagePackets() * config.payloadBytes());
             m.put("messagePackets", job.messagePackets());
             m.put("offeredLoad", jr.offeredLoad());

@@ -20,7 +20,9 @@ import org.fabriclab.routing.text.Excerpt;
  * One {@code --job} of {@code emulator sim}: {@code name=N,hosts=H[,placement=P][,pattern=T][,load=X][,mode=M][,message=B]},
  * as a batch scheduler would run a job on the fabric: H hosts placed {@link Placement contiguous,
  * random or interleaved}, sending by pattern T among its own ranks (all-to-all, allreduce-ring,
- * halo3d, random; uniform is random), at load X of each host's link, every packet asking for
+ * halo3d, random; uniform is random; or closed-loop, with no load: ping-pong, barrier, broadcast,
+ * alltoall, allreduce, halo3d-loop, sweep3d, each named apart from the open-loop pattern it
+ * resembles, whose name documented commands use), at load X of each host's link, every packet asking for
  * routing mode M, in messages of B bytes. {@link #parse} refuses a malformed spec with the key
  * and value; {@link #place} places every job in order and refuses one that does not fit.
  *
@@ -43,7 +45,8 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
     /** The keys a spec takes. */
     static final String KEYS = "name, hosts, placement, pattern, load, mode, message";
     /** The patterns a job takes. */
-    static final String PATTERNS = "all-to-all, allreduce-ring, halo3d, random (uniform), permutation, or closed-loop ping-pong, barrier, broadcast, alltoall, allreduce";
+    static final String PATTERNS = "all-to-all, allreduce-ring, halo3d, random (uniform), permutation, or closed-loop ping-pong, barrier, broadcast, "
+            + "alltoall, allreduce, halo3d-loop, sweep3d";
     /** The largest message: a source queue of the most packets could not hold more of the smallest packets. */
     static final long MAX_MESSAGE_BYTES = 1L << 30;
 
@@ -204,7 +207,8 @@ record JobSpec(String name, int hosts, Placement placement, String patternName, 
                 throw new IllegalArgumentException("Invalid value for option '--job': job " + s.name() + " " + e.getMessage()
                         + " of the fabric's " + n);
             }
-            jobs.add(new Simulation.Job(s.name(), hosts, s.pattern(), s.load() == null ? load : s.load(),
+            // a closed loop offers what its loop lets through: no load (NaN), neither the run's nor its own
+            jobs.add(new Simulation.Job(s.name(), hosts, s.pattern(), s.loop() != null ? Double.NaN : s.load() == null ? load : s.load(),
                     s.mode() == null ? mode : s.mode(), packets, s.appAware(), s.loop()));
         }
         return jobs;

@@ -742,7 +742,7 @@ public final class EmulatedFabric implements AutoCloseable {
             }
             // the plan numbers the ranks; the traffic's LIDs are the ranks' in rank order
             TrafficPlan plan = TrafficPlan.ofJob(job.pattern(), identity, job.messagePackets(), j + 1L);
-            double gbps = job.load() * options.linkGbps();
+            double gbps = job.loop() != null ? 0 : job.load() * options.linkGbps(); // a closed loop sends when its loop says
             LiveHost[] rankHosts = new LiveHost[ranks.length];
             for (int r = 0; r < ranks.length; r++) {
                 rankHosts[r] = (LiveHost) nodes[fabric.endpointNode(ranks[r])];

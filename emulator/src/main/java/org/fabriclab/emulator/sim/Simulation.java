@@ -447,7 +447,8 @@ public final class Simulation {
      * its NIC counters instead ({@link AppAwareRouting}: ADAPTIVE_3 or the pattern's default,
      * {@link AppAwareRouting#forPattern}: ADAPTIVE_1 for all-to-all, ADAPTIVE_0 for the others).
      * With a {@code loop} ({@link ClosedLoop}), the job is closed-loop instead: no Poisson arrivals, no
-     * load, its ranks send a message when they have received one (the pattern is not used).
+     * load ({@code load} is not used, and not checked: NaN from the command lines), its ranks send a
+     * message when they have received one (the pattern is not used).
      */
     public record Job(String name, int[] hosts, TrafficPattern pattern, double load, RoutingMode mode, int messagePackets,
                       boolean appAware, ClosedLoop.Kind loop) {
@@ -479,7 +480,7 @@ public final class Simulation {
             return hosts.length;
         }
 
-        /** Refuses jobs with flows, jobs sharing a host or a name, a host outside the fabric, a bad load or message. */
+        /** Refuses jobs with flows, jobs sharing a host or a name, a host outside the fabric, a bad load (open loop) or message. */
         static void checkAll(List<Job> jobs, List<Flow> flows, int fabricHosts) {
             if (!jobs.isEmpty() && !flows.isEmpty()) {
                 throw new IllegalArgumentException("the traffic is jobs or flows, not both");
@@ -492,7 +493,7 @@ public final class Simulation {
                 if (!names.add(job.name())) {
                     throw new IllegalArgumentException("two jobs are named " + job.name());
                 }
-                if (!(job.load() > 0 && job.load() <= 1)) {
+                if (job.loop() == null && !(job.load() > 0 && job.load() <= 1)) {
                     throw new IllegalArgumentException("job " + job.name() + ": load " + job.load() + " is not in (0, 1]");
                 }
                 if (job.messagePackets() < 1) {

@@ -120,8 +120,8 @@ final class TrafficSources {
                 Simulation.Job job = c.jobs().get(j);
                 int[] ranks = job.hosts();
                 TrafficPlan plan = TrafficPlan.ofJob(job.pattern(), ranks, job.messagePackets(), c.seed() + j);
-                // a message's gap: its packets' time at the job's load
-                double messageGapNs = job.messagePackets() * frameBytes * 8.0 / c.linkGbps() / job.load();
+                // a message's gap: its packets' time at the job's load (a closed loop has none: its ranks draw no gaps)
+                double messageGapNs = job.loop() != null ? meanGapNs : job.messagePackets() * frameBytes * 8.0 / c.linkGbps() / job.load();
                 for (int r = 0; r < ranks.length; r++) {
                     int e = ranks[r];
                     policy[e] = HostPolicy.of(plan, r, seeds.split(), Arrivals.Mode.POISSON, messageGapNs, routes[e], c.vls(),

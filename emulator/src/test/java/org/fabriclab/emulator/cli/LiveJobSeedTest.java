@@ -1,7 +1,10 @@
 package org.fabriclab.emulator.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.List;
@@ -13,7 +16,8 @@ import picocli.CommandLine;
 
 /**
  * {@code emulator up --seed}: a live job placed at random lands where the simulator's {@code
- * --seed} puts it; without it, where {@code emulator sim}'s default seed does, as before.
+ * --seed} puts it; without it, where {@code emulator sim}'s default seed does, as before. And
+ * {@code --traffic-gbps} asked only of the jobs that run at it.
  */
 class LiveJobSeedTest {
     private static final String JOB = "name=r,hosts=6,placement=random,pattern=barrier";
@@ -25,6 +29,31 @@ class LiveJobSeedTest {
         assertArrayEquals(sim(7), seven, "--seed 7: the simulator's placement with --seed 7");
         assertArrayEquals(sim(1), byDefault, "no --seed: the simulator's default seed, 1");
         assertFalse(Arrays.equals(seven, byDefault), "another seed, other hosts");
+    }
+
+    /**
+     * The live plane's --traffic-gbps is the rate of an open-loop job without load=: jobs that do
+     * not use it (closed loops, jobs with load=) run whatever it is, and get no load themselves.
+     */
+    @Test
+    void onlyOpenLoopJobsWithoutALoadTakeTrafficGbps() {
+        assertTrue(Double.isNaN(live("--traffic-gbps", "500", "--job", "name=b,hosts=8,pattern=barrier").get(0).load()),
+                "a closed loop has no load");
+        assertEquals(0.3, live("--traffic-gbps", "500", "--job", "name=b,hosts=8,pattern=halo3d-loop", "--job",
+                "name=o,hosts=8,load=0.3").get(1).load());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> live("--traffic-gbps", "500", "--job", "name=b,hosts=8,pattern=sweep3d", "--job", "name=o,hosts=8"));
+        assertTrue(e.getMessage().contains("a job without load= runs at --traffic-gbps 500.0"), e.getMessage());
+    }
+
+    private static List<Simulation.Job> live(String... args) {
+        UpCommand up = new UpCommand();
+        String[] all = new String[args.length + 2];
+        all[0] = "--topology";
+        all[1] = "dragonfly:p=2,a=4,h=2";
+        System.arraycopy(args, 0, all, 2, args.length);
+        new CommandLine(up).parseArgs(all);
+        return up.jobOptions.placeLive(up.topology.fabric(), up.traffic, up.link.linkGbps, UpCommand.PAYLOAD_BYTES, up.seed);
     }
 
     private static int[] up(String... seed) {

@@ -1,5 +1,7 @@
 package org.fabriclab.agent.core;
 
+import java.util.Arrays;
+
 /**
  * One closed-loop job's microbenchmark (De Sensi et al., SC'19): who sends a message to whom when
  * a message has fully arrived, and when an iteration ends. A rank sends when the whole of the
@@ -25,6 +27,19 @@ package org.fabriclab.agent.core;
  * its children r + 2^k for 2^k > r, nearest first), each rank forwarding to its children when it
  * has the whole message; an iteration ends when every rank has it, and rank 0 starts the next at
  * once.
+ * <li>{@link Kind#HALO3D}: ember's Halo3D (SST's nearest-neighbour motif) on the open-loop
+ * halo3d's grid ({@link TrafficPlan#halo3dByDimension}: the most cubic periodic 3D grid of the
+ * ranks); an iteration is a phase per side of the grid, x, then y, then z (a side of 1 has none):
+ * in each a rank sends a message to its neighbours along that side (down, then up; one where the
+ * side is 2) and waits for theirs, then goes on to the next phase; an iteration ends when every
+ * rank has finished its last phase.
+ * <li>{@link Kind#SWEEP3D}: ember's Sweep3D (KBA wavefronts) on the most square 2D grid of the
+ * ranks, px x py ({@link #grid2d}), not periodic; an iteration is four sweeps, one from each corner
+ * in ember's order ((0, 0), (px, 0), (px, py), (0, py)), each of {@link #SWEEP3D_BLOCKS} blocks: for
+ * each block a rank waits for the messages of its upstream neighbours in x and in y (those nearer
+ * the sweep's corner; none at the corner), then sends to its downstream ones, x first; a rank goes
+ * through its blocks and sweeps in order, and an iteration ends when every rank has finished the
+ * fourth sweep.
  * </ul>
  * The driver moves bytes and time: it tells the loop a message from rank {@code from} has been
  * fully received by rank {@code to} ({@link #received}; {@link #packetReceived} counts packets into
@@ -43,7 +58,10 @@ public final class ClosedLoop {
         BARRIER("barrier"),
         BROADCAST("broadcast"),
         ALL_TO_ALL("alltoall"),
-        ALLREDUCE("allreduce");
+        ALLREDUCE("allreduce"),
+        /** Named apart from the open-loop {@code halo3d} pattern (the same grid, Poisson messages), which keeps its name. */
+        HALO3D("halo3d-loop"),
+        SWEEP3D("sweep3d");
 
         private final String cliName;
 
@@ -82,13 +100,37 @@ public final class ClosedLoop {
      */
     private static final int DESTINATION_FLOW = -2;
 
+    /**
+     * Sweep3D's blocks per sweep (ember's nz / kba, 50 by its defaults): a sweep's pipeline. Kept
+     * short so that an iteration of 16 ranks takes tens of microseconds, not milliseconds; its
+     * {@code message=} is a block's face.
+     */
+    public static final int SWEEP3D_BLOCKS = 2;
+
     private final Kind kind;
     private final int ranks;
     private final int messagePackets;
-    /** Messages a rank waits for apart: a barrier's rounds or an all-to-all's steps (one sender each), else 1 (its one sender: the peer, the parent). */
+    /**
+     * Messages a rank waits for apart: a barrier's rounds or an all-to-all's steps (one sender each),
+     * halo3d's and sweep3d's neighbours (6 and 4 slots), else 1 (its one sender: the peer, the parent).
+     */
     private final int senders;
-    /** Barrier, all-to-all and allreduce: the steps (rounds) of an iteration; else 0. */
+    /** Barrier, all-to-all, allreduce, halo3d and sweep3d: the steps (rounds, phases, blocks) of an iteration; else 0. */
     private final int steps;
+    /** Halo3d and sweep3d: per rank and slot, the neighbour (a rank) or -1; else null. */
+    private final int[] peers;
+    /**
+     * Halo3d and sweep3d: per rank and pattern step (a halo3d phase, a sweep), the slots of
+     * {@link #peers} it waits for, sends to on entering the step and sends to on finishing it, as
+     * bit sets; a step is {@link #blocks} of them.
+     */
+    private final int[] waitSlots;
+    private final int[] sendFirst;
+    private final int[] sendAfter;
+    /** Halo3d and sweep3d: steps per pattern step (sweep3d's blocks; 1). */
+    private final int blocks;
+    /** Halo3d and sweep3d: per rank and slot, the messages from it taken by a step so far. */
+    private final long[] consumed;
     /** Per rank and sender ({@link #senderIndex}), the packets of the message in delivery received so far. */
     private final int[] packets;
     /** Barrier, all-to-all and allreduce: per rank and sender, the messages received from it over the run. */
@@ -98,9 +140,11 @@ public final class ClosedLoop {
     private final int[] roundOf;
     /**
      * Barrier, all-to-all and allreduce: per parity of the iteration, the ranks that have finished
-     * it (no rank is two iterations ahead of another); broadcast: [0], the ranks that have the message.
+     * it (no rank is two iterations ahead of another); halo3d and sweep3d: per iteration mod n + 1,
+     * (a rank waits only for its neighbours, so one d hops away may be d iterations behind, d < n);
+     * broadcast: [0], the ranks that have the message.
      */
-    private final int[] left = new int[2];
+    private final int[] left;
     private long iterationStart;
 
     /**
@@ -121,17 +165,117 @@ public final class ClosedLoop {
         this.kind = kind;
         this.ranks = ranks;
         this.messagePackets = messagePackets;
-        senders = kind == Kind.BARRIER ? log2Ceil(ranks) : kind == Kind.ALL_TO_ALL ? ranks - 1 : 1;
+        senders = switch (kind) {
+            case BARRIER -> log2Ceil(ranks);
+            case ALL_TO_ALL -> ranks - 1;
+            case HALO3D -> 6;
+            case SWEEP3D -> 4;
+            default -> 1;
+        };
         packets = new int[ranks * senders];
+        boolean neighbours = kind == Kind.HALO3D || kind == Kind.SWEEP3D;
+        int patternSteps = kind == Kind.SWEEP3D ? 4 : kind == Kind.HALO3D ? halo3dPhases(ranks) : 0;
+        blocks = kind == Kind.SWEEP3D ? SWEEP3D_BLOCKS : 1;
         steps = switch (kind) {
             case BARRIER, ALL_TO_ALL -> senders;
             case ALLREDUCE -> 2 * (ranks - 1);
+            case HALO3D, SWEEP3D -> patternSteps * blocks;
             default -> 0;
         };
         boolean rounds = steps > 0;
         roundMessages = rounds ? new long[ranks * senders] : null;
         iterationOf = rounds ? new long[ranks] : null;
         roundOf = rounds ? new int[ranks] : null;
+        left = new int[neighbours ? ranks + 1 : 2];
+        peers = neighbours ? new int[ranks * senders] : null;
+        waitSlots = neighbours ? new int[ranks * patternSteps] : null;
+        sendFirst = neighbours ? new int[ranks * patternSteps] : null;
+        sendAfter = neighbours ? new int[ranks * patternSteps] : null;
+        consumed = neighbours ? new long[ranks * senders] : null;
+        if (kind == Kind.HALO3D) {
+            halo3d();
+        } else if (kind == Kind.SWEEP3D) {
+            sweep3d();
+        }
+    }
+
+    /** Halo3d's phases: the sides of its grid longer than 1. */
+    private static int halo3dPhases(int ranks) {
+        int phases = 0;
+        for (int side : TrafficPlan.grid3d(ranks)) {
+            phases += side > 1 ? 1 : 0;
+        }
+        return phases;
+    }
+
+    /** Halo3d's slots: a rank's neighbours along x, y, z in turn; phase p sends to and waits for those along the p-th side longer than 1. */
+    private void halo3d() {
+        int[][][] grid = TrafficPlan.halo3dByDimension(ranks);
+        int phases = steps;
+        Arrays.fill(peers, -1);
+        for (int r = 0; r < ranks; r++) {
+            int slot = 0;
+            int phase = 0;
+            for (int[] along : grid[r]) {
+                if (along.length == 0) {
+                    continue;
+                }
+                int bits = 0;
+                for (int peer : along) {
+                    peers[r * senders + slot] = peer;
+                    bits |= 1 << slot++;
+                }
+                waitSlots[r * phases + phase] = bits;
+                sendFirst[r * phases + phase] = bits;
+                phase++;
+            }
+        }
+    }
+
+    /**
+     * Sweep3d's slots: a rank's neighbours x - 1, x + 1, y - 1, y + 1 (or -1 at the grid's edge);
+     * sweep k waits for those on the side of its corner and then sends to those on the other.
+     */
+    private void sweep3d() {
+        int[] side = grid2d(ranks);
+        int px = side[0];
+        for (int r = 0; r < ranks; r++) {
+            int x = r % px;
+            int y = r / px;
+            int base = r * senders;
+            peers[base] = x > 0 ? r - 1 : -1;
+            peers[base + 1] = x < px - 1 ? r + 1 : -1;
+            peers[base + 2] = y > 0 ? r - px : -1;
+            peers[base + 3] = y < side[1] - 1 ? r + px : -1;
+            for (int sweep = 0; sweep < 4; sweep++) {
+                // ember's corners in turn: (0, 0), (px, 0), (px, py), (0, py); x rises in sweeps 0 and 3, y in 0 and 1
+                int fromX = sweep == 0 || sweep == 3 ? 0 : 1;
+                int fromY = sweep < 2 ? 2 : 3;
+                int wait = 0;
+                int after = 0;
+                for (int slot : new int[] {fromX, fromY}) {
+                    if (peers[base + slot] >= 0) {
+                        wait |= 1 << slot;
+                    }
+                    if (peers[base + (slot ^ 1)] >= 0) {
+                        after |= 1 << (slot ^ 1);
+                    }
+                }
+                waitSlots[r * 4 + sweep] = wait;
+                sendAfter[r * 4 + sweep] = after;
+            }
+        }
+    }
+
+    /** Sweep3d's grid of {@code n} ranks: px <= py, px * py = n, the most square; rank r at (r mod px, r / px), as ember places them. */
+    public static int[] grid2d(int n) {
+        int px = 1;
+        for (int x = 1; (long) x * x <= n; x++) {
+            if (n % x == 0) {
+                px = x;
+            }
+        }
+        return new int[] {px, n / px};
     }
 
     public Kind kind() {
@@ -154,7 +298,13 @@ public final class ClosedLoop {
      * delivered); a barrier rank sends one per round it gets through, and a message of the next
      * barrier may come before it has left this one, so at most two barriers' rounds, 2 ceil(log2 n);
      * an all-to-all rank so two all-to-alls' steps, 2 (n - 1); an allreduce rank's predecessor is at
-     * most n - 1 steps ahead of it (its own steps wait, round the ring, on the rank's), so n.
+     * most n - 1 steps ahead of it (its own steps wait, round the ring, on the rank's), so n. A
+     * halo3d rank of P phases sends up to 2 a phase (1 where the side is 2), and its messages of a
+     * phase have all left before it finishes the phase along the same side of the next iteration
+     * (the neighbours they went to wait for them before they send that phase's), so P + 1 phases'
+     * at once, at most 8. A sweep3d rank's messages of a sweep have left before it sends in the
+     * sweep after next (both of its directions have turned: the neighbours it sent to wait for them
+     * first), so two sweeps' at once: 2 blocks x its directions (2, or 1 on a grid of one row).
      */
     public static int messagesQueuedAtOnce(Kind kind, int ranks) {
         int rounds = log2Ceil(ranks);
@@ -164,6 +314,14 @@ public final class ClosedLoop {
             case BARRIER -> 2 * rounds;
             case ALL_TO_ALL -> 2 * (ranks - 1);
             case ALLREDUCE -> ranks;
+            case HALO3D -> {
+                int perPhase = 0;
+                for (int side : TrafficPlan.grid3d(ranks)) {
+                    perPhase = Math.max(perPhase, Math.min(2, side - 1));
+                }
+                yield (halo3dPhases(ranks) + 1) * perPhase;
+            }
+            case SWEEP3D -> 2 * SWEEP3D_BLOCKS * (grid2d(ranks)[0] > 1 ? 2 : 1);
         };
     }
 
@@ -179,7 +337,9 @@ public final class ClosedLoop {
 
     /**
      * Starts the first iteration at {@code now}: ping-pong's rank 0 sends, broadcast's rank 0 sends
-     * to its children, every barrier rank sends its first round (in rank order).
+     * to its children, every barrier rank sends its first round (in rank order), every halo3d rank
+     * its first phase's, every sweep3d rank what it needs no message for (the first sweep's corner
+     * its blocks).
      */
     public void start(long now, Actions out) {
         iterationStart = now;
@@ -189,6 +349,12 @@ public final class ClosedLoop {
             case BARRIER, ALL_TO_ALL, ALLREDUCE -> {
                 for (int r = 0; r < ranks; r++) {
                     out.send(r, roundPeer(r), now);
+                }
+            }
+            case HALO3D, SWEEP3D -> {
+                for (int r = 0; r < ranks; r++) {
+                    sendSlots(r, sendFirst[r * (steps / blocks)], now, out);
+                    neighbourSteps(r, now, out);
                 }
             }
         }
@@ -235,6 +401,51 @@ public final class ClosedLoop {
                 }
             }
             case BARRIER, ALL_TO_ALL, ALLREDUCE -> stepReceived(from, to, now, out);
+            case HALO3D, SWEEP3D -> {
+                int s = senderIndex(from, to);
+                if (s >= 0) {
+                    roundMessages[to * senders + s]++;
+                    neighbourSteps(to, now, out);
+                }
+            }
+        }
+    }
+
+    /**
+     * Halo3d or sweep3d rank {@code r} goes through every step whose messages it now has (one from
+     * each slot the step waits for, beyond those earlier steps took): it sends what the step sends
+     * when finished, then what the next sends when entered; after its last step it has finished the
+     * iteration, and when every rank has, an iteration ends.
+     */
+    private void neighbourSteps(int r, long now, Actions out) {
+        int base = r * senders;
+        int patternSteps = steps / blocks;
+        while (true) {
+            int at = r * patternSteps + roundOf[r] / blocks;
+            int wait = waitSlots[at];
+            for (int bits = wait; bits != 0; bits &= bits - 1) {
+                int slot = Integer.numberOfTrailingZeros(bits);
+                if (roundMessages[base + slot] <= consumed[base + slot]) {
+                    return;
+                }
+            }
+            for (int bits = wait; bits != 0; bits &= bits - 1) {
+                consumed[base + Integer.numberOfTrailingZeros(bits)]++;
+            }
+            sendSlots(r, sendAfter[at], now, out);
+            if (++roundOf[r] == steps) {
+                finishedIteration(r, now, out);
+            }
+            if (roundOf[r] % blocks == 0) {
+                sendSlots(r, sendFirst[r * patternSteps + roundOf[r] / blocks], now, out);
+            }
+        }
+    }
+
+    /** Rank {@code r} sends a message to each neighbour of the slots {@code bits}, lowest slot first. */
+    private void sendSlots(int r, int bits, long now, Actions out) {
+        for (; bits != 0; bits &= bits - 1) {
+            out.send(r, peers[r * senders + Integer.numberOfTrailingZeros(bits)], now);
         }
     }
 
@@ -255,16 +466,24 @@ public final class ClosedLoop {
         while (kind == Kind.ALLREDUCE ? roundMessages[base] > iterationOf[to] * steps + roundOf[to]
                 : roundMessages[base + roundOf[to]] > iterationOf[to]) {
             if (++roundOf[to] == steps) {
-                roundOf[to] = 0;
-                int parity = (int) (iterationOf[to] & 1);
-                if (++left[parity] == ranks) {
-                    left[parity] = 0;
-                    iterationEnded(now, out);
-                }
-                iterationOf[to]++;
+                finishedIteration(to, now, out);
             }
             out.send(to, roundPeer(to), now);
         }
+    }
+
+    /**
+     * Rank {@code r} has finished its iteration's last step: it starts its next at step 0, and when
+     * every rank has finished this one, an iteration ends.
+     */
+    private void finishedIteration(int r, long now, Actions out) {
+        roundOf[r] = 0;
+        int slot = (int) (iterationOf[r] % left.length);
+        if (++left[slot] == ranks) {
+            left[slot] = 0;
+            iterationEnded(now, out);
+        }
+        iterationOf[r]++;
     }
 
     /** ceil(log2 n): a barrier's rounds, a binomial broadcast's root's children (1 for n = 2). */
@@ -280,7 +499,8 @@ public final class ClosedLoop {
     /**
      * Of rank {@code to}'s senders, the index of {@code from}: 0 for ping-pong and broadcast (one
      * sender each); a barrier's round whose sender it is (from = to - 2^k), an all-to-all's step
-     * (from = to - (k + 1)), 0 for an allreduce's one sender (from = to - 1); or -1 if none.
+     * (from = to - (k + 1)), 0 for an allreduce's one sender (from = to - 1), a halo3d or sweep3d
+     * neighbour's slot; or -1 if none.
      */
     private int senderIndex(int from, int to) {
         int d = Math.floorMod(to - from, ranks);
@@ -289,6 +509,14 @@ public final class ClosedLoop {
                     ? Integer.numberOfTrailingZeros(d) : -1;
             case ALL_TO_ALL -> d - 1;
             case ALLREDUCE -> d == 1 ? 0 : -1;
+            case HALO3D, SWEEP3D -> {
+                for (int s = 0; s < senders; s++) {
+                    if (peers[to * senders + s] == from) {
+                        yield s;
+                    }
+                }
+                yield -1;
+            }
             default -> 0;
         };
     }

@@ -182,27 +182,38 @@ public final class TrafficPlan {
      * gives one neighbour along it, a side of 1 none). Host i sits at (i mod x, i / x mod y, i / xy).
      */
     static int[][] halo3d(int n) {
-        int[] side = grid3d(n);
+        int[][][] byDimension = halo3dByDimension(n);
         int[][] out = new int[n][];
-        int[] scratch = new int[6];
+        for (int i = 0; i < n; i++) {
+            int[][] d = byDimension[i];
+            out[i] = new int[d[0].length + d[1].length + d[2].length];
+            int k = 0;
+            for (int[] along : d) {
+                System.arraycopy(along, 0, out[i], k, along.length);
+                k += along.length;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@link #halo3d}'s neighbours apart by the side they lie along: per host, per dimension x, y, z,
+     * the neighbour one step down then the one up (one where the side is 2, none where it is 1). The
+     * open-loop halo3d and the closed-loop one ({@code ClosedLoop.Kind.HALO3D}) share this grid.
+     */
+    static int[][][] halo3dByDimension(int n) {
+        int[] side = grid3d(n);
+        int[][][] out = new int[n][3][];
         for (int i = 0; i < n; i++) {
             int[] at = {i % side[0], i / side[0] % side[1], i / (side[0] * side[1])};
-            int count = 0;
             for (int d = 0; d < 3; d++) {
-                for (int step = -1; step <= 1; step += 2) {
-                    int[] to = at.clone();
-                    to[d] = Math.floorMod(to[d] + step, side[d]);
-                    int j = to[0] + side[0] * (to[1] + side[1] * to[2]);
-                    boolean seen = j == i;
-                    for (int k = 0; k < count && !seen; k++) {
-                        seen = scratch[k] == j;
-                    }
-                    if (!seen) {
-                        scratch[count++] = j;
-                    }
-                }
+                int[] to = at.clone();
+                to[d] = Math.floorMod(at[d] - 1, side[d]);
+                int down = to[0] + side[0] * (to[1] + side[1] * to[2]);
+                to[d] = Math.floorMod(at[d] + 1, side[d]);
+                int up = to[0] + side[0] * (to[1] + side[1] * to[2]);
+                out[i][d] = down == i ? new int[0] : down == up ? new int[] {down} : new int[] {down, up};
             }
-            out[i] = Arrays.copyOf(scratch, count);
         }
         return out;
     }

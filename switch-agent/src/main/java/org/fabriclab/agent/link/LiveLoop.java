@@ -71,7 +71,8 @@ public final class LiveLoop {
     /**
      * What the loop answered one host, in order, until carried out: a send (from, to) or an
      * iteration (-1 - start, end). Confined to the host's event loop; grows to the most one answer
-     * holds (a broadcast root's children twice, a barrier's rounds), then allocates no more.
+     * holds (a broadcast root's children twice, a barrier's rounds, a sweep3d corner's blocks of up to
+     * two sweeps), then allocates no more.
      */
     final class Answers implements ClosedLoop.Actions {
         private long[] a = new long[16];

@@ -1,5 +1,6 @@
 package org.fabriclab.agent.core;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -33,6 +34,17 @@ class ClosedLoopTest {
         public void iteration(long start, long end) {
             done.add("iteration " + start + ".." + end);
             iterations.add(new long[] {start, end});
+        }
+
+        /** The sends asked for before time {@code t}. */
+        long sentBefore(long t) {
+            return done.stream().filter(x -> !x.startsWith("iteration")).filter(x -> Long.parseLong(x.substring(x.indexOf('@') + 1)) < t)
+                    .count();
+        }
+
+        /** Asserts the {@code i}-th iteration ran from {@code start} to {@code end}. */
+        void assertIteration(int i, long start, long end, String why) {
+            assertEquals(List.of(start, end), List.of(iterations.get(i)[0], iterations.get(i)[1]), why);
         }
 
         /** What was asked since the last call, emptied. */
@@ -195,14 +207,116 @@ class ClosedLoopTest {
 
         Log l = new Log();
         run(new ClosedLoop(ClosedLoop.Kind.ALLREDUCE, 4, 1), l, 2, 3);
-        assertEquals(List.of(0L, 12L), List.of(l.iterations.get(0)[0], l.iterations.get(0)[1]), "six steps of 2");
-        assertEquals(List.of(24L, 36L), List.of(l.iterations.get(2)[0], l.iterations.get(2)[1]));
-        assertEquals(4 * 6, l.done.stream().filter(x -> !x.startsWith("iteration"))
-                .filter(x -> Long.parseLong(x.substring(x.indexOf('@') + 1)) < 12).count(), "four ranks, six steps");
+        l.assertIteration(0, 0, 12, "six steps of 2");
+        l.assertIteration(2, 24, 36, "");
+        assertEquals(4 * 6, l.sentBefore(12), "four ranks, six steps");
         assertTrue(l.done.stream().filter(x -> !x.startsWith("iteration")).allMatch(x -> {
             int from = Integer.parseInt(x.substring(0, x.indexOf('>')));
             return Integer.parseInt(x.substring(x.indexOf('>') + 1, x.indexOf('@'))) == (from + 1) % 4;
         }), "always to the next rank");
+    }
+
+    /**
+     * Halo3d of 12 ranks on a 2 x 2 x 3 grid: rank 0 at (0, 0, 0) has one neighbour along x (1), one
+     * along y (2) and two along z (8 below, 4 above, wrapping); it goes through the phases x, y, z
+     * in turn, sending a phase's messages when it enters it, and its iteration ends only when the
+     * last neighbour's message has come.
+     */
+    @Test
+    void halo3dGoesThroughItsPhasesAndWaitsForEveryNeighbour() {
+        assertArrayEquals(new int[] {2, 2, 3}, TrafficPlan.grid3d(12));
+        ClosedLoop loop = new ClosedLoop(ClosedLoop.Kind.HALO3D, 12, 1);
+        Log log = new Log();
+        loop.start(0, log);
+        List<String> first = log.take();
+        assertEquals(12, first.size(), "every rank's phase x: its one x neighbour");
+        assertTrue(first.containsAll(List.of("0>1@0", "1>0@0", "2>3@0", "11>10@0")), first.toString());
+        loop.received(2, 0, 1, log);
+        assertEquals(List.of(), log.take(), "phase y's message before phase x's: it waits");
+        loop.received(1, 0, 2, log);
+        assertEquals(List.of("0>2@2", "0>8@2", "0>4@2"), log.take(), "x, then y at once (its message is here), then z's two");
+        loop.received(8, 0, 3, log);
+        assertEquals(List.of(), log.take(), "one of z's two neighbours: it waits for the other");
+
+        // the same as a whole: every message but 4's to 0 delivered; no iteration ends, 0 never starts the next
+        ClosedLoop held = new ClosedLoop(ClosedLoop.Kind.HALO3D, 12, 1);
+        Log l = new Log();
+        held.start(0, l);
+        long t = 0;
+        while (!l.sent.isEmpty()) {
+            long[] m = l.sent.poll();
+            if (m[0] == 4 && m[1] == 0) {
+                continue;
+            }
+            held.received((int) m[0], (int) m[1], ++t, l);
+            assertTrue(l.iterations.isEmpty(), "no iteration ends without 4's message to 0");
+        }
+        assertEquals(1, l.done.stream().filter(x -> x.startsWith("0>1@")).count(), "rank 0 never enters the next iteration");
+        held.received(4, 0, ++t, l);
+        assertEquals(1, l.iterations.size(), "its last message ends the iteration");
+
+        Log timed = new Log();
+        run(new ClosedLoop(ClosedLoop.Kind.HALO3D, 12, 1), timed, 5, 3);
+        timed.assertIteration(0, 0, 15, "three phases of 5");
+        timed.assertIteration(2, 30, 45, "");
+        assertEquals(12 * 4, timed.sentBefore(15), "twelve ranks, four neighbours each");
+    }
+
+    /** The grid and the neighbours are the open-loop halo3d's: the same ranks, in the same order. */
+    @Test
+    void halo3dLoopSendsToTheOpenLoopHalo3dNeighbours() {
+        for (int n : new int[] {2, 7, 8, 12, 16, 27, 36}) {
+            Log l = new Log();
+            run(new ClosedLoop(ClosedLoop.Kind.HALO3D, n, 1), l, 3, 2);
+            int[][] open = TrafficPlan.halo3d(n);
+            for (int r = 0; r < n; r++) {
+                int rank = r;
+                List<Integer> to = l.done.stream().filter(x -> x.startsWith(rank + ">"))
+                        .map(x -> Integer.parseInt(x.substring(x.indexOf('>') + 1, x.indexOf('@')))).limit(open[r].length).toList();
+                assertEquals(java.util.Arrays.stream(open[r]).boxed().toList(), to, n + " ranks, rank " + r);
+            }
+        }
+    }
+
+    /**
+     * Sweep3d of 16 ranks on a 4 x 4 grid, with every message a time unit on its way: the first
+     * sweep is a wavefront from (0, 0), rank (x, y) sending its first message at x + y, never before
+     * its upstream ranks' messages came; held back, one message stops everything downstream of it.
+     */
+    @Test
+    void sweep3dIsAWavefrontFromEachCorner() {
+        assertArrayEquals(new int[] {4, 4}, ClosedLoop.grid2d(16));
+        assertArrayEquals(new int[] {2, 3}, ClosedLoop.grid2d(6));
+        assertArrayEquals(new int[] {1, 7}, ClosedLoop.grid2d(7));
+        Log l = new Log();
+        run(new ClosedLoop(ClosedLoop.Kind.SWEEP3D, 16, 1), l, 1, 3);
+        for (int r = 0; r < 15; r++) {
+            int rank = r;
+            String firstSend = l.done.stream().filter(x -> x.startsWith(rank + ">")).findFirst().orElseThrow();
+            assertEquals(r % 4 + r / 4, Long.parseLong(firstSend.substring(firstSend.indexOf('@') + 1)), "rank " + r + ": " + firstSend);
+            int to = Integer.parseInt(firstSend.substring(firstSend.indexOf('>') + 1, firstSend.indexOf('@')));
+            assertTrue(to == r + 1 || to == r + 4, "downstream of the first sweep: x + 1 or y + 1, not " + to);
+        }
+        assertEquals("15>14@6", l.done.stream().filter(x -> x.startsWith("15>")).findFirst().orElseThrow(),
+                "(3, 3) ends the first sweep at 6 and sends nothing in it; the second, from (3, 0), reaches it at 6 too, and goes on in -x");
+        assertTrue(l.done.stream().filter(x -> !x.startsWith("iteration")).allMatch(x -> {
+            int from = Integer.parseInt(x.substring(0, x.indexOf('>')));
+            int to = Integer.parseInt(x.substring(x.indexOf('>') + 1, x.indexOf('@')));
+            return Math.abs(from % 4 - to % 4) + Math.abs(from / 4 - to / 4) == 1;
+        }), "only to a neighbour on the grid, not wrapping");
+
+        ClosedLoop loop = new ClosedLoop(ClosedLoop.Kind.SWEEP3D, 4, 1);
+        Log log = new Log();
+        loop.start(0, log);
+        // ranks 0 (0, 0), 1 (1, 0), 2 (0, 1), 3 (1, 1): the corner sends both blocks to 1 and 2, x first; the rest wait
+        assertEquals(List.of("0>1@0", "0>2@0", "0>1@0", "0>2@0"), log.take());
+        loop.received(0, 1, 1, log);
+        assertEquals(List.of("1>3@1"), log.take(), "rank 1's block 0 goes on in y");
+        loop.received(1, 3, 2, log);
+        assertEquals(List.of(), log.take(), "rank 3 waits for rank 2's too");
+        loop.received(0, 2, 2, log);
+        loop.received(2, 3, 3, log);
+        assertEquals(List.of("2>3@2"), log.take(), "block 0 of rank 3 done; it sends nothing in the first sweep");
     }
 
     @Test
@@ -213,6 +327,11 @@ class ClosedLoopTest {
         assertEquals(6, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.BARRIER, 8), "two barriers of three rounds");
         assertEquals(30, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.ALL_TO_ALL, 16), "two all-to-alls of 15 steps");
         assertEquals(16, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.ALLREDUCE, 16), "a predecessor n - 1 steps ahead at most");
+        assertEquals(8, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.HALO3D, 16), "2 x 2 x 4: four phases of up to two");
+        assertEquals(4, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.HALO3D, 8), "2 x 2 x 2: four phases of one");
+        assertEquals(2, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.HALO3D, 2), "1 x 1 x 2: two phases of one");
+        assertEquals(8, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.SWEEP3D, 16), "two sweeps of two blocks, x and y");
+        assertEquals(4, ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.SWEEP3D, 7), "1 x 7: y only");
     }
 
     @Test
@@ -224,6 +343,9 @@ class ClosedLoopTest {
         assertEquals(ClosedLoop.Kind.BARRIER, ClosedLoop.Kind.byCliName("barrier"));
         assertNull(ClosedLoop.Kind.byCliName("all-to-all"), "the open-loop pattern");
         assertEquals(ClosedLoop.Kind.ALL_TO_ALL, ClosedLoop.Kind.byCliName("alltoall"));
+        assertNull(ClosedLoop.Kind.byCliName("halo3d"), "the open-loop pattern keeps its name");
+        assertEquals(ClosedLoop.Kind.HALO3D, ClosedLoop.Kind.byCliName("halo3d-loop"));
+        assertEquals(ClosedLoop.Kind.SWEEP3D, ClosedLoop.Kind.byCliName("sweep3d"));
         assertEquals(7, ClosedLoop.destinationOf(ClosedLoop.destinationFlow(7)));
         assertEquals(-1, ClosedLoop.destinationOf(-1), "the pattern's flow names no destination");
         assertEquals(-1, ClosedLoop.destinationOf(3), "nor does a flow's number");
