@@ -206,6 +206,29 @@ class SimCommandTest {
                 "'fastest' is not a routing mode");
     }
 
+    /**
+     * --arbitration: lru is reported (sim and sweep), the default round-robin adds no field (the
+     * reports stay as they were), an unknown name is refused in one line naming the valid ones.
+     */
+    @Test
+    void arbitrationIsReportedAndAnUnknownOneRefused() {
+        String[] common = {"sim", "--topology", "dragonfly:p=2,a=4,h=2", "--engine", "df-valn", "--vls", "4", "--output-buffer", "20",
+            "--pattern", "adv+1", "--load", "0.2", "--duration", "10us", "--json"};
+        Run lru = run(concat(common, "--arbitration", "lru"));
+        assertEquals(0, lru.code(), lru.err());
+        assertEquals("lru", lru.json().path("arbitration").asText(), lru.out());
+        Run rr = run(concat(common, "--arbitration", "round-robin"));
+        assertSameSimulation(run(common).json(), rr.json(), "round-robin is the default");
+        assertTrue(rr.json().path("arbitration").isMissingNode(), rr.out());
+        Run sweep = run("sweep", "--topology", "dragonfly:p=2,a=4,h=2", "--engines", "df-valn", "--vls", "4", "--pattern", "adv+1",
+                "--loads", "0.2", "--duration", "10us", "--threads", "1", "--arbitration", "lru", "--json");
+        assertEquals(0, sweep.code(), sweep.err());
+        assertEquals("lru", sweep.json().path("options").path("arbitration").asText(), sweep.out());
+        assertEquals("lru", sweep.json().path("engines").path(0).path("points").path(0).path("arbitration").asText(), sweep.out());
+        assertRefused(run(concat(common, "--arbitration", "oldest")), "emulator sim", "--arbitration",
+                "'oldest' is not a crossbar arbitration; use round-robin, lru");
+    }
+
     /** adv+N that is malformed, or whose N reaches the sender's own group (dragonfly:p=2,a=4,h=2 has 9 groups), is refused before anything starts. */
     @Test
     void badAdversarialPatternsAreRefusedWithOneLine() {
