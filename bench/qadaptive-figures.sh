@@ -16,6 +16,8 @@
 #         group (router x to x+1: where ADV+4's traffic through an intermediate group goes minimally)
 #         and of the other local links (docs/reproductions.md, "Figure 5, ADV+4")
 # Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig7|2550|seeds|all|table|adv4links] [THREADS]
+# QADAPTIVE_SIM_ARGS adds emulator sim options to every run (e.g. "--arbitration lru" for SST/Merlin's
+# least-recently-used crossbar arbitration); unset, the runs are the documented ones.
 # Writes docs/data/qadaptive/*.json and docs/img/qadaptive-*.svg (fig7: one plot of the six runs);
 # docs/reproductions.md reads them.
 # The paper's setting: 4 GB/s links (32 Gbps), 128-byte packets, 20-packet buffers per VC, 30 ns
@@ -89,6 +91,8 @@ jar="$(mktemp -d)/emulator.jar"
 cp "$root"/emulator/target/emulator-*-all.jar "$jar"
 emulator() { java -jar "$jar" "$@"; }
 paper=(--vls 5 --buffer 20 --output-buffer 20 --link-gbps 32 --packet-bytes 128 --source-queue 20)
+read -r -a extra <<< "${QADAPTIVE_SIM_ARGS:-}"
+paper+=("${extra[@]}")
 engines=df-min,df-valn,df-ugalg,df-ugaln,df-par,q-adaptive
 long=(--duration 300us --warmup 200us --engine-duration q-adaptive=1ms --engine-warmup q-adaptive=900us)
 

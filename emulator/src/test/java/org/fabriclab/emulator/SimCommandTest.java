@@ -195,15 +195,42 @@ class SimCommandTest {
         assertEquals(1.0, nmin.json().path("nonMinimalShare").asDouble(), nmin.out());
         Run none = run(common);
         assertTrue(none.json().path("routingMode").isMissingNode() && none.json().path("nonMinimalShare").isMissingNode(), none.out());
-        Run sweep = run("sweep", "--topology", "dragonfly:p=2,a=4,h=2", "--engines", "df-ugalg", "--vls", "3", "--pattern", "adv+1",
-                "--loads", "0.3", "--duration", "10us", "--threads", "1", "--routing-mode", "ADAPTIVE_2", "--json");
-        assertEquals(0, sweep.code(), sweep.err());
-        assertEquals("ADAPTIVE_2", sweep.json().path("options").path("routingMode").asText(), sweep.out());
-        assertEquals("ADAPTIVE_2", sweep.json().path("engines").path(0).path("points").path(0).path("routingMode").asText(), sweep.out());
+        assertSweepReports("df-ugalg", "3", "routingMode", "ADAPTIVE_2", "--routing-mode", "ADAPTIVE_2");
         assertRefused(run(concat(common, "--routing-mode", "ADAPTIVE_9")), "emulator sim", "--routing-mode",
                 "'ADAPTIVE_9' is not a routing mode; use DEFAULT, ADAPTIVE_0, ADAPTIVE_1, ADAPTIVE_2, ADAPTIVE_3, MIN_HASH, NMIN_HASH, IN_ORDER");
         assertRefused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--routing-mode", "fastest"), "emulator up", "--routing-mode",
                 "'fastest' is not a routing mode");
+    }
+
+    /**
+     * --arbitration: lru is reported (sim and sweep), the default round-robin adds no field (the
+     * reports stay as they were), an unknown name is refused in one line naming the valid ones.
+     */
+    @Test
+    void arbitrationIsReportedAndAnUnknownOneRefused() {
+        String[] common = {"sim", "--topology", "dragonfly:p=2,a=4,h=2", "--engine", "df-valn", "--vls", "4", "--output-buffer", "20",
+            "--pattern", "adv+1", "--load", "0.2", "--duration", "10us", "--json"};
+        Run lru = run(concat(common, "--arbitration", "lru"));
+        assertEquals(0, lru.code(), lru.err());
+        assertEquals("lru", lru.json().path("arbitration").asText(), lru.out());
+        Run rr = run(concat(common, "--arbitration", "round-robin"));
+        assertSameSimulation(run(common).json(), rr.json(), "round-robin is the default");
+        assertTrue(rr.json().path("arbitration").isMissingNode(), rr.out());
+        assertSweepReports("df-valn", "4", "arbitration", "lru", "--arbitration", "lru");
+        assertRefused(run(concat(common, "--arbitration", "oldest")), "emulator sim", "--arbitration",
+                "'oldest' is not a crossbar arbitration; use round-robin, lru");
+    }
+
+    /**
+     * A one-point ADV+1 sweep of {@code engine} on {@code vls} lanes with {@code option} runs and
+     * reports {@code field} as {@code value} in its options and in its point.
+     */
+    private static void assertSweepReports(String engine, String vls, String field, String value, String... option) {
+        Run sweep = run(concat(new String[] {"sweep", "--topology", "dragonfly:p=2,a=4,h=2", "--engines", engine, "--vls", vls,
+            "--pattern", "adv+1", "--loads", "0.3", "--duration", "10us", "--threads", "1", "--json"}, option));
+        assertEquals(0, sweep.code(), sweep.err());
+        assertEquals(value, sweep.json().path("options").path(field).asText(), sweep.out());
+        assertEquals(value, sweep.json().path("engines").path(0).path("points").path(0).path(field).asText(), sweep.out());
     }
 
     /** adv+N that is malformed, or whose N reaches the sender's own group (dragonfly:p=2,a=4,h=2 has 9 groups), is refused before anything starts. */

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabriclab.agent.core.CongestionControl;
+import org.fabriclab.agent.core.CrossbarArbitration;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.core.TrafficPattern;
@@ -89,6 +90,13 @@ public final class SimOptions {
             description = "Output buffer per switch port and lane, in packets: 0 models input-queued switches (InfiniBand's); "
                     + "more, input-output queued ones (SST/Merlin's router, as the Q-adaptive paper simulates). Default: ${DEFAULT-VALUE}")
     int outputBuffer;
+
+    @Option(names = "--arbitration", defaultValue = "round-robin", paramLabel = "NAME", converter = Arbitrations.class,
+            completionCandidates = Arbitrations.class,
+            description = "How a switch's outputs choose among the input buffers whose heads wait for them: ${COMPLETION-CANDIDATES} "
+                    + "(round-robin: per output, from the one after the last it took; lru: the buffer any output took least "
+                    + "recently, as SST/Merlin's crossbar, merlin.xbar_arb_lru). Default: ${DEFAULT-VALUE}")
+    CrossbarArbitration arbitration;
 
     @Mixin
     EngineParamOption engineParams;
@@ -274,7 +282,7 @@ public final class SimOptions {
         long warmupNs = warmup == null ? durationNs / 5 : warmup.nanos();
         return Simulation.Config.builder(topology.fabric(), tables).pattern(pattern).linkGbps(link.linkGbps)
                 .latencyNs(link.latencyNs(DEFAULT_LATENCY_NS)).vls(lanes.vls).bufferPackets(lanes.buffer).outputBufferPackets(outputBuffer).sourceQueuePackets(sourceQueue).payloadBytes(payloadBytes())
-                .durationNs(durationNs).warmupNs(warmupNs).seed(seed.seed).adaptive(adaptive.on()).routingMode(routingMode).cc(ccSettings);
+                .durationNs(durationNs).warmupNs(warmupNs).seed(seed.seed).adaptive(adaptive.on()).routingMode(routingMode).cc(ccSettings).arbitration(arbitration);
     }
 
     /** The pattern's name as reports write it ({@code group-shift} for adv+1: one pattern, one name). */
@@ -299,6 +307,9 @@ public final class SimOptions {
         m.put("seed", seed.seed);
         if (config.routingMode() != RoutingMode.DEFAULT) {
             m.put("routingMode", config.routingMode().name()); // absent by default: the reports' fields stay as they were
+        }
+        if (config.arbitration() != CrossbarArbitration.ROUND_ROBIN) {
+            m.put("arbitration", config.arbitration().label()); // absent by default, as routingMode
         }
         m.put("offeredLoad", r.offeredLoad());
         m.put("throughput", r.throughput());

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.fabriclab.agent.core.CrossbarArbitration;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.EngineOption;
@@ -231,6 +232,9 @@ public final class SweepCommand implements Callable<Integer> {
         options.put("adaptive", first.adaptive());
         if (first.routingMode() != RoutingMode.DEFAULT) {
             options.put("routingMode", first.routingMode().name()); // absent by default: the report stays as it was
+        }
+        if (first.arbitration() != CrossbarArbitration.ROUND_ROBIN) {
+            options.put("arbitration", first.arbitration().label()); // absent by default, as routingMode
         }
         m.put("options", options);
         List<Object> loadList = new ArrayList<>();

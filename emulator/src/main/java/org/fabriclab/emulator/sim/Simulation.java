@@ -12,6 +12,7 @@ import java.util.Set;
 import org.fabriclab.agent.core.ClosedLoop;
 import org.fabriclab.agent.core.AppAwareRouting;
 import org.fabriclab.agent.core.CongestionControl;
+import org.fabriclab.agent.core.CrossbarArbitration;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.PacketPool;
@@ -70,6 +71,8 @@ public final class Simulation {
      * @param jobs         if not empty, the traffic: each job's hosts by its own pattern among its ranks, at its
      *                     own load and routing mode, in messages; the hosts in no job send nothing (and
      *                     {@code pattern}, {@code load} and {@code routingMode} are the jobs' only where they say so)
+     * @param arbitration  how every switch's outputs choose among the input buffers waiting for them
+     *                     ({@link CrossbarArbitration}: round-robin, the default, or least recently used as SST/Merlin's)
      *
      * <p>Tables with source routes (a torus engine's) run as Angara does: hosts write the route to
      * the destination's switch into each packet, switches forward by it (the LFTs deliver the last
@@ -78,7 +81,16 @@ public final class Simulation {
     public record Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps,
                          long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed,
                          boolean adaptive, List<Flow> flows, int outputBufferPackets, long seriesNs, int sourceQueuePackets,
-                         RoutingMode routingMode, CongestionControl.Settings cc, List<Job> jobs) {
+                         RoutingMode routingMode, CongestionControl.Settings cc, List<Job> jobs, CrossbarArbitration arbitration) {
+        /** With round-robin arbitration in the switches. */
+        public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
+                      int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive, List<Flow> flows,
+                      int outputBufferPackets, long seriesNs, int sourceQueuePackets, RoutingMode routingMode, CongestionControl.Settings cc,
+                      List<Job> jobs) {
+            this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
+                    adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets, routingMode, cc, jobs, CrossbarArbitration.ROUND_ROBIN);
+        }
+
         /** Without jobs: every host by the pattern, or the flows. */
         public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
                       int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive, List<Flow> flows,
@@ -118,6 +130,7 @@ public final class Simulation {
             flows = List.copyOf(flows);
             jobs = List.copyOf(jobs);
             Objects.requireNonNull(routingMode, "routingMode");
+            Objects.requireNonNull(arbitration, "arbitration");
             Job.checkAll(jobs, flows, fabric.endpointCount());
             for (Flow fl : flows) {
                 if (fl.src() < 0 || fl.src() >= fabric.endpointCount() || fl.dst() < 0 || fl.dst() >= fabric.endpointCount()
@@ -211,7 +224,7 @@ public final class Simulation {
             return new Builder(fabric, tables).pattern(pattern).load(load).linkGbps(linkGbps).latencyNs(latencyNs).vls(vls)
                     .bufferPackets(bufferPackets).payloadBytes(payloadBytes).durationNs(durationNs).warmupNs(warmupNs).seed(seed)
                     .adaptive(adaptive).flows(flows).outputBufferPackets(outputBufferPackets).seriesNs(seriesNs)
-                    .sourceQueuePackets(sourceQueuePackets).routingMode(routingMode).cc(cc).jobs(jobs);
+                    .sourceQueuePackets(sourceQueuePackets).routingMode(routingMode).cc(cc).jobs(jobs).arbitration(arbitration);
         }
     }
 
@@ -239,6 +252,7 @@ public final class Simulation {
         private long seriesNs;
         private int sourceQueuePackets = SourceQueue.PACKETS;
         private RoutingMode routingMode = RoutingMode.DEFAULT;
+        private CrossbarArbitration arbitration = CrossbarArbitration.ROUND_ROBIN;
         private CongestionControl.Settings cc;
         private List<Job> jobs = List.of();
 
@@ -331,6 +345,12 @@ public final class Simulation {
             return this;
         }
 
+        /** How the switches' outputs choose among the input buffers waiting for them. */
+        public Builder arbitration(CrossbarArbitration v) {
+            arbitration = v;
+            return this;
+        }
+
         /** The hosts' congestion control (null: none). */
         public Builder cc(CongestionControl.Settings v) {
             cc = v;
@@ -353,7 +373,7 @@ public final class Simulation {
         public Config build() {
             return new Config(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs,
                     warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets,
-                    routingMode, cc, jobs);
+                    routingMode, cc, jobs, arbitration);
         }
     }
 
@@ -725,6 +745,7 @@ public final class Simulation {
                 if (c.cc() != null && c.cc().marking() != null) {
                     switchCore[n].ecn(c.cc().marking(), ecnSeed(c.seed(), n));
                 }
+                switchCore[n].arbitration(c.arbitration());
             }
         }
         latencyNs = c.latencyNs();

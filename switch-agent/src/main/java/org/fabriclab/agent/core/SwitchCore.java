@@ -1,6 +1,7 @@
 package org.fabriclab.agent.core;
 
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import org.fabriclab.agent.core.PortCounterArray.DiscardReason;
 import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
@@ -27,7 +28,8 @@ import org.fabriclab.routing.torus.SourceRoute;
  *   <li>each output port has an arbiter that, when the link is free, grants round-robin over
  *       (input port, VL) pairs whose head wants this output and has a credit on the output VL.
  *       Round-robin over inputs is what makes the parking-lot effect real: a local input gets as
- *       many grants as an input carrying many upstream flows;
+ *       many grants as an input carrying many upstream flows. Least recently used over the whole
+ *       switch instead, as SST/Merlin's crossbar, by {@link #arbitration(CrossbarArbitration)};
  *   <li>granting sends the packet ({@link Output#transmit}) and returns its credit upstream
  *       ({@link Output#returnCredit}); the link is busy until the driver reports {@link #linkFree}.
  * </ul>
@@ -122,6 +124,12 @@ public final class SwitchCore {
     private SplittableRandom ecnRandom;
     /** With ECN marking, per output port: bytes in its output buffers. */
     private long[] obytes;
+    /** Which waiting input buffer an output takes next ({@link #arbitration(CrossbarArbitration)}). */
+    private CrossbarArbitration arbitration = CrossbarArbitration.ROUND_ROBIN;
+    /** Per input buffer (as {@link #head}), the value of {@link #served} when an output last took its head: LRU's order. */
+    private final long[] lastServed;
+    /** Heads taken by any output so far (moved to an output buffer, or granted a link). */
+    private long served;
 
     /** An input-queued switch core (no output buffers). */
     public SwitchCore(int ports, int vls, int bufferPackets, TableStore tables, PortCounterArray counters,
@@ -176,6 +184,7 @@ public final class SwitchCore {
         waitingSince = new long[ports + 1];
         Arrays.fill(waitingSince, -1);
         arrivedAt = new long[queues * bufferPackets];
+        lastServed = new long[queues];
         creditCap = new int[ports + 1];
         // made on the thread that hands the core to its driver: safe to take up the tables' routing here
         adopt(tables.current().dragonfly());
@@ -316,6 +325,14 @@ public final class SwitchCore {
         ecn = marking;
         ecnRandom = marking == null ? null : new SplittableRandom(seed);
         obytes = marking == null ? null : new long[ports + 1];
+    }
+
+    /**
+     * How the outputs choose among the input buffers whose heads wait for them ({@link
+     * CrossbarArbitration}; round-robin unless set). Set before the first packet arrives.
+     */
+    public void arbitration(CrossbarArbitration a) {
+        arbitration = Objects.requireNonNull(a, "arbitration");
     }
 
     /** Marks packet {@code h}, going out of {@code port}, congestion-experienced with the probability its output's queue gives. */
@@ -879,25 +896,61 @@ public final class SwitchCore {
             endWait(port, now); // no head wants this output: nothing to scan
             return;
         }
-        int queues = ports * vls;
-        int start = nextGrant[port];
         SwitchTables t = tables.current();
-        int out = t.sourceRouting() ? t.directionOfPort(port) : -1;
-        // round robin: the first requesting queue from start to the end, then from 0 to start
-        for (int pass = 0; pass < 2; pass++) {
-            int hi = pass == 0 ? queues : start;
-            for (int q = nextRequest(port, pass == 0 ? start : 0, hi); q >= 0; q = nextRequest(port, q + 1, hi)) {
-                int vl = targetVl[q];
-                if (credits[port * vls + vl] < (out >= 0 ? bubble(t, inPortOf(q), out) : 1)) {
-                    continue;
-                }
-                grant(port, q, vl, now);
-                return;
-            }
+        int q = next(port, t, t.sourceRouting() ? t.directionOfPort(port) : -1);
+        if (q >= 0) {
+            grant(port, q, targetVl[q], now);
+            return;
         }
         if (waitingSince[port] < 0) {
             waitingSince[port] = now; // a packet is ready, the link is free, but no credit: XmitWait runs
         }
+    }
+
+    /**
+     * The input buffer whose head output {@code port} takes next, of those routed to it that can go
+     * now ({@link #canGo}), or -1: by {@link #arbitration}, round-robin from the one after the last
+     * this output took, or the one any output took least recently. {@code t} and {@code direction}
+     * as {@link #canGo} takes them.
+     */
+    private int next(int port, SwitchTables t, int direction) {
+        int queues = ports * vls;
+        if (arbitration == CrossbarArbitration.LRU) {
+            int best = -1;
+            long bestServed = Long.MAX_VALUE;
+            for (int q = nextRequest(port, 0, queues); q >= 0; q = nextRequest(port, q + 1, queues)) {
+                if (lastServed[q] < bestServed && canGo(port, q, t, direction)) {
+                    best = q;
+                    bestServed = lastServed[q];
+                }
+            }
+            return best;
+        }
+        // round robin: the first requesting queue from start to the end, then from 0 to start
+        int start = nextGrant[port];
+        for (int pass = 0; pass < 2; pass++) {
+            int hi = pass == 0 ? queues : start;
+            for (int q = nextRequest(port, pass == 0 ? start : 0, hi); q >= 0; q = nextRequest(port, q + 1, hi)) {
+                if (canGo(port, q, t, direction)) {
+                    return q;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The head of queue {@code q}, routed to {@code port}, can go now: input-output queued, its lane
+     * of the output buffer has room; input-queued, the lane has a credit downstream (two for a
+     * packet entering a torus ring, {@link #bubble}, where {@code direction} is the port's direction
+     * in source-routed tables {@code t}, else -1).
+     */
+    private boolean canGo(int port, int q, SwitchTables t, int direction) {
+        int o = port * vls + targetVl[q];
+        if (odepth > 0) {
+            return ocount[o] < odepth;
+        }
+        return credits[o] >= (direction >= 0 ? bubble(t, inPortOf(q), direction) : 1);
     }
 
     /**
@@ -950,8 +1003,8 @@ public final class SwitchCore {
 
     /**
      * Input-output queued: serves the scheduled outputs until none is left: each moves the input
-     * heads routed to it into its free output buffer slots (round-robin over inputs, as the
-     * input-queued arbiter grants its link), sends on its link if free, and moves again into what
+     * heads routed to it into its free output buffer slots (chosen as the input-queued arbiter
+     * grants its link, {@link #next}), sends on its link if free, and moves again into what
      * that freed. A move routes the input's next head, which may schedule another output: a loop,
      * not a recursion, however far it leads.
      */
@@ -976,13 +1029,8 @@ public final class SwitchCore {
 
     /** Moves input heads routed to {@code port} into its output buffers while a lane they want has room. */
     private void fill(int port, long now) {
-        int queues = ports * vls;
         while (wanting[port] > 0) {
-            int start = nextGrant[port];
-            int q = movable(port, start, queues);
-            if (q < 0) {
-                q = movable(port, 0, start);
-            }
+            int q = next(port, null, -1);
             if (q < 0) {
                 return;
             }
@@ -990,20 +1038,11 @@ public final class SwitchCore {
         }
     }
 
-    /** The first queue in [from, to) whose head wants {@code port} and whose lane has output room, or -1. */
-    private int movable(int port, int from, int to) {
-        for (int q = nextRequest(port, from, to); q >= 0; q = nextRequest(port, q + 1, to)) {
-            if (ocount[port * vls + targetVl[q]] < odepth) {
-                return q;
-            }
-        }
-        return -1;
-    }
-
     /** Moves the head of input queue {@code q} into output {@code port}'s buffer of its lane: its input slot is free, its credit returned. */
     private void move(int port, int q, long now) {
         int queues = ports * vls;
         nextGrant[port] = q + 1 == queues ? 0 : q + 1;
+        lastServed[q] = ++served;
         int vl = targetVl[q];
         long arrived = arrivedAt[q * depth + head[q]];
         int h = dequeue(q);
@@ -1075,6 +1114,7 @@ public final class SwitchCore {
         int queues = ports * vls;
         endWait(port, now);
         nextGrant[port] = q + 1 == queues ? 0 : q + 1;
+        lastServed[q] = ++served;
         long arrived = arrivedAt[q * depth + head[q]];
         int h = dequeue(q);
         credits[port * vls + vl]--;
