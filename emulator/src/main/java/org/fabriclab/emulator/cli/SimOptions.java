@@ -137,7 +137,7 @@ public final class SimOptions {
 
     @Option(names = "--steady-window", paramLabel = "TIME", converter = TimeSpan.BareNanos.class,
             description = "With --until-steady: the width of its windows (" + Simulation.Steady.WINDOWS + " of them must fit in "
-                    + "the warm-up's cap). Default: a tenth of --duration less --warmup")
+                    + "the warm-up's cap). Default: a tenth of --duration less --warmup, or of --warmup if that is shorter")
     TimeSpan steadyWindow;
 
     @Option(names = "--adaptive", defaultValue = "on", converter = OnOff.class, paramLabel = "on|off",

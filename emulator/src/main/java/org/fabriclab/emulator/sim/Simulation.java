@@ -179,7 +179,7 @@ public final class Simulation {
                 throw new IllegalArgumentException("the warm-up (" + warmupNs + " ns) must be shorter than the duration (" + durationNs + " ns)");
             }
             if (steady != null && steady.windowNs() == 0) {
-                steady = new Steady(steady.tolerance(), Math.max(1, (durationNs - warmupNs) / Steady.WINDOWS));
+                steady = new Steady(steady.tolerance(), Math.max(1, Math.min(durationNs - warmupNs, warmupNs) / Steady.WINDOWS));
             }
             if (steady != null && !flows.isEmpty()) {
                 throw new IllegalArgumentException("flows are measured per phase, each over its last four fifths: a run of flows has no "
@@ -255,7 +255,8 @@ public final class Simulation {
      * starts there and the run ends after it; the configuration's warm-up is the cap: a run not
      * steady by then is measured after it, as without detection. Windows are simulated time, so a
      * seed gives the same run. A {@code windowNs} of 0 is a tenth of the measured window (the test
-     * then looks back over as long as is measured after it): the configuration sets it.
+     * then looks back over as long as is measured after it), or of the warm-up's cap if that is
+     * shorter: the configuration sets it.
      */
     public record Steady(double tolerance, long windowNs) {
         /** Windows the test looks back over. */
