@@ -2,6 +2,10 @@
 # Reproduces the Q-adaptive paper's evaluation (Kang et al., HPDC '21) in the simulator:
 #   fig5  Figure 5: latency, throughput and hops against offered load, six algorithms, UR, ADV+1, ADV+4
 #         (Figure 6's tail latencies are the same runs' p95/p99 at 0.8 UR and 0.45 ADV)
+#   fig5-steady (not in all) fig5 with steady-state detection (--until-steady): each point's warm-up
+#         ends when its last ten 10 us windows' mean latency and throughput lie within 5% of their
+#         mean, the fixed warm-up being the cap, and the same 100 us are measured after it; writes
+#         fig5-steady-*.json and their plots beside fig5's (docs/benchmarks.md, "The Figure 5 sweep")
 #   fig7  Figure 7: Q-adaptive's latency over time from an empty network
 #   2550  Section 6: the 2,550-node system, UR and ADV+1 (q_thld1 0.05, q_thld2 0.4 as the paper)
 #   seeds issue 17's experiment: Q-adaptive's latency over time from an empty network under ADV+1
@@ -15,7 +19,7 @@
 #         and the links at 0.95 or more of global links, of local links to the next router of the
 #         group (router x to x+1: where ADV+4's traffic through an intermediate group goes minimally)
 #         and of the other local links (docs/reproductions.md, "Figure 5, ADV+4")
-# Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig7|2550|seeds|all|table|adv4links] [THREADS]
+# Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig5-steady|fig7|2550|seeds|all|table|adv4links] [THREADS]
 # QADAPTIVE_SIM_ARGS adds emulator sim options to every run (e.g. "--arbitration lru" for SST/Merlin's
 # least-recently-used crossbar arbitration); unset, the runs are the documented ones.
 # Writes docs/data/qadaptive/*.json and docs/img/qadaptive-*.svg (fig7: one plot of the six runs);
@@ -136,10 +140,14 @@ sweep() { # NAME TOPOLOGY PATTERN LOADS [extra...]
     "${paper[@]}" "${long[@]}" --threads "$threads" --out "$data/$name.json" --svg "$img/qadaptive-$name.svg" "$@" >/dev/null
 }
 
-if [[ $what == fig5 || $what == all ]]; then
-  sweep fig5-adv1 paper:qadaptive-1056 adv+1 0.05:0.5:0.05
-  sweep fig5-ur paper:qadaptive-1056 uniform 0.1:1.0:0.1
-  sweep fig5-adv4 paper:qadaptive-1056 adv+4 0.05:0.5:0.05
+if [[ $what == fig5 || $what == all || $what == fig5-steady ]]; then
+  name=fig5 steady=()
+  if [[ $what == fig5-steady ]]; then
+    name=fig5-steady steady=(--until-steady)
+  fi
+  sweep $name-adv1 paper:qadaptive-1056 adv+1 0.05:0.5:0.05 "${steady[@]}"
+  sweep $name-ur paper:qadaptive-1056 uniform 0.1:1.0:0.1 "${steady[@]}"
+  sweep $name-adv4 paper:qadaptive-1056 adv+4 0.05:0.5:0.05 "${steady[@]}"
 fi
 if [[ $what == fig7 || $what == all ]]; then
   for run in "uniform 0.4" "uniform 0.8" "adv+1 0.2" "adv+1 0.4" "adv+4 0.2" "adv+4 0.4"; do

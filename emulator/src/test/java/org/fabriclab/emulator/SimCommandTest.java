@@ -492,4 +492,48 @@ class SimCommandTest {
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
+
+    /**
+     * {@code --until-steady}: the report adds the warm-up used and when the run was found steady (and
+     * nothing without the option); a bad tolerance or window is one line and exit 2.
+     */
+    @Test
+    void untilSteadyReportsTheWarmUpUsedAndRefusesWhatItCannotRun() {
+        String[] base = {"sim", "--topology", "dragonfly:p=2,a=4,h=2", "--engine", "df-min", "--vls", "5", "--load", "0.3",
+                "--duration", "120us", "--warmup", "100us", "--json"};
+        Run plain = run(base);
+        assertEquals(0, plain.code(), plain.err());
+        for (String field : new String[] {"steady", "warmupNs", "steadyAtNs"}) {
+            assertFalse(plain.json().has(field), field + " only with --until-steady: " + plain.out());
+        }
+        Run steady = run(concat(base, "--until-steady"));
+        assertEquals(0, steady.code(), steady.err());
+        JsonNode j = steady.json();
+        assertTrue(j.path("steady").asBoolean(), steady.out());
+        long at = j.path("steadyAtNs").asLong();
+        assertTrue(at > 0 && at < 100_000 && at % 2_000 == 0, "at a 2 us window's end before the cap: " + at);
+        assertEquals(at, j.path("warmupNs").asLong());
+        assertEquals(at + 20_000, j.path("simulatedNs").asLong());
+        Run capped = run(concat(base, "--until-steady", "0.0001"));
+        assertFalse(capped.json().path("steady").asBoolean(), "nothing is that flat: " + capped.out());
+        assertTrue(capped.json().get("steadyAtNs").isNull(), capped.out());
+        assertEquals(100_000, capped.json().path("warmupNs").asLong());
+        for (String field : new String[] {"throughput", "latencyMeanNs", "packetsDelivered", "events", "simulatedNs"}) {
+            assertEquals(plain.json().get(field), capped.json().get(field), field + ": not steady by the cap, measured as without");
+        }
+        String[][] bad = {
+            {"--until-steady=0", "'--until-steady': 0.0 is not a tolerance in (0, 1)"},
+            {"--until-steady=1.5", "'--until-steady': 1.5 is not a tolerance in (0, 1)"},
+            {"--until-steady=x", "--until-steady"},
+            {"--steady-window=1us", "--steady-window is the width of --until-steady's windows: give --until-steady too"},
+        };
+        for (String[] b : bad) {
+            assertRefused(run(concat(base, b[0])), "emulator sim", b[1]);
+        }
+        assertRefused(run(concat(base, "--until-steady", "--steady-window", "0us")), "emulator sim", "'--steady-window': '0us' is not a width");
+        assertRefused(run(concat(base, "--until-steady", "--steady-window", "20us")), "emulator sim",
+                "the steady-state test needs 10 windows of 20000 ns within the warm-up's cap (100000 ns)");
+        assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--many-to-one", "2", "--until-steady"), "emulator sim",
+                "flows are measured per phase");
+    }
 }

@@ -221,6 +221,34 @@ class SweepCommandTest {
                 "emulator sweep", "Invalid value for option '--engine-duration': minhop=5");
     }
 
+    /**
+     * {@code --until-steady} in a sweep: each point ends its warm-up when steady, its engine's
+     * warm-up the cap, its windows a tenth of its own measured window; each point as {@code emulator sim}
+     * reports it with the option.
+     */
+    @Test
+    void eachPointOfASweepCanEndItsWarmUpWhenSteady() throws Exception {
+        Run r = run("sweep", "--topology", TOPOLOGY, "--engines", "minhop,updn", "--loads", "0.3", "--duration", "60us", "--warmup",
+                "50us", "--engine-duration", "updn=80us", "--engine-warmup", "updn=60us", "--until-steady", "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode report = JSON.readTree(r.out());
+        assertEquals(0.05, report.get("options").get("untilSteady").asDouble());
+        JsonNode curves = report.get("engines");
+        assertEquals(1_000, curves.get(0).get("steadyWindowNs").asLong(), "a tenth of minhop's 10 us measured");
+        assertEquals(2_000, curves.get(1).get("steadyWindowNs").asLong(), "a tenth of updn's 20 us measured");
+        JsonNode p = curves.get(1).get("points").get(0);
+        assertTrue(p.get("steady").asBoolean() && p.get("steadyAtNs").asLong() < 60_000, p.toString());
+        assertEquals(p.get("steadyAtNs").asLong() + 20_000, p.get("simulatedNs").asLong());
+        assertTrue(r.err().contains("steady at "), r.err());
+        Run sim = run("sim", "--topology", TOPOLOGY, "--engine", "updn,no_fallback", "--load", "0.3", "--duration", "80us", "--warmup",
+                "60us", "--until-steady", "--json");
+        for (String field : new String[] {"throughput", "latencyMeanNs", "steadyAtNs", "warmupNs", "simulatedNs", "events"}) {
+            assertEquals(JSON.readTree(sim.out()).get(field), p.get(field), field);
+        }
+        assertRefused(run("sweep", "--topology", TOPOLOGY, "--engines", "minhop", "--loads", "0.3", "--until-steady", "2"),
+                "emulator sweep", "'--until-steady': 2.0 is not a tolerance in (0, 1)");
+    }
+
     /** An engine parameter is taken when one engine of the sweep reads it, and goes to the engines that do. */
     @Test
     void engineParametersGoToTheEnginesThatReadThem() throws Exception {

@@ -134,6 +134,20 @@ public final class SimOptions {
     /** {@code --cc} and {@code --cc-param} as settings, checked by {@link #check} (null: none). */
     private CongestionControl.Settings ccSettings;
 
+    @Option(names = "--until-steady", arity = "0..1", fallbackValue = "" + Simulation.Steady.DEFAULT_TOLERANCE, paramLabel = "TOL",
+            description = "End the warm-up when the run is steady instead of after --warmup, which becomes its cap: from the start, "
+                    + "in windows of --steady-window, the run is steady at the end of the first window after which the last "
+                    + Simulation.Steady.WINDOWS + " windows' mean latencies and throughputs each lie within TOL of their mean "
+                    + "(default " + Simulation.Steady.DEFAULT_TOLERANCE + "); it is then measured for --duration less --warmup "
+                    + "and ends. Not steady by the cap: measured after it, as without. Adds steady, warmupNs (the warm-up used) and "
+                    + "steadyAtNs to the report. Default: off")
+    Double untilSteady;
+
+    @Option(names = "--steady-window", paramLabel = "TIME", converter = TimeSpan.BareNanos.class,
+            description = "With --until-steady: the width of its windows (" + Simulation.Steady.WINDOWS + " of them must fit in "
+                    + "the warm-up's cap). Default: a tenth of --duration less --warmup, or of --warmup if that is shorter")
+    TimeSpan steadyWindow;
+
     @Option(names = "--adaptive", defaultValue = "on", converter = OnOff.class, paramLabel = "on|off",
             description = "on: switches choose among the AR groups of an ar-* engine (AR); off: static routing by its LFT (DR). "
                     + "Default: ${DEFAULT-VALUE}")
@@ -160,6 +174,17 @@ public final class SimOptions {
         }
         SimPatterns.checkFits("--pattern", pattern, topology.fabric());
         ccSettings = cc.settings(link.linkGbps);
+        if (untilSteady != null && !(untilSteady > 0 && untilSteady < 1)) {
+            throw new IllegalArgumentException("Invalid value for option '--until-steady': " + untilSteady + " is not a tolerance in (0, 1) "
+                    + "(a fraction of the mean: 0.05 is within 5%)");
+        }
+        if (steadyWindow != null && untilSteady == null) {
+            throw new IllegalArgumentException("--steady-window is the width of --until-steady's windows: give --until-steady too");
+        }
+        if (steadyWindow != null && steadyWindow.nanos() <= 0) {
+            throw new IllegalArgumentException("Invalid value for option '--steady-window': '" + steadyWindow.text() + "' is not a width "
+                    + "above 0 (e.g. 10us)");
+        }
     }
 
     /** Payload bytes per packet: {@code --payload}, or {@code --packet-bytes} less the header, or the default. */
@@ -282,7 +307,8 @@ public final class SimOptions {
         long warmupNs = warmup == null ? durationNs / 5 : warmup.nanos();
         return Simulation.Config.builder(topology.fabric(), tables).pattern(pattern).linkGbps(link.linkGbps)
                 .latencyNs(link.latencyNs(DEFAULT_LATENCY_NS)).vls(lanes.vls).bufferPackets(lanes.buffer).outputBufferPackets(outputBuffer).sourceQueuePackets(sourceQueue).payloadBytes(payloadBytes())
-                .durationNs(durationNs).warmupNs(warmupNs).seed(seed.seed).adaptive(adaptive.on()).routingMode(routingMode).cc(ccSettings).arbitration(arbitration);
+                .durationNs(durationNs).warmupNs(warmupNs).seed(seed.seed).adaptive(adaptive.on()).routingMode(routingMode).cc(ccSettings).arbitration(arbitration)
+                .steady(untilSteady == null ? null : new Simulation.Steady(untilSteady, steadyWindow == null ? 0 : steadyWindow.nanos()));
     }
 
     /** The pattern's name as reports write it ({@code group-shift} for adv+1: one pattern, one name). */
@@ -325,6 +351,11 @@ public final class SimOptions {
         m.put("packetHops", r.packetHops());
         m.put("events", r.events());
         m.put("simulatedNs", r.simulatedNs());
+        if (config.steady() != null) { // only when asked for: the reports without --until-steady stay as they were
+            m.put("steady", r.steady());
+            m.put("warmupNs", r.warmupNs());
+            m.put("steadyAtNs", r.steady() ? r.steadyAtNs() : null);
+        }
         m.put("wallMillis", r.wallMillis());
         m.put("eventsPerSecond", r.eventsPerSecond());
         m.put("packetHopsPerSecond", r.packetHopsPerSecond());

@@ -199,11 +199,14 @@ public final class SweepCommand implements Callable<Integer> {
             @Override
             public void simulated(Sweep.Point p, int done, int total) {
                 Simulation.Report r = p.report();
-                err.printf(Locale.ROOT, "emulator sweep: %d/%d %s load %s: throughput %.3f, %s (%.1f s)%s%n", done, total, p.engine(),
+                String steady = p.config().steady() == null ? "" : r.steady()
+                        ? String.format(Locale.ROOT, ", steady at %d us", r.steadyAtNs() / 1000)
+                        : String.format(Locale.ROOT, ", not steady by %d us", p.config().warmupNs() / 1000);
+                err.printf(Locale.ROOT, "emulator sweep: %d/%d %s load %s: throughput %.3f, %s (%.1f s)%s%s%n", done, total, p.engine(),
                         number(p.load()), r.throughput(), p.measured()
                                 ? String.format(Locale.ROOT, "mean latency %.0f ns, %.2f hops", r.latencyMeanNs(), r.meanHops())
                                 : "no packet measured", r.wallMillis() / 1000.0,
-                        p.saturated() ? ", saturated" : "");
+                        p.saturated() ? ", saturated" : "", steady);
                 err.flush();
             }
         };
@@ -236,6 +239,9 @@ public final class SweepCommand implements Callable<Integer> {
         if (first.arbitration() != CrossbarArbitration.ROUND_ROBIN) {
             options.put("arbitration", first.arbitration().label()); // absent by default, as routingMode
         }
+        if (first.steady() != null) { // the same: absent without --until-steady
+            options.put("untilSteady", first.steady().tolerance());
+        }
         m.put("options", options);
         List<Object> loadList = new ArrayList<>();
         for (double l : loads.loads()) {
@@ -251,6 +257,9 @@ public final class SweepCommand implements Callable<Integer> {
             e.put("routingMillis", c.routingMillis());
             e.put("durationNs", c.points().get(0).config().durationNs());
             e.put("warmupNs", c.points().get(0).config().warmupNs());
+            if (c.points().get(0).config().steady() != null) {
+                e.put("steadyWindowNs", c.points().get(0).config().steady().windowNs());
+            }
             List<Object> points = new ArrayList<>();
             for (Sweep.Point p : c.points()) {
                 Map<String, Object> point = new LinkedHashMap<>();

@@ -100,6 +100,17 @@ final class Measurements {
     private final long[] flowMeasured;
     private final long[] flowNetworkNs;
     private final LatencyHistogram messageTime = new LatencyHistogram();
+    /**
+     * Where the measured window starts: packets created from then on are measured, bytes delivered
+     * from then on counted. The configuration's warm-up, or earlier once the run is steady.
+     */
+    private long from;
+    /** Where the run ends: the configuration's duration, or the measured window's length after a steady {@link #from}. */
+    private long end;
+    /** With {@link Simulation.Config#steady}, the detection; null without. */
+    private final SteadyState steady;
+    /** When the run was found steady (the measured window's start), or -1: not (yet), or not watched. */
+    private long steadyAt = -1;
 
     Measurements(Simulation.Config c, int frameBytes, int[] endpointOfLid) {
         this.c = c;
@@ -107,6 +118,9 @@ final class Measurements {
         this.hosts = f.endpointCount();
         this.frameBytes = frameBytes;
         this.endpointOfLid = endpointOfLid;
+        from = c.warmupNs();
+        end = c.durationNs();
+        steady = c.steady() == null ? null : new SteadyState(c.steady());
         expected = new int[Math.multiplyExact(hosts, hosts)];
         withFlows = !c.flows().isEmpty();
         TreeSet<Long> bounds = new TreeSet<>(List.of(0L, c.durationNs()));
@@ -226,6 +240,29 @@ final class Measurements {
         return d;
     }
 
+    /**
+     * The steady-state test's window ending at {@code now} is over: if the run is steady, the
+     * measured window starts {@code now} and the run ends that window's length later. Called at
+     * every window's end up to the warm-up's cap, before anything else happens at that instant;
+     * once steady, nothing more.
+     *
+     * @return true if the run became steady at {@code now}
+     */
+    boolean windowEnded(long now) {
+        if (steadyAt >= 0 || !steady.closeWindow()) {
+            return false;
+        }
+        steadyAt = now;
+        from = now;
+        end = now + c.measuredNs();
+        return true;
+    }
+
+    /** Where the run ends (it may end earlier than configured once steady). */
+    long end() {
+        return end;
+    }
+
     /** Phases: the intervals between the instants at which the set of flows changes. */
     int phaseCount() {
         return phaseBounds.length - 1;
@@ -247,7 +284,7 @@ final class Measurements {
 
     /** Host {@code e}'s source created {@code packets} packets at {@code now}. */
     void created(int e, int packets, long now) {
-        if (now >= c.warmupNs()) {
+        if (now >= from) {
             generatedBytes += (long) packets * frameBytes;
             if (jobOf[e] >= 0) {
                 jobGenerated[jobOf[e]] += (long) packets * frameBytes;
@@ -265,7 +302,7 @@ final class Measurements {
         } else {
             expected[k] = seq + 1;
         }
-        if (t >= c.warmupNs()) {
+        if (t >= from) {
             deliveredBytes += pool.bytes(h);
         }
         if (withFlows) {
@@ -284,13 +321,16 @@ final class Measurements {
                 flowBytes[pool.flow(h)][phase] += pool.bytes(h);
             }
         }
+        if (steady != null) {
+            steady.delivered(t - pool.timestamp(h), pool.bytes(h));
+        }
         if (seriesNs > 0) {
-            int bin = (int) Math.min(t / seriesNs, seriesPackets.length - 1); // the run's last instant is in its last bin
+            int bin = (int) Math.min(t / seriesNs, (end + seriesNs - 1) / seriesNs - 1); // the run's last instant is in its last bin
             seriesPackets[bin]++;
             seriesLatencyNs[bin] += t - pool.timestamp(h);
             seriesBytes[bin] += pool.bytes(h);
         }
-        if (pool.timestamp(h) >= c.warmupNs()) {
+        if (pool.timestamp(h) >= from) {
             delivered++;
             latency.add(t - pool.timestamp(h));
             networkLatencySum += t - pool.sent(h);
@@ -309,7 +349,7 @@ final class Measurements {
      */
     private void flowMessage(int flow, PacketPool pool, int h, long t) {
         long created = pool.timestamp(h);
-        if (created < c.warmupNs()) {
+        if (created < from) {
             return;
         }
         flowMeasured[flow]++;
@@ -345,8 +385,8 @@ final class Measurements {
     /** Packet {@code h} of job {@code j}, from host {@code src}, reached host {@code e} at {@code t}. */
     private void jobDelivered(int j, int e, int src, PacketPool pool, int h, long t) {
         long created = pool.timestamp(h);
-        boolean measured = created >= c.warmupNs();
-        if (t >= c.warmupNs()) {
+        boolean measured = created >= from;
+        if (t >= from) {
             jobDeliveredBytes[j] += pool.bytes(h);
         }
         if (measured) {
@@ -387,7 +427,7 @@ final class Measurements {
 
     /** Closed-loop job {@code j} completed an iteration started at {@code start} at {@code end}: counted if it started in the window. */
     void iteration(int j, long start, long end) {
-        if (start >= c.warmupNs()) {
+        if (start >= from) {
             jobIterations[j].add(end - start);
         }
     }
@@ -397,7 +437,7 @@ final class Measurements {
      * {@code adaptiveShares}: per job, its application-aware share, or NaN).
      */
     private List<Simulation.JobReport> jobReports(PortCounterArray[] counters, double nsPerByte, double[] adaptiveShares) {
-        long window = c.durationNs() - c.warmupNs();
+        long window = c.measuredNs();
         List<Simulation.JobReport> out = new ArrayList<>(jobs.size());
         for (int j = 0; j < jobs.size(); j++) {
             Simulation.Job job = jobs.get(j);
@@ -424,7 +464,7 @@ final class Measurements {
     /** The run's report. */
     Simulation.Report report(PortCounterArray[] counters, double nsPerByte, long refused, long events, long wallNanos, long cpuNanos,
                              double[] adaptiveShares) {
-        long window = c.durationNs() - c.warmupNs();
+        long window = c.measuredNs();
         double capacity = hosts * (window / nsPerByte);
         long dropped = 0;
         long hostPackets = 0;
@@ -459,10 +499,10 @@ final class Measurements {
         }
         return new Simulation.Report(generatedBytes / capacity, deliveredBytes / capacity, latency.mean(), latency.percentile(0.95),
                 latency.percentile(0.99), delivered == 0 ? 0 : (double) hopSum / delivered, delivered, dropped, refused, outOfOrder,
-                packetHops, events, c.durationNs(), wallNanos / 1_000_000, events / seconds, packetHops / seconds, cpuNanos / 1_000_000,
+                packetHops, events, end, wallNanos / 1_000_000, events / seconds, packetHops / seconds, cpuNanos / 1_000_000,
                 packetHops / (cpuNanos / 1e9), phases, binNs, series, overTime(nsPerByte),
                 delivered == 0 ? 0 : (double) networkLatencySum / delivered, completions(), jobReports(counters, nsPerByte, adaptiveShares),
-                control, hostPackets, messages(counters));
+                control, hostPackets, messages(counters), from, steadyAt);
     }
 
     /** Per flow, a sized flow's time from its start to its last packet's delivery, or -1 (unsized, or not complete). */
@@ -476,10 +516,11 @@ final class Measurements {
 
     /** The series' bins: packets delivered, their mean latency and throughput (a fraction of the hosts' link rate) per bin. */
     private List<Simulation.SeriesBin> overTime(double nsPerByte) {
-        List<Simulation.SeriesBin> bins = new ArrayList<>(seriesPackets.length);
-        for (int b = 0; b < seriesPackets.length; b++) {
+        int count = seriesNs == 0 ? 0 : (int) ((end + seriesNs - 1) / seriesNs);
+        List<Simulation.SeriesBin> bins = new ArrayList<>(count);
+        for (int b = 0; b < count; b++) {
             long start = b * seriesNs;
-            long width = Math.min(seriesNs, c.durationNs() - start);
+            long width = Math.min(seriesNs, end - start);
             double capacity = hosts * (width / nsPerByte);
             bins.add(new Simulation.SeriesBin(start, width, seriesPackets[b],
                     seriesPackets[b] == 0 ? Double.NaN : (double) seriesLatencyNs[b] / seriesPackets[b], seriesBytes[b] / capacity));

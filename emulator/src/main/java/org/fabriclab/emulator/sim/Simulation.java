@@ -73,6 +73,8 @@ public final class Simulation {
      *                     {@code pattern}, {@code load} and {@code routingMode} are the jobs' only where they say so)
      * @param arbitration  how every switch's outputs choose among the input buffers waiting for them
      *                     ({@link CrossbarArbitration}: round-robin, the default, or least recently used as SST/Merlin's)
+     * @param steady       if not null, the warm-up ends when the run is steady ({@link Steady}), {@code warmupNs}
+     *                     being its cap; null: the fixed warm-up of {@code warmupNs}
      *
      * <p>Tables with source routes (a torus engine's) run as Angara does: hosts write the route to
      * the destination's switch into each packet, switches forward by it (the LFTs deliver the last
@@ -81,14 +83,16 @@ public final class Simulation {
     public record Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps,
                          long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed,
                          boolean adaptive, List<Flow> flows, int outputBufferPackets, long seriesNs, int sourceQueuePackets,
-                         RoutingMode routingMode, CongestionControl.Settings cc, List<Job> jobs, CrossbarArbitration arbitration) {
-        /** With round-robin arbitration in the switches. */
+                         RoutingMode routingMode, CongestionControl.Settings cc, List<Job> jobs, CrossbarArbitration arbitration,
+                         Steady steady) {
+        /** With round-robin arbitration in the switches and the fixed warm-up. */
         public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
                       int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive, List<Flow> flows,
                       int outputBufferPackets, long seriesNs, int sourceQueuePackets, RoutingMode routingMode, CongestionControl.Settings cc,
                       List<Job> jobs) {
             this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
-                    adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets, routingMode, cc, jobs, CrossbarArbitration.ROUND_ROBIN);
+                    adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets, routingMode, cc, jobs, CrossbarArbitration.ROUND_ROBIN,
+                    null);
         }
 
         /** Without jobs: every host by the pattern, or the flows. */
@@ -180,6 +184,21 @@ public final class Simulation {
             if (durationNs <= 0 || warmupNs < 0 || warmupNs >= durationNs) {
                 throw new IllegalArgumentException("the warm-up (" + warmupNs + " ns) must be shorter than the duration (" + durationNs + " ns)");
             }
+            if (steady != null && steady.windowNs() == 0) {
+                steady = new Steady(steady.tolerance(), Math.max(1, Math.min(durationNs - warmupNs, warmupNs) / Steady.WINDOWS));
+            }
+            if (steady != null && !flows.isEmpty()) {
+                throw new IllegalArgumentException("flows are measured per phase, each over its last four fifths: a run of flows has no "
+                        + "one warm-up to end when steady");
+            }
+            if (steady != null && warmupNs / steady.windowNs() > Steady.MAX_WINDOWS) {
+                throw new IllegalArgumentException("the steady-state test in windows of " + steady.windowNs() + " ns up to the warm-up's "
+                        + "cap (" + warmupNs + " ns) would take more than " + Steady.MAX_WINDOWS + " windows; take wider windows");
+            }
+            if (steady != null && Steady.WINDOWS * steady.windowNs() > warmupNs) {
+                throw new IllegalArgumentException("the steady-state test needs " + Steady.WINDOWS + " windows of " + steady.windowNs()
+                        + " ns within the warm-up's cap (" + warmupNs + " ns): give a longer warm-up or narrower windows");
+            }
             if (seriesNs < 0 || seriesNs > 0 && (durationNs + seriesNs - 1) / seriesNs > MAX_SERIES_BINS) {
                 throw new IllegalArgumentException("a series in bins of " + seriesNs + " ns over " + durationNs + " ns would have more than "
                         + MAX_SERIES_BINS + " bins; take wider bins");
@@ -224,7 +243,44 @@ public final class Simulation {
             return new Builder(fabric, tables).pattern(pattern).load(load).linkGbps(linkGbps).latencyNs(latencyNs).vls(vls)
                     .bufferPackets(bufferPackets).payloadBytes(payloadBytes).durationNs(durationNs).warmupNs(warmupNs).seed(seed)
                     .adaptive(adaptive).flows(flows).outputBufferPackets(outputBufferPackets).seriesNs(seriesNs)
-                    .sourceQueuePackets(sourceQueuePackets).routingMode(routingMode).cc(cc).jobs(jobs).arbitration(arbitration);
+                    .sourceQueuePackets(sourceQueuePackets).routingMode(routingMode).cc(cc).jobs(jobs).arbitration(arbitration)
+                    .steady(steady);
+        }
+
+        /** The virtual time measured: the duration less the warm-up (after a steady warm-up too). */
+        public long measuredNs() {
+            return durationNs - warmupNs;
+        }
+    }
+
+    /**
+     * Steady-state detection, as BookSim2 and other network simulators end their warm-up: the run
+     * is watched in windows of {@code windowNs} from its start, and at the end of every window
+     * from the {@link #WINDOWS}-th on it is steady when the last {@link #WINDOWS} windows' mean
+     * latencies and throughputs each lie within {@code tolerance} of their mean ({@link
+     * SteadyState}). The measured window (the configuration's duration less its warm-up) then
+     * starts there and the run ends after it; the configuration's warm-up is the cap: a run not
+     * steady by then is measured after it, as without detection. Windows are simulated time, so a
+     * seed gives the same run. A {@code windowNs} of 0 is a tenth of the measured window (the test
+     * then looks back over as long as is measured after it), or of the warm-up's cap if that is
+     * shorter: the configuration sets it.
+     */
+    public record Steady(double tolerance, long windowNs) {
+        /** Windows the test looks back over. */
+        public static final int WINDOWS = 10;
+        /** The tolerance unless given: BookSim2's warm-up threshold. */
+        public static final double DEFAULT_TOLERANCE = 0.05;
+        /** Windows up to the warm-up's cap a run may have (each is an event scheduled before the run). */
+        public static final int MAX_WINDOWS = 100_000;
+
+        public Steady {
+            if (!(tolerance > 0 && tolerance < 1)) {
+                throw new IllegalArgumentException("a steady-state tolerance of " + tolerance + " is not in (0, 1): it is a fraction of "
+                        + "the mean (0.05: within 5%)");
+            }
+            if (windowNs < 0) {
+                throw new IllegalArgumentException("a steady-state window of " + windowNs + " ns is negative");
+            }
         }
     }
 
@@ -255,6 +311,7 @@ public final class Simulation {
         private CrossbarArbitration arbitration = CrossbarArbitration.ROUND_ROBIN;
         private CongestionControl.Settings cc;
         private List<Job> jobs = List.of();
+        private Steady steady;
 
         private Builder(Fabric fabric, ForwardingTables tables) {
             this.fabric = fabric;
@@ -363,6 +420,12 @@ public final class Simulation {
             return this;
         }
 
+        /** End the warm-up when the run is steady, the warm-up being the cap (null: the fixed warm-up). */
+        public Builder steady(Steady v) {
+            steady = v;
+            return this;
+        }
+
         /** The report's series over time in bins of {@code v} ns (0: none). */
         public Builder seriesNs(long v) {
             seriesNs = v;
@@ -373,7 +436,7 @@ public final class Simulation {
         public Config build() {
             return new Config(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs,
                     warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets,
-                    routingMode, cc, jobs, arbitration);
+                    routingMode, cc, jobs, arbitration, steady);
         }
     }
 
@@ -591,13 +654,21 @@ public final class Simulation {
      * {@code controlPackets}: the congestion-control packets (ACKs, CNPs) the hosts' NICs sent over
      * the whole run, of {@code hostPackets}, every packet they sent (data too).
      * {@code messages}: with bursty flows ({@link Flow#messagePackets}), their messages; null without.
+     * {@code warmupNs}: where the measured window started, the configured warm-up or, with {@link
+     * Config#steady}, when the run was found steady ({@code steadyAtNs}, -1 when it was not by the
+     * warm-up's cap, or not watched); {@code simulatedNs} is then the measured window's end.
      */
     public record Report(double offeredLoad, double throughput, double latencyMeanNs, long latencyP95Ns, long latencyP99Ns,
                          double meanHops, long packetsDelivered, long packetsDropped, long packetsRefused, long outOfOrder,
                          long packetHops, long events, long simulatedNs, long wallMillis, double eventsPerSecond,
                          double packetHopsPerSecond, long cpuMillis, double packetHopsPerCpuSecond, List<Phase> phases, long binNs,
                          double[][] flowSeriesGbps, List<SeriesBin> series, double networkLatencyMeanNs, long[] flowCompletionNs,
-                         List<JobReport> jobs, long controlPackets, long hostPackets, Messages messages) {
+                         List<JobReport> jobs, long controlPackets, long hostPackets, Messages messages, long warmupNs,
+                         long steadyAtNs) {
+        /** Whether steady-state detection found the run steady by its warm-up's cap. */
+        public boolean steady() {
+            return steadyAtNs >= 0;
+        }
     }
 
     /**
@@ -637,6 +708,8 @@ public final class Simulation {
     static final int CREDIT_FEEDBACK = 7;
     /** A host's congestion control asked to be woken: a paced flow may send. */
     static final int WAKE = 8;
+    /** A steady-state test window ends ({@link Steady}). */
+    static final int WINDOW_END = 9;
     private static final int SEND_QUEUE = 16;
 
     /** Switch {@code node}'s ECN marking generator's seed in a run of {@code seed} (the live fabric's too). */
@@ -843,7 +916,7 @@ public final class Simulation {
             nonminimal += sim.counters[n].getNode(PortCounterArray.ADAPTIVE_NONMINIMAL);
         }
         List<LinkLoad> loads = new ArrayList<>();
-        double bytesAtRate = config.durationNs() * config.linkGbps() / 8;
+        double bytesAtRate = r.simulatedNs() * config.linkGbps() / 8;
         for (int s = 0; s < sim.f.switchCount(); s++) {
             int n = sim.f.switchNode(s);
             for (int p = 1; p <= sim.f.portCount(n); p++) {
@@ -892,6 +965,13 @@ public final class Simulation {
                 hostCore[f.endpointOfPort(g)].portActive(c.bufferPackets(), 0);
             }
         }
+        if (c.steady() != null) {
+            // every window's end scheduled first, so that it comes before anything else at its instant: the
+            // measured window then starts as it would with that instant as the warm-up
+            for (long t = c.steady().windowNs(); t <= c.warmupNs(); t += c.steady().windowNs()) {
+                queue.push(t, EventQueue.event(WINDOW_END, 0, 0, 0));
+            }
+        }
         if (c.flows().isEmpty()) {
             for (int e = 0; e < hostCore.length; e++) {
                 if (sources.sends(e)) {
@@ -909,10 +989,14 @@ public final class Simulation {
         }
         sources.startLoops(0);
         long events = 0;
-        while (!queue.isEmpty() && queue.peekTime() <= c.durationNs()) {
+        while (!queue.isEmpty() && queue.peekTime() <= measure.end()) {
             long ev = queue.pop();
             long now = queue.poppedTime();
             int kind = EventQueue.type(ev);
+            if (kind == WINDOW_END) { // not counted in the events: the run's events are the same as without detection
+                measure.windowEnded(now);
+                continue;
+            }
             int node = EventQueue.node(ev);
             int port = EventQueue.port(ev);
             int arg = EventQueue.arg(ev);
