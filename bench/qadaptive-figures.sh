@@ -20,6 +20,8 @@
 #         group (router x to x+1: where ADV+4's traffic through an intermediate group goes minimally)
 #         and of the other local links (docs/reproductions.md, "Figure 5, ADV+4")
 # Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig5-steady|fig7|2550|seeds|all|table|adv4links] [THREADS]
+# QADAPTIVE_NAME names fig5's and fig5-steady's files instead (docs/data/qadaptive/NAME-{adv1,ur,adv4}.json),
+# so that a variant does not overwrite the documented runs.
 # QADAPTIVE_SIM_ARGS adds emulator sim options to every run (e.g. "--arbitration lru" for SST/Merlin's
 # least-recently-used crossbar arbitration); unset, the runs are the documented ones.
 # Writes docs/data/qadaptive/*.json and docs/img/qadaptive-*.svg (fig7: one plot of the six runs);
@@ -145,6 +147,7 @@ if [[ $what == fig5 || $what == all || $what == fig5-steady ]]; then
   if [[ $what == fig5-steady ]]; then
     name=fig5-steady steady=(--until-steady)
   fi
+  name="${QADAPTIVE_NAME:-$name}"
   sweep $name-adv1 paper:qadaptive-1056 adv+1 0.05:0.5:0.05 "${steady[@]}"
   sweep $name-ur paper:qadaptive-1056 uniform 0.1:1.0:0.1 "${steady[@]}"
   sweep $name-adv4 paper:qadaptive-1056 adv+4 0.05:0.5:0.05 "${steady[@]}"
