@@ -116,6 +116,13 @@ public final class SwitchCore {
     private final boolean[] scheduled;
     private final int[] scheduledList;
     private int scheduledCount;
+    /**
+     * Input-output queued, per output port: a head routed to it may have room in its lane's buffer
+     * since {@link #fill} last found none (a head routed to it since, a packet sent from its
+     * buffers, the link come up or gone down). While false, a fill would scan every head waiting
+     * for the port and move none: under saturation most of the fills a credit or a link's end asks for.
+     */
+    private final boolean[] fillDue;
     private boolean serving;
     /** ECN marking of ECN-capable packets by their output's queue (null: off, the default). */
     private EcnMarking ecn;
@@ -151,6 +158,7 @@ public final class SwitchCore {
         nextVl = new int[ports + 1];
         scheduled = new boolean[ports + 1];
         scheduledList = new int[ports + 1];
+        fillDue = new boolean[ports + 1];
         this.ports = ports;
         this.vls = vls;
         this.depth = bufferPackets;
@@ -253,6 +261,7 @@ public final class SwitchCore {
     public void portActive(int port, int peerBufferPackets, long now) {
         active[port] = true;
         busy[port] = false;
+        fillDue[port] = true;
         creditCap[port] = peerBufferPackets;
         for (int v = 0; v < vls; v++) {
             credits[port * vls + v] = peerBufferPackets;
@@ -271,6 +280,7 @@ public final class SwitchCore {
     public void portDown(int port, long now) {
         endWait(port, now);
         active[port] = false;
+        fillDue[port] = true;
         for (int v = 0; v < vls; v++) {
             credits[port * vls + v] = 0;
         }
@@ -861,6 +871,7 @@ public final class SwitchCore {
         }
         target[q] = port;
         if (port != NO_TARGET) {
+            fillDue[port] = true;
             wanting[port]++;
             requests[port * requestWords + (q >>> 6)] |= 1L << q;
         }
@@ -966,7 +977,10 @@ public final class SwitchCore {
             if (!active[port]) {
                 continue;
             }
-            fill(port, now);
+            assert fillDue[port] || movable(port, 0, ports * vls) < 0 : "a head may move into output " + port + " but no fill is due";
+            if (fillDue[port]) {
+                fill(port, now);
+            }
             if (send(port, now)) {
                 fill(port, now);
             }
@@ -974,7 +988,10 @@ public final class SwitchCore {
         serving = false;
     }
 
-    /** Moves input heads routed to {@code port} into its output buffers while a lane they want has room. */
+    /**
+     * Moves input heads routed to {@code port} into its output buffers while a lane they want has
+     * room; then none has, and the port's {@link #fillDue} is cleared until that may change.
+     */
     private void fill(int port, long now) {
         int queues = ports * vls;
         while (wanting[port] > 0) {
@@ -984,10 +1001,11 @@ public final class SwitchCore {
                 q = movable(port, 0, start);
             }
             if (q < 0) {
-                return;
+                break;
             }
             move(port, q, now);
         }
+        fillDue[port] = false;
     }
 
     /** The first queue in [from, to) whose head wants {@code port} and whose lane has output room, or -1. */
@@ -1054,6 +1072,7 @@ public final class SwitchCore {
                 ototal[port]--;
                 credits[o]--;
                 busy[port] = true;
+                fillDue[port] = true;
                 if (ecn != null) {
                     obytes[port] -= pool.bytes(h);
                 }
