@@ -118,6 +118,13 @@ public final class SwitchCore {
     private final boolean[] scheduled;
     private final int[] scheduledList;
     private int scheduledCount;
+    /**
+     * Input-output queued, per output port: a head routed to it may have room in its lane's buffer
+     * since {@link #fill} last found none (a head routed to it since, a packet sent from its
+     * buffers, the link come up or gone down). While false, a fill would scan every head waiting
+     * for the port and move none: under saturation most of the fills a credit or a link's end asks for.
+     */
+    private final boolean[] fillDue;
     private boolean serving;
     /** ECN marking of ECN-capable packets by their output's queue (null: off, the default). */
     private EcnMarking ecn;
@@ -159,6 +166,7 @@ public final class SwitchCore {
         nextVl = new int[ports + 1];
         scheduled = new boolean[ports + 1];
         scheduledList = new int[ports + 1];
+        fillDue = new boolean[ports + 1];
         this.ports = ports;
         this.vls = vls;
         this.depth = bufferPackets;
@@ -262,6 +270,7 @@ public final class SwitchCore {
     public void portActive(int port, int peerBufferPackets, long now) {
         active[port] = true;
         busy[port] = false;
+        fillDue[port] = true;
         creditCap[port] = peerBufferPackets;
         for (int v = 0; v < vls; v++) {
             credits[port * vls + v] = peerBufferPackets;
@@ -280,6 +289,7 @@ public final class SwitchCore {
     public void portDown(int port, long now) {
         endWait(port, now);
         active[port] = false;
+        fillDue[port] = true;
         for (int v = 0; v < vls; v++) {
             credits[port * vls + v] = 0;
         }
@@ -878,6 +888,7 @@ public final class SwitchCore {
         }
         target[q] = port;
         if (port != NO_TARGET) {
+            fillDue[port] = true;
             wanting[port]++;
             requests[port * requestWords + (q >>> 6)] |= 1L << q;
         }
@@ -1019,7 +1030,10 @@ public final class SwitchCore {
             if (!active[port]) {
                 continue;
             }
-            fill(port, now);
+            assert fillDue[port] || movable(port, 0, ports * vls) < 0 : "a head may move into output " + port + " but no fill is due";
+            if (fillDue[port]) {
+                fill(port, now);
+            }
             if (send(port, now)) {
                 fill(port, now);
             }
@@ -1027,15 +1041,19 @@ public final class SwitchCore {
         serving = false;
     }
 
-    /** Moves input heads routed to {@code port} into its output buffers while a lane they want has room. */
+    /**
+     * Moves input heads routed to {@code port} into its output buffers while a lane they want has
+     * room; then none has, and the port's {@link #fillDue} is cleared until that may change.
+     */
     private void fill(int port, long now) {
         while (wanting[port] > 0) {
             int q = next(port, null, -1);
             if (q < 0) {
-                return;
+                break;
             }
             move(port, q, now);
         }
+        fillDue[port] = false;
     }
 
     /** Moves the head of input queue {@code q} into output {@code port}'s buffer of its lane: its input slot is free, its credit returned. */
@@ -1093,6 +1111,7 @@ public final class SwitchCore {
                 ototal[port]--;
                 credits[o]--;
                 busy[port] = true;
+                fillDue[port] = true;
                 if (ecn != null) {
                     obytes[port] -= pool.bytes(h);
                 }
