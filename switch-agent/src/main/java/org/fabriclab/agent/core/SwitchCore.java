@@ -1030,7 +1030,7 @@ public final class SwitchCore {
             if (!active[port]) {
                 continue;
             }
-            assert fillDue[port] || movable(port, 0, ports * vls) < 0 : "a head may move into output " + port + " but no fill is due";
+            assert fillDue[port] || next(port, null, -1) < 0 : "a head may move into output " + port + " but no fill is due";
             if (fillDue[port]) {
                 fill(port, now);
             }
