@@ -51,7 +51,7 @@ public final class LiveLoop {
     /** Starts the first iteration, on rank 0's host (call once every rank's host runs its traffic, {@link LiveHost#start}). */
     public void start() {
         LiveHost root = hosts[0];
-        root.execute(() -> {
+        root.executeEvent(() -> {
             Answers a = root.loopAnswers();
             synchronized (this) {
                 loop.start(root.modelNow(), a);
@@ -124,7 +124,7 @@ public final class LiveLoop {
                 if (from == self) {
                     from.loopSend(to);
                 } else {
-                    from.execute(() -> from.loopSend(to));
+                    from.executeEvent(() -> from.loopSend(to));
                 }
             }
             n = 0;
