@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.fabriclab.agent.core.ClosedLoop;
 import org.fabriclab.agent.core.PortCounterArray;
-import org.fabriclab.agent.core.TableInstall;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.emulator.sim.Simulation;
-import org.fabriclab.proto.v1.PortState;
 import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingOptions;
@@ -51,59 +49,35 @@ class LiveClosedLoopTest {
                 job("ar", new int[] {7, 9, 11}, ClosedLoop.Kind.ALLREDUCE, 1));
         EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps);
         try (EmulatedFabric fabric = EmulatedFabric.start(f, o)) {
-            for (int s = 0; s < f.switchCount(); s++) {
-                fabric.node(f.name(f.switchNode(s))).management().tables().apply(TableInstall.batch(tables, s, o.vls(), false));
-            }
-            LiveHost[] host = new LiveHost[n];
-            for (int e = 0; e < n; e++) {
-                host[e] = (LiveHost) fabric.node(f.name(f.endpointNode(e)));
-                host[e].management().setPort(1, tables.lids().endpointLid(e), PortState.PORT_STATE_ARMED);
-                host[e].management().setPort(1, 0, PortState.PORT_STATE_ACTIVE);
-            }
+            LiveHost[] host = LiveHosts.activate(fabric, f, tables, o.vls());
             fabric.startJobs(jobs, 256, tables);
-            Waits.until("every job's iterations", () -> jobs.stream().allMatch(j -> node(host, j.hosts()[0], PortCounterArray.JOB_ITERATIONS) >= 20));
-            long before = node(host, 0, PortCounterArray.JOB_ITERATIONS);
-            Waits.until("the ping-pong goes on", () -> node(host, 0, PortCounterArray.JOB_ITERATIONS) > before + 20);
+            Waits.until("every job's iterations", () -> jobs.stream().allMatch(j -> LiveHosts.node(host, j.hosts()[0], PortCounterArray.JOB_ITERATIONS) >= 20));
+            long before = LiveHosts.node(host, 0, PortCounterArray.JOB_ITERATIONS);
+            Waits.until("the ping-pong goes on", () -> LiveHosts.node(host, 0, PortCounterArray.JOB_ITERATIONS) > before + 20);
             fabric.stopTraffic();
-            // stopped (each host's stats are read on its event loop after its stop), nothing waiting, every packet sent arrived
-            Waits.until("every message sent has arrived", () -> {
-                long sent = 0;
-                long received = 0;
-                boolean idle = true;
-                for (LiveHost h : host) {
-                    LiveHost.Stats s = h.stats().join();
-                    sent += s.sent();
-                    received += s.received();
-                    idle &= s.idle();
-                }
-                return idle && sent == received;
-            });
+            LiveHosts.waitUntilQuiet(host);
             int[] perIteration = {2, 6, 2, 6, 12};
             for (int j = 0; j < jobs.size(); j++) {
                 int[] ranks = jobs.get(j).hosts();
-                long iterations = node(host, ranks[0], PortCounterArray.JOB_ITERATIONS);
+                long iterations = LiveHosts.node(host, ranks[0], PortCounterArray.JOB_ITERATIONS);
                 long messages = 0;
                 for (int r = 0; r < ranks.length; r++) {
-                    messages += node(host, ranks[r], PortCounterArray.JOB_MESSAGES);
+                    messages += LiveHosts.node(host, ranks[r], PortCounterArray.JOB_MESSAGES);
                     if (r > 0) {
-                        assertEquals(0, node(host, ranks[r], PortCounterArray.JOB_ITERATIONS), jobs.get(j).name() + ": rank 0 counts them");
+                        assertEquals(0, LiveHosts.node(host, ranks[r], PortCounterArray.JOB_ITERATIONS), jobs.get(j).name() + ": rank 0 counts them");
                     }
                 }
                 String what = jobs.get(j).name() + ": " + messages + " messages, " + iterations + " iterations";
                 assertTrue(messages >= perIteration[j] * iterations && messages < perIteration[j] * (iterations + 2), what);
-                long ns = node(host, ranks[0], PortCounterArray.JOB_ITERATION_NS);
+                long ns = LiveHosts.node(host, ranks[0], PortCounterArray.JOB_ITERATION_NS);
                 assertTrue(ns > 0, what);
             }
-            assertTrue(node(host, 0, PortCounterArray.JOB_ITERATION_NS) >= node(host, n - 1, PortCounterArray.JOB_MESSAGE_NS),
+            assertTrue(LiveHosts.node(host, 0, PortCounterArray.JOB_ITERATION_NS) >= LiveHosts.node(host, n - 1, PortCounterArray.JOB_MESSAGE_NS),
                     "a round trip takes longer than its ping");
         }
     }
 
     private static Simulation.Job job(String name, int[] hosts, ClosedLoop.Kind kind, int packets) {
         return new Simulation.Job(name, hosts, TrafficPattern.UNIFORM, 0.1, RoutingMode.DEFAULT, packets, false, kind);
-    }
-
-    private static long node(LiveHost[] host, int e, int counter) {
-        return host[e].management().counters().getNode(counter);
     }
 }
