@@ -256,7 +256,7 @@ def live():
         iterations = d("fabric_job_iterations_total")
         packets = d("fabric_job_packets_total")
         return {"benchmark": name, "message": message or "1 packet", "mode": mode, "company": company,
-                "ranks": ranks, "command": "fabric-manager " + " ".join(x for x in args if x != state),
+                "ranks": ranks, "command": "fabric-manager " + " ".join("DIR" if x == state else x for x in args),
                 "loadAverage": load, "windowSeconds": round(t1 - t0, 3), "iterations": iterations,
                 "iterationMeanNs": d("fabric_job_iteration_seconds_total") / iterations * 1e9 if iterations else None,
                 "nonMinimalShare": d("fabric_job_nonminimal_packets_total") / packets if packets else None,
