@@ -38,25 +38,53 @@
 # aggressor loads only (default "0.3 1"). Writes
 # docs/data/noise/fig8/{ping-pong,barrier,broadcast,alltoall,allreduce,halo3d,sweep3d}.json and prints the tables of
 # docs/reproductions.md, "Closed-loop microbenchmarks by mode" (the second, app-aware's runs apart).
+#
+# bench/noise.sh live [WINDOW] [REPEATS] [MODES] (or bench/noise.sh live tables): Figure 8's ping-pong
+# (4 KiB, 2 ranks in groups 0 and 1) and barrier (16 interleaved ranks) on the live plane, the same
+# fabric and engine in one JVM (fabric-manager --emulate: emulator up's embedded fabric and the
+# manager whose /metrics has the jobs' series), real time (--time-dilation 1), 100 Gb/s, each alone
+# and beside an open-loop aggressor on the other hosts (random, 4 KiB, ADAPTIVE_0, at each of
+# LIVE_AGGRESSOR_LOADS of the link rate, default "0.00001 0.0001": 1 and 10 Mb/s a host, about 3,300
+# and 33,000 frames a second in all, what two shared cores' event loops can or cannot carry), under
+# each mode (default ADAPTIVE_0 ADAPTIVE_3), REPEATS times (default 3), the runs of a repeat
+# interleaved. A run waits LIVE_WARMUP seconds (default 6: the JIT) after the job's first
+# iteration, then reads fabric_job_iterations_total and fabric_job_iteration_seconds_total at both
+# ends of WINDOW seconds (default 8) of wall time; about 20 s a run, 36 runs: 12 minutes.
+# LIVE_COMPANIES="alone 0.0001" (say) runs only those (an aggressor by its load) and reads the
+# others' runs back from the JSON. Writes
+# docs/data/noise/live/{ping-pong,barrier}.json and prints the table of docs/reproductions.md
+# beside the simulated Figure 8's ratio (docs/data/noise/fig8).
 set -euo pipefail
 root="$(dirname "$(readlink -f "$0")")/.."
 cd "$root"
 target=noise
-if [ "${1:-}" = fig8 ]; then
-  target=fig8
+if [ "${1:-}" = fig8 ] || [ "${1:-}" = live ]; then
+  target=$1
   shift
 fi
-duration=${1:-200us}
-seeds=${2:-1 2 3}
-modes=${3:-ADAPTIVE_0 ADAPTIVE_1 ADAPTIVE_3 MIN_HASH app-aware}
+if [ "$target" = live ]; then
+  duration=${1:-8}
+  seeds=${2:-3}
+  modes=${3:-ADAPTIVE_0 ADAPTIVE_3}
+else
+  duration=${1:-200us}
+  seeds=${2:-1 2 3}
+  modes=${3:-ADAPTIVE_0 ADAPTIVE_1 ADAPTIVE_3 MIN_HASH app-aware}
+fi
 out=docs/data/noise
 mkdir -p "$out"
 jar=none
 if [ "$duration" != tables ]; then
-  # one copy of the emulator for the whole run: a build meanwhile must not change it under the runs
-  bin/emulator --version > /dev/null
-  jar="$(mktemp -d)/emulator.jar"
-  cp emulator/target/emulator-*-all.jar "$jar"
+  # one copy of the jar for the whole run: a build meanwhile must not change it under the runs
+  if [ "$target" = live ]; then
+    bin/fabric-manager --version > /dev/null
+    jar="$(mktemp -d)/fabric-manager.jar"
+    cp fabric-manager/target/fabric-manager-*-all.jar "$jar"
+  else
+    bin/emulator --version > /dev/null
+    jar="$(mktemp -d)/emulator.jar"
+    cp emulator/target/emulator-*-all.jar "$jar"
+  fi
 fi
 python3 - "$out" "$duration" "$seeds" "$modes" "$jar" "${NOISE_PARTS:-modes victim aggressor}" "$target" <<'PY'
 import json, os, statistics, subprocess, sys
@@ -186,8 +214,118 @@ def fig8():
               f"{statistics.mean(j['adaptiveShare'] for j in js):.2f} | {statistics.mean(j['nonMinimalShare'] for j in js):.2f} | "
               f"{a / mean['ADAPTIVE_0']:.2f} | {a / mean[best]:.2f} ({best}) |")
 
+def live():
+    """Figure 8's ping-pong and barrier on the live plane, alone and beside an aggressor, by mode, over repeats."""
+    import re, shutil, signal, socket, tempfile, time, urllib.request
+    window, repeats = (float(duration), int(seeds[0])) if duration != "tables" else (0, 0)
+    warmup = float(os.environ.get("LIVE_WARMUP", "6"))
+    aggressor_loads = os.environ.get("LIVE_AGGRESSOR_LOADS", "0.00001 0.0001").split()
+    hosts = 72
+    benchmarks = {"ping-pong": (2, "4KiB"), "barrier": (16, "")}
+    fabric_args = ["--emulate", "dragonfly:p=2,a=4,h=2," + cables, "--engine", "df-par", "--vls", "5", "--buffer", "32",
+                   "--time-dilation", "1", "--perf-interval", "500ms"]
+    series = re.compile(r'^(fabric_job_\w+)\{job="(\w[\w-]*)"\} (\S+)$', re.M)
+
+    def scrape(port):
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()
+        return {(m[1], m[2]): float(m[3]) for m in series.finditer(text)}
+
+    def run(name, ranks, message, mode, company):
+        job = f"name={name},hosts={ranks},placement=interleaved,pattern={name},mode={mode}" + (f",message={message}" if message else "")
+        jobs = [job] if company == "alone" else [
+            job, f"name=aggressor,hosts={hosts - ranks},placement=contiguous,pattern=random,load={company.split()[1]},"
+                 f"mode=ADAPTIVE_0,message=4KiB"]
+        with socket.socket() as s:  # a free port for the metrics
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        state = tempfile.mkdtemp()
+        args = [*fabric_args, "--metrics-port", str(port), "--admin-port", "0", "--state-dir", state,
+                "--exit-after", f"{int(warmup + window + 60)}s"]
+        for j in jobs:
+            args += ["--job", j]
+        load = os.getloadavg()[0]
+        p = subprocess.Popen(["java", "-jar", jar, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.time() + 60
+            while True:  # the job's first iteration: the fabric is up, routed and the loop runs
+                time.sleep(0.5)
+                if p.poll() is not None or time.time() > deadline:
+                    sys.exit(f"{name} {mode} {company}: no iteration within 60 s (exit {p.poll()}): fabric-manager {' '.join(args)}")
+                try:
+                    if scrape(port).get(("fabric_job_iterations_total", name), 0) > 0:
+                        break
+                except OSError:
+                    pass
+            time.sleep(warmup)
+            t0, a = time.time(), scrape(port)
+            time.sleep(window)
+            t1, b = time.time(), scrape(port)
+        finally:
+            p.send_signal(signal.SIGTERM)
+            p.wait(60)
+            shutil.rmtree(state, ignore_errors=True)
+
+        def d(metric, job=name):
+            return b.get((metric, job), 0) - a.get((metric, job), 0)
+        iterations = d("fabric_job_iterations_total")
+        packets = d("fabric_job_packets_total")
+        return {"benchmark": name, "message": message or "1 packet", "mode": mode, "company": company,
+                "ranks": ranks, "command": "fabric-manager " + " ".join("DIR" if x == state else x for x in args),
+                "loadAverage": load, "windowSeconds": round(t1 - t0, 3), "iterations": iterations,
+                "iterationMeanNs": d("fabric_job_iteration_seconds_total") / iterations * 1e9 if iterations else None,
+                "nonMinimalShare": d("fabric_job_nonminimal_packets_total") / packets if packets else None,
+                "aggressorMessages": d("fabric_job_messages_total", "aggressor") if company != "alone" else None}
+
+    companies = ["alone"] + ["aggressor " + load for load in aggressor_loads]
+    only = ["aggressor " + c if c != "alone" else c for c in os.environ.get("LIVE_COMPANIES", "alone " + " ".join(aggressor_loads)).split()]
+    os.makedirs(f"{out}/live", exist_ok=True)
+    runs = {}
+    if duration == "tables":
+        runs = {name: json.load(open(f"{out}/live/{name}.json")) for name in benchmarks}
+    else:
+        runs = {name: [] if set(companies) <= set(only) else
+                [r for r in json.load(open(f"{out}/live/{name}.json")) if r["company"] not in only] for name in benchmarks}
+        for repeat in range(repeats):  # a repeat's runs side by side in time: the machine's load drifts between repeats
+            for name, (ranks, message) in benchmarks.items():
+                for company in (c for c in companies if c in only):
+                    for mode in modes:
+                        r = run(name, ranks, message, mode, company)
+                        runs[name].append({**r, "repeat": repeat})
+                        print(f"{name} {mode} {company} #{repeat}: {r['iterations']:.0f} iterations, "
+                              f"{us(r['iterationMeanNs'])} us", file=sys.stderr, flush=True)
+                json.dump(runs[name], open(f"{out}/live/{name}.json", "w"), indent=1)
+    shown = list(dict.fromkeys(r["mode"] for rs in runs.values() for r in rs))
+    print("Live plane, real time: time per iteration (us), the mean over the repeats of each run's window mean, and"
+          " the range over the repeats; iterations per second of wall time; nm: the benchmark's non-minimal share."
+          " Simulated: Figure 8's ADAPTIVE_3 / ADAPTIVE_0 (docs/data/noise/fig8; beside an aggressor: its at 0.3 of the link rate).")
+    print()
+    print("| benchmark | message | ranks | aggressor | " + " | ".join(shown) + " | live ADAPTIVE_3 / ADAPTIVE_0 | simulated |")
+    print("|---|---:|---|---|" + "---:|" * len(shown) + "---:|---:|")
+    for name, rs in runs.items():
+        sim_runs = json.load(open(f"{out}/fig8/{name}.json"))
+        for company in sorted(dict.fromkeys(r["company"] for r in rs), key=lambda c: (c != "alone", c)):
+            got = {m: [r for r in rs if r["company"] == company and r["mode"] == m] for m in shown}
+            mean = {m: statistics.mean(r["iterationMeanNs"] for r in got[m]) for m in shown}
+
+            def cell(m):
+                each = [r["iterationMeanNs"] for r in got[m]]
+                rate = statistics.mean(r["iterations"] / r["windowSeconds"] for r in got[m])
+                return (f"{us(mean[m])} ({us(min(each))}..{us(max(each))})<br>{rate:,.0f}/s, "
+                        f"nm {statistics.mean(r['nonMinimalShare'] for r in got[m]):.2f}")
+            sim_company = "alone" if company == "alone" else "aggressor 0.3"
+            message = "4KiB" if name == "ping-pong" else "256"
+            sim = {m: statistics.mean(r["jobs"][0]["iterationMeanNs"] for r in sim_runs if (r["placement"], r["message"], r["company"], r["mode"])
+                                      == ("interleaved", message, sim_company, m)) for m in ("ADAPTIVE_0", "ADAPTIVE_3")}
+            ratio = f"{mean['ADAPTIVE_3'] / mean['ADAPTIVE_0']:.2f}" if {"ADAPTIVE_0", "ADAPTIVE_3"} <= set(mean) else "-"
+            print(f"| {name} | {got[shown[0]][0]['message']} | {got[shown[0]][0]['ranks']} interleaved | "
+                  f"{'-' if company == 'alone' else company.split()[1]} | " + " | ".join(cell(m) for m in shown)
+                  + f" | {ratio} | {sim['ADAPTIVE_3'] / sim['ADAPTIVE_0']:.2f} |")
+
 if target == "fig8":
     fig8()
+    sys.exit(0)
+if target == "live":
+    live()
     sys.exit(0)
 
 # (a) one job alone: the best mode by pattern and message size

@@ -90,6 +90,12 @@ class CommandLinesTest {
         refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--cc", "dcqcn", "--cc-param", "target_us=3"), "emulator up",
                 "--cc-param target_us: dcqcn has no such parameter");
         refused(run("bench-forwarding", "--payload", "-5"), "emulator bench-forwarding", "--payload must be 0..");
+        refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--source-queue", "0"), "emulator up",
+                "Invalid value for option '--source-queue': 0 packets; give 1..1048576");
+        // a closed loop that may queue more at a rank than the live hosts' queue holds, as emulator sim refuses it
+        refused(run("up", "--topology", "dragonfly:p=2,a=4,h=2", "--source-queue", "64", "--job",
+                "name=bc,hosts=8,pattern=broadcast,message=64KiB"), "emulator up", "job bc (broadcast of 8 ranks) may queue 3 messages of 32 "
+                + "packets at one rank at once, 96 packets, more than a host's source queue holds (64)", "--source-queue");
     }
 
     /** A management port another process listens on is one line naming the port, before the fabric is built. */

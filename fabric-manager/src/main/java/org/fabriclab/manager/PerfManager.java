@@ -195,6 +195,9 @@ public final class PerfManager implements AutoCloseable {
         volatile long jobNonminimal;
         volatile long jobIterations;
         volatile long jobIterationNs;
+        volatile long jobRefused;
+        /** Packets received of the job by routing mode code (empty: no job), as last polled. */
+        volatile long[] jobModePackets = new long[0];
         /** Whether the last poll found the node a switch marking ECN, and its packets marked then. */
         volatile boolean ecn;
         volatile long ecnMarked;
@@ -442,6 +445,8 @@ public final class PerfManager implements AutoCloseable {
             node.jobNonminimal = nc.getNic().getJobNonminimalPackets();
             node.jobIterations = nc.getNic().getJobIterations();
             node.jobIterationNs = nc.getNic().getJobIterationNsSum();
+            node.jobRefused = nc.getNic().getJobRefusedMessages();
+            node.jobModePackets = nc.getNic().getJobModePacketsList().stream().mapToLong(Long::longValue).toArray();
             node.nic = true;
         }
         node.ecnMarked = nc.getEcn().getMarked();

@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.TreeMap;
 import org.fabriclab.agent.core.TrafficPlan;
+import org.fabriclab.routing.dragonfly.RoutingMode;
 
 /**
  * The perf manager's series, built at scrape time from its last poll (docs/metrics.md names them):
@@ -228,23 +229,31 @@ final class PerfMetrics implements MultiCollector {
     /**
      * Per job ({@code --job} on the live plane: a label per job name), what its hosts received
      * of it: messages completed, their completion times summed, packets, and the packets routed
-     * through an intermediate group, with that share as a gauge; a closed-loop job's iterations
-     * and their times summed (counted by its rank 0's host; absent for an open-loop job and until a
-     * closed-loop job's first iteration ended). Series for the first
+     * through an intermediate group, with that share as a gauge, and its packets by the routing
+     * mode they asked for (a series per mode seen: at most the 8 modes a job); a closed-loop job's
+     * iterations and their times summed (counted by its rank 0's host; absent for an open-loop job
+     * and until a closed-loop job's first iteration ended), and the messages its hosts' source
+     * queues refused and sent later. Series for the first
      * {@link TrafficPlan#MAX_JOBS} jobs by name only (the command lines refuse more); a job's
      * series are its hosts' NIC counters summed, so their number does not grow with the hosts.
      */
     private void jobs(List<MetricSnapshot> out) {
         TreeMap<String, long[]> byJob = new TreeMap<>();
+        int modes = RoutingMode.values().length;
         for (PerfManager.Node n : perf.nodes()) {
             if (n.nic && !n.nicJob.isEmpty() && (byJob.containsKey(n.nicJob) || byJob.size() < TrafficPlan.MAX_JOBS)) {
-                long[] sum = byJob.computeIfAbsent(n.nicJob, k -> new long[6]);
+                long[] sum = byJob.computeIfAbsent(n.nicJob, k -> new long[JOB_MODES + modes]);
                 sum[0] += n.jobMessages;
                 sum[1] += n.jobMessageNs;
                 sum[2] += n.jobPackets;
                 sum[3] += n.jobNonminimal;
                 sum[4] += n.jobIterations;
                 sum[5] += n.jobIterationNs;
+                sum[6] += n.jobRefused;
+                long[] byMode = n.jobModePackets;
+                for (int m = 0; m < Math.min(modes, byMode.length); m++) {
+                    sum[JOB_MODES + m] += byMode[m];
+                }
             }
         }
         List<CounterDataPointSnapshot> messages = new ArrayList<>();
@@ -254,6 +263,8 @@ final class PerfMetrics implements MultiCollector {
         List<GaugeDataPointSnapshot> share = new ArrayList<>();
         List<CounterDataPointSnapshot> iterations = new ArrayList<>();
         List<CounterDataPointSnapshot> iterationSeconds = new ArrayList<>();
+        List<CounterDataPointSnapshot> refused = new ArrayList<>();
+        List<CounterDataPointSnapshot> modePackets = new ArrayList<>();
         byJob.forEach((job, sum) -> {
             Labels labels = Labels.of("job", job);
             messages.add(counter(sum[0], labels));
@@ -266,6 +277,14 @@ final class PerfMetrics implements MultiCollector {
             if (sum[4] > 0) {
                 iterations.add(counter(sum[4], labels));
                 iterationSeconds.add(counter(sum[5] / 1e9, labels));
+            }
+            if (sum[4] > 0 || sum[6] > 0) {
+                refused.add(counter(sum[6], labels));
+            }
+            for (int m = 0; m < modes; m++) {
+                if (sum[JOB_MODES + m] > 0) {
+                    modePackets.add(counter(sum[JOB_MODES + m], Labels.of("job", job, "mode", RoutingMode.ofCode(m).name())));
+                }
             }
         });
         counter(out, "fabric_job_messages", "jobs (--job): messages received whole by the job's hosts", messages);
@@ -280,7 +299,14 @@ final class PerfMetrics implements MultiCollector {
                 + "before the first)", iterations);
         counter(out, "fabric_job_iteration_seconds", "closed-loop jobs: those iterations' times summed, a round trip, a barrier or a "
                 + "broadcast (model seconds; divided by fabric_job_iterations_total, the mean)", iterationSeconds);
+        counter(out, "fabric_job_refused_messages", "closed-loop jobs: messages the loop sent that the sender's full source queue "
+                + "refused, each queued later when it had room (none lost; --source-queue)", refused);
+        counter(out, "fabric_job_mode_packets", "jobs: data packets the job's hosts received of the job, by the routing mode they "
+                + "asked for (label mode; application-aware routing's choices)", modePackets);
     }
+
+    /** Where a job's sums hold its packets by routing mode ({@link #jobs}): after its seven other sums. */
+    private static final int JOB_MODES = 7;
 
     private void flows(List<MetricSnapshot> out) {
         List<GaugeDataPointSnapshot> top = new ArrayList<>();

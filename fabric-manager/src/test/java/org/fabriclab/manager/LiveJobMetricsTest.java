@@ -15,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -114,7 +115,12 @@ class LiveJobMetricsTest {
      * two groups whose packets all ask for NMIN_HASH goes through an intermediate group every time
      * (share 1), an all-to-all whose packets ask for MIN_HASH never (share 0); a barrier and a
      * broadcast of four ranks each (the ends of their iterations seen by another rank than 0, posted
-     * to it) count iterations.
+     * to it) count iterations. Each job's packets by the mode they asked for: the fixed modes' all
+     * theirs; a closed-loop ring allreduce under application-aware routing ({@code mode=app-aware},
+     * each message's mode chosen from the NIC counters when its first packet leaves) completes
+     * iterations, and its packets carry only the two modes the chooser weighs, the high bias among
+     * them (its first message, below the 4 KiB between counter reads, always takes it), and none of
+     * its messages was refused.
      */
     @Test
     void fabricManagerEmulateJobsHaveTheirRoutingModesNonMinimalShare(@TempDir Path dir) throws Exception {
@@ -125,7 +131,7 @@ class LiveJobMetricsTest {
             "--job", "name=ring,hosts=2,placement=interleaved,pattern=allreduce-ring,load=0.05,mode=NMIN_HASH",
             "--job", "name=a2a,hosts=4,placement=contiguous,pattern=all-to-all,load=0.05,mode=MIN_HASH,message=8KiB",
             "--job", "name=bar,hosts=4,placement=random,pattern=barrier", "--job", "name=bc,hosts=4,pattern=broadcast,message=4KiB",
-            "--job-seed", "3"};
+            "--job", "name=app,hosts=4,placement=interleaved,pattern=allreduce,mode=app-aware", "--job-seed", "3"};
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> Cli.execute(new FabricManagerMain().onStarted(up::complete),
                 args, new PrintWriter(new StringWriter(), true), new PrintWriter(err, true)));
         FabricManagerMain.Running daemon = CompletableFuture.anyOf(up, exit).thenApply(x -> up.getNow(null)).get(120, TimeUnit.SECONDS);
@@ -139,7 +145,8 @@ class LiveJobMetricsTest {
                 return m.get().getOrDefault("fabric_job_packets_total{job=\"ring\"}", 0.0) >= 20
                         && m.get().getOrDefault("fabric_job_messages_total{job=\"a2a\"}", 0.0) >= 5
                         && m.get().getOrDefault("fabric_job_iterations_total{job=\"bar\"}", 0.0) >= 5
-                        && m.get().getOrDefault("fabric_job_iterations_total{job=\"bc\"}", 0.0) >= 5;
+                        && m.get().getOrDefault("fabric_job_iterations_total{job=\"bc\"}", 0.0) >= 5
+                        && m.get().getOrDefault("fabric_job_iterations_total{job=\"app\"}", 0.0) >= 5;
             });
             assertTrue(m.get().get("fabric_job_iteration_seconds_total{job=\"bar\"}") > 0, "iteration times summed");
             assertTrue(m.get().get("fabric_job_iteration_seconds_total{job=\"bc\"}") > 0, "iteration times summed");
@@ -147,11 +154,34 @@ class LiveJobMetricsTest {
             assertEquals(0.0, m.get().get("fabric_job_nonminimal_ratio{job=\"a2a\"}"), "MIN_HASH: none");
             assertTrue(4 * m.get().get("fabric_job_messages_total{job=\"a2a\"}") <= m.get().get("fabric_job_packets_total{job=\"a2a\"}"),
                     "an 8 KiB message is four packets");
+            // each job's packets by mode add up to its packets (one poll's counters of each host)
+            assertEquals(Map.of("NMIN_HASH", m.get().get("fabric_job_packets_total{job=\"ring\"}")), byMode(m.get(), "ring"));
+            assertEquals(Map.of("MIN_HASH", m.get().get("fabric_job_packets_total{job=\"a2a\"}")), byMode(m.get(), "a2a"));
+            assertEquals(Map.of("DEFAULT", m.get().get("fabric_job_packets_total{job=\"bar\"}")), byMode(m.get(), "bar"));
+            Map<String, Double> app = byMode(m.get(), "app");
+            assertTrue(Set.of("ADAPTIVE_0", "ADAPTIVE_3").containsAll(app.keySet()), "the chooser's two modes only: " + app);
+            assertTrue(app.getOrDefault("ADAPTIVE_3", 0.0) > 0, "the first messages take the high bias: " + app);
+            assertEquals(m.get().get("fabric_job_packets_total{job=\"app\"}"), app.values().stream().mapToDouble(Double::doubleValue).sum(),
+                    "every packet of the job counted under one mode: " + app);
+            assertEquals(0.0, m.get().get("fabric_job_refused_messages_total{job=\"app\"}"), "the source queue held every message");
+            assertEquals(null, m.get().get("fabric_job_refused_messages_total{job=\"ring\"}"), "an open loop's job has none");
             MetricsTest.promtoolAccepts(dir, body.get());
         } finally {
             daemon.stop().run();
             assertEquals(0, exit.get(60, TimeUnit.SECONDS), err.toString());
         }
+    }
+
+    /** {@code job}'s {@code fabric_job_mode_packets_total} series by their mode label. */
+    private static Map<String, Double> byMode(Map<String, Double> samples, String job) {
+        String prefix = "fabric_job_mode_packets_total{job=\"" + job + "\",mode=\"";
+        Map<String, Double> out = new java.util.TreeMap<>();
+        samples.forEach((k, v) -> {
+            if (k.startsWith(prefix)) {
+                out.put(k.substring(prefix.length(), k.length() - 2), v);
+            }
+        });
+        return out;
     }
 
     private static String scrape(int port) {

@@ -82,7 +82,7 @@ public final class JobOptions {
      * {@code fabric} as the simulator places them (random placement seeded by {@code seed}), a job
      * without {@code load=} at {@code --traffic-gbps} over {@code linkGbps}, without {@code mode=}
      * asking for {@code --routing-mode}, messages of {@code payloadBytes} packets in the hosts'
-     * source queue; closed-loop jobs as the simulator runs them; empty without {@code --job}.
+     * source queue of {@code --source-queue}; closed-loop jobs as the simulator runs them; empty without {@code --job}.
      *
      * @throws IllegalArgumentException one line: a bad spec, jobs that do not fit, or {@code --traffic} given too
      */
@@ -100,7 +100,7 @@ public final class JobOptions {
             throw new IllegalArgumentException("Invalid value for option '--job': a job without load= runs at --traffic-gbps "
                     + traffic.gbps + " of the " + linkGbps + " Gbps links; give load= in (0, 1] or a --traffic-gbps up to the link rate");
         }
-        return place(fabric, seed, load, traffic.routingMode, payloadBytes, SourceQueue.PACKETS);
+        return place(fabric, seed, load, traffic.routingMode, payloadBytes, traffic.sourceQueuePackets());
     }
 
     /**

@@ -2,6 +2,7 @@ package org.fabriclab.emulator.cli;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.cli.Gbps;
 import org.fabriclab.cli.NamedValues;
@@ -11,7 +12,7 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --traffic}, {@code --traffic-gbps} and {@code --routing-mode}: the traffic a live emulated fabric's hosts send once
+ * {@code --traffic}, {@code --traffic-gbps}, {@code --routing-mode} and {@code --source-queue}: the traffic a live emulated fabric's hosts send once
  * a manager has activated them ({@code emulator up}, {@code fabric-manager --emulate}). The one
  * table from command-line names to the live plane's patterns; {@code none} sends nothing. The
  * default is the command's, so it is given to {@link #pattern(String)}.
@@ -43,6 +44,26 @@ public final class TrafficOptions {
             description = "The routing mode every host's packets ask for, as Aries hosts choose it: ${COMPLETION-CANDIDATES} "
                     + "(honoured by a Dragonfly's adaptive routing; DEFAULT: none). Default: ${DEFAULT-VALUE}")
     public RoutingMode routingMode = RoutingMode.DEFAULT;
+
+    @Option(names = "--source-queue", defaultValue = "" + SourceQueue.PACKETS, paramLabel = "PACKETS",
+            description = "Each host's source queue: packets created and not yet taken by its NIC, 1.." + SourceQueue.MAX_PACKETS
+                    + " (emulator sim's option). A full one refuses an open loop's new packets (lost) and holds a closed-loop job's "
+                    + "message back until it has room (fabric_job_refused_messages_total); a --job whose messages, or whose closed "
+                    + "loop's messages at once, could not fit is refused at the start. Default: ${DEFAULT-VALUE}")
+    public int sourceQueue = SourceQueue.PACKETS;
+
+    /**
+     * {@code --source-queue}, checked.
+     *
+     * @throws IllegalArgumentException one line naming the option and the value
+     */
+    public int sourceQueuePackets() {
+        if (sourceQueue < 1 || sourceQueue > SourceQueue.MAX_PACKETS) {
+            throw new IllegalArgumentException("Invalid value for option '--source-queue': " + sourceQueue + " packets; give 1.."
+                    + SourceQueue.MAX_PACKETS);
+        }
+        return sourceQueue;
+    }
 
     /** The pattern's name as given, or {@code defaultName}. */
     public String name(String defaultName) {

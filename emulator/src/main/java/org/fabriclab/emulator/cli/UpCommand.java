@@ -105,6 +105,7 @@ public final class UpCommand implements Callable<Integer> {
             throw new IllegalArgumentException("give --processes (this emulator starts the switches) or --switch-agents (they run elsewhere), not both");
         }
         Fabric f = topology.fabric();
+        int sourceQueue = traffic.sourceQueuePackets();
         List<Simulation.Job> jobs = jobOptions.placeLive(f, traffic, link.linkGbps, PAYLOAD_BYTES, seed);
         TrafficPattern pattern = traffic.pattern("none", f);
         CongestionControl.Settings ccSettings = cc.settings(link.linkGbps);
@@ -122,7 +123,8 @@ public final class UpCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (EmulatedFabric fabric = EmulatedFabric.start(f, EmulatedFabric.Options.DEFAULTS.withThreads(threads).withLinkGbps(link.linkGbps)
                 .withLinkLatencyNs(latencyNs).withManagementPort(port == 0 ? ANY_TCP_PORT : port).withProcesses(processes)
-                .withTimeDilation(dilation.timeDilation).withNetwork(network).withCongestionControl(ccSettings))) {
+                .withTimeDilation(dilation.timeDilation).withNetwork(network).withCongestionControl(ccSettings)
+                .withSourceQueuePackets(sourceQueue))) {
             String endpoint = fabric.tcpEndpoint(f.name(f.nodeCount() - 1));
             out.println("fabric up: " + f.switchCount() + " switches, " + f.caCount() + " hosts, " + f.linkCount()
                     + " links; manage it with: bin/fabric-manager --connect " + endpoint);

@@ -26,6 +26,7 @@ import org.fabriclab.agent.core.ClosedLoop;
 import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.EcnMarking;
 import org.fabriclab.agent.core.HostRoutes;
+import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.core.TrafficPlan;
 import org.fabriclab.agent.link.DataLinks;
@@ -88,10 +89,11 @@ public final class EmulatedFabric implements AutoCloseable {
      *                        name, and switches run elsewhere (one pod per switch)
      * @param outputBufferPackets the switches' output buffer per port and lane (0: input-queued)
      * @param cc              the hosts' NIC congestion control (null: none); with DCQCN's the switches mark ECN
+     * @param sourceQueuePackets each host's source queue ({@code --source-queue}; {@link SourceQueue#PACKETS} unless told)
      */
     public record Options(int threads, int vls, int bufferPackets, double linkGbps, long linkLatencyNs, int managementPort,
                           boolean processes, TimeDilation timeDilation, Network network, int outputBufferPackets,
-                          CongestionControl.Settings cc) {
+                          CongestionControl.Settings cc, int sourceQueuePackets) {
         /**
          * Two event loops, two lanes, 8-packet buffers, input-queued switches, 100 Gbps links
          * without delay (but where the topology gives one), in-process management only, real time.
@@ -101,7 +103,8 @@ public final class EmulatedFabric implements AutoCloseable {
         /** Options on loopback ({@link Network#LOOPBACK}), input-queued switches. */
         public Options(int threads, int vls, int bufferPackets, double linkGbps, long linkLatencyNs, int managementPort,
                        boolean processes, TimeDilation timeDilation) {
-            this(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, Network.LOOPBACK, 0, null);
+            this(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, Network.LOOPBACK, 0, null,
+                    SourceQueue.PACKETS);
         }
 
         public Options {
@@ -112,7 +115,7 @@ public final class EmulatedFabric implements AutoCloseable {
 
         /** Data lanes, input buffer and output buffer (0: input-queued) per port and lane. */
         public Options withLanes(int lanes, int buffer, int outputBuffer) {
-            return new Options(threads, lanes, buffer, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network, outputBuffer, cc);
+            return new Options(threads, lanes, buffer, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network, outputBuffer, cc, sourceQueuePackets);
         }
 
         /**
@@ -134,37 +137,43 @@ public final class EmulatedFabric implements AutoCloseable {
         }
 
         public Options withNetwork(Network n) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, n, outputBufferPackets, cc);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, n, outputBufferPackets, cc, sourceQueuePackets);
         }
 
         public Options withThreads(int t) {
-            return new Options(t, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network, outputBufferPackets, cc);
+            return new Options(t, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network, outputBufferPackets, cc, sourceQueuePackets);
         }
 
         public Options withLinkGbps(double g) {
-            return new Options(threads, vls, bufferPackets, g, linkLatencyNs, managementPort, processes, timeDilation, network, outputBufferPackets, cc);
+            return new Options(threads, vls, bufferPackets, g, linkLatencyNs, managementPort, processes, timeDilation, network, outputBufferPackets, cc, sourceQueuePackets);
         }
 
         public Options withLinkLatencyNs(long ns) {
-            return new Options(threads, vls, bufferPackets, linkGbps, ns, managementPort, processes, timeDilation, network, outputBufferPackets, cc);
+            return new Options(threads, vls, bufferPackets, linkGbps, ns, managementPort, processes, timeDilation, network, outputBufferPackets, cc, sourceQueuePackets);
         }
 
         public Options withManagementPort(int port) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, port, processes, timeDilation, network, outputBufferPackets, cc);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, port, processes, timeDilation, network, outputBufferPackets, cc, sourceQueuePackets);
         }
 
         public Options withProcesses(boolean p) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, p, timeDilation, network, outputBufferPackets, cc);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, p, timeDilation, network, outputBufferPackets, cc, sourceQueuePackets);
         }
 
         /** The hosts' NIC congestion control {@code c} (null: none). */
         public Options withCongestionControl(CongestionControl.Settings c) {
             return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network,
-                    outputBufferPackets, c);
+                    outputBufferPackets, c, sourceQueuePackets);
+        }
+
+        /** Each host's source queue, packets ({@code --source-queue}). */
+        public Options withSourceQueuePackets(int packets) {
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network,
+                    outputBufferPackets, cc, packets);
         }
 
         public Options withTimeDilation(TimeDilation d) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, d, network, outputBufferPackets, cc);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, d, network, outputBufferPackets, cc, sourceQueuePackets);
         }
     }
 
@@ -698,7 +707,7 @@ public final class EmulatedFabric implements AutoCloseable {
         }
         for (int i = 0; i < lids.length; i++) {
             ((LiveHost) nodes[hostNodes.get(i)]).start(new Traffic(lids, i, plan, lanes(tables, lids[i]), Arrivals.Mode.POISSON, rateGbps,
-                    payloadBytes, packetsPerHost, i + 1L, routingMode));
+                    payloadBytes, packetsPerHost, i + 1L, routingMode).withSourceQueue(options.sourceQueuePackets()));
         }
     }
 
@@ -751,7 +760,7 @@ public final class EmulatedFabric implements AutoCloseable {
             CompletableFuture<?>[] started = new CompletableFuture<?>[ranks.length];
             for (int r = 0; r < ranks.length; r++) {
                 started[r] = rankHosts[r].start(new Traffic(lids, r, plan, lanes(tables, lids[r]), Arrivals.Mode.POISSON, gbps, payloadBytes,
-                        0, (j + 1L) * 1_000_003L + r, job.mode(), job.name(), job.appAware(), loop));
+                        0, (j + 1L) * 1_000_003L + r, job.mode(), job.name(), job.appAware(), loop, options.sourceQueuePackets()));
             }
             if (loop != null) { // its first messages once every rank would count what it receives
                 CompletableFuture.allOf(started).thenRun(loop::start);

@@ -79,7 +79,20 @@ public final class PortCounterArray {
     public static final int JOB_ITERATIONS = 19;
     /** Node counter (the NIC of a closed-loop job's rank 0): those iterations' times summed, model ns. */
     public static final int JOB_ITERATION_NS = 20;
-    public static final int NODE_COUNTERS = 21;
+    /**
+     * Node counter (the NIC of a closed-loop job's host): messages its loop sent that the source
+     * queue refused (full), each queued later, in order, when it had room (a live job's).
+     */
+    public static final int JOB_REFUSED_MESSAGES = 21;
+    /**
+     * Node counters (a NIC of a job's host), one per routing mode, this plus the mode's header code
+     * ({@code RoutingMode.code()}, 0 to {@link #ROUTING_MODES} - 1): its job's data packets received
+     * here that asked for the mode (a live job's).
+     */
+    public static final int JOB_MODE_PACKETS = 22;
+    /** Routing modes counted apart ({@link #JOB_MODE_PACKETS}): every code {@code RoutingMode} names. */
+    public static final int ROUTING_MODES = 8;
+    public static final int NODE_COUNTERS = JOB_MODE_PACKETS + ROUTING_MODES;
 
     /** Why a packet was discarded (IBA counts them apart: PortXmitDiscards, VL15Dropped, buffer overruns, link errors). */
     public enum DiscardReason {

@@ -22,6 +22,7 @@ import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.routing.dragonfly.DragonflyHeader;
+import org.fabriclab.routing.dragonfly.RoutingMode;
 
 /**
  * A host: its NIC's {@link HostCore} and its traffic decisions' {@link HostPolicy} (the same the
@@ -53,7 +54,14 @@ import org.fabriclab.routing.dragonfly.DragonflyHeader;
  * <p>A closed-loop job's host ({@link Traffic#loop}): no arrivals; it sends a whole message when
  * its job's {@link LiveLoop} says so (the job's {@code ClosedLoop}, the simulator's), which it
  * tells of every message of its job it has received whole; rank 0's host counts the job's
- * iterations in its node counters ({@link PortCounterArray#JOB_ITERATIONS} and the one after).
+ * iterations in its node counters ({@link PortCounterArray#JOB_ITERATIONS} and the one after). A
+ * message the source queue refuses (full) is not lost, as an open loop's is: the loop would wait
+ * for it for ever. It waits in {@link #deferred}, in order, and is queued when the queue has room
+ * (at the NIC's next credit or link event), counted ({@link PortCounterArray#JOB_REFUSED_MESSAGES})
+ * and the first of the job's logged ({@link LiveLoop#refused}). The simulator throws instead: it
+ * cannot happen to a job the command lines accept ({@code ClosedLoop.messagesQueuedAtOnce}).
+ * As a receiver a job's host also counts its job's packets by the routing mode they asked for
+ * ({@link PortCounterArray#JOB_MODE_PACKETS}): what application-aware routing chose.
  */
 public final class LiveHost extends LiveNode implements HostCore.Output {
     static final long TICK_NS = 100_000;
@@ -79,6 +87,16 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     private LiveLoop closedLoop;
     private int rank;
     private LiveLoop.Answers answers;
+    /**
+     * A closed-loop job's messages the source queue refused, by destination rank and the time the
+     * loop sent them (their creation: the wait counts in their completion time), oldest at {@link
+     * #deferredHead}, {@link #deferredCount} of them: rings sized for the most the loop queues at
+     * once, grown (rarely) if more wait.
+     */
+    private int[] deferred = new int[0];
+    private long[] deferredAt = new long[0];
+    private int deferredHead;
+    private int deferredCount;
     /** A closed-loop job's ranks by LID (-1: none): who sent a message received. */
     private int[] rankOfLid = new int[0];
     /** Stopped: no new packets are created, but those already made (queued or held) still go. */
@@ -128,9 +146,13 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
             answers = closedLoop == null ? null : closedLoop.answers();
             rank = t.self();
             rankOfLid = closedLoop == null ? new int[0] : ranksByLid(t.hostLids());
+            deferred = closedLoop == null ? new int[0] : new int[Math.max(1, closedLoop.messagesQueuedAtOnce())];
+            deferredAt = new long[deferred.length];
+            deferredHead = 0;
+            deferredCount = 0;
             HostPolicy previous = policy;
             policy = new HostPolicy(t.plan().destinations(t.self(), random),
-                    meanGapNs > 0 ? new Arrivals(t.arrivals(), meanGapNs, random) : null, t.lanes(), vls);
+                    meanGapNs > 0 ? new Arrivals(t.arrivals(), meanGapNs, random) : null, t.lanes(), vls, t.sourcePackets());
             policy.routingMode(t.routingMode());
             if (t.appAware()) {
                 policy.appAware(new AppAwareRouting(mgmt.counters(), 1, (long) k * t.payloadBytes(), k, frameBytes,
@@ -196,8 +218,10 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     }
 
     /**
-     * The closed loop says: send a whole message to rank {@code to} now (queued whole or refused
-     * whole, as every job's message); nothing once stopped. On the event loop.
+     * The closed loop says: send a whole message to rank {@code to} now (queued whole, as every
+     * job's message); nothing once stopped. A message the source queue refuses, or sent while
+     * others wait, waits after them ({@link #deferred}): it is counted, the job's first logged, and
+     * it is queued when there is room. On the event loop.
      */
     void loopSend(int to) {
         Traffic t = traffic;
@@ -205,11 +229,46 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
             return;
         }
         long now = now();
-        policy.source().addMessage(now, ClosedLoop.destinationFlow(to), k(t));
-        created += k(t);
+        int k = k(t);
+        created += k;
+        SourceQueue source = policy.source();
+        if (deferredCount > 0 || source.room() < k) {
+            defer(to, now);
+            mgmt.counters().addNode(PortCounterArray.JOB_REFUSED_MESSAGES);
+            closedLoop.refused(t.job(), name(), rank, k, source.capacity(), source.room());
+        } else {
+            source.addMessage(now, ClosedLoop.destinationFlow(to), k);
+        }
         int slid = port.activeLid();
         if (slid != 0) {
             pump(t, slid, now);
+        }
+    }
+
+    /** Keeps a closed-loop message to rank {@code to}, sent by the loop at {@code at}, to be queued after those waiting already. */
+    private void defer(int to, long at) {
+        if (deferredCount == deferred.length) {
+            int[] grown = new int[deferred.length * 2];
+            long[] grownAt = new long[grown.length];
+            for (int i = 0; i < deferredCount; i++) {
+                grown[i] = deferred[(deferredHead + i) % deferred.length];
+                grownAt[i] = deferredAt[(deferredHead + i) % deferred.length];
+            }
+            deferred = grown;
+            deferredAt = grownAt;
+            deferredHead = 0;
+        }
+        int tail = (deferredHead + deferredCount++) % deferred.length;
+        deferred[tail] = to;
+        deferredAt[tail] = at;
+    }
+
+    /** Queues the closed-loop messages waiting ({@link #deferred}), in order, while the source queue has room for them. */
+    private void queueDeferred(SourceQueue source, int k) {
+        while (deferredCount > 0 && source.room() >= k) { // tried by room: the queue's refused count is an open loop's loss
+            source.addMessage(deferredAt[deferredHead], ClosedLoop.destinationFlow(deferred[deferredHead]), k);
+            deferredHead = deferredHead + 1 == deferred.length ? 0 : deferredHead + 1;
+            deferredCount--;
         }
     }
 
@@ -240,8 +299,9 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
      * packets overtaken by a later one of their pair (reordering), {@code missing} the packets of a
      * pair skipped (lost, less those that arrived late), the percentiles are of every packet's
      * latency (source queueing included), {@code refused} the packets the full source queue turned
-     * away, {@code idle} nothing waiting in the source queue (none queued, none held: once stopped,
-     * the host sends no more).
+     * away (an open loop's, lost; a closed loop's wait, {@link PortCounterArray#JOB_REFUSED_MESSAGES}), {@code idle} nothing waiting
+     * in the source queue (none queued, none held, no closed-loop message refused and waiting: once
+     * stopped, the host sends no more).
      */
     public record Stats(long sent, long received, long receivedBytes, long outOfOrder, long missing, long latencyNsSum,
                         long latencyP95Ns, long latencyP99Ns, long refused, boolean idle) {
@@ -253,7 +313,8 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         execute(() -> {
             var t = sink.totals();
             f.complete(new Stats(sent, t.packets(), t.bytes(), t.outOfOrder(), t.missing(), t.latencyNsSum(), t.latencyP95Ns(),
-                    t.latencyP99Ns(), policy == null ? 0 : policy.source().refused(), policy == null || policy.source().isIdle()));
+                    t.latencyP99Ns(), policy == null ? 0 : policy.source().refused(),
+                    policy == null || policy.source().isIdle() && deferredCount == 0));
         });
         return f;
     }
@@ -286,7 +347,8 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         SourceQueue source = policy.source();
         boolean limited = t.packets() > 0;
         if (closedLoop != null) {
-            // a closed loop's messages are made on receipt (loopSend): only moved on here
+            // a closed loop's messages are made on receipt (loopSend): those the queue refused are queued when it has room
+            queueDeferred(source, k(t));
         } else if (stopped) {
             nextArrival = Math.max(nextArrival, now); // nothing created while stopped
         } else if (meanGapNs == 0) {
@@ -429,6 +491,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     private void jobReceived(int h, long now) {
         PortCounterArray c = mgmt.counters();
         c.addNode(PortCounterArray.JOB_PACKETS);
+        c.addNode(PortCounterArray.JOB_MODE_PACKETS + RoutingMode.ofCode(pool.mode(h)).code());
         if (DragonflyHeader.has(pool.route(h), DragonflyHeader.NONMINIMAL)) {
             c.addNode(PortCounterArray.JOB_NONMINIMAL_PACKETS);
         }

@@ -1,7 +1,10 @@
 package org.fabriclab.agent.link;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.fabriclab.agent.core.ClosedLoop;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A closed-loop job on the live plane: the core's {@link ClosedLoop} (the simulator's), shared by
@@ -21,8 +24,11 @@ import org.fabriclab.agent.core.ClosedLoop;
  * add (source queue, NIC, frame handling, the tasks posted between hosts).
  */
 public final class LiveLoop {
+    private static final Logger LOG = LoggerFactory.getLogger(LiveLoop.class);
     private final ClosedLoop loop;
     private final LiveHost[] hosts;
+    /** A host's source queue refused one of the loop's messages, and it was logged (once per job). */
+    private final AtomicBoolean refusalLogged = new AtomicBoolean();
 
     /** {@code loop} run by {@code hosts}, rank r on {@code hosts[r]}. */
     public LiveLoop(ClosedLoop loop, LiveHost[] hosts) {
@@ -43,6 +49,28 @@ public final class LiveLoop {
         return loop.messagePackets();
     }
 
+    /** The most whole messages one rank may have queued at once ({@link ClosedLoop#messagesQueuedAtOnce}). */
+    int messagesQueuedAtOnce() {
+        return ClosedLoop.messagesQueuedAtOnce(loop.kind(), loop.ranks());
+    }
+
+    /**
+     * A host's source queue refused a message of this loop (full): logged for the first of the
+     * job's, from any host's event loop. The host keeps the message and queues it when there is
+     * room, so the loop goes on, slowed; the command lines refuse a job whose messages may not fit
+     * at once, so this happens only to a loop started past them with a queue too small.
+     */
+    void refused(String job, String host, int rank, int messagePackets, int queuePackets, int room) {
+        if (refusalLogged.compareAndSet(false, true)) {
+            LOG.warn("job {}: host {} (rank {}) could not queue a closed-loop message of {} packets: its source queue of {} packets "
+                    + "had room for {}; the message waits, and the loop with it, until the queue has room (every such message is "
+                    + "counted in fabric_job_refused_messages_total; only this first is logged). A {} loop of {} ranks may queue {} "
+                    + "messages at a rank at once: give a --source-queue of {} packets or more", job, host, rank, messagePackets,
+                    queuePackets, room, loop.kind().cliName(), loop.ranks(), messagesQueuedAtOnce(),
+                    (long) messagesQueuedAtOnce() * messagePackets);
+        }
+    }
+
     /** A new {@link Answers} for one host of this loop (confined to its event loop). */
     Answers answers() {
         return new Answers();
@@ -51,7 +79,7 @@ public final class LiveLoop {
     /** Starts the first iteration, on rank 0's host (call once every rank's host runs its traffic, {@link LiveHost#start}). */
     public void start() {
         LiveHost root = hosts[0];
-        root.execute(() -> {
+        root.executeEvent(() -> {
             Answers a = root.loopAnswers();
             synchronized (this) {
                 loop.start(root.modelNow(), a);
@@ -125,7 +153,7 @@ public final class LiveLoop {
                 if (from == self) {
                     from.loopSend(to);
                 } else {
-                    from.execute(() -> from.loopSend(to));
+                    from.executeEvent(() -> from.loopSend(to));
                 }
             }
             n = 0;

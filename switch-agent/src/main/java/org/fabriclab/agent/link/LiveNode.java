@@ -294,6 +294,20 @@ public abstract class LiveNode {
     }
 
     /** Runs {@code task} on the node's event loop; a task for a node whose loop has shut down is dropped. */
+    /**
+     * Runs {@code event} on the event loop as an event of its own, as a frame's arrival is one: the
+     * links it freed, the credits it owed and the frames it wrote are flushed after it ({@link
+     * #drain}). A task that sends must be run so: posted with {@link #execute} alone, a frame it
+     * writes on a link without delay waits for the node's next event, and a node with none coming
+     * (a closed loop's first message) waits for ever.
+     */
+    void executeEvent(Runnable event) {
+        execute(() -> {
+            event.run();
+            drain(now());
+        });
+    }
+
     public void execute(Runnable task) {
         if (loop.isShuttingDown()) {
             return;

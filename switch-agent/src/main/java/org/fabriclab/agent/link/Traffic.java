@@ -2,6 +2,7 @@ package org.fabriclab.agent.link;
 
 import org.fabriclab.agent.core.Arrivals;
 import org.fabriclab.agent.core.HostRoutes;
+import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.core.TrafficPlan;
 import org.fabriclab.routing.dragonfly.RoutingMode;
@@ -28,9 +29,18 @@ import org.fabriclab.routing.engine.PathLanes;
  * @param appAware     a job's host chooses each message's routing mode from its NIC counters ({@code AppAwareRouting})
  * @param loop         a closed-loop job's loop, shared by its ranks (the plan's hosts, {@code self} this one's rank): no
  *                     arrivals, {@code rateGbps} unused, a message sent when the loop says; null: open loop
+ * @param sourcePackets the host's source queue, packets ({@link SourceQueue#PACKETS} unless told; {@code --source-queue})
  */
 public record Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lanes, Arrivals.Mode arrivals, double rateGbps,
-                      int payloadBytes, long packets, long seed, RoutingMode routingMode, String job, boolean appAware, LiveLoop loop) {
+                      int payloadBytes, long packets, long seed, RoutingMode routingMode, String job, boolean appAware, LiveLoop loop,
+                      int sourcePackets) {
+    /** With the default source queue ({@link SourceQueue#PACKETS}). */
+    public Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lanes, Arrivals.Mode arrivals, double rateGbps,
+                   int payloadBytes, long packets, long seed, RoutingMode routingMode, String job, boolean appAware, LiveLoop loop) {
+        this(hostLids, self, plan, lanes, arrivals, rateGbps, payloadBytes, packets, seed, routingMode, job, appAware, loop,
+                SourceQueue.PACKETS);
+    }
+
     /** An open-loop job's traffic (or with {@code job} null, no job's). */
     public Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lanes, Arrivals.Mode arrivals, double rateGbps,
                    int payloadBytes, long packets, long seed, RoutingMode routingMode, String job, boolean appAware) {
@@ -66,6 +76,13 @@ public record Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lan
         if (appAware && job == null) {
             throw new IllegalArgumentException("application-aware routing chooses per message: a job's traffic only");
         }
+        if (sourcePackets < 1 || sourcePackets > SourceQueue.MAX_PACKETS) {
+            throw new IllegalArgumentException("a source queue holds 1.." + SourceQueue.MAX_PACKETS + " packets, not " + sourcePackets);
+        }
+        if (loop != null && plan.messagePackets() > sourcePackets) {
+            throw new IllegalArgumentException("a closed loop's message of " + plan.messagePackets() + " packets never fits a source queue "
+                    + "of " + sourcePackets + ": the loop would wait for it for ever");
+        }
         if (loop != null && (job == null || loop.ranks() != hostLids.length || loop.messagePackets() != plan.messagePackets())) {
             throw new IllegalArgumentException("a closed loop is a job's, over the plan's " + hostLids.length + " ranks and its messages of "
                     + plan.messagePackets() + " packets");
@@ -83,11 +100,19 @@ public record Traffic(int[] hostLids, int self, TrafficPlan plan, HostRoutes lan
 
     /** The same traffic with arrivals spaced by {@code mode}. */
     public Traffic withArrivals(Arrivals.Mode mode) {
-        return new Traffic(hostLids, self, plan, lanes, mode, rateGbps, payloadBytes, packets, seed, routingMode, job, appAware, loop);
+        return new Traffic(hostLids, self, plan, lanes, mode, rateGbps, payloadBytes, packets, seed, routingMode, job, appAware, loop,
+                sourcePackets);
     }
 
     /** The same traffic with every packet asking for routing mode {@code mode}. */
     public Traffic withRoutingMode(RoutingMode mode) {
-        return new Traffic(hostLids, self, plan, lanes, arrivals, rateGbps, payloadBytes, packets, seed, mode, job, appAware, loop);
+        return new Traffic(hostLids, self, plan, lanes, arrivals, rateGbps, payloadBytes, packets, seed, mode, job, appAware, loop,
+                sourcePackets);
+    }
+
+    /** The same traffic from a source queue of {@code packets} packets. */
+    public Traffic withSourceQueue(int packets) {
+        return new Traffic(hostLids, self, plan, lanes, arrivals, rateGbps, payloadBytes, this.packets, seed, routingMode, job, appAware,
+                loop, packets);
     }
 }

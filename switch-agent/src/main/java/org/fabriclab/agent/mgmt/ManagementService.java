@@ -7,6 +7,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -395,7 +396,9 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
                     .setJobPackets(c.getNode(PortCounterArray.JOB_PACKETS))
                     .setJobNonminimalPackets(c.getNode(PortCounterArray.JOB_NONMINIMAL_PACKETS))
                     .setJobIterations(c.getNode(PortCounterArray.JOB_ITERATIONS))
-                    .setJobIterationNsSum(c.getNode(PortCounterArray.JOB_ITERATION_NS)));
+                    .setJobIterationNsSum(c.getNode(PortCounterArray.JOB_ITERATION_NS))
+                    .setJobRefusedMessages(c.getNode(PortCounterArray.JOB_REFUSED_MESSAGES))
+                    .addAllJobModePackets(jobModePackets(c, node.job() != null)));
         } else if (cc != null) { // a switch that marks ECN
             b.setEcn(org.fabriclab.proto.v1.EcnCounters.newBuilder().setMarked(c.getNode(PortCounterArray.ECN_MARKED)));
         }
@@ -713,5 +716,14 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
 
     private static StatusRuntimeException notFound(String message) {
         return Status.NOT_FOUND.withDescription(message).asRuntimeException();
+    }
+
+    /** A job's host's packets received by routing mode, by the mode's code ({@link PortCounterArray#JOB_MODE_PACKETS}); none without a job. */
+    private static List<Long> jobModePackets(PortCounterArray c, boolean job) {
+        List<Long> out = new ArrayList<>(job ? PortCounterArray.ROUTING_MODES : 0);
+        for (int m = 0; job && m < PortCounterArray.ROUTING_MODES; m++) {
+            out.add(c.getNode(PortCounterArray.JOB_MODE_PACKETS + m));
+        }
+        return out;
     }
 }
