@@ -21,12 +21,6 @@ public final class SourceQueue {
     private long refused;
     private int held = PacketPool.NONE;
 
-    /**
-     * A packet created at {@code t}, of {@code flowId} (the driver's: -1 when the pattern picks the
-     * destination).
-     *
-     * @return false (and counted as refused) if the queue was full
-     */
     /** A queue of {@link #PACKETS}. */
     public SourceQueue() {
         this(PACKETS);
@@ -45,6 +39,12 @@ public final class SourceQueue {
         flow = new int[capacity];
     }
 
+    /**
+     * A packet created at {@code t}, of {@code flowId} (the driver's: -1 when the pattern picks the
+     * destination).
+     *
+     * @return false (and counted as refused) if the queue was full
+     */
     public boolean add(long t, int flowId) {
         if (count == capacity) {
             refused++;
