@@ -49,7 +49,7 @@
 # each mode (default ADAPTIVE_0 ADAPTIVE_3), REPEATS times (default 3), the runs of a repeat
 # interleaved. A run waits LIVE_WARMUP seconds (default 6: the JIT) after the job's first
 # iteration, then reads fabric_job_iterations_total and fabric_job_iteration_seconds_total at both
-# ends of WINDOW seconds (default 8) of wall time; about 20 s a run, 36 runs: 12 minutes.
+# ends of WINDOW seconds (default 8) of wall time; 20 to 26 s a run, 36 runs: 12 to 16 minutes.
 # LIVE_COMPANIES="alone 0.0001" (say) runs only those (an aggressor by its load) and reads the
 # others' runs back from the JSON. Writes
 # docs/data/noise/live/{ping-pong,barrier}.json and prints the table of docs/reproductions.md

@@ -137,10 +137,10 @@ final class Measurements {
         binNs = Math.max(1, c.durationNs() / 100);
         flowBins = new long[c.flows().size()][(int) ((c.durationNs() + binNs - 1) / binNs)];
         seriesNs = c.seriesNs();
-        int seriesBins = seriesNs == 0 ? 0 : (int) ((c.durationNs() + seriesNs - 1) / seriesNs);
-        seriesPackets = new long[seriesBins];
-        seriesLatencyNs = new long[seriesBins];
-        seriesBytes = new long[seriesBins];
+        int bins = seriesNs == 0 ? 0 : seriesBins(); // the configured end's: a steady run ends no later
+        seriesPackets = new long[bins];
+        seriesLatencyNs = new long[bins];
+        seriesBytes = new long[bins];
         jobs = c.jobs();
         int js = jobs.size();
         jobOf = new int[hosts];
@@ -325,7 +325,7 @@ final class Measurements {
             steady.delivered(t - pool.timestamp(h), pool.bytes(h));
         }
         if (seriesNs > 0) {
-            int bin = (int) Math.min(t / seriesNs, (end + seriesNs - 1) / seriesNs - 1); // the run's last instant is in its last bin
+            int bin = (int) Math.min(t / seriesNs, seriesBins() - 1); // the run's last instant is in its last bin
             seriesPackets[bin]++;
             seriesLatencyNs[bin] += t - pool.timestamp(h);
             seriesBytes[bin] += pool.bytes(h);
@@ -514,9 +514,14 @@ final class Measurements {
         return out;
     }
 
+    /** Bins of {@code seriesNs} (positive) up to the run's end, the last one short if the end falls inside it. */
+    private int seriesBins() {
+        return (int) ((end + seriesNs - 1) / seriesNs);
+    }
+
     /** The series' bins: packets delivered, their mean latency and throughput (a fraction of the hosts' link rate) per bin. */
     private List<Simulation.SeriesBin> overTime(double nsPerByte) {
-        int count = seriesNs == 0 ? 0 : (int) ((end + seriesNs - 1) / seriesNs);
+        int count = seriesNs == 0 ? 0 : seriesBins();
         List<Simulation.SeriesBin> bins = new ArrayList<>(count);
         for (int b = 0; b < count; b++) {
             long start = b * seriesNs;

@@ -1056,11 +1056,15 @@ public final class SwitchCore {
         fillDue[port] = false;
     }
 
+    /** Output {@code port} takes the head of input queue {@code q}: both arbitrations' state moves past it ({@link #next}). */
+    private void taken(int port, int q) {
+        nextGrant[port] = q + 1 == ports * vls ? 0 : q + 1;
+        lastServed[q] = ++served;
+    }
+
     /** Moves the head of input queue {@code q} into output {@code port}'s buffer of its lane: its input slot is free, its credit returned. */
     private void move(int port, int q, long now) {
-        int queues = ports * vls;
-        nextGrant[port] = q + 1 == queues ? 0 : q + 1;
-        lastServed[q] = ++served;
+        taken(port, q);
         int vl = targetVl[q];
         long arrived = arrivedAt[q * depth + head[q]];
         int h = dequeue(q);
@@ -1130,10 +1134,8 @@ public final class SwitchCore {
 
     /** Sends the head of queue {@code q} on output {@code port}, lane {@code vl}. */
     private void grant(int port, int q, int vl, long now) {
-        int queues = ports * vls;
         endWait(port, now);
-        nextGrant[port] = q + 1 == queues ? 0 : q + 1;
-        lastServed[q] = ++served;
+        taken(port, q);
         long arrived = arrivedAt[q * depth + head[q]];
         int h = dequeue(q);
         credits[port * vls + vl]--;
