@@ -6,12 +6,14 @@
 #         ends when its last ten 10 us windows' mean latency and throughput lie within 5% of their
 #         mean, the fixed warm-up being the cap, and the same 100 us are measured after it; writes
 #         fig5-steady-*.json and their plots beside fig5's (docs/benchmarks.md, "The Figure 5 sweep")
-#   fig7  Figure 7: Q-adaptive's latency over time from an empty network
+#   fig7  Figure 7: Q-adaptive's latency over time from an empty network (table: fig7-rr-*.json, the
+#         same with round-robin arbitration, apart)
 #   2550  Section 6: the 2,550-node system, UR and ADV+1 (q_thld1 0.05, q_thld2 0.4 as the paper)
 #   seeds issue 17's experiment: Q-adaptive's latency over time from an empty network under ADV+1
 #         at 0.45 and UR at 0.8 from each seed (minimal, hops, zero, and a snapshot the minimal run
 #         saved at its end under the same pattern), then each pattern from the other's snapshot (a
-#         pattern change met with the tables learnt for the old one)
+#         pattern change met with the tables learnt for the old one); with round-robin arbitration,
+#         as its documented runs (2026-11-26), unless QADAPTIVE_SIM_ARGS names one
 #   table the runs' JSON as the Markdown tables of docs/reproductions.md (runs nothing)
 #   adv4links (not in all) where ADV+4 at 0.4 loads the links, Q-adaptive against VALn and PAR: each
 #         run twice, to the end and to 100 us before it (the same seed: the same run up to there),
@@ -20,15 +22,19 @@
 #         group (router x to x+1: where ADV+4's traffic through an intermediate group goes minimally)
 #         and of the other local links (docs/reproductions.md, "Figure 5, ADV+4")
 # Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig5-steady|fig7|2550|seeds|all|table|adv4links] [THREADS]
-# QADAPTIVE_NAME names fig5's and fig5-steady's files instead (docs/data/qadaptive/NAME-{adv1,ur,adv4}.json),
-# so that a variant does not overwrite the documented runs.
-# QADAPTIVE_SIM_ARGS adds emulator sim options to every run (e.g. "--arbitration lru" for SST/Merlin's
-# least-recently-used crossbar arbitration); unset, the runs are the documented ones.
+# QADAPTIVE_NAME names one figure's files instead, so that a variant does not overwrite the documented
+# runs: fig5's and fig5-steady's docs/data/qadaptive/NAME-{adv1,ur,adv4}.json, fig7's NAME-*.json and
+# docs/img/qadaptive-NAME.svg, 2550's NAME-{ur,adv1}.json (refused with all).
+# QADAPTIVE_SIM_ARGS adds emulator sim options to every run; unset, the runs are the documented ones.
+# Its --arbitration replaces the paper's lru (the CLI refuses an option given twice), e.g. the
+# round-robin comparison: QADAPTIVE_NAME=fig5-rr QADAPTIVE_SIM_ARGS="--arbitration round-robin" ... fig5 2
 # Writes docs/data/qadaptive/*.json and docs/img/qadaptive-*.svg (fig7: one plot of the six runs);
 # docs/reproductions.md reads them.
 # The paper's setting: 4 GB/s links (32 Gbps), 128-byte packets, 20-packet buffers per VC, 30 ns
 # local and 300 ns global cables (paper:qadaptive-* carry them), 5 VCs, input-output queued routers
-# (SST/Merlin's: --output-buffer 20), hosts held back by their NIC (--source-queue 20). Q-adaptive
+# (SST/Merlin's: --output-buffer 20) whose crossbar serves the least recently served input buffer first
+# (--arbitration lru: SST/Merlin's merlin.xbar_arb_lru, which the paper's configuration names; the
+# simulator's default is round-robin), hosts held back by their NIC (--source-queue 20). Q-adaptive
 # learns from an empty network for 900 us before the 100 us measured; the others settle in tens of
 # microseconds and are measured over 100 us after 200 us.
 set -euo pipefail
@@ -70,8 +76,10 @@ for path in sorted(glob.glob(os.path.join(data, "*.json"))):
     drops = sum(p["packetsDropped"] for e in engines for p in e["points"])
     print("\nCells: throughput / mean latency (us) / mean hops; (sat): saturated. Packets dropped in all: %d.\n" % drops)
 for prefix, title in (("fig7", "Q-adaptive's mean latency (us) over time from an empty network"),
-                      ("seeds", "Q-adaptive's mean latency (us) over time from each seed")):
-  runs = sorted(glob.glob(os.path.join(data, prefix + "-*.json")))
+                      ("fig7-rr", "the same with round-robin arbitration"),
+                      ("seeds", "Q-adaptive's mean latency (us) over time from each seed (round-robin arbitration)")):
+  runs = [p for p in sorted(glob.glob(os.path.join(data, prefix + "-*.json")))
+          if not os.path.basename(p)[len(prefix) + 1:].startswith("rr-")]  # fig7's, not fig7-rr's
   if runs:
     print("#### %s: %s\n" % (prefix, title))
     marks = [0, 50000, 100000, 200000, 500000, 900000]
@@ -90,25 +98,35 @@ for prefix, title in (("fig7", "Q-adaptive's mean latency (us) over time from an
     print("\nSettled by: the start of the first 10 us window after which every window's mean latency stays within 10% of the last 100 us's.\n")
 PY
 fi
+if [[ $what == all && -n ${QADAPTIVE_NAME:-} ]]; then
+  echo "qadaptive-figures.sh: QADAPTIVE_NAME names one figure's files; give fig5, fig5-steady, fig7 or 2550, not all" >&2
+  exit 2
+fi
 mkdir -p "$data" "$img"
 # one copy of the emulator for the whole run: a build meanwhile must not change it under a running sweep
 "$root/bin/emulator" --version >/dev/null
 jar="$(mktemp -d)/emulator.jar"
 cp "$root"/emulator/target/emulator-*-all.jar "$jar"
 emulator() { java -jar "$jar" "$@"; }
-paper=(--vls 5 --buffer 20 --output-buffer 20 --link-gbps 32 --packet-bytes 128 --source-queue 20)
 read -r -a extra <<< "${QADAPTIVE_SIM_ARGS:-}"
-paper+=("${extra[@]}")
+with_arbitration() { # NAME: the paper's options with that crossbar arbitration, unless QADAPTIVE_SIM_ARGS names one
+  opts=(--vls 5 --buffer 20 --output-buffer 20 --link-gbps 32 --packet-bytes 128 --source-queue 20)
+  [[ " ${extra[*]} " == *" --arbitration"[=\ ]* ]] || opts+=(--arbitration "$1")
+  opts+=("${extra[@]}")
+}
+with_arbitration lru; paper=("${opts[@]}")
+with_arbitration round-robin; paper_rr=("${opts[@]}")
 engines=df-min,df-valn,df-ugalg,df-ugaln,df-par,q-adaptive
 long=(--duration 300us --warmup 200us --engine-duration q-adaptive=1ms --engine-warmup q-adaptive=900us)
 
 plot_series() { # PREFIX OUT.svg: each docs/data/qadaptive/PREFIX-*.json's latency over time, one line each
   python3 - "$data" "$1" "$2" <<'PY'
 import glob, json, os, sys
-paths = sorted(glob.glob(os.path.join(sys.argv[1], sys.argv[2] + "-*.json")))
+paths = [p for p in sorted(glob.glob(os.path.join(sys.argv[1], sys.argv[2] + "-*.json")))
+         if not os.path.basename(p)[len(sys.argv[2]) + 1:].startswith("rr-")]  # fig7's, not fig7-rr's
 runs = [json.load(open(p)) for p in paths]
 for p, r in zip(paths, runs):
-    r["label"] = os.path.basename(p)[len(sys.argv[2]) + 1:-5] if sys.argv[2] != "fig7" else "%s %.2f" % (r["pattern"].replace("group-shift", "adv+1"), r["offeredLoad"])
+    r["label"] = os.path.basename(p)[len(sys.argv[2]) + 1:-5] if not sys.argv[2].startswith("fig7") else "%s %.2f" % (r["pattern"].replace("group-shift", "adv+1"), r["offeredLoad"])
 w, h, left, bottom = 640, 360, 60, 40
 tmax = max(b["startNs"] for r in runs for b in r["series"]) or 1
 lmax = max(b["latencyMeanNs"] for r in runs for b in r["series"] if b["packetsDelivered"]) or 1
@@ -156,28 +174,28 @@ if [[ $what == fig7 || $what == all ]]; then
   for run in "uniform 0.4" "uniform 0.8" "adv+1 0.2" "adv+1 0.4" "adv+4 0.2" "adv+4 0.4"; do
     set -- $run
     emulator sim --topology paper:qadaptive-1056 --engine q-adaptive --pattern "$1" --load "$2" "${paper[@]}" \
-      --duration 1ms --warmup 900us --series 10us --json > "$data/fig7-${1/+/}-$2.json"
+      --duration 1ms --warmup 900us --series 10us --json > "$data/${QADAPTIVE_NAME:-fig7}-${1/+/}-$2.json"
   done
-  plot_series fig7 "$img/qadaptive-fig7.svg"
+  plot_series "${QADAPTIVE_NAME:-fig7}" "$img/qadaptive-${QADAPTIVE_NAME:-fig7}.svg"
 fi
 if [[ $what == seeds || $what == all ]]; then
   series=(--engine q-adaptive --duration 1ms --warmup 900us --series 10us --json)
   qts="$(mktemp -d)"   # the learnt tables, 1.5 MB each, kept only for this run
   for run in "adv1 adv+1 0.45" "ur uniform 0.8"; do
     set -- $run
-    emulator sim --topology paper:qadaptive-1056 --pattern "$2" --load "$3" "${paper[@]}" "${series[@]}" \
+    emulator sim --topology paper:qadaptive-1056 --pattern "$2" --load "$3" "${paper_rr[@]}" "${series[@]}" \
       --qtable-seed minimal --save-qtables "$qts/$1-learnt.qts" > "$data/seeds-$1-minimal.json"
     for seed in hops zero; do
-      emulator sim --topology paper:qadaptive-1056 --pattern "$2" --load "$3" "${paper[@]}" "${series[@]}" \
+      emulator sim --topology paper:qadaptive-1056 --pattern "$2" --load "$3" "${paper_rr[@]}" "${series[@]}" \
         --qtable-seed "$seed" > "$data/seeds-$1-$seed.json"
     done
-    emulator sim --topology paper:qadaptive-1056 --pattern "$2" --load "$3" "${paper[@]}" "${series[@]}" \
+    emulator sim --topology paper:qadaptive-1056 --pattern "$2" --load "$3" "${paper_rr[@]}" "${series[@]}" \
       --qtable-seed "snapshot:$qts/$1-learnt.qts" > "$data/seeds-$1-snapshot.json"
   done
   # a pattern change: each pattern met with the tables learnt under the other
-  emulator sim --topology paper:qadaptive-1056 --pattern adv+1 --load 0.45 "${paper[@]}" "${series[@]}" \
+  emulator sim --topology paper:qadaptive-1056 --pattern adv+1 --load 0.45 "${paper_rr[@]}" "${series[@]}" \
     --qtable-seed "snapshot:$qts/ur-learnt.qts" > "$data/seeds-adv1-from-ur.json"
-  emulator sim --topology paper:qadaptive-1056 --pattern uniform --load 0.8 "${paper[@]}" "${series[@]}" \
+  emulator sim --topology paper:qadaptive-1056 --pattern uniform --load 0.8 "${paper_rr[@]}" "${series[@]}" \
     --qtable-seed "snapshot:$qts/adv1-learnt.qts" > "$data/seeds-ur-from-adv1.json"
   rm -r "$qts"
   plot_series seeds-adv1 "$img/qadaptive-seeds-adv1.svg"
@@ -185,8 +203,8 @@ if [[ $what == seeds || $what == all ]]; then
 fi
 if [[ $what == 2550 || $what == all ]]; then
   engines2550=(--engine-param q_thld1=0.05 --engine-param q_thld2=0.4)
-  sweep 2550-ur paper:qadaptive-2550 uniform 0.8 "${engines2550[@]}"
-  sweep 2550-adv1 paper:qadaptive-2550 adv+1 0.45 "${engines2550[@]}"
+  sweep "${QADAPTIVE_NAME:-2550}-ur" paper:qadaptive-2550 uniform 0.8 "${engines2550[@]}"
+  sweep "${QADAPTIVE_NAME:-2550}-adv1" paper:qadaptive-2550 adv+1 0.45 "${engines2550[@]}"
 fi
 if [[ $what == adv4links ]]; then
   links="$(mktemp -d)"
