@@ -4,8 +4,9 @@
 
 Usage: bench/steady-estimate.py STEADY.json.. [--noise SEED2.json..]
   STEADY.json: `emulator sweep ... --until-steady` reports of some loads of the documented fig5
-  sweeps (bench/qadaptive-figures.sh's options); each point is compared with the documented point
-  of docs/data/qadaptive/fig5-*.json at the same pattern, engine and load (seed 1). --noise: reports
+  sweeps (bench/qadaptive-figures.sh's options, round-robin arbitration); each point is compared with
+  the documented point of docs/data/qadaptive/fig5-rr-*.json (the round-robin sweep with fixed
+  warm-ups) at the same pattern, engine and load (seed 1). --noise: reports
   of the documented command with another seed (no --until-steady), compared the same way: the
   noise the differences are to be read against.
 
@@ -21,9 +22,7 @@ import glob, heapq, json, os, sys
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 docs = {}
-for path in glob.glob(os.path.join(root, "docs/data/qadaptive/fig5-*.json")):
-    if "steady" in os.path.basename(path):
-        continue
+for path in glob.glob(os.path.join(root, "docs/data/qadaptive/fig5-rr-*.json")):
     d = json.load(open(path))
     docs[d["pattern"]] = d
 
