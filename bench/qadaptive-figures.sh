@@ -20,7 +20,7 @@
 #         so the difference of the two --link-loads is the last 100 us alone; prints the mean load
 #         and the links at 0.95 or more of global links, of local links to the next router of the
 #         group (router x to x+1: where ADV+4's traffic through an intermediate group goes minimally)
-#         and of the other local links (docs/reproductions.md, "Figure 5, ADV+4")
+#         and of the other local links (docs/reproductions.md, "ADV+4: where the load goes")
 # Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig5-steady|fig7|2550|seeds|all|table|adv4links] [THREADS]
 # QADAPTIVE_NAME names one figure's files instead, so that a variant does not overwrite the documented
 # runs: fig5's and fig5-steady's docs/data/qadaptive/NAME-{adv1,ur,adv4}.json, fig7's NAME-*.json and
