@@ -22,9 +22,13 @@ import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.emulator.sweep.Sweep;
 import org.fabriclab.emulator.sweep.SweepPlot;
+import org.fabriclab.routing.dragonfly.DragonflyTables;
 import org.fabriclab.routing.dragonfly.RoutingMode;
+import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingException;
 import org.fabriclab.routing.format.Json;
+import org.fabriclab.routing.format.QTableSnapshot;
+import org.fabriclab.routing.format.QTableSnapshotException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -72,6 +76,17 @@ public final class SweepCommand implements Callable<Integer> {
                     + "of the engine's duration")
     Map<String, String> engineWarmup = new LinkedHashMap<>();
 
+    @Option(names = "--engine-steady-window", paramLabel = "ENGINE=TIME",
+            description = "With --until-steady: a window of its own for an engine's steady-state test, repeatable (q-adaptive=10us "
+                    + "beside --steady-window 5us: a learning engine drifts too slowly for a short span to see). Default: --steady-window")
+    Map<String, String> engineSteadyWindow = new LinkedHashMap<>();
+
+    @Option(names = "--warm-start",
+            description = "Each point of an engine that learns (q-adaptive) starts from the Q-tables the point at the next lower "
+                    + "load ended with, from an empty network, and ends its warm-up when steady: its points run one after another "
+                    + "in rising load on one thread. Needs --until-steady. Default: every point from the engine's seed")
+    boolean warmStart;
+
     @Option(names = "--threads", paramLabel = "N",
             description = "Points simulated at once, one per thread. Default: the machine's processors")
     Integer threads;
@@ -97,6 +112,33 @@ public final class SweepCommand implements Callable<Integer> {
         sim.checkEngineParams(String.join(",", names));
         Map<String, Long> durations = perEngine("--engine-duration", engineDuration, names);
         Map<String, Long> warmups = perEngine("--engine-warmup", engineWarmup, names);
+        Map<String, Long> windows = perEngine("--engine-steady-window", engineSteadyWindow, names);
+        if (!windows.isEmpty() && sim.untilSteady == null) {
+            throw new IllegalArgumentException("--engine-steady-window is the width of an engine's --until-steady windows: give "
+                    + "--until-steady too");
+        }
+        for (Map.Entry<String, Long> w : windows.entrySet()) {
+            if (w.getValue() <= 0) {
+                throw new IllegalArgumentException("Invalid value for option '--engine-steady-window': " + w.getKey() + "="
+                        + engineSteadyWindow.get(w.getKey()) + " is not a width above 0 (e.g. q-adaptive=10us)");
+            }
+        }
+        for (String engine : names) { // the steady-state test's windows must fit each engine's warm-up: refused before routing
+            long window = windows.getOrDefault(engine, sim.steadyWindow == null ? 0 : sim.steadyWindow.nanos());
+            long cap = warmup(engine, durations.getOrDefault(engine, sim.duration.nanos()), warmups);
+            if (window > 0 && Simulation.Steady.WINDOWS * window > cap) {
+                throw new IllegalArgumentException("Invalid value for option '" + (windows.containsKey(engine) ? "--engine-steady-window"
+                        : "--steady-window") + "': " + engine + "'s steady-state test needs " + Simulation.Steady.WINDOWS + " windows of "
+                        + window + " ns within its warm-up's cap (" + cap + " ns): give narrower windows or a longer warm-up");
+            }
+        }
+        if (warmStart) {
+            SimOptions.requireLearning("--warm-start", String.join(",", names));
+            if (sim.untilSteady == null) {
+                throw new IllegalArgumentException("--warm-start saves time only by ending each point's warm-up once it is steady (the "
+                        + "learnt tables then settle it sooner than an empty seed): give --until-steady too");
+            }
+        }
         if (jobOptions.given() && spec.commandLine().getParseResult().hasMatchedOption("--pattern")) {
             throw new IllegalArgumentException("--pattern is every host's traffic; with --job each job's is its pattern= key");
         }
@@ -119,14 +161,13 @@ public final class SweepCommand implements Callable<Integer> {
                 // a job without load= runs at the point's load; one with load= keeps it (sweep one job's load, the others fixed)
                 Simulation.Builder b = sim.config(t).jobs(jobOptions.place(sim.topology.fabric(), sim.seed.seed, load, sim.routingMode,
                         sim.payloadBytes(), sim.sourceQueue));
-                Long d = durations.get(t.engine());
-                if (d != null) {
-                    b.durationNs(d).warmupNs(warmups.getOrDefault(t.engine(), sim.warmup != null ? sim.warmup.nanos() : d / 5));
-                } else if (warmups.containsKey(t.engine())) {
-                    b.warmupNs(warmups.get(t.engine()));
+                long d = durations.getOrDefault(t.engine(), sim.duration.nanos());
+                b.durationNs(d).warmupNs(warmup(t.engine(), d, warmups));
+                if (windows.containsKey(t.engine())) {
+                    b.steady(new Simulation.Steady(sim.untilSteady, windows.get(t.engine())));
                 }
                 return b;
-            }, pool, progress(err));
+            }, pool, warmStart ? WARM_START : null, progress(err));
         } catch (RoutingException e) {
             err.println("emulator sweep: routing failed: " + e.getMessage());
             err.flush();
@@ -152,6 +193,34 @@ public final class SweepCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * {@code --warm-start}: a Q-adaptive point starts from the Q-tables the point below it ended
+     * with, issue 17's snapshot taken and installed in memory ({@link QTableSnapshot#of}, {@link
+     * QTableSnapshot#seed}: the same values a {@code --save-qtables} file would carry into {@code
+     * --qtable-seed snapshot:FILE}).
+     */
+    private static final Sweep.WarmStart WARM_START = new Sweep.WarmStart() {
+        @Override
+        public boolean learns(ForwardingTables tables) {
+            return SimOptions.learnsQTables(tables);
+        }
+
+        @Override
+        public ForwardingTables from(ForwardingTables tables, Simulation.Learnt learnt) {
+            try {
+                DragonflyTables d = tables.dragonfly();
+                return tables.withDragonfly(QTableSnapshot.of(d, learnt.qTables(), 0).seed(d, "the point below's tables"), tables.engine());
+            } catch (QTableSnapshotException e) { // the same routing's tables: always fit
+                throw new IllegalStateException(e);
+            }
+        }
+    };
+
+    /** An engine's warm-up (with --until-steady, its cap) when its points simulate {@code durationNs}: its own, --warmup, or a fifth. */
+    private long warmup(String engine, long durationNs, Map<String, Long> warmups) {
+        return warmups.getOrDefault(engine, sim.warmup != null ? sim.warmup.nanos() : durationNs / 5);
     }
 
     /** Per engine, a time an option gives it; an engine not swept or a malformed time refused naming the option. */
@@ -202,6 +271,9 @@ public final class SweepCommand implements Callable<Integer> {
                 String steady = p.config().steady() == null ? "" : r.steady()
                         ? String.format(Locale.ROOT, ", steady at %d us", r.steadyAtNs() / 1000)
                         : String.format(Locale.ROOT, ", not steady by %d us", p.config().warmupNs() / 1000);
+                if (p.warmFrom() != null) {
+                    steady += ", from load " + number(p.warmFrom()) + "'s tables";
+                }
                 err.printf(Locale.ROOT, "emulator sweep: %d/%d %s load %s: throughput %.3f, %s (%.1f s)%s%s%n", done, total, p.engine(),
                         number(p.load()), r.throughput(), p.measured()
                                 ? String.format(Locale.ROOT, "mean latency %.0f ns, %.2f hops", r.latencyMeanNs(), r.meanHops())
@@ -242,6 +314,9 @@ public final class SweepCommand implements Callable<Integer> {
         if (first.steady() != null) { // the same: absent without --until-steady
             options.put("untilSteady", first.steady().tolerance());
         }
+        if (warmStart) { // the same: absent without --warm-start
+            options.put("warmStart", true);
+        }
         m.put("options", options);
         List<Object> loadList = new ArrayList<>();
         for (double l : loads.loads()) {
@@ -260,6 +335,9 @@ public final class SweepCommand implements Callable<Integer> {
             if (c.points().get(0).config().steady() != null) {
                 e.put("steadyWindowNs", c.points().get(0).config().steady().windowNs());
             }
+            if (warmStart) {
+                e.put("warmStart", WARM_START.learns(c.tables()));
+            }
             List<Object> points = new ArrayList<>();
             for (Sweep.Point p : c.points()) {
                 Map<String, Object> point = new LinkedHashMap<>();
@@ -270,6 +348,9 @@ public final class SweepCommand implements Callable<Integer> {
                     point.put("jobs", jobOptions.reports(p.config(), p.report()));
                 }
                 point.put("saturated", p.saturated());
+                if (p.warmFrom() != null) {
+                    point.put("warmStartFrom", p.warmFrom());
+                }
                 points.add(point);
             }
             e.put("points", points);

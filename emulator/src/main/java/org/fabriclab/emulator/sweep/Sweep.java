@@ -1,7 +1,6 @@
 package org.fabriclab.emulator.sweep;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -22,6 +21,11 @@ import org.fabriclab.routing.engine.RoutingException;
  * but the immutable fabric and tables), so the machine's cores run points side by side. A point's
  * report depends on its configuration and seed only, never on the number of threads or the order
  * in which points finish: the results are in grid order and the same for any pool size.
+ *
+ * <p>With a {@link WarmStart} the points of an engine that learns are not independent: each starts
+ * from what the point at the next lower load learnt, so they run one after another in rising load,
+ * as one task on one thread, while the other threads take the other points. The results are still
+ * the same for any pool size: a chain's order is the loads', not the scheduler's.
  *
  * <p>Everything that can be refused is refused before the first simulation starts: routing (all
  * engines first) and every point's configuration.
@@ -52,6 +56,19 @@ public final class Sweep {
      */
     public static final double CARRIED = 0.95;
 
+    /**
+     * Points that start from what the point below them learnt ({@code emulator sweep --warm-start}):
+     * for an engine whose switches learn, each point but the lowest load's starts from the tables
+     * the point at the next lower load ended with, from an empty network.
+     */
+    public interface WarmStart {
+        /** Whether the switches of {@code tables} learn state worth carrying from one point to the next (Q-adaptive's Q-tables). */
+        boolean learns(ForwardingTables tables);
+
+        /** {@code tables} with every switch starting from what it had learnt at the end of {@code learnt}'s run. */
+        ForwardingTables from(ForwardingTables tables, Simulation.Learnt learnt);
+    }
+
     /** A listener that says nothing. */
     public static final Listener QUIET = new Listener() {
     };
@@ -59,9 +76,11 @@ public final class Sweep {
     /**
      * One simulated point of an engine's curve.
      *
-     * @param load the offered load asked for (the report's {@code offeredLoad} is what the hosts' sources created)
+     * @param load     the offered load asked for (the report's {@code offeredLoad} is what the hosts' sources created)
+     * @param warmFrom with a {@link WarmStart}, the load whose point's learnt state this one started from; null when it
+     *                 started from its engine's tables as routed (every point without, the lowest load's with)
      */
-    public record Point(String engine, double load, Simulation.Config config, Simulation.Report report) {
+    public record Point(String engine, double load, Simulation.Config config, Simulation.Report report, Double warmFrom) {
         /**
          * The fabric did not carry this load over the measured window: no packet created after the
          * warm-up arrived (latency and hops unmeasured), or the throughput fell short of the load
@@ -95,13 +114,15 @@ public final class Sweep {
      *
      * @param config per engine's tables and a point's load, the simulation but its load (the builder's load is set to
      *               the point's after; the load is given for what else follows it: jobs without a load of their own)
+     * @param warm   null: every point starts from its engine's tables as routed; else the points of the engines it
+     *               {@linkplain WarmStart#learns learns} for run in rising load, each from what the one below learnt
      * @return a curve per engine, in the order given, each with a point per load in the order given
      * @throws RoutingException         the first engine (in the order given) that could not route, named in its message
      * @throws IllegalArgumentException a point's configuration the simulator refuses, before any point runs
      */
     public static List<Curve> run(List<String> engines, double[] loads, Router router,
                                   BiFunction<ForwardingTables, Double, Simulation.Builder> config,
-                                  int threads, Listener listener) throws RoutingException {
+                                  int threads, WarmStart warm, Listener listener) throws RoutingException {
         if (engines.isEmpty() || loads.length == 0) {
             throw new IllegalArgumentException("a sweep needs at least one engine and one load");
         }
@@ -136,29 +157,62 @@ public final class Sweep {
                     configs.add(config.apply(t, load).load(load).build());
                 }
             }
-            AtomicInteger done = new AtomicInteger();
-            List<Future<Point>> points = new ArrayList<>(Collections.nCopies(total, null));
             double[] work = new double[total];
             for (int k = 0; k < total; k++) {
                 work[k] = configs.get(k).durationNs() * configs.get(k).load();
             }
-            for (int k : longestFirst(work)) {
-                String engine = engines.get(k / loads.length);
-                double load = loads[k % loads.length];
-                Simulation.Config c = configs.get(k);
-                points.set(k, pool.submit(() -> {
-                    Point p = new Point(engine, load, c, Simulation.run(c));
-                    synchronized (listener) {
-                        listener.simulated(p, done.incrementAndGet(), total);
+            // the tasks: a point alone, or an engine's chain of points in rising load (k = engine * loads + load's index)
+            List<int[]> tasks = new ArrayList<>();
+            for (int i = 0; i < engines.size(); i++) {
+                if (warm != null && warm.learns(tables.get(i))) {
+                    tasks.add(risingLoad(i, loads));
+                } else {
+                    for (int j = 0; j < loads.length; j++) {
+                        tasks.add(new int[] {i * loads.length + j});
                     }
-                    return p;
+                }
+            }
+            double[] taskWork = new double[tasks.size()];
+            for (int t = 0; t < taskWork.length; t++) {
+                for (int k : tasks.get(t)) {
+                    taskWork[t] += work[k];
+                }
+            }
+            AtomicInteger done = new AtomicInteger();
+            Point[] points = new Point[total];
+            List<Future<?>> running = new ArrayList<>();
+            for (int t : longestFirst(taskWork)) {
+                int[] task = tasks.get(t);
+                running.add(pool.submit(() -> {
+                    ForwardingTables from = null; // a chain's tables as the point before left them
+                    Double fromLoad = null;
+                    for (int k : task) {
+                        int i = k / loads.length;
+                        double load = loads[k % loads.length];
+                        Simulation.Config c = from == null ? configs.get(k) : config.apply(from, load).load(load).build();
+                        boolean carry = task.length > 1 && k != task[task.length - 1];
+                        Simulation.Learnt learnt = carry ? Simulation.runLearning(c) : null;
+                        Point p = new Point(engines.get(i), load, c, carry ? learnt.report() : Simulation.run(c), fromLoad);
+                        points[k] = p;
+                        synchronized (listener) {
+                            listener.simulated(p, done.incrementAndGet(), total);
+                        }
+                        if (carry) {
+                            from = warm.from(tables.get(i), learnt);
+                            fromLoad = load;
+                        }
+                    }
+                    return null;
                 }));
+            }
+            for (Future<?> f : running) {
+                get(f);
             }
             List<Curve> curves = new ArrayList<>();
             for (int i = 0; i < engines.size(); i++) {
                 List<Point> curve = new ArrayList<>();
                 for (int j = 0; j < loads.length; j++) {
-                    curve.add(get(points.get(i * loads.length + j)));
+                    curve.add(points[i * loads.length + j]);
                 }
                 curves.add(new Curve(engines.get(i), tables.get(i), millis[i], curve));
             }
@@ -168,12 +222,24 @@ public final class Sweep {
         }
     }
 
+    /** Engine {@code i}'s points' indices ({@code i * loads.length + j}) by rising load. */
+    static int[] risingLoad(int i, double[] loads) {
+        List<Integer> order = new ArrayList<>();
+        for (int j = 0; j < loads.length; j++) {
+            order.add(j);
+        }
+        order.sort(Comparator.comparingDouble((Integer j) -> loads[j]));
+        return order.stream().mapToInt(j -> i * loads.length + j).toArray();
+    }
+
     /**
-     * The points' indices, the longest first by an estimate of their {@code work} (the sweep gives
-     * simulated time x offered load: the packets to move), equals in the grid's order: the pool then ends on short
-     * points, not on one long point running alone while the other threads idle (a Q-adaptive point
-     * learns over 1 ms where the others run 300 us). Each point's report depends on its
-     * configuration only, so the order changes the sweep's wall time, not its results.
+     * The tasks' indices, the longest first by an estimate of their {@code work} (the sweep gives a
+     * point simulated time x offered load: the packets to move; a warm-started chain the sum of its
+     * points'), equals in the grid's order: the pool then ends on short points, not on one long
+     * point running alone while the other threads idle (a Q-adaptive point learns over 1 ms where
+     * the others run 300 us), and a chain, which no other thread can share, starts first. Each
+     * point's report depends on its configuration (and a chain's on the loads below it) only, so
+     * the order changes the sweep's wall time, not its results.
      */
     static List<Integer> longestFirst(double[] work) {
         List<Integer> order = new ArrayList<>();
