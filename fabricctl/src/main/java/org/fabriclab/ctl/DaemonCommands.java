@@ -164,7 +164,7 @@ final class DaemonCommands {
     /** {@code fabricctl counters [NODE]}. */
     @Command(name = "counters", mixinStandardHelpOptions = true,
             description = "Port counters and link load per directed link, and each host's NIC counters (request flits, stalled "
-                    + "cycles, sampled latency, as Aries NICs count them), as the perf manager last polled them.")
+                    + "cycles, its own packets' sampled round trips, as Aries NICs count them), as the perf manager last polled them.")
     static final class CountersVerb implements Callable<Integer> {
         @Mixin
         Daemon daemon;
@@ -233,7 +233,7 @@ final class DaemonCommands {
                         l.getXmitDataOctets(), l.getXmitPkts(), l.getXmitWaitNs(), l.getXmitDiscards(), l.getUtilisation() * 100));
                 if (c.getHostsCount() > 0) {
                     out.printf("%n%-24s %16s %16s %16s %16s %10s%n", "host NIC", "request flits", "stalled cycles", "sampled packets",
-                            "mean latency ns", "mean hops");
+                            "mean RTT ns", "mean hops");
                     c.getHostsList().forEach(h -> out.printf("%-24s %16d %16d %16d %16s %10s%n", h.getNode(), h.getRequestFlits(),
                             h.getRequestFlitsStalledCycles(), h.getLatencyPackets(), h.getLatencyPackets() == 0 ? "-"
                                     : String.format(Locale.ROOT, "%.1f", h.getLatencyNsSum() / (double) h.getLatencyPackets()),
