@@ -213,13 +213,17 @@ def fig8():
                 extra = "" if m != "app-aware" else ", ad -" if None in ad else f", ad {statistics.mean(ad):.2f}"
                 return (f"{us(mean[m])} / {us(statistics.mean(j['iterationP99Ns'] for j in js))}<br>"
                         f"{(max(each) - min(each)) / mean[m]:.0%}, nm {statistics.mean(j['nonMinimalShare'] for j in js):.2f}{extra}")
-            best = min((m for m in fixed if m in mean), key=lambda m: mean[m])
-            ratios = [f"{mean['ADAPTIVE_3'] / mean['ADAPTIVE_0']:.2f}" if "ADAPTIVE_3" in mean else "-"]
-            ratios += [f"{mean['app-aware'] / mean[m]:.2f}" if "app-aware" in mean else "-" for m in ("ADAPTIVE_0", best)]
-            n = statistics.mean(j["iterations"] for j in got["ADAPTIVE_0"])
-            print(f"| {name} | {message} | {got['ADAPTIVE_0'][0]['hosts']} {placement} | "
-                  f"{'-' if company == 'alone' else company.split()[1]} | {n:.0f} | " + " | ".join(cell(m) for m in shown)
-                  + f" | {best} | " + " | ".join(ratios) + " |")
+            # a row some mode has no runs in (a benchmark run under fewer modes, seeds or loads) says "-" for it
+            best = min((m for m in fixed if m in mean), key=lambda m: mean[m], default=None)
+
+            def ratio(a, b):
+                return f"{mean[a] / mean[b]:.2f}" if a in mean and b in mean else "-"
+            ratios = [ratio("ADAPTIVE_3", "ADAPTIVE_0"), ratio("app-aware", "ADAPTIVE_0"), ratio("app-aware", best)]
+            n = f"{statistics.mean(j['iterations'] for j in got['ADAPTIVE_0']):.0f}" if got.get("ADAPTIVE_0") else "-"
+            hosts = next(js[0]["hosts"] for js in got.values() if js)
+            print(f"| {name} | {message} | {hosts} {placement} | "
+                  f"{'-' if company == 'alone' else company.split()[1]} | {n} | " + " | ".join(cell(m) for m in shown)
+                  + f" | {best or '-'} | " + " | ".join(ratios) + " |")
             rows.append((name, placement, message, company, mean, best))
     # application-aware routing's runs apart: what it chose (ad) and how it compares
     if "app-aware" not in shown:
@@ -233,11 +237,14 @@ def fig8():
     for name, placement, message, company, mean, best in rows:
         js = [r["jobs"][0] for r in runs[name]
               if (r["placement"], r["message"], r["company"], r["mode"]) == (placement, message, company, "app-aware")]
+        if not js:
+            continue
         a = statistics.mean(j["iterationMeanNs"] for j in js)
         print(f"| {name} | {message} | {js[0]['hosts']} {placement} | {'-' if company == 'alone' else company.split()[1]} | "
               f"{us(a)} / {us(statistics.mean(j['iterationP99Ns'] for j in js))} | "
               f"{statistics.mean(j['adaptiveShare'] for j in js):.2f} | {statistics.mean(j['nonMinimalShare'] for j in js):.2f} | "
-              f"{a / mean['ADAPTIVE_0']:.2f} | {a / mean[best]:.2f} ({best}) |")
+              + (f"{a / mean['ADAPTIVE_0']:.2f}" if "ADAPTIVE_0" in mean else "-") + " | "
+              + (f"{a / mean[best]:.2f} ({best})" if best else "-") + " |")
 
 def live():
     """Figure 8's ping-pong and barrier on the live plane, alone and beside an aggressor, by mode, over repeats."""
