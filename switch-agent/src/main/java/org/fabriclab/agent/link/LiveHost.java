@@ -465,10 +465,12 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         send(1, vl, h, now);
     }
 
-    /** Answers through {@code r} as endpoint {@code e} of the fabric (set once, by {@link LiveResponses}). */
+    /** Answers through {@code r} as endpoint {@code e} of the fabric (set once, by {@link LiveResponses}, on the event loop). */
     void responses(LiveResponses r, int e) {
-        responses = r;
-        endpoint = e;
+        execute(() -> {
+            responses = r;
+            endpoint = e;
+        });
     }
 
     @Override
