@@ -19,8 +19,11 @@
 #   (defaults: 200us, "1 2 3", "ADAPTIVE_0 ADAPTIVE_1 ADAPTIVE_3 MIN_HASH app-aware"; about 10 minutes)
 #   or: bench/noise.sh tables   (the tables again, from the JSON files)
 #   NOISE_PARTS="modes victim aggressor" (the default) runs those parts; the others' tables are read back.
-# Writes docs/data/noise/modes.json and docs/data/noise/victim.json (every run's command line and
-# job reports) and prints the Markdown tables of docs/reproductions.md.
+# Writes docs/data/noise/modes.json, victim.json and aggressor.json (every run's command line and
+# job reports) and prints the Markdown tables of docs/reproductions.md. The runs made are merged into
+# the files: a run replaces the file's run of the same part, pattern, load, size, placement, mode,
+# company and seed, the others are kept (so "bench/noise.sh 200us '1 2 3' app-aware" re-measures
+# application-aware routing alone); (b) runs the modes given of ADAPTIVE_0, ADAPTIVE_3, app-aware.
 #
 # bench/noise.sh fig8 [DURATION] [SEEDS] [MODES] (or bench/noise.sh fig8 tables): the paper's Figure 8,
 # its closed-loop microbenchmarks by routing mode, on the 72-host Dragonfly (p=2, a=4, h=2: 9 groups
@@ -36,7 +39,9 @@
 # CPU-seconds: about an hour on one core. FIG8_BENCHMARKS="alltoall" (say) runs only those and
 # reads the others' JSON back (those never run are left out); FIG8_AGGRESSOR_LOADS="1" runs beside those
 # aggressor loads only (default "0.3 1"). Writes
-# docs/data/noise/fig8/{ping-pong,barrier,broadcast,alltoall,allreduce,halo3d,sweep3d}.json and prints the tables of
+# docs/data/noise/fig8/{ping-pong,barrier,broadcast,alltoall,allreduce,halo3d,sweep3d}.json, merged as
+# above (the runs made replace those of the same placement, size, mode, company and seed; the others
+# are kept, and the runs are kept in the order placement, size, mode, company, seed), and prints the tables of
 # docs/reproductions.md, "Closed-loop microbenchmarks by mode" (the second, app-aware's runs apart).
 #
 # bench/noise.sh live [WINDOW] [REPEATS] [MODES] (or bench/noise.sh live tables): Figure 8's ping-pong
@@ -105,6 +110,21 @@ def sim(jobs, seed=1, fabric=fabric):
 def us(ns):
     return "-" if ns is None else f"{ns / 1000:.2f}"
 
+mode_order = ["ADAPTIVE_0", "ADAPTIVE_1", "ADAPTIVE_2", "ADAPTIVE_3", "MIN_HASH", "NMIN_HASH", "IN_ORDER", "app-aware"]
+
+def mode_rank(m):
+    return mode_order.index(m) if m in mode_order else len(mode_order)
+
+def company_rank(c):
+    return (0, 0.0) if c == "alone" else (1, float(c.split()[1]))
+
+def merged(path, fresh, key, order):
+    """The runs in JSON file path (if any) with those of the same key as a fresh run replaced by it, the others kept,
+    all in the order order gives: a run of some modes, loads or seeds leaves the file's other runs as they were."""
+    old = json.load(open(path)) if os.path.exists(path) else []
+    replaced = {key(r) for r in fresh}
+    return sorted([r for r in old if key(r) not in replaced] + fresh, key=order)
+
 patterns, messages, loads = ("all-to-all", "allreduce-ring", "halo3d"), ("256", "4KiB", "64KiB"), ("0.2", "0.5")
 aggressor_loads = ("0.3", "1")
 
@@ -146,7 +166,7 @@ def fig8():
             if os.path.exists(f"{out}/fig8/{name}.json"):  # a benchmark never run has no rows
                 runs[name] = json.load(open(f"{out}/fig8/{name}.json"))
             continue
-        runs[name] = []
+        fresh = []
         for placement in placements:
             for message in sizes:
                 for mode in modes:
@@ -157,9 +177,14 @@ def fig8():
                             jobs = [job] if company == "alone" else [
                                 job, f"name=aggressor,hosts={hosts - ranks},placement=contiguous,pattern=random,"
                                      f"load={company.split()[1]},mode=ADAPTIVE_0,message=4KiB"]
-                            runs[name].append({"benchmark": name, "placement": placement, "message": message or "256",
-                                               "mode": mode, "company": company, "seed": int(seed),
-                                               **sim(jobs, int(seed), stretched(small, longer.get(name, 1)) + extra.get(name, []))})
+                            fresh.append({"benchmark": name, "placement": placement, "message": message or "256",
+                                          "mode": mode, "company": company, "seed": int(seed),
+                                          **sim(jobs, int(seed), stretched(small, longer.get(name, 1)) + extra.get(name, []))})
+        # merged into the benchmark's runs: those of the placements, sizes, modes, companies and seeds run now replaced
+        runs[name] = merged(f"{out}/fig8/{name}.json", fresh,
+                            lambda r: (r["placement"], r["message"], r["mode"], r["company"], r["seed"]),
+                            lambda r: (placements.index(r["placement"]), sizes.index(r["message"]) if r["message"] in sizes else 0,
+                                       mode_rank(r["mode"]), company_rank(r["company"]), r["seed"]))
         json.dump(runs[name], open(f"{out}/fig8/{name}.json", "w"), indent=1)
     shown = list(dict.fromkeys(r["mode"] for rs in runs.values() for r in rs))
     fixed = [m for m in shown if m != "app-aware"]
@@ -188,13 +213,17 @@ def fig8():
                 extra = "" if m != "app-aware" else ", ad -" if None in ad else f", ad {statistics.mean(ad):.2f}"
                 return (f"{us(mean[m])} / {us(statistics.mean(j['iterationP99Ns'] for j in js))}<br>"
                         f"{(max(each) - min(each)) / mean[m]:.0%}, nm {statistics.mean(j['nonMinimalShare'] for j in js):.2f}{extra}")
-            best = min((m for m in fixed if m in mean), key=lambda m: mean[m])
-            ratios = [f"{mean['ADAPTIVE_3'] / mean['ADAPTIVE_0']:.2f}" if "ADAPTIVE_3" in mean else "-"]
-            ratios += [f"{mean['app-aware'] / mean[m]:.2f}" if "app-aware" in mean else "-" for m in ("ADAPTIVE_0", best)]
-            n = statistics.mean(j["iterations"] for j in got["ADAPTIVE_0"])
-            print(f"| {name} | {message} | {got['ADAPTIVE_0'][0]['hosts']} {placement} | "
-                  f"{'-' if company == 'alone' else company.split()[1]} | {n:.0f} | " + " | ".join(cell(m) for m in shown)
-                  + f" | {best} | " + " | ".join(ratios) + " |")
+            # a row some mode has no runs in (a benchmark run under fewer modes, seeds or loads) says "-" for it
+            best = min((m for m in fixed if m in mean), key=lambda m: mean[m], default=None)
+
+            def ratio(a, b):
+                return f"{mean[a] / mean[b]:.2f}" if a in mean and b in mean else "-"
+            ratios = [ratio("ADAPTIVE_3", "ADAPTIVE_0"), ratio("app-aware", "ADAPTIVE_0"), ratio("app-aware", best)]
+            n = f"{statistics.mean(j['iterations'] for j in got['ADAPTIVE_0']):.0f}" if got.get("ADAPTIVE_0") else "-"
+            hosts = next(js[0]["hosts"] for js in got.values() if js)
+            print(f"| {name} | {message} | {hosts} {placement} | "
+                  f"{'-' if company == 'alone' else company.split()[1]} | {n} | " + " | ".join(cell(m) for m in shown)
+                  + f" | {best or '-'} | " + " | ".join(ratios) + " |")
             rows.append((name, placement, message, company, mean, best))
     # application-aware routing's runs apart: what it chose (ad) and how it compares
     if "app-aware" not in shown:
@@ -208,11 +237,14 @@ def fig8():
     for name, placement, message, company, mean, best in rows:
         js = [r["jobs"][0] for r in runs[name]
               if (r["placement"], r["message"], r["company"], r["mode"]) == (placement, message, company, "app-aware")]
+        if not js:
+            continue
         a = statistics.mean(j["iterationMeanNs"] for j in js)
         print(f"| {name} | {message} | {js[0]['hosts']} {placement} | {'-' if company == 'alone' else company.split()[1]} | "
               f"{us(a)} / {us(statistics.mean(j['iterationP99Ns'] for j in js))} | "
               f"{statistics.mean(j['adaptiveShare'] for j in js):.2f} | {statistics.mean(j['nonMinimalShare'] for j in js):.2f} | "
-              f"{a / mean['ADAPTIVE_0']:.2f} | {a / mean[best]:.2f} ({best}) |")
+              + (f"{a / mean['ADAPTIVE_0']:.2f}" if "ADAPTIVE_0" in mean else "-") + " | "
+              + (f"{a / mean[best]:.2f} ({best})" if best else "-") + " |")
 
 def live():
     """Figure 8's ping-pong and barrier on the live plane, alone and beside an aggressor, by mode, over repeats."""
@@ -330,16 +362,19 @@ if target == "live":
 
 # (a) one job alone: the best mode by pattern and message size
 run = "modes" in parts
-runs = [] if run else json.load(open(f"{out}/modes.json"))
-modes = list(dict.fromkeys(r["mode"] for r in runs)) if not run else modes
+fresh = []
 for load in loads if run else ():
     for pattern in patterns:
         for message in messages:
             for mode in modes:
                 r = sim([f"name=app,hosts=108,placement=contiguous,pattern={pattern},load={load},mode={mode},message={message}"])
-                runs.append({"load": load, "pattern": pattern, "message": message, "mode": mode, **r})
+                fresh.append({"load": load, "pattern": pattern, "message": message, "mode": mode, **r})
+# merged: the runs of the modes run now replace theirs, the others' are kept
+runs = merged(f"{out}/modes.json", fresh, lambda r: (r["load"], r["pattern"], r["message"], r["mode"]),
+              lambda r: (loads.index(r["load"]), patterns.index(r["pattern"]), messages.index(r["message"]), mode_rank(r["mode"])))
 if run:
     json.dump(runs, open(f"{out}/modes.json", "w"), indent=1)
+modes = list(dict.fromkeys(r["mode"] for r in runs))
 print("Message completion time, mean / p99 (us); under each: accepted load, non-minimal share of the packets"
       " (app-aware: and the share of bytes it sent with ADAPTIVE_0). Best fixed: the most accepted (within 0.01), then the"
       " lowest mean.")
@@ -358,10 +393,11 @@ for load, pattern, message in ((l, p, m) for l in loads for p in patterns for m 
         print(f"| {load} | {pattern} | {message} | " + " | ".join(cell(m) for m in modes) + f" | {best} |")
 
 # (b) a victim alone and beside an aggressor, by placement and mode, over seeds
-victim_modes = [m for m in ("ADAPTIVE_0", "ADAPTIVE_3", "app-aware") if m in modes or m == "ADAPTIVE_0"]
+victim_modes = [m for m in ("ADAPTIVE_0", "ADAPTIVE_3", "app-aware") if m in sys.argv[4].split()]
+placements = ("contiguous", "interleaved", "random")
 run = "victim" in parts
-victim_runs = [] if run else json.load(open(f"{out}/victim.json"))
-for placement in ("contiguous", "interleaved", "random") if run else ():
+victim_runs = []
+for placement in placements if run else ():
     for mode in victim_modes:
         for seed in seeds:
             victim = f"name=victim,hosts=72,placement={placement},pattern=all-to-all,load=0.4,mode={mode},message=4KiB"
@@ -370,6 +406,8 @@ for placement in ("contiguous", "interleaved", "random") if run else ():
                 aggressor = f"name=aggressor,hosts=270,placement=contiguous,pattern=random,load={load},mode=ADAPTIVE_0,message=4KiB"
                 victim_runs.append({"placement": placement, "mode": mode, "seed": int(seed), "company": "aggressor " + load,
                                     **sim([victim, aggressor], int(seed))})
+victim_runs = merged(f"{out}/victim.json", victim_runs, lambda r: (r["placement"], r["mode"], r["seed"], r["company"]),
+                     lambda r: (placements.index(r["placement"]), mode_rank(r["mode"]), r["seed"], company_rank(r["company"])))
 if run:
     json.dump(victim_runs, open(f"{out}/victim.json", "w"), indent=1)
 print()
@@ -398,7 +436,7 @@ for placement in ("contiguous", "interleaved", "random"):
                   f"{statistics.mean(j['throughput'] for j in got):.3f} | {statistics.mean(j['nonMinimalShare'] for j in got):.2f} |")
 # (c) the aggressor's mode beside an interleaved victim
 run = "aggressor" in parts
-mode_runs = [] if run else json.load(open(f"{out}/aggressor.json"))
+mode_runs = []
 for vmode in ("ADAPTIVE_0", "ADAPTIVE_3") if run else ():
     for amode in ("ADAPTIVE_0", "ADAPTIVE_3"):
         for load in aggressor_loads:
@@ -407,6 +445,8 @@ for vmode in ("ADAPTIVE_0", "ADAPTIVE_3") if run else ():
                 aggressor = f"name=aggressor,hosts=270,placement=contiguous,pattern=random,load={load},mode={amode},message=4KiB"
                 mode_runs.append({"victimMode": vmode, "aggressorMode": amode, "aggressorLoad": load, "seed": int(seed),
                                   **sim([victim, aggressor], int(seed))})
+mode_runs = merged(f"{out}/aggressor.json", mode_runs, lambda r: (r["victimMode"], r["aggressorMode"], r["aggressorLoad"], r["seed"]),
+                   lambda r: (mode_rank(r["victimMode"]), mode_rank(r["aggressorMode"]), float(r["aggressorLoad"]), r["seed"]))
 if run:
     json.dump(mode_runs, open(f"{out}/aggressor.json", "w"), indent=1)
 print()

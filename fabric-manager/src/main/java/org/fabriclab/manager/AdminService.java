@@ -101,13 +101,17 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
         }
         for (PerfManager.NicSample n : perf.nicSamples()) {
             if (request.getNode().isEmpty() || request.getNode().equals(n.node())) {
-                b.addHosts(HostNicCounters.newBuilder().setNode(n.node()).setRequestFlits(n.requestFlits())
+                HostNicCounters.Builder h = HostNicCounters.newBuilder();
+                for (long packets : n.jobModePackets()) {
+                    h.addJobModePackets(packets);
+                }
+                b.addHosts(h.setNode(n.node()).setRequestFlits(n.requestFlits())
                         .setRequestFlitsStalledCycles(n.stalledCycles()).setLatencyPackets(n.latencyPackets()).setLatencyNsSum(n.latencyNsSum())
                         .setReceivedHops(n.receivedHops()).setCongestionControl(n.congestionControl()).setCnpsReceived(n.cnpsReceived())
                         .setAcksReceived(n.acksReceived()).setControlSent(n.controlSent()).setControlDropped(n.controlDropped())
                         .setJob(n.job()).setJobMessages(n.jobMessages()).setJobMessageNsSum(n.jobMessageNs()).setJobPackets(n.jobPackets())
                         .setJobNonminimalPackets(n.jobNonminimal()).setJobIterations(n.jobIterations())
-                        .setJobIterationNsSum(n.jobIterationNs()));
+                        .setJobIterationNsSum(n.jobIterationNs()).setJobRefusedMessages(n.jobRefused()));
             }
         }
         if (!request.getNode().isEmpty() && b.getLinksCount() == 0) {

@@ -644,12 +644,21 @@ public final class PerfManager implements AutoCloseable {
 
     /**
      * One host's NIC counters as last polled (management's {@code NicCounters}); its job "" if none;
-     * a closed-loop job's iterations on its rank 0's host only.
+     * a closed-loop job's iterations on its rank 0's host only; its job's packets received by the
+     * routing mode they asked for, indexed by the mode's header code (empty without a job).
      */
     public record NicSample(String node, long requestFlits, long stalledCycles, long latencyPackets, long latencyNsSum, long receivedHops,
                             String congestionControl, long cnpsReceived, long acksReceived, long controlSent, long controlDropped,
                             String job, long jobMessages, long jobMessageNs, long jobPackets, long jobNonminimal, long jobIterations,
-                            long jobIterationNs) {
+                            long jobIterationNs, long jobRefused, long[] jobModePackets) {
+        public NicSample {
+            jobModePackets = jobModePackets.clone();
+        }
+
+        @Override
+        public long[] jobModePackets() {
+            return jobModePackets.clone();
+        }
     }
 
     /** Every polled host's NIC counters, in node order. */
@@ -659,7 +668,7 @@ public final class PerfManager implements AutoCloseable {
             if (n.nic) {
                 out.add(new NicSample(n.name, n.nicRequestFlits, n.nicStalledCycles, n.nicLatencyPackets, n.nicLatencyNs, n.nicReceivedHops,
                         n.nicCc, n.nicCnpsReceived, n.nicAcksReceived, n.nicControlSent, n.nicControlDropped, n.nicJob, n.jobMessages,
-                        n.jobMessageNs, n.jobPackets, n.jobNonminimal, n.jobIterations, n.jobIterationNs));
+                        n.jobMessageNs, n.jobPackets, n.jobNonminimal, n.jobIterations, n.jobIterationNs, n.jobRefused, n.jobModePackets));
             }
         }
         return out;

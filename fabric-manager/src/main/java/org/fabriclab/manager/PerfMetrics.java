@@ -212,12 +212,13 @@ final class PerfMetrics implements MultiCollector {
                 + "header flit a packet)", flits);
         counter(out, "fabric_host_nic_request_stalled_cycles", "hosts' NICs: cycles a packet was ready but had no credit (Aries' "
                 + "Request Flits Stalled Cycles; a 1 GHz NIC clock in model time)", stalled);
-        counter(out, "fabric_host_nic_latency_sampled_packets", "hosts' NICs: packets received whose latency was sampled (every one)",
-                sampled);
+        counter(out, "fabric_host_nic_latency_sampled_packets", "hosts' NICs: their own packets whose latency was sampled (every one, "
+                + "when its response came back; Aries' Request Packets)", sampled);
         counter(out, "fabric_host_nic_received_hops", "hosts' NICs: the sampled packets' hops summed, links between switches "
                 + "(divided by the sampled packets, the mean hops)", hops);
-        counter(out, "fabric_host_nic_latency_seconds", "hosts' NICs: the sampled packets' latencies summed, creation at the source "
-                + "to arrival here (model seconds; divided by the sampled packets, the mean)", latency);
+        counter(out, "fabric_host_nic_latency_seconds", "hosts' NICs: the sampled packets' round trips summed, NIC send to the "
+                + "response's return (Aries' Request Packets Cumulative Latency; model seconds; divided by the sampled packets, the mean)",
+                latency);
         counter(out, "fabric_host_nic_cc_control_packets", "hosts' NICs running congestion control (label cc): control packets "
                 + "received by kind (CNPs: DCQCN's rate cuts; ACKs: Swift's and RL-CC's RTT samples) and sent back as a receiver", control);
         counter(out, "fabric_host_nic_cc_control_dropped_packets", "hosts' NICs running congestion control: control packets the "

@@ -95,9 +95,10 @@ class QLearningMetricsTest {
     /**
      * The hosts' NIC counters (issue 19, Aries' request flits, stalled cycles and sampled latency)
      * after every host sent {@link #PACKETS}: one series per host and name, request flits exactly
-     * the packets sent times their flits, every received packet sampled once, a mean latency longer
-     * than the global cable every ADV+1 packet crosses, mean hops between that one global link and
-     * the algorithm's bound; the perf manager's samples (the admin contract's) the same.
+     * the packets sent times their flits, every packet sampled once by its sender (its round trip,
+     * when its response is back), a mean round trip longer than the global cable every ADV+1 packet
+     * crosses, mean hops between that one global link and the algorithm's bound; the perf manager's
+     * samples (the admin contract's) the same.
      */
     private static void nicCountersOfEveryHost(EmulatedFabric fabric, PerfManager perf, Map<String, Double> m) {
         List<LiveHost> hosts = fabric.hosts();
@@ -118,7 +119,7 @@ class QLearningMetricsTest {
                         + "link to Q-adaptive's bound of 5");
             }
         }
-        assertEquals((double) PACKETS * hosts.size(), sampled, "every packet received sampled once");
+        assertEquals((double) PACKETS * hosts.size(), sampled, "every packet sent sampled once");
         for (String name : List.of("fabric_host_nic_request_flits_total", "fabric_host_nic_request_stalled_cycles_total",
                 "fabric_host_nic_latency_sampled_packets_total", "fabric_host_nic_latency_seconds_total",
                 "fabric_host_nic_received_hops_total")) {

@@ -15,12 +15,15 @@ import org.fabriclab.proto.v1.EngineChainInfo;
 import org.fabriclab.proto.v1.GetCountersRequest;
 import org.fabriclab.proto.v1.GetEngineRequest;
 import org.fabriclab.proto.v1.GetStatusRequest;
+import org.fabriclab.proto.v1.HostNicCounters;
 import org.fabriclab.proto.v1.ManagerStatus;
 import org.fabriclab.proto.v1.RouteJobRequest;
 import org.fabriclab.proto.v1.SetEngineRequest;
 import org.fabriclab.proto.v1.SweepRequest;
+import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.engine.EngineGuarantees;
 import org.fabriclab.routing.format.Json;
+import org.fabriclab.routing.text.Excerpt;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -161,10 +164,11 @@ final class DaemonCommands {
         }
     }
 
-    /** {@code fabricctl counters [NODE]}. */
+    /** {@code fabricctl counters [NODE] [--job NAME]}. */
     @Command(name = "counters", mixinStandardHelpOptions = true,
             description = "Port counters and link load per directed link, and each host's NIC counters (request flits, stalled "
-                    + "cycles, sampled latency, as Aries NICs count them), as the perf manager last polled them.")
+                    + "cycles, its own packets' sampled round trips, as Aries NICs count them), as the perf manager last polled them; "
+                    + "with jobs, what each job's hosts counted and each job's sums (the fabric_job_* metrics).")
     static final class CountersVerb implements Callable<Integer> {
         @Mixin
         Daemon daemon;
@@ -174,11 +178,26 @@ final class DaemonCommands {
         CommandLine.Model.CommandSpec spec;
         @Parameters(arity = "0..1", paramLabel = "NODE", description = "Only this node's ports")
         String node;
+        @CommandLine.Option(names = "--job", paramLabel = "NAME", description = "Only the hosts of this job (a live job's name, "
+                + "as --job name= gave it) and its sums")
+        String job;
 
         @Override
         public Integer call() {
             Counters c = daemon.call(a -> a.getCounters(
                     GetCountersRequest.newBuilder().setNode(node == null ? "" : node).build()));
+            List<HostNicCounters> hosts = c.getHostsList();
+            if (job != null) {
+                List<String> names = hosts.stream().map(HostNicCounters::getJob).filter(j -> !j.isEmpty()).distinct().toList();
+                if (!names.contains(job)) {
+                    throw new IllegalArgumentException("--job " + Excerpt.quote(job) + ": no " + (node == null ? "" : "polled ")
+                            + "host " + (node == null ? "runs" : "named " + Excerpt.quote(node) + " runs") + " a job of that name ("
+                            + (names.isEmpty() ? "no host runs a job" : "jobs: " + String.join(", ", names)) + ")");
+                }
+                hosts = hosts.stream().filter(h -> h.getJob().equals(job)).toList();
+            }
+            Map<String, JobSums> jobs = new LinkedHashMap<>();
+            hosts.stream().filter(h -> !h.getJob().isEmpty()).forEach(h -> jobs.computeIfAbsent(h.getJob(), k -> new JobSums()).add(h));
             PrintWriter out = spec.commandLine().getOut();
             if (json.json) {
                 List<Object> links = new ArrayList<>();
@@ -195,8 +214,8 @@ final class DaemonCommands {
                 });
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("links", links);
-                List<Object> hosts = new ArrayList<>();
-                c.getHostsList().forEach(h -> {
+                List<Object> hostsOut = new ArrayList<>();
+                hosts.forEach(h -> {
                     Map<String, Object> x = new LinkedHashMap<>();
                     x.put("node", h.getNode());
                     x.put("requestFlits", h.getRequestFlits());
@@ -221,36 +240,54 @@ final class DaemonCommands {
                             x.put("jobIterations", h.getJobIterations());
                             x.put("jobIterationMeanNs", h.getJobIterationNsSum() / (double) h.getJobIterations());
                         }
+                        x.put("jobRefusedMessages", h.getJobRefusedMessages());
+                        x.put("jobModePackets", byMode(h.getJobModePacketsList()));
                     }
-                    hosts.add(x);
+                    hostsOut.add(x);
                 });
-                m.put("hosts", hosts);
+                m.put("hosts", hostsOut);
+                List<Object> jobsOut = new ArrayList<>();
+                jobs.forEach((name, j) -> {
+                    Map<String, Object> x = new LinkedHashMap<>();
+                    x.put("job", name);
+                    x.put("hosts", j.hosts);
+                    x.put("messages", j.messages);
+                    x.put("messageMeanNs", j.messages == 0 ? null : j.messageNs / (double) j.messages);
+                    x.put("packets", j.packets);
+                    x.put("nonMinimalShare", j.packets == 0 ? null : j.nonminimal / (double) j.packets);
+                    x.put("iterations", j.iterations);
+                    x.put("iterationMeanNs", j.iterations == 0 ? null : j.iterationNs / (double) j.iterations);
+                    x.put("refusedMessages", j.refused);
+                    x.put("modePackets", byMode(j.modePackets));
+                    jobsOut.add(x);
+                });
+                m.put("jobs", jobsOut);
                 out.println(Json.write(m));
             } else {
                 // utilisation to 0.001%: a host offering 0.02 Gbps on a 100 Gbps link reads 0.020%, not 0.0%
                 out.printf("%-24s %5s %16s %14s %14s %10s %9s%n", "node", "port", "xmit bytes", "xmit packets", "xmit wait ns", "discards", "util");
                 c.getLinksList().forEach(l -> out.printf("%-24s %5d %16d %14d %14d %10d %8.3f%%%n", l.getNode(), l.getPort(),
                         l.getXmitDataOctets(), l.getXmitPkts(), l.getXmitWaitNs(), l.getXmitDiscards(), l.getUtilisation() * 100));
-                if (c.getHostsCount() > 0) {
+                if (!hosts.isEmpty()) {
                     out.printf("%n%-24s %16s %16s %16s %16s %10s%n", "host NIC", "request flits", "stalled cycles", "sampled packets",
-                            "mean latency ns", "mean hops");
-                    c.getHostsList().forEach(h -> out.printf("%-24s %16d %16d %16d %16s %10s%n", h.getNode(), h.getRequestFlits(),
+                            "mean RTT ns", "mean hops");
+                    hosts.forEach(h -> out.printf("%-24s %16d %16d %16d %16s %10s%n", h.getNode(), h.getRequestFlits(),
                             h.getRequestFlitsStalledCycles(), h.getLatencyPackets(), h.getLatencyPackets() == 0 ? "-"
                                     : String.format(Locale.ROOT, "%.1f", h.getLatencyNsSum() / (double) h.getLatencyPackets()),
                             h.getLatencyPackets() == 0 ? "-" : String.format(Locale.ROOT, "%.2f", h.getReceivedHops() / (double) h.getLatencyPackets())));
                 }
-                if (c.getHostsList().stream().anyMatch(h -> !h.getCongestionControl().isEmpty())) {
+                if (hosts.stream().anyMatch(h -> !h.getCongestionControl().isEmpty())) {
                     out.printf("%n%-24s %8s %14s %14s %14s %10s%n", "host NIC", "cc", "CNPs received", "ACKs received", "control sent",
                             "dropped");
-                    c.getHostsList().stream().filter(h -> !h.getCongestionControl().isEmpty()).forEach(h -> out.printf(
+                    hosts.stream().filter(h -> !h.getCongestionControl().isEmpty()).forEach(h -> out.printf(
                             "%-24s %8s %14d %14d %14d %10d%n", h.getNode(), h.getCongestionControl(), h.getCnpsReceived(),
                             h.getAcksReceived(), h.getControlSent(), h.getControlDropped()));
                 }
-                if (c.getHostsList().stream().anyMatch(h -> !h.getJob().isEmpty())) {
+                if (!jobs.isEmpty()) {
                     // a closed-loop job's iterations on its rank 0's row ("-" on the others' and an open-loop job's)
                     out.printf("%n%-24s %-16s %12s %18s %12s %12s %11s %20s%n", "host NIC", "job", "messages", "message mean ns", "packets",
                             "non-minimal", "iterations", "iteration mean ns");
-                    c.getHostsList().stream().filter(h -> !h.getJob().isEmpty()).forEach(h -> out.printf(
+                    hosts.stream().filter(h -> !h.getJob().isEmpty()).forEach(h -> out.printf(
                             "%-24s %-16s %12d %18s %12d %12s %11s %20s%n",
                             h.getNode(), h.getJob(), h.getJobMessages(), h.getJobMessages() == 0 ? "-"
                                     : String.format(Locale.ROOT, "%.1f", h.getJobMessageNsSum() / (double) h.getJobMessages()),
@@ -258,10 +295,56 @@ final class DaemonCommands {
                                     : String.format(Locale.ROOT, "%.3f", h.getJobNonminimalPackets() / (double) h.getJobPackets()),
                             h.getJobIterations() == 0 ? "-" : Long.toString(h.getJobIterations()), h.getJobIterations() == 0 ? "-"
                                     : String.format(Locale.ROOT, "%.1f", h.getJobIterationNsSum() / (double) h.getJobIterations())));
+                    // each job's sums, as fabric_job_refused_messages_total and fabric_job_mode_packets_total give them
+                    out.printf("%n%-16s %6s %12s %12s  %s%n", "job", "hosts", "packets", "refused", "packets by mode");
+                    jobs.forEach((name, j) -> out.printf("%-16s %6d %12d %12d  %s%n", name, j.hosts, j.packets, j.refused,
+                            byMode(j.modePackets).isEmpty() ? "-" : byMode(j.modePackets).entrySet().stream()
+                                    .map(e -> e.getKey() + " " + e.getValue()).reduce((a, b) -> a + ", " + b).orElseThrow()));
                 }
             }
             out.flush();
             return 0;
+        }
+
+        /** Packets by the mode they asked for, by name, the modes seen only, in code order. */
+        private static Map<String, Long> byMode(List<Long> byCode) {
+            Map<String, Long> m = new LinkedHashMap<>();
+            for (int code = 0; code < byCode.size(); code++) {
+                if (byCode.get(code) > 0) {
+                    m.put(RoutingMode.ofCode(code).name(), byCode.get(code));
+                }
+            }
+            return m;
+        }
+
+        /** One job's counters summed over its hosts (PerfMetrics' fabric_job_* sums). */
+        private static final class JobSums {
+            int hosts;
+            long messages;
+            long messageNs;
+            long packets;
+            long nonminimal;
+            long iterations;
+            long iterationNs;
+            long refused;
+            final List<Long> modePackets = new ArrayList<>();
+
+            void add(HostNicCounters h) {
+                hosts++;
+                messages += h.getJobMessages();
+                messageNs += h.getJobMessageNsSum();
+                packets += h.getJobPackets();
+                nonminimal += h.getJobNonminimalPackets();
+                iterations += h.getJobIterations();
+                iterationNs += h.getJobIterationNsSum();
+                refused += h.getJobRefusedMessages();
+                for (int code = 0; code < h.getJobModePacketsCount(); code++) {
+                    if (code == modePackets.size()) {
+                        modePackets.add(0L);
+                    }
+                    modePackets.set(code, modePackets.get(code) + h.getJobModePackets(code));
+                }
+            }
         }
     }
 

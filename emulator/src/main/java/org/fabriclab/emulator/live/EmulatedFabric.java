@@ -35,6 +35,7 @@ import org.fabriclab.agent.link.Frames;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.agent.link.LiveLoop;
 import org.fabriclab.agent.link.LiveNode;
+import org.fabriclab.agent.link.LiveResponses;
 import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.agent.link.ModelClock;
 import org.fabriclab.agent.link.Traffic;
@@ -48,6 +49,7 @@ import org.fabriclab.proto.v1.GetPortInfoRequest;
 import org.fabriclab.proto.v1.ManagementGrpc;
 import org.fabriclab.proto.v1.NodeType;
 import org.fabriclab.proto.v1.PortState;
+import org.fabriclab.routing.analysis.NoLoadLatency;
 import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.PathLanes;
@@ -301,6 +303,15 @@ public final class EmulatedFabric implements AutoCloseable {
         for (ChannelFuture f : listening) {
             f.sync();
         }
+        // the NICs' round trips: a host answers what it receives to its sender's host, timed as a response through the empty fabric
+        LiveHost[] byEndpoint = new LiveHost[fabric.endpointCount()];
+        for (int e = 0; e < byEndpoint.length; e++) {
+            int n = fabric.endpointNode(e);
+            if (nodes[n] instanceof LiveHost h && fabric.endpointPort(e) == fabric.globalPort(n, 1)) { // a live host serves port 1
+                byEndpoint[e] = h;
+            }
+        }
+        LiveResponses.install(new NoLoadLatency(fabric, options.linkLatencyNs(), options.linkGbps(), Frames.DATA_HEADER), byEndpoint);
         List<ChannelFuture> pending = new ArrayList<>();
         if (switchesElsewhere()) {
             // hosts keep their links to their switches cabled (a restarted switch gets them back); the switches cable each other

@@ -24,6 +24,7 @@ import org.fabriclab.agent.core.TableStore;
 import org.fabriclab.agent.core.TableWriteException;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.core.TrafficPlan;
+import org.fabriclab.routing.analysis.NoLoadLatency;
 import org.fabriclab.routing.dragonfly.RoutingMode;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.fabric.Fabric;
@@ -744,6 +745,16 @@ public final class Simulation {
     private final TrafficSources sources;
     /** Per flow, the packets its source has created so far (a sized flow stops at its size). */
     private final int[] flowCreated;
+    /** Per LID, its endpoint (-1: none). */
+    private final int[] endpointOfLid;
+    /**
+     * A response's time back through the empty fabric (the NICs' round trips, {@link
+     * HostCore.Output#respond}); null where no host reads them: the simulator's one reader of the
+     * NIC's latency counter is an application-aware job's chooser (its report carries no NIC
+     * counter), and answering every packet costs a tenth to a fifth of its speed on a 1,000-host
+     * fabric (docs/benchmarks.md), so a run without such a job answers none.
+     */
+    private final NoLoadLatency responseTimes;
 
     private Simulation(Config c) throws TableWriteException {
         this.c = c;
@@ -766,7 +777,7 @@ public final class Simulation {
         hostCore = new HostCore[endpoints];
         counters = new PortCounterArray[f.nodeCount()];
         int[] lidOfEndpoint = new int[endpoints];
-        int[] endpointOfLid = new int[c.tables().lids().maxLid() + 1];
+        endpointOfLid = new int[c.tables().lids().maxLid() + 1];
         Arrays.fill(endpointOfLid, -1);
         for (int e = 0; e < endpoints; e++) {
             int lid = c.tables().lids().endpointLid(e);
@@ -830,6 +841,8 @@ public final class Simulation {
         for (int g = 0; g < peerEvent.length; g++) {
             peerEvent[g] = f.peerNode(g) == Fabric.NONE ? -1 : EventQueue.event(0, f.peerNode(g), f.peerPort(g), 0);
         }
+        responseTimes = c.jobs().stream().anyMatch(Job::appAware) ? new NoLoadLatency(f, latencyNs, c.linkGbps(), FrameSizes.DATA_HEADER)
+                : null;
         for (int e = 0; e < endpoints; e++) {
             int endpoint = e;
             int node = f.endpointNode(e);
@@ -866,6 +879,13 @@ public final class Simulation {
                     measure.delivered(endpoint, pool, h, t);
                     sources.delivered(endpoint, h, t);
                     pool.release(h);
+                }
+
+                @Override
+                public void respond(int h, long t) {
+                    if (responseTimes != null) {
+                        respondTo(endpoint, h, t);
+                    }
                 }
             }, c.cc() == null ? null : c.cc().create(c.linkGbps()));
         }
@@ -947,6 +967,11 @@ public final class Simulation {
     /** Endpoint {@code e}'s NIC. */
     HostCore hostCore(int e) {
         return hostCore[e];
+    }
+
+    /** Endpoint {@code e}'s node's counters: its NIC's. */
+    PortCounterArray nicCounters(int e) {
+        return counters[f.endpointNode(e)];
     }
 
     private Report simulate() {
@@ -1042,9 +1067,30 @@ public final class Simulation {
                 sources.pump(e, now);
             }
         }
+        for (HostCore h : hostCore) { // the NICs' round trips back by the end, though no event of theirs came since
+            h.settle(measure.end());
+        }
         long wallNanos = Math.max(1, System.nanoTime() - wall0);
         long cpuNanos = cpu0 < 0 ? wallNanos : Math.max(1, mx.getCurrentThreadCpuTime() - cpu0);
         return measure.report(counters, nsPerByte, sources.refused(), events, wallNanos, cpuNanos, sources.adaptiveShares());
+    }
+
+    /**
+     * Endpoint {@code e} received data packet {@code h} at {@code t}: its sender's NIC counts the
+     * round trip when the response would be back (no frame sent, no event: the sender counts it at
+     * its first event from then on, {@link HostCore#settle}). The packet's NIC send time is in the
+     * shared pool.
+     */
+    private void respondTo(int e, int h, long t) {
+        int slid = pool.slid(h);
+        int src = slid < endpointOfLid.length ? endpointOfLid[slid] : -1;
+        if (src < 0) {
+            return;
+        }
+        long back = responseTimes.ns(e, src);
+        if (back != NoLoadLatency.UNREACHABLE) {
+            hostCore[src].responseReturns(pool.sent(h), Math.max(0, pool.hops(h) - 1), t + back, t);
+        }
     }
 
     /** The core sends packet {@code h} from {@code node}'s {@code port}: the link is busy for its bytes, the peer has it after the delay. */

@@ -295,6 +295,7 @@ final class TrafficSources {
             return;
         }
         HostCore core = hostCore[e];
+        core.settle(now); // the responses back by now are counted before an application-aware choice reads the counters
         if (q.held() != PacketPool.NONE) {
             if (!core.offer(q.held(), now)) {
                 return;

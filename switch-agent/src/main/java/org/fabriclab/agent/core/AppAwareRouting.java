@@ -20,12 +20,15 @@ import org.fabriclab.routing.dragonfly.RoutingMode;
  * paths are shorter).
  *
  * <p>What differs from the paper: the paper's scaling factors (lambda, sigma) are "a median case
- * over several runs" and not given, so ours are stated below; the latency read is the network
- * latency of the packets this host receives ({@link PortCounterArray#NIC_NETWORK_LATENCY_NS}:
- * from the sender's NIC to arrival, one way), not a request's round trip: in the symmetric
- * patterns of a job the packets a host receives take the paths its own do. (The NIC's latency
- * counter from creation would count the source queue, which at saturation dwarfs the network's
- * and makes the model pick the high bias whatever the stalls.) Allocates nothing; confined to the thread
+ * over several runs" and not given, so ours are stated below. The latency read is Aries': the
+ * round trips of this host's own packets ({@link PortCounterArray#NIC_LATENCY_NS}, {@link
+ * NicCounters}: NIC send to the modelled response's return, counted when it is back), so what is
+ * measured since the last decision is the latency of what this host sent, most of it in the mode
+ * then in use (a response still on its way at a decision is booked to the mode chosen then, as
+ * Aries' counters would book it).
+ * Until 2026-11-27 it read the packets this host received, in their senders' modes, which in a
+ * closed loop made a rank book its peer's mode's latency to its own choice and oscillate
+ * (docs/reproductions.md, Figure 8). Allocates nothing; confined to the thread
  * driving the host.
  */
 public final class AppAwareRouting {
@@ -143,7 +146,7 @@ public final class AppAwareRouting {
 
     /** What the counters moved by since the last read: the latency and stalls of the mode in use. */
     private void observe() {
-        long latencyNs = counters.getNode(PortCounterArray.NIC_NETWORK_LATENCY_NS);
+        long latencyNs = counters.getNode(PortCounterArray.NIC_LATENCY_NS);
         long latencyPackets = counters.getNode(PortCounterArray.NIC_LATENCY_PACKETS);
         long flits = counters.getNode(PortCounterArray.NIC_REQUEST_FLITS);
         long waitNs = counters.get(port, PortCounterArray.XMIT_WAIT_NS);

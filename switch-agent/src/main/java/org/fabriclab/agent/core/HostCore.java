@@ -8,8 +8,18 @@ import java.util.Arrays;
  * queue per VL fed by the host's traffic source, credits towards the switch, one packet on the wire
  * at a time, round-robin over lanes; received packets are delivered to the host and their buffer
  * credit returned at once (the host consumes at line rate). It counts what an Aries NIC counts
- * ({@link NicCounters}: flits sent, the credit waits as stalls, every arrival's latency). Not thread-safe; confined like
+ * ({@link NicCounters}: flits sent, the credit waits as stalls, and its own packets' round trips). Not thread-safe; confined like
  * {@link SwitchCore}.
+ *
+ * <p>Round trips: an Aries NIC acknowledges every request packet with a response, and its latency
+ * counter is the request's round trip, counted at the sender when the response comes back. Here a
+ * received data packet is answered by a modelled response ({@link Output#respond}): the driver
+ * brings it back to the sender's core ({@link #responseReturns}) after the time a header-only frame
+ * takes through the empty fabric, without sending a frame (the fabric's traffic stays what it is,
+ * so a run whose routing does not read the counter is unchanged). The sender holds it until then,
+ * in a heap by return time, and counts it at the first of its events at or after it ({@link
+ * #settle}; a driver whose counters are read from outside asks to be woken then, {@link
+ * Output#responseDueAt}): a sample is never counted before its response would have come back.
  *
  * <p>With a {@link CongestionControl} (off by default, and then nothing below happens): data
  * packets go ECN-capable, a lane sends its first packet whose flow may send ({@link
@@ -57,6 +67,25 @@ public final class HostCore {
 
         /** Call {@link HostCore#wake} at {@code at}: a paced flow may send then. */
         void wakeAt(long at);
+
+        /**
+         * Data packet {@code h} arrived: answer it with the modelled response (an Aries NIC
+         * acknowledges every request), brought back to its sender's core, {@link
+         * HostCore#responseReturns}, after the time a header-only frame takes from here to there at
+         * no load. The handle is still the core's: read it, do not keep or release it. None by default.
+         */
+        default void respond(int h, long now) {
+        }
+
+        /**
+         * The earliest response held ({@link HostCore#responseReturns}) comes back at {@code at}:
+         * a driver whose NIC counters are read from outside the core's events (a live host's, by
+         * its management endpoint) calls {@link HostCore#wake} then; the simulator, whose one
+         * reader of them ({@link AppAwareRouting}, after {@link HostCore#settle}) reads at its own
+         * events, need not. Nothing by default.
+         */
+        default void responseDueAt(long at) {
+        }
     }
 
     /** Control packets a NIC holds for sending at most (more are dropped, counted). */
@@ -102,6 +131,17 @@ public final class HostCore {
     private long[] timerAt = new long[0];
     private int timerHead;
     private int timerCount;
+    /**
+     * Responses to this NIC's packets on their way back: a binary heap by return time, two longs
+     * an entry side by side (the return time; the round trip, return less NIC send, with the
+     * packet's hops, links between switches, above bit {@link #HOPS_SHIFT}); grown, never per packet
+     * in steady state.
+     */
+    private long[] responseHeap = new long[32];
+    private static final int HOPS_SHIFT = 48;
+    private int responses;
+    /** The earliest return asked of the driver ({@link Output#responseDueAt}) and not yet come ({@link Long#MAX_VALUE}: none). */
+    private long responseWake = Long.MAX_VALUE;
 
     /** Without congestion control. */
     public HostCore(int vls, int sendQueuePackets, PortCounterArray counters, PacketPool pool, Output out) {
@@ -134,6 +174,7 @@ public final class HostCore {
      * @return false, leaving the handle with the caller, if the lane's queue is full
      */
     public boolean offer(int h, long now) {
+        settle(now);
         int vl = pool.vl(h);
         if (count[vl] == depth) {
             return false;
@@ -147,6 +188,7 @@ public final class HostCore {
 
     /** The link is up; the switch's input buffers give {@code peerBufferPackets} credits per lane. */
     public void portActive(int peerBufferPackets, long now) {
+        settle(now);
         active = true;
         busy = false;
         Arrays.fill(credits, peerBufferPackets);
@@ -161,15 +203,12 @@ public final class HostCore {
     }
 
     public void packetArrived(int h, long now) {
+        settle(now);
         counters.add(PORT, PortCounterArray.RCV_PKTS, 1);
         counters.add(PORT, PortCounterArray.RCV_DATA, pool.bytes(h));
         int kind = pool.kind(h);
         if (kind == PacketPool.DATA) {
-            // the NIC's sampled latency (NicCounters): every data packet (a control packet's timestamp echoes its data's send time)
-            counters.addNode(PortCounterArray.NIC_LATENCY_PACKETS);
-            counters.addNode(PortCounterArray.NIC_LATENCY_NS, now - pool.timestamp(h));
-            counters.addNode(PortCounterArray.NIC_NETWORK_LATENCY_NS, now - pool.sent(h));
-            counters.addNode(PortCounterArray.NIC_RECEIVED_HOPS, Math.max(0, pool.hops(h) - 1)); // links between switches
+            out.respond(h, now); // its sender's latency sample, when the response is back (a control packet has none)
         }
         int vl = pool.vl(h);
         out.returnCredit(vl, now);
@@ -299,6 +338,7 @@ public final class HostCore {
 
     /** The time asked by {@link Output#wakeAt} came: paced flows may send, expired ACK timers fire. */
     public void wake(long now) {
+        settle(now);
         if (now >= wakeAt) {
             wakeAt = Long.MAX_VALUE;
         }
@@ -328,13 +368,99 @@ public final class HostCore {
     }
 
     public void creditReturned(int vl, int n, long now) {
+        settle(now);
         credits[vl] += n;
         send(now);
     }
 
     public void linkFree(long now) {
+        settle(now);
         busy = false;
         send(now);
+    }
+
+    /**
+     * The response to one of this NIC's data packets, sent (put on the wire) at {@code sentAt} and
+     * delivered after {@code hops} links between switches, comes back at {@code at} ({@link
+     * Output#respond}: its receiver's driver calls this at the packet's delivery): its round trip,
+     * {@code at - sentAt}, is counted at {@code at} ({@link PortCounterArray#NIC_LATENCY_PACKETS}
+     * and the two after it), at once if that has come.
+     */
+    public void responseReturns(long sentAt, int hops, long at, long now) {
+        long rtt = at - sentAt;
+        if (at <= now) {
+            sample(rtt, hops);
+            return;
+        }
+        long[] heap = responseHeap;
+        if (2 * responses == heap.length) {
+            heap = responseHeap = Arrays.copyOf(heap, 2 * heap.length);
+        }
+        int i = responses++;
+        while (i > 0 && heap[2 * ((i - 1) / 2)] > at) { // sift up
+            int parent = (i - 1) / 2;
+            heap[2 * i] = heap[2 * parent];
+            heap[2 * i + 1] = heap[2 * parent + 1];
+            i = parent;
+        }
+        heap[2 * i] = at;
+        heap[2 * i + 1] = rtt | (long) hops << HOPS_SHIFT;
+        if (at < responseWake) {
+            responseWake = at;
+            out.responseDueAt(at);
+        }
+    }
+
+    /**
+     * Counts the responses come back by {@code now}. Every entry point of the core settles first;
+     * a reader of the counters between the core's events (the simulator's {@link AppAwareRouting},
+     * asked as a packet leaves the source queue) settles before it reads.
+     */
+    public void settle(long now) {
+        long[] heap = responseHeap;
+        if (responses == 0 || heap[0] > now) {
+            return;
+        }
+        while (responses > 0 && heap[0] <= now) {
+            sample(heap[1] & (1L << HOPS_SHIFT) - 1, (int) (heap[1] >>> HOPS_SHIFT));
+            int last = --responses;
+            long at = heap[2 * last];
+            long rest = heap[2 * last + 1];
+            int i = 0;
+            while (2 * i + 1 < responses) { // sift the last one down from the root
+                int child = 2 * i + 1;
+                if (child + 1 < responses && heap[2 * child + 2] < heap[2 * child]) {
+                    child++;
+                }
+                if (heap[2 * child] >= at) {
+                    break;
+                }
+                heap[2 * i] = heap[2 * child];
+                heap[2 * i + 1] = heap[2 * child + 1];
+                i = child;
+            }
+            heap[2 * i] = at;
+            heap[2 * i + 1] = rest;
+        }
+        if (responseWake <= now) {
+            responseWake = Long.MAX_VALUE;
+        }
+        if (responses > 0 && heap[0] < responseWake) {
+            responseWake = heap[0];
+            out.responseDueAt(responseWake);
+        }
+    }
+
+    /** Responses on their way back, not yet counted. */
+    public int responsesPending() {
+        return responses;
+    }
+
+    /** The NIC's latency counter (NicCounters): one of its packets' round trip, and the links between switches it took. */
+    private void sample(long rttNs, int hops) {
+        counters.addNode(PortCounterArray.NIC_LATENCY_PACKETS);
+        counters.addNode(PortCounterArray.NIC_LATENCY_NS, rttNs);
+        counters.addNode(PortCounterArray.NIC_RECEIVED_HOPS, hops);
     }
 
     private void send(long now) {

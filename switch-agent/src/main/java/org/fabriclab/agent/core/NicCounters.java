@@ -18,12 +18,20 @@ package org.fabriclab.agent.core;
  *   <li>A cycle is one of a {@link #CLOCK_GHZ} GHz NIC clock, one per nanosecond of model time:
  *       the paper converts the latency counter "given the clock frequency of the NIC" without
  *       giving it, so the clock is our choice, stated here and in docs/metrics.md.
- *   <li>The latency is sampled at the receiving NIC for every packet (one in one), from the
- *       packet's creation at its source to its arrival: our frames carry their creation time, so
- *       unlike Aries' counter (a request's round trip from its first flit's departure) it includes
- *       the source's queues, and it is one way. Beside it, {@link PortCounterArray#NIC_NETWORK_LATENCY_NS}
- *       sums the same packets' time from their sender's NIC (the source queue left out, closer to
- *       Aries' counter; {@link AppAwareRouting} reads it).
+ *   <li>The latency counter is Aries' Request Packets Cumulative Latency: "across all the
+ *       request-response packets pairs", a request's round trip from its first flit's departure
+ *       ("this counter does not include the time a flit waits in NIC queues") to its response's
+ *       return, counted by the sender. Every data packet (one in one) is sampled, from its NIC send
+ *       (the core stamps it as the packet goes on the wire) to the return of the response its
+ *       receiver answers it with ({@link HostCore.Output#respond}). The response is modelled, not
+ *       sent: a header-only frame ({@link FrameSizes#DATA_HEADER} bytes, Aries' one response flit)
+ *       over the fewest links back to the sender through the empty fabric, each link its frame
+ *       time and cable delay ({@code org.fabriclab.routing.analysis.NoLoadLatency}); the sample is
+ *       counted when that time has passed after the packet's delivery, not before. So the request's
+ *       part is what the packet met (its path, its queues) and the response's is its pair's
+ *       constant: a response's own queueing is left out, and the fabric carries no traffic it would
+ *       not carry without the counter (a fixed mode's run is the same with it or without).
+ *       {@link PortCounterArray#NIC_RECEIVED_HOPS} counts the same packets' hops with them.
  * </ul>
  */
 public final class NicCounters {

@@ -45,9 +45,16 @@ public final class PortCounterArray {
     public static final int Q_CHANGE_PS = 4;
     /** Node counter (a channel adapter's NIC): request flits sent ({@link NicCounters#flits}). */
     public static final int NIC_REQUEST_FLITS = 5;
-    /** Node counter (a NIC): packets received whose latency was sampled (every one). */
+    /**
+     * Node counter (a NIC): its own data packets whose latency was sampled (every one), each when
+     * its response came back ({@link HostCore#responseReturns}): Aries' Request Packets.
+     */
     public static final int NIC_LATENCY_PACKETS = 6;
-    /** Node counter (a NIC): the sampled packets' latencies summed, ns from their creation at the source to their arrival. */
+    /**
+     * Node counter (a NIC): the sampled packets' round trips summed, ns from the packet's NIC send
+     * (its source and send queues left out) to its response's return (Aries' Request Packets
+     * Cumulative Latency; {@link NicCounters}).
+     */
     public static final int NIC_LATENCY_NS = 7;
     /** Node counter (a NIC): the sampled packets' hops summed, links between switches (the simulator's {@code meanHops}). */
     public static final int NIC_RECEIVED_HOPS = 8;
@@ -61,35 +68,29 @@ public final class PortCounterArray {
     public static final int NIC_CONTROL_DROPPED = 12;
     /** Node counter (a switch marking ECN): packets it marked congestion-experienced. */
     public static final int ECN_MARKED = 13;
-    /**
-     * Node counter (a NIC): the sampled packets' network latencies summed, ns from their sender's NIC
-     * sending them to their arrival (the source queue left out, as Aries' latency counter leaves out
-     * the NIC's wait; application-aware routing reads it).
-     */
-    public static final int NIC_NETWORK_LATENCY_NS = 14;
     /** Node counter (a NIC of a job's host): its job's messages received whole here (a live job's; {@code emulator up --job}). */
-    public static final int JOB_MESSAGES = 15;
+    public static final int JOB_MESSAGES = 14;
     /** Node counter (a NIC of a job's host): those messages' completion times summed, ns from creation to the last packet's arrival. */
-    public static final int JOB_MESSAGE_NS = 16;
+    public static final int JOB_MESSAGE_NS = 15;
     /** Node counter (a NIC of a job's host): its job's data packets received here. */
-    public static final int JOB_PACKETS = 17;
+    public static final int JOB_PACKETS = 16;
     /** Node counter (a NIC of a job's host): of those, the packets a Dragonfly's routing sent through an intermediate group. */
-    public static final int JOB_NONMINIMAL_PACKETS = 18;
+    public static final int JOB_NONMINIMAL_PACKETS = 17;
     /** Node counter (the NIC of a closed-loop job's rank 0): the job's iterations ended ({@code ClosedLoop}; a live job's). */
-    public static final int JOB_ITERATIONS = 19;
+    public static final int JOB_ITERATIONS = 18;
     /** Node counter (the NIC of a closed-loop job's rank 0): those iterations' times summed, model ns. */
-    public static final int JOB_ITERATION_NS = 20;
+    public static final int JOB_ITERATION_NS = 19;
     /**
      * Node counter (the NIC of a closed-loop job's host): messages its loop sent that the source
      * queue refused (full), each queued later, in order, when it had room (a live job's).
      */
-    public static final int JOB_REFUSED_MESSAGES = 21;
+    public static final int JOB_REFUSED_MESSAGES = 20;
     /**
      * Node counters (a NIC of a job's host), one per routing mode, this plus the mode's header code
      * ({@code RoutingMode.code()}, 0 to {@link #ROUTING_MODES} - 1): its job's data packets received
      * here that asked for the mode (a live job's).
      */
-    public static final int JOB_MODE_PACKETS = 22;
+    public static final int JOB_MODE_PACKETS = 21;
     /** Routing modes counted apart ({@link #JOB_MODE_PACKETS}): every code {@code RoutingMode} names. */
     public static final int ROUTING_MODES = 8;
     public static final int NODE_COUNTERS = JOB_MODE_PACKETS + ROUTING_MODES;

@@ -62,6 +62,14 @@ import org.fabriclab.routing.dragonfly.RoutingMode;
  * cannot happen to a job the command lines accept ({@code ClosedLoop.messagesQueuedAtOnce}).
  * As a receiver a job's host also counts its job's packets by the routing mode they asked for
  * ({@link PortCounterArray#JOB_MODE_PACKETS}): what application-aware routing chose.
+ *
+ * <p>The NIC's round trips ({@code NicCounters}): a data packet this host receives is answered
+ * through {@link LiveResponses} (the other host's event loop hands the sample to this one, {@link
+ * #responseCame}), and its own are counted from their NIC send, which it keeps by the frame's
+ * {@code seq} for its last {@link #OUTSTANDING} packets (Aries' outstanding packets: a frame
+ * carries its creation time, not its NIC send, unless congestion control rewrites it); a response
+ * to an older packet is not counted. It asks its loop to wake when a response is due, so that the
+ * counters the management endpoint reads are current.
  */
 public final class LiveHost extends LiveNode implements HostCore.Output {
     static final long TICK_NS = 100_000;
@@ -109,6 +117,22 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     private ScheduledFuture<?> ticker;
     /** Congestion control's wake-up: a paced flow may send (one task for the host's life). */
     private final Runnable wake = this::wakeUp;
+    /** Packets whose NIC send is kept for their responses (Aries NICs' outstanding packets). */
+    static final int OUTSTANDING = 1024;
+    /** Per slot ({@code seq} modulo {@link #OUTSTANDING}): the seq of the data packet sent last in it, and its NIC send (-1: none). */
+    private final int[] outstandingSeq = new int[OUTSTANDING];
+    private final long[] outstandingAt = new long[OUTSTANDING];
+    /** Where responses go; null until the fabric installs it (a host on its own counts no round trips). */
+    private LiveResponses responses;
+    /** This host's endpoint number in the fabric ({@link #responses}). */
+    private int endpoint = -1;
+    /** Responses other hosts' loops handed over, not yet taken by this one's: seq, hops, return time; guarded by itself. */
+    private final Object inbox = new Object();
+    private int[] inboxSeq = new int[16];
+    private int[] inboxHops = new int[16];
+    private long[] inboxAt = new long[16];
+    private int inboxCount;
+    private final Runnable takeResponses = this::takeResponses;
 
     public LiveHost(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double rateGbps, String endpoint) {
         this(loop, mgmt, vls, bufferPackets, rateGbps, endpoint, null);
@@ -120,6 +144,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         super(loop, mgmt, vls, bufferPackets, new double[] {0, rateGbps}, endpoint,
                 vls * SEND_QUEUE + bufferPackets * vls + 2 + (cc == null ? 0 : HostCore.CONTROL_QUEUE));
         core = new HostCore(vls, SEND_QUEUE, mgmt.counters(), pool, this, cc == null ? null : cc.create(rateGbps));
+        Arrays.fill(outstandingAt, -1);
         port = new PortCache(mgmt, 1);
         mgmt.congestionControl(cc == null ? null : cc.name());
         mgmt.flowSource(() -> {
@@ -390,6 +415,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     /** Moves packets from the source queue into the NIC while its send queue has room. */
     private void pump(Traffic t, int slid, long now) {
         SourceQueue source = policy.source();
+        core.settle(now); // the responses back by now are counted before an application-aware choice reads the counters
         if (source.held() != PacketPool.NONE) {
             if (!core.offer(source.held(), now)) {
                 return;
@@ -427,11 +453,74 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
 
     @Override
     public void transmit(int vl, int h, long now) {
-        if (core.congestionControl() != null && pool.kind(h) == PacketPool.DATA) {
-            ByteBuf f = (ByteBuf) pool.payload[h];
-            f.setLong(f.readerIndex() + Frames.TIMESTAMP, now); // the receiver echoes the NIC send time
+        if (pool.kind(h) == PacketPool.DATA) {
+            int slot = pool.seq(h) & (OUTSTANDING - 1);
+            outstandingSeq[slot] = pool.seq(h);
+            outstandingAt[slot] = now;
+            if (core.congestionControl() != null) {
+                ByteBuf f = (ByteBuf) pool.payload[h];
+                f.setLong(f.readerIndex() + Frames.TIMESTAMP, now); // the receiver echoes the NIC send time
+            }
         }
         send(1, vl, h, now);
+    }
+
+    /** Answers through {@code r} as endpoint {@code e} of the fabric (set once, by {@link LiveResponses}, on the event loop). */
+    void responses(LiveResponses r, int e) {
+        execute(() -> {
+            responses = r;
+            endpoint = e;
+        });
+    }
+
+    @Override
+    public void respond(int h, long now) {
+        LiveResponses r = responses;
+        if (r != null) {
+            r.respond(endpoint, pool.slid(h), pool.seq(h), Math.max(0, pool.hops(h) - 1), now);
+        }
+    }
+
+    /**
+     * The response to this host's data packet {@code seq}, which took {@code hops} links between
+     * switches, comes back at model time {@code at}; from any event loop (the receiver's). Taken
+     * by this host's loop.
+     */
+    void responseCame(int seq, int hops, long at) {
+        boolean first;
+        synchronized (inbox) {
+            if (inboxCount == inboxSeq.length) {
+                inboxSeq = Arrays.copyOf(inboxSeq, 2 * inboxCount);
+                inboxHops = Arrays.copyOf(inboxHops, 2 * inboxCount);
+                inboxAt = Arrays.copyOf(inboxAt, 2 * inboxCount);
+            }
+            inboxSeq[inboxCount] = seq;
+            inboxHops[inboxCount] = hops;
+            inboxAt[inboxCount] = at;
+            first = inboxCount++ == 0;
+        }
+        if (first) {
+            execute(takeResponses);
+        }
+    }
+
+    /** Hands the responses come to the core, each with its packet's NIC send (event loop only). */
+    private void takeResponses() {
+        long now = now();
+        synchronized (inbox) {
+            for (int i = 0; i < inboxCount; i++) {
+                int slot = inboxSeq[i] & (OUTSTANDING - 1);
+                if (outstandingSeq[slot] == inboxSeq[i] && outstandingAt[slot] >= 0) {
+                    core.responseReturns(outstandingAt[slot], inboxHops[i], inboxAt[i], now);
+                }
+            }
+            inboxCount = 0;
+        }
+    }
+
+    @Override
+    public void responseDueAt(long at) {
+        wakeAt(at); // the core counts it then, so that the management endpoint reads it
     }
 
     @Override

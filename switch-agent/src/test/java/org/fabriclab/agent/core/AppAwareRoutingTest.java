@@ -15,10 +15,13 @@ import org.junit.jupiter.api.Test;
 class AppAwareRoutingTest {
     private static final int FRAME = FrameSizes.DATA_HEADER + 256;
 
-    /** The NIC saw {@code packets} packets arrive with {@code latencyNs} each and sent {@code flits} flits waiting {@code waitNs} for credits. */
+    /**
+     * The NIC's {@code packets} packets came back with a round trip of {@code latencyNs} each, and it sent {@code flits} flits
+     * waiting {@code waitNs} for credits.
+     */
     private static void traffic(PortCounterArray c, long packets, long latencyNs, long flits, long waitNs) {
         c.addNode(PortCounterArray.NIC_LATENCY_PACKETS, packets);
-        c.addNode(PortCounterArray.NIC_NETWORK_LATENCY_NS, packets * latencyNs);
+        c.addNode(PortCounterArray.NIC_LATENCY_NS, packets * latencyNs);
         c.addNode(PortCounterArray.NIC_REQUEST_FLITS, flits);
         c.add(1, PortCounterArray.XMIT_WAIT_NS, waitNs);
     }
