@@ -21,7 +21,10 @@
 #         and the links at 0.95 or more of global links, of local links to the next router of the
 #         group (router x to x+1: where ADV+4's traffic through an intermediate group goes minimally)
 #         and of the other local links (docs/reproductions.md, "ADV+4: where the load goes")
-# Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig5-steady|fig7|2550|seeds|all|table|adv4links] [THREADS]
+#   adv4remainder (not in all) ADV+4's gap to VALn at 0.45 and 0.5: the seeds' spread (seeds 1 to 3) and the
+#         learning time (Q-adaptive for 2 ms; its whole curve with the fixed warm-up against --until-steady);
+#         docs/data/qadaptive/adv4-remainder/, which table prints too (docs/reproductions.md, "Figure 5, ADV+4")
+# Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig5-steady|fig7|2550|seeds|all|table|adv4links|adv4remainder] [THREADS]
 # QADAPTIVE_NAME names one figure's files instead, so that a variant does not overwrite the documented
 # runs: fig5's and fig5-steady's docs/data/qadaptive/NAME-{adv1,ur,adv4}.json, fig7's NAME-*.json and
 # docs/img/qadaptive-NAME.svg, 2550's NAME-{ur,adv1}.json (refused with all).
@@ -43,11 +46,65 @@ what="${1:-all}"
 threads="${2:-$(nproc)}"
 data="$root/docs/data/qadaptive"
 img="$root/docs/img"
+remainder_table() { # adv4remainder's tables from docs/data/qadaptive/adv4-remainder/ (nothing if it is not there)
+  [[ -d $data/adv4-remainder ]] || return 0
+  python3 - "$data" <<'PY'
+import json, os, sys
+data = sys.argv[1]
+rem = os.path.join(data, "adv4-remainder")
+load = lambda name: json.load(open(os.path.join(rem, name)))
+def points(d):
+    return {(e["engine"], p["load"]): p for e in d["engines"] for p in e["points"]}
+def window(series, a_us):  # throughput and mean latency (us) of the packets delivered in [a, a + 100 us)
+    w = [b for b in series if a_us * 1000 <= b["startNs"] < (a_us + 100) * 1000]
+    n = sum(b["packetsDelivered"] for b in w)
+    return sum(b["throughput"] for b in w) / len(w), sum(b["latencyMeanNs"] * b["packetsDelivered"] for b in w) / n / 1000
+engines = ("df-valn", "df-par", "q-adaptive")
+steady = {1: points(json.load(open(os.path.join(data, "fig5-adv4.json"))))}
+fixed = {}
+for seed in (1, 2, 3):
+    if seed > 1:
+        steady[seed] = points(load("steady-seed%d.json" % seed))
+    fixed[seed] = points(load("fixed-seed%d.json" % seed))
+print("#### adv4-remainder: ADV+4 at 0.45 and 0.5 from three seeds (throughput / mean latency us; Q-adaptive's warm-up end)\n")
+print("| seed | load | df-valn, steady / fixed | df-par, steady / fixed | q-adaptive, steady (ended at) |")
+print("|---|---|---|---|---|")
+for seed in (1, 2, 3):
+    for l in (0.45, 0.5):
+        cells = ["%.3f / %.3f" % (steady[seed][(e, l)]["throughput"], fixed[seed][(e, l)]["throughput"]) for e in engines[:2]]
+        q = steady[seed][("q-adaptive", l)]
+        cells.append("%.3f / %.2f (%d us)" % (q["throughput"], q["latencyMeanNs"] / 1000, q["warmupNs"] // 1000))
+        print("| %d | %.2f | %s |" % (seed, l, " | ".join(cells)))
+print("\nQ-adaptive from an empty network for 2 ms (series of 10 us): throughput / mean latency (us, by delivery) per 100 us\n")
+marks = (500, 600, 700, 800, 900, 1400, 1900)
+print("| run | " + " | ".join("%d us" % m for m in marks) + " |")
+print("|---|" + "---|" * len(marks))
+for name, label in (("q-2ms-seed1-0.5", "ADV+4 0.5, seed 1"), ("q-2ms-seed2-0.5", "ADV+4 0.5, seed 2"), ("q-2ms-seed3-0.5", "ADV+4 0.5, seed 3"),
+                    ("q-2ms-seed1-0.45", "ADV+4 0.45, seed 1"), ("q-2ms-adv1-0.5", "ADV+1 0.5, seed 1"),
+                    ("valn-2ms-0.5", "VALn, ADV+4 0.5, seed 1"), ("par-2ms-0.5", "PAR, ADV+4 0.5, seed 1")):
+    s = load(name + ".json")["series"]
+    print("| %s | %s |" % (label, " | ".join("%.3f / %.2f" % window(s, m) for m in marks)))
+print("\nSteady: the documented Figure 5's options (--until-steady; seed 1 is fig5-adv4.json); fixed: the fixed warm-ups.\n")
+for pattern in ("adv4", "adv1"):
+    d = load("q-fixed-%s.json" % pattern)
+    doc = points(json.load(open(os.path.join(data, "fig5-%s.json" % pattern))))
+    print("#### q-fixed-%s: Q-adaptive with the fixed 900 us warm-up against the documented --until-steady\n" % pattern)
+    print("| load | fixed: throughput / mean / p95 / p99 (us) / hops | steady (ended at) |")
+    print("|---|---|---|")
+    for p in d["engines"][0]["points"]:
+        s = doc[("q-adaptive", p["load"])]
+        print("| %.2f | %.3f / %.2f / %.2f / %.2f / %.2f%s | %.3f / %.2f / %.2f / %.2f / %.2f (%d us) |" % (
+            p["load"], p["throughput"], p["latencyMeanNs"] / 1000, p["latencyP95Ns"] / 1000, p["latencyP99Ns"] / 1000, p["meanHops"],
+            " (sat)" if p["saturated"] else "", s["throughput"], s["latencyMeanNs"] / 1000, s["latencyP95Ns"] / 1000,
+            s["latencyP99Ns"] / 1000, s["meanHops"], s["warmupNs"] // 1000))
+    print()
+PY
+}
 if [[ $what == table ]]; then
   # per sweep: each engine's throughput (of the hosts' rate), mean latency (us) and mean hops at
   # every load, its saturation throughput (the most it carried), and the tail (mean, p95, p99, us)
   # at the paper's Figure 6 load (0.8 UR, 0.45 ADV); per series (fig7): latency per 10 us window
-  exec python3 - "$data" <<'PY'
+  python3 - "$data" <<'PY'
 import glob, json, os, sys
 data = sys.argv[1]
 for path in sorted(glob.glob(os.path.join(data, "*.json"))):
@@ -97,6 +154,8 @@ for prefix, title in (("fig7", "Q-adaptive's mean latency (us) over time from an
             "%.2f" % (at[m] / 1000) if m in at else "-" for m in marks), final / 1000, settled // 1000))
     print("\nSettled by: the start of the first 10 us window after which every window's mean latency stays within 10% of the last 100 us's.\n")
 PY
+  remainder_table
+  exit 0
 fi
 if [[ $what == all && -n ${QADAPTIVE_NAME:-} ]]; then
   echo "qadaptive-figures.sh: QADAPTIVE_NAME names one figure's files; give fig5, fig5-steady, fig7 or 2550, not all" >&2
@@ -205,6 +264,36 @@ if [[ $what == 2550 || $what == all ]]; then
   engines2550=(--engine-param q_thld1=0.05 --engine-param q_thld2=0.4)
   sweep "${QADAPTIVE_NAME:-2550}-ur" paper:qadaptive-2550 uniform 0.8 "${engines2550[@]}"
   sweep "${QADAPTIVE_NAME:-2550}-adv1" paper:qadaptive-2550 adv+1 0.45 "${engines2550[@]}"
+fi
+if [[ $what == adv4remainder ]]; then
+  # ADV+4's remainder against VALn, the seeds' spread and the learning time: Figure 5's options (--until-steady)
+  # from seeds 2 and 3 (seed 1 is fig5-adv4.json), VALn and PAR with the fixed warm-ups, Q-adaptive from an empty
+  # network for 2 ms with a series (the same seed's first 1 ms is a 1 ms run's, so its windows give both), and
+  # Q-adaptive's whole ADV+4 and ADV+1 curves with the fixed 900 us warm-up; into docs/data/qadaptive/adv4-remainder/
+  rem="$data/adv4-remainder"
+  mkdir -p "$rem"
+  trio=(--topology paper:qadaptive-1056 --pattern adv+4 --loads 0.45,0.5 "${paper[@]}" --threads "$threads")
+  for seed in 2 3; do
+    emulator sweep --engines df-valn,df-par,q-adaptive "${trio[@]}" "${long[@]}" --until-steady --seed $seed \
+      --out "$rem/steady-seed$seed.json" >/dev/null
+  done
+  for seed in 1 2 3; do
+    emulator sweep --engines df-valn,df-par "${trio[@]}" --duration 300us --warmup 200us --seed $seed \
+      --out "$rem/fixed-seed$seed.json" >/dev/null
+  done
+  for run in "q-adaptive adv+4 0.5 1 q-2ms-seed1-0.5" "q-adaptive adv+4 0.5 2 q-2ms-seed2-0.5" \
+             "q-adaptive adv+4 0.5 3 q-2ms-seed3-0.5" "q-adaptive adv+4 0.45 1 q-2ms-seed1-0.45" \
+             "q-adaptive adv+1 0.5 1 q-2ms-adv1-0.5" "df-valn adv+4 0.5 1 valn-2ms-0.5" "df-par adv+4 0.5 1 par-2ms-0.5"; do
+    set -- $run
+    emulator sim --topology paper:qadaptive-1056 --engine $1 --pattern $2 --load $3 "${paper[@]}" --duration 2ms \
+      --warmup 1900us --series 10us --seed $4 --json > "$rem/$5.json"
+  done
+  for run in "adv4 adv+4" "adv1 adv+1"; do
+    set -- $run
+    emulator sweep --topology paper:qadaptive-1056 --engines q-adaptive --pattern $2 --loads 0.05:0.5:0.05 "${paper[@]}" \
+      "${long[@]}" --threads "$threads" --out "$rem/q-fixed-$1.json" >/dev/null
+  done
+  remainder_table
 fi
 if [[ $what == adv4links ]]; then
   links="$(mktemp -d)"
