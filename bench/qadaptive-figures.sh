@@ -6,6 +6,14 @@
 #         ends when its last ten 10 us windows' mean latency and throughput lie within 5% of their
 #         mean, the fixed warm-up being the cap, and the same 100 us are measured after it; writes
 #         fig5-steady-*.json and their plots beside fig5's (docs/benchmarks.md, "The Figure 5 sweep")
+#   fig5-fast (not in all) issue 16's whole Figure 5 sweep on 2 cores in under 20 minutes (17.5 on a quiet
+#         machine): fifteen loads a pattern (the documented ten and five more about saturation), every
+#         point from an empty network and the seed as the paper's, --until-steady in 2 us windows for the
+#         engines that learn nothing (Q-adaptive's 10 us, as fig5-steady's), the JVM on transparent huge
+#         pages as bin/emulator runs it; writes fig5-fast-*.json and their plots. Not the documented
+#         figures: a knee point whose transient outlasts 20 us can move by a few per cent.
+#         bench/fig5-fast-compare.py compares them with the from-empty fig5-*.json and replays their
+#         cost (docs/benchmarks.md, "The Figure 5 sweep")
 #   fig7  Figure 7: Q-adaptive's latency over time from an empty network (table: fig7-rr-*.json, the
 #         same with round-robin arbitration, apart)
 #   2550  Section 6: the 2,550-node system, UR and ADV+1 (q_thld1 0.05, q_thld2 0.4 as the paper)
@@ -24,9 +32,9 @@
 #   adv4remainder (not in all) ADV+4's gap to VALn at 0.45 and 0.5: the seeds' spread (seeds 1 to 3) and the
 #         learning time (Q-adaptive for 2 ms; its whole curve with the fixed warm-up against --until-steady);
 #         docs/data/qadaptive/adv4-remainder/, which table prints too (docs/reproductions.md, "Figure 5, ADV+4")
-# Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig5-steady|fig7|2550|seeds|all|table|adv4links|adv4remainder] [THREADS]
+# Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig5-steady|fig5-fast|fig7|2550|seeds|all|table|adv4links|adv4remainder] [THREADS]
 # QADAPTIVE_NAME names one figure's files instead, so that a variant does not overwrite the documented
-# runs: fig5's and fig5-steady's docs/data/qadaptive/NAME-{adv1,ur,adv4}.json, fig7's NAME-*.json and
+# runs: fig5's, fig5-steady's and fig5-fast's docs/data/qadaptive/NAME-{adv1,ur,adv4}.json, fig7's NAME-*.json and
 # docs/img/qadaptive-NAME.svg, 2550's NAME-{ur,adv1}.json (refused with all).
 # QADAPTIVE_SIM_ARGS adds emulator sim options to every run; unset, the runs are the documented ones.
 # Its --arbitration replaces the paper's lru (the CLI refuses an option given twice), e.g. the
@@ -228,6 +236,17 @@ if [[ $what == fig5 || $what == all || $what == fig5-steady ]]; then
   sweep $name-adv1 paper:qadaptive-1056 adv+1 0.05:0.5:0.05 "${steady[@]}"
   sweep $name-ur paper:qadaptive-1056 uniform 0.1:1.0:0.1 "${steady[@]}"
   sweep $name-adv4 paper:qadaptive-1056 adv+4 0.05:0.5:0.05 "${steady[@]}"
+fi
+if [[ $what == fig5-fast ]]; then
+  name="${QADAPTIVE_NAME:-fig5-fast}"
+  if grep -qs '\[always\]\|\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled; then
+    emulator() { java -XX:+UseTransparentHugePages -jar "$jar" "$@"; }
+  fi
+  fast=(--until-steady --steady-window 2us --engine-steady-window q-adaptive=10us)
+  adv=0.05,0.1,0.15,0.2,0.25,0.275,0.3,0.325,0.35,0.375,0.4,0.425,0.45,0.475,0.5
+  sweep $name-adv1 paper:qadaptive-1056 adv+1 $adv "${fast[@]}"
+  sweep $name-ur paper:qadaptive-1056 uniform 0.1,0.2,0.3,0.4,0.45,0.5,0.55,0.6,0.7,0.75,0.8,0.85,0.9,0.95,1.0 "${fast[@]}"
+  sweep $name-adv4 paper:qadaptive-1056 adv+4 $adv "${fast[@]}"
 fi
 if [[ $what == fig7 || $what == all ]]; then
   for run in "uniform 0.4" "uniform 0.8" "adv+1 0.2" "adv+1 0.4" "adv+4 0.2" "adv+4 0.4"; do

@@ -78,7 +78,7 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Option(names = "--engine-steady-window", paramLabel = "ENGINE=TIME",
             description = "With --until-steady: a window of its own for an engine's steady-state test, repeatable (q-adaptive=10us "
-                    + "beside --steady-window 5us: a learning engine drifts too slowly for a short span to see). Default: --steady-window")
+                    + "beside --steady-window 2us: a learning engine drifts too slowly for a short span to see). Default: --steady-window")
     Map<String, String> engineSteadyWindow = new LinkedHashMap<>();
 
     @Option(names = "--warm-start",
