@@ -298,12 +298,16 @@ final class DaemonCommands {
                     // each job's sums, as fabric_job_refused_messages_total and fabric_job_mode_packets_total give them
                     out.printf("%n%-16s %6s %12s %12s  %s%n", "job", "hosts", "packets", "refused", "packets by mode");
                     jobs.forEach((name, j) -> out.printf("%-16s %6d %12d %12d  %s%n", name, j.hosts, j.packets, j.refused,
-                            byMode(j.modePackets).isEmpty() ? "-" : byMode(j.modePackets).entrySet().stream()
-                                    .map(e -> e.getKey() + " " + e.getValue()).reduce((a, b) -> a + ", " + b).orElseThrow()));
+                            modesText(byMode(j.modePackets))));
                 }
             }
             out.flush();
             return 0;
+        }
+
+        /** "ADAPTIVE_0 12, ADAPTIVE_3 4", or "-" where no packet was counted. */
+        private static String modesText(Map<String, Long> byMode) {
+            return byMode.isEmpty() ? "-" : String.join(", ", byMode.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList());
         }
 
         /** Packets by the mode they asked for, by name, the modes seen only, in code order. */
