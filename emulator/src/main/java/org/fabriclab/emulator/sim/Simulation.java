@@ -751,8 +751,8 @@ public final class Simulation {
      * A response's time back through the empty fabric (the NICs' round trips, {@link
      * HostCore.Output#respond}); null where no host reads them: the simulator's one reader of the
      * NIC's latency counter is an application-aware job's chooser (its report carries no NIC
-     * counter), and answering every packet costs a tenth to a fifth of its speed on a 1,000-host
-     * fabric (docs/benchmarks.md), so a run without such a job answers none.
+     * counter), and answering every packet costs speed on a 1,000-host fabric (docs/benchmarks.md,
+     * "What the NICs' round trips cost the simulator"), so a run without such a job answers none.
      */
     private final NoLoadLatency responseTimes;
     /** The responses on their way back, counted at their senders when due (null with {@link #responseTimes}). */
