@@ -751,10 +751,12 @@ public final class Simulation {
      * A response's time back through the empty fabric (the NICs' round trips, {@link
      * HostCore.Output#respond}); null where no host reads them: the simulator's one reader of the
      * NIC's latency counter is an application-aware job's chooser (its report carries no NIC
-     * counter), and answering every packet costs a tenth to a fifth of its speed on a 1,000-host
-     * fabric (docs/benchmarks.md), so a run without such a job answers none.
+     * counter), and answering every packet costs speed on a 1,000-host fabric (docs/benchmarks.md,
+     * "What the NICs' round trips cost the simulator"), so a run without such a job answers none.
      */
     private final NoLoadLatency responseTimes;
+    /** The responses on their way back, counted at their senders when due (null with {@link #responseTimes}). */
+    private final ResponsesInFlight responses;
 
     private Simulation(Config c) throws TableWriteException {
         this.c = c;
@@ -843,6 +845,15 @@ public final class Simulation {
         }
         responseTimes = c.jobs().stream().anyMatch(Job::appAware) ? new NoLoadLatency(f, latencyNs, c.linkGbps(), FrameSizes.DATA_HEADER)
                 : null;
+        if (responseTimes != null) {
+            PortCounterArray[] nic = new PortCounterArray[endpoints];
+            for (int e = 0; e < endpoints; e++) {
+                nic[e] = counters[f.endpointNode(e)];
+            }
+            responses = new ResponsesInFlight(nic);
+        } else {
+            responses = null;
+        }
         for (int e = 0; e < endpoints; e++) {
             int endpoint = e;
             int node = f.endpointNode(e);
@@ -889,7 +900,7 @@ public final class Simulation {
                 }
             }, c.cc() == null ? null : c.cc().create(c.linkGbps()));
         }
-        sources = new TrafficSources(c, pool, hostCore, lidOfEndpoint, frameBytes, meanGapNs, measure, counters, SEND_QUEUE);
+        sources = new TrafficSources(c, pool, hostCore, lidOfEndpoint, frameBytes, meanGapNs, measure, counters, SEND_QUEUE, responses);
         flowCreated = new int[c.flows().size()];
     }
 
@@ -1067,8 +1078,8 @@ public final class Simulation {
                 sources.pump(e, now);
             }
         }
-        for (HostCore h : hostCore) { // the NICs' round trips back by the end, though no event of theirs came since
-            h.settle(measure.end());
+        if (responses != null) { // the NICs' round trips back by the end, though no event of theirs came since
+            responses.settle(measure.end());
         }
         long wallNanos = Math.max(1, System.nanoTime() - wall0);
         long cpuNanos = cpu0 < 0 ? wallNanos : Math.max(1, mx.getCurrentThreadCpuTime() - cpu0);
@@ -1077,9 +1088,9 @@ public final class Simulation {
 
     /**
      * Endpoint {@code e} received data packet {@code h} at {@code t}: its sender's NIC counts the
-     * round trip when the response would be back (no frame sent, no event: the sender counts it at
-     * its first event from then on, {@link HostCore#settle}). The packet's NIC send time is in the
-     * shared pool.
+     * round trip when the response would be back (no frame sent, no event: {@link #responses} holds
+     * it, and counts it at the sender once the simulation settles at or after its time, as it does
+     * before a chooser reads). The packet's NIC send time is in the shared pool.
      */
     private void respondTo(int e, int h, long t) {
         int slid = pool.slid(h);
@@ -1089,7 +1100,7 @@ public final class Simulation {
         }
         long back = responseTimes.ns(e, src);
         if (back != NoLoadLatency.UNREACHABLE) {
-            hostCore[src].responseReturns(pool.sent(h), Math.max(0, pool.hops(h) - 1), t + back, t);
+            responses.add(src, pool.sent(h), Math.max(0, pool.hops(h) - 1), back, t);
         }
     }
 

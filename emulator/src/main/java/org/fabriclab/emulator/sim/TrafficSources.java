@@ -35,6 +35,8 @@ final class TrafficSources {
     private static final long MESSAGE_SEED = 0x6D65737361676573L;
     private final PacketPool pool;
     private final HostCore[] hostCore;
+    /** The NICs' responses on their way back (null: no application-aware chooser reads them). */
+    private final ResponsesInFlight responses;
     private final HostPolicy[] policy;
     /** Each host's source queue, looked up directly: {@link #pump} runs after every host event, most often to find it empty. */
     private final SourceQueue[] source;
@@ -81,11 +83,13 @@ final class TrafficSources {
     /**
      * @param meanGapNs        the mean gap between a host's packets at the offered load
      * @param sendQueuePackets each host's send queue per lane (its flows share it)
+     * @param responses        the NICs' responses on their way back, settled before a host's source runs (null: none made)
      * @throws IllegalArgumentException if the pattern cannot run on the fabric (group-shift without groups)
      */
     TrafficSources(Simulation.Config c, PacketPool pool, HostCore[] hostCore, int[] lidOfEndpoint, int frameBytes, double meanGapNs,
-                   Measurements measure, PortCounterArray[] counters, int sendQueuePackets) {
+                   Measurements measure, PortCounterArray[] counters, int sendQueuePackets, ResponsesInFlight responses) {
         this.c = c;
+        this.responses = responses;
         this.pool = pool;
         this.hostCore = hostCore;
         this.lidOfEndpoint = lidOfEndpoint;
@@ -295,7 +299,9 @@ final class TrafficSources {
             return;
         }
         HostCore core = hostCore[e];
-        core.settle(now); // the responses back by now are counted before an application-aware choice reads the counters
+        if (responses != null) {
+            responses.settle(now); // the responses back by now are counted before an application-aware choice reads the counters
+        }
         if (q.held() != PacketPool.NONE) {
             if (!core.offer(q.held(), now)) {
                 return;

@@ -20,6 +20,10 @@ import java.util.Arrays;
  * in a heap by return time, and counts it at the first of its events at or after it ({@link
  * #settle}; a driver whose counters are read from outside asks to be woken then, {@link
  * Output#responseDueAt}): a sample is never counted before its response would have come back.
+ * A driver may instead hold the responses itself and count each at its sender when its time has
+ * come ({@link NicCounters#countRoundTrip}): the simulator does, in FIFOs of its own, so that the
+ * receiver's event does not touch the sender's core (the live hosts, on several event loops, use
+ * the heap).
  *
  * <p>With a {@link CongestionControl} (off by default, and then nothing below happens): data
  * packets go ECN-capable, a lane sends its first packet whose flow may send ({@link
@@ -140,6 +144,12 @@ public final class HostCore {
     private long[] responseHeap = new long[32];
     private static final int HOPS_SHIFT = 48;
     private int responses;
+    /**
+     * The heap's earliest return time ({@link Long#MAX_VALUE}: none held), kept beside the core's
+     * other fields: {@link #settle} runs at every entry point and with it reads only this line, not
+     * the heap's (a cache miss per event at a thousand hosts, docs/benchmarks.md).
+     */
+    private long nextResponse = Long.MAX_VALUE;
     /** The earliest return asked of the driver ({@link Output#responseDueAt}) and not yet come ({@link Long#MAX_VALUE}: none). */
     private long responseWake = Long.MAX_VALUE;
 
@@ -389,7 +399,7 @@ public final class HostCore {
     public void responseReturns(long sentAt, int hops, long at, long now) {
         long rtt = at - sentAt;
         if (at <= now) {
-            sample(rtt, hops);
+            NicCounters.countRoundTrip(counters, rtt, hops);
             return;
         }
         long[] heap = responseHeap;
@@ -405,6 +415,7 @@ public final class HostCore {
         }
         heap[2 * i] = at;
         heap[2 * i + 1] = rtt | (long) hops << HOPS_SHIFT;
+        nextResponse = Math.min(nextResponse, at);
         if (at < responseWake) {
             responseWake = at;
             out.responseDueAt(at);
@@ -417,12 +428,12 @@ public final class HostCore {
      * asked as a packet leaves the source queue) settles before it reads.
      */
     public void settle(long now) {
-        long[] heap = responseHeap;
-        if (responses == 0 || heap[0] > now) {
+        if (nextResponse > now) {
             return;
         }
+        long[] heap = responseHeap;
         while (responses > 0 && heap[0] <= now) {
-            sample(heap[1] & (1L << HOPS_SHIFT) - 1, (int) (heap[1] >>> HOPS_SHIFT));
+            NicCounters.countRoundTrip(counters, heap[1] & (1L << HOPS_SHIFT) - 1, (int) (heap[1] >>> HOPS_SHIFT));
             int last = --responses;
             long at = heap[2 * last];
             long rest = heap[2 * last + 1];
@@ -442,6 +453,7 @@ public final class HostCore {
             heap[2 * i] = at;
             heap[2 * i + 1] = rest;
         }
+        nextResponse = responses > 0 ? heap[0] : Long.MAX_VALUE;
         if (responseWake <= now) {
             responseWake = Long.MAX_VALUE;
         }
@@ -454,13 +466,6 @@ public final class HostCore {
     /** Responses on their way back, not yet counted. */
     public int responsesPending() {
         return responses;
-    }
-
-    /** The NIC's latency counter (NicCounters): one of its packets' round trip, and the links between switches it took. */
-    private void sample(long rttNs, int hops) {
-        counters.addNode(PortCounterArray.NIC_LATENCY_PACKETS);
-        counters.addNode(PortCounterArray.NIC_LATENCY_NS, rttNs);
-        counters.addNode(PortCounterArray.NIC_RECEIVED_HOPS, hops);
     }
 
     private void send(long now) {

@@ -49,6 +49,18 @@ public final class NicCounters {
         return 1 + (payload + FLIT_BYTES - 1) / FLIT_BYTES;
     }
 
+    /**
+     * Counts in {@code counters} (a NIC's node counters) one of its packets' round trip of {@code
+     * rttNs}, the packet having taken {@code hops} links between switches: the latency counter's
+     * packets and nanoseconds, and {@link PortCounterArray#NIC_RECEIVED_HOPS}. The one place they are
+     * counted, whoever held the response until it came back (the host core's heap, or the simulator).
+     */
+    public static void countRoundTrip(PortCounterArray counters, long rttNs, int hops) {
+        counters.addNode(PortCounterArray.NIC_LATENCY_PACKETS);
+        counters.addNode(PortCounterArray.NIC_LATENCY_NS, rttNs);
+        counters.addNode(PortCounterArray.NIC_RECEIVED_HOPS, hops);
+    }
+
     /** NIC cycles in {@code ns} nanoseconds of model time. */
     public static long cycles(long ns) {
         return Math.round(ns * CLOCK_GHZ);
