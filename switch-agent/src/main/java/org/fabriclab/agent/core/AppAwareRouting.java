@@ -29,14 +29,18 @@ import org.fabriclab.routing.dragonfly.RoutingMode;
  * paper's: a host corrects the factors by its own measures. With fixed factors the estimate always
  * leans one way (a factor below 1 makes the default, estimated from the high bias, always look
  * slower, so a host on the high bias never measures the default again however slow the high bias
- * gets; a factor of 1 the reverse), and a job whose best mode depends on its placement (the
- * default over one shared global link, the high bias elsewhere) is on the wrong side of any one
- * factor (docs/reproductions.md, Figure 8, "Where it still fails", counted by decision). So once
+ * gets; at 1 the estimates tie, the tie goes to the default, and a host on it never tries the high
+ * bias), and a job whose best mode depends on its placement (the default over one shared global
+ * link, the high bias elsewhere) is on the wrong side of any one factor (docs/reproductions.md,
+ * Figure 8, "Where it failed, counted", decision by decision). So once
  * both modes' measures are current (neither older than {@link #MAX_AGE} decisions), their ratio
  * becomes this host's factor, and a measure that ages out is re-estimated by it: a host keeps the
  * relation it last measured between the modes, scaled to the network the mode in use now meets.
  * The paper's own correction, "the algorithm will store the last values observed for latency and
- * stalls for both routing algorithms", lasts only until those are discarded. The latency read is Aries': the
+ * stalls for both routing algorithms", lasts only until those are discarded. The price of ours: once
+ * a host has settled, no decision compares two current measures again, so a later change in which
+ * mode is quicker (another job, a new phase) moves it only through the stalls, and a host whose
+ * first measures misled it stays misled. The latency read is Aries': the
  * round trips of this host's own packets ({@link PortCounterArray#NIC_LATENCY_NS}, {@link
  * NicCounters}: NIC send to the modelled response's return, counted when it is back), so what is
  * measured since the last decision is the latency of what this host sent, most of it in the mode
