@@ -14,13 +14,33 @@ import org.fabriclab.routing.dragonfly.RoutingMode;
  * + f * (s + 1)} (Equation 2; L the packet latency, s the stall cycles per flit): the mode of the
  * smaller estimate. What was measured since the last decision is the mode then in use's; the other
  * mode's latency and stalls are its last measure, or, once that is older than {@link #MAX_AGE}
- * decisions (another phase), this mode's scaled by {@link #LATENCY_SCALE} and {@link #STALL_SCALE}.
+ * decisions (another phase), this mode's scaled by the scaling factors (the paper's lambda and
+ * sigma): {@link #LATENCY_SCALE} and {@link #STALL_SCALE} until this host has measured both modes,
+ * then the ratio of the two modes' last measures taken while both were current (see below).
  * Counters are read once {@link #THRESHOLD_BYTES} of messages have been sent since the last read;
  * the messages before go with the high bias (small messages are latency-bound, and the bias's
  * paths are shorter).
  *
- * <p>What differs from the paper: the paper's scaling factors (lambda, sigma) are "a median case
- * over several runs" and not given, so ours are stated below. The latency read is Aries': the
+ * <p>What differs from the paper: its scaling factors (lambda, sigma) are "a median case over several
+ * runs of different microbenchmarks in different allocations" and not given; ours are derived the
+ * same way from our own fixed-mode runs ({@code bench/appaware-factors.py} over the Figure 8 runs
+ * of docs/data/noise/fig8: the median over the runs of messages of at least {@link
+ * #THRESHOLD_BYTES} of the high bias's latency and stalls over the default's). And ours, not the
+ * paper's: a host corrects the factors by its own measures. With fixed factors the estimate always
+ * leans one way (a factor below 1 makes the default, estimated from the high bias, always look
+ * slower, so a host on the high bias never measures the default again however slow the high bias
+ * gets; at 1 the estimates tie, the tie goes to the default, and a host on it never tries the high
+ * bias), and a job whose best mode depends on its placement (the default over one shared global
+ * link, the high bias elsewhere) is on the wrong side of any one factor (docs/reproductions.md,
+ * Figure 8, "Where it failed, counted", decision by decision). So once
+ * both modes' measures are current (neither older than {@link #MAX_AGE} decisions), their ratio
+ * becomes this host's factor, and a measure that ages out is re-estimated by it: a host keeps the
+ * relation it last measured between the modes, scaled to the network the mode in use now meets.
+ * The paper's own correction, "the algorithm will store the last values observed for latency and
+ * stalls for both routing algorithms", lasts only until those are discarded. The price of ours: once
+ * a host has settled, no decision compares two current measures again, so a later change in which
+ * mode is quicker (another job, a new phase) moves it only through the stalls, and a host whose
+ * first measures misled it stays misled. The latency read is Aries': the
  * round trips of this host's own packets ({@link PortCounterArray#NIC_LATENCY_NS}, {@link
  * NicCounters}: NIC send to the modelled response's return, counted when it is back), so what is
  * measured since the last decision is the latency of what this host sent, most of it in the mode
@@ -34,10 +54,16 @@ import org.fabriclab.routing.dragonfly.RoutingMode;
 public final class AppAwareRouting {
     /** Bytes of messages between counter reads (the paper's 4 KiB, "experimentally set"). */
     public static final int THRESHOLD_BYTES = 4096;
-    /** High bias's latency over Adaptive's when only one was measured (ours: fewer hops, a tenth less). */
-    public static final double LATENCY_SCALE = 0.9;
-    /** High bias's stalls over Adaptive's when only one was measured (ours: fewer paths, a quarter more). */
-    public static final double STALL_SCALE = 1.25;
+    /**
+     * Lambda: the high bias's latency over the default's, until a host has measured both (the median
+     * over the Figure 8 fixed-mode runs of messages of 4 KiB and more: bench/appaware-factors.py).
+     */
+    public static final double LATENCY_SCALE = 0.997;
+    /**
+     * Sigma: the high bias's stall cycles per flit over the default's, until a host has measured both
+     * (the median over the same runs where both modes stalled).
+     */
+    public static final double STALL_SCALE = 2.03;
     /** Decisions after which a mode's measure is too old and is estimated from the other's. */
     public static final int MAX_AGE = 16;
     /** The model's outstanding-packet window (Aries NICs: 1,024 packets). */
@@ -61,6 +87,9 @@ public final class AppAwareRouting {
     private double stallsBiased = Double.NaN;
     private int ageAdaptive;
     private int ageBiased;
+    /** This host's lambda and sigma: the ratio of its last current measures of both modes, or the defaults. */
+    private double latencyScale = LATENCY_SCALE;
+    private double stallScale = STALL_SCALE;
     private long cumulativeBytes;
     private long adaptiveBytes;
     private long biasedBytes;
@@ -126,14 +155,22 @@ public final class AppAwareRouting {
 
     /** Algorithm 1's choice for a message of {@code packets} packets and {@code flits} flits. */
     private RoutingMode decide(long packets, long flits) {
-        if (current == adaptive) {
-            if (ageBiased > MAX_AGE || Double.isNaN(latencyBiased)) {
-                latencyBiased = latencyAdaptive * LATENCY_SCALE;
-                stallsBiased = stallsAdaptive * STALL_SCALE;
+        boolean adaptiveCurrent = ageAdaptive <= MAX_AGE && !Double.isNaN(latencyAdaptive);
+        boolean biasedCurrent = ageBiased <= MAX_AGE && !Double.isNaN(latencyBiased);
+        if (adaptiveCurrent && biasedCurrent) { // both measured lately: this host's factors (ours, see the class comment)
+            latencyScale = latencyBiased / latencyAdaptive;
+            if (stallsAdaptive > 0 && stallsBiased > 0) {
+                stallScale = stallsBiased / stallsAdaptive;
             }
-        } else if (ageAdaptive > MAX_AGE || Double.isNaN(latencyAdaptive)) {
-            latencyAdaptive = latencyBiased / LATENCY_SCALE;
-            stallsAdaptive = stallsBiased / STALL_SCALE;
+        }
+        if (current == adaptive) {
+            if (!biasedCurrent) {
+                latencyBiased = latencyAdaptive * latencyScale;
+                stallsBiased = stallsAdaptive * stallScale;
+            }
+        } else if (!adaptiveCurrent) {
+            latencyAdaptive = latencyBiased / latencyScale;
+            stallsAdaptive = stallsBiased / stallScale;
         }
         if (Double.isNaN(latencyAdaptive) || Double.isNaN(latencyBiased) || Double.isNaN(stallsAdaptive) || Double.isNaN(stallsBiased)) {
             return current; // nothing measured yet
