@@ -185,7 +185,7 @@ final class RouteCommand implements Callable<Integer> {
             options = options.withEndpoints(set.get());
         }
         if (lfts != null) {
-            try (Reader r = Files.newBufferedReader(lfts, StandardCharsets.UTF_8)) {
+            try (Reader r = TextLines.utf8(Files.newInputStream(lfts))) {
                 options = options.withLftDump(LftDump.read(r, lfts.toString()));
             }
         }
@@ -245,8 +245,8 @@ final class RouteCommand implements Callable<Integer> {
         BitSet set = nodes == null ? null : NodeSet.parse(fabric, nodes);
         Map<String, int[]> coords = Map.of();
         if (coordinates != null) {
-            try (Reader r = Files.newBufferedReader(coordinates, StandardCharsets.UTF_8)) {
-                coords = CoordinatesFile.read(r, coordinates.toString());
+            try (Reader r = TextLines.utf8(Files.newInputStream(coordinates))) {
+                coords = CoordinatesFile.read(r, coordinates.toString(), fabric);
             }
         }
         Map<String, int[]> byName = coords;

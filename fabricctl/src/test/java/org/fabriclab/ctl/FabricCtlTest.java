@@ -125,6 +125,22 @@ class FabricCtlTest {
         Run bad = run("route", "--topology", "file:" + renamedNet, "--engine", "torus-sssp", "--coordinates", coordFile.toString());
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("coords.txt") && bad.err().contains(":26") && bad.err().contains("'x'"), bad.err());
+
+        // a switch the fabric does not have is a typo or another fabric's file, not a line to pass over
+        Files.writeString(coordFile, coords + "rack9-9-9 1 1 0\n");
+        Run unknown = run("route", "--topology", "file:" + renamedNet, "--engine", "torus-sssp", "--coordinates", coordFile.toString());
+        assertEquals(2, unknown.code(), unknown.err());
+        assertTrue(unknown.err().contains("coords.txt:26: the fabric has no node named rack9-9-9"), unknown.err());
+        // bytes that are not UTF-8, in a coordinates file or an LFT dump: the line, exit 2, not the decoder's "Input length = 1"
+        Files.write(coordFile, new byte[] {'r', (byte) 0xFF, ' ', '0', '\n'});
+        Run binary = run("route", "--topology", "file:" + renamedNet, "--engine", "torus-sssp", "--coordinates", coordFile.toString());
+        assertEquals(2, binary.code(), binary.err());
+        assertTrue(binary.err().contains("coords.txt:1: column 2: bytes that are not UTF-8"), binary.err());
+        Path dump = dir.resolve("bin.lfts");
+        Files.write(dump, new byte[] {(byte) 0xFF, '\n'});
+        Run binaryDump = run("route", "--topology", "fat-tree:k=2,levels=2", "--engine", "file,no_fallback", "--lfts", dump.toString());
+        assertEquals(2, binaryDump.code(), binaryDump.err());
+        assertTrue(binaryDump.err().contains("bin.lfts:1: column 1: bytes that are not UTF-8"), binaryDump.err());
     }
 
     @Test
