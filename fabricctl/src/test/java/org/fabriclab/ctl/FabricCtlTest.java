@@ -286,7 +286,10 @@ class FabricCtlTest {
         for (String[] args : new String[][] {
             {"status", "--timeout", "0", "fabricctl: --timeout must be above 0, not 0"},
             {"status", "--server", "no.such.host.invalid:50051", "fabricctl: --server: host 'no.such.host.invalid' does not resolve"},
-            {"status", "--server", "localhost:70000", "fabricctl: --server: 'localhost:70000' is not HOST:PORT"},
+            {"status", "--server", "localhost", "fabricctl: --server: 'localhost' is not HOST:PORT"},
+            {"status", "--server", "localhost:70000", "fabricctl: --server: 'localhost:70000': port 70000 is not a port; give one of 1..65535"},
+            {"status", "--server", "localhost:0", "fabricctl: --server: 'localhost:0': port 0 is not a port"},
+            {"status", "--server", "localhost:99999999999999", "fabricctl: --server: 'localhost:99999999999999': port 99999999999999 is not"},
         }) {
             Run r = run(java.util.Arrays.copyOf(args, 3));
             assertEquals(2, r.code(), String.join(" ", args) + ": " + r.err());
