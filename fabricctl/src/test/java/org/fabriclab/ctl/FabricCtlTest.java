@@ -188,7 +188,7 @@ class FabricCtlTest {
         }
         Run bad = run("route", "--topology", "torus:4x4", "--runs", "0");
         assertEquals(2, bad.code());
-        assertTrue(bad.err().contains("--runs must be 1 or more"), bad.err());
+        assertTrue(bad.err().contains("--runs must be 1..1000, not 0"), bad.err());
     }
 
     @Test
@@ -282,6 +282,17 @@ class FabricCtlTest {
             assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), "no stack trace: " + r.err());
         }
         assertTrue(run("topology", "--topology", "torus:3x3", "--format", "xml").err().contains("'xml' is not a topology format; use net, summary"));
+        // values only the command checks: named with the option, before any routing (a typo of --runs 100000000 routed for days)
+        for (String[] args : new String[][] {
+            {"--roots", "xyz", "fabricctl: --roots: not a 64-bit hex GUID: 'xyz'; give switch GUIDs"},
+            {"--runs", "100000000", "fabricctl: --runs must be 1..1000, not 100000000"},
+            {"--warmup-runs", "5000", "fabricctl: --warmup-runs must be 0..1000, not 5000"},
+        }) {
+            Run r = run("route", "--topology", "torus:3x3", args[0], args[1]);
+            assertEquals(2, r.code(), String.join(" ", args) + ": " + r.err());
+            assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+            assertTrue(r.err().startsWith(args[2]), r.err());
+        }
         // the daemon verbs' own checks, before any connection: one line, exit 2 (an unresolvable host was exit 3, "not reachable")
         for (String[] args : new String[][] {
             {"status", "--timeout", "0", "fabricctl: --timeout must be above 0, not 0"},
