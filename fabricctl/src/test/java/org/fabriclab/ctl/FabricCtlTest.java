@@ -309,6 +309,40 @@ class FabricCtlTest {
         }
     }
 
+    /**
+     * A port that is not the daemon's admin port: an HTTP/1 server (as the daemon's own metrics port)
+     * is named as no gRPC server, and one that takes the connection and never answers runs out the
+     * --timeout; both are a daemon not answering, exit 3, with what to check (the first was exit 2,
+     * "INTERNAL: HTTP/2: a frame of 3940676 bytes, above the 16384 we allow"; the second exit 2,
+     * "DEADLINE_EXCEEDED: deadline of 2.985 s passed").
+     */
+    @Test
+    void aPortThatIsNotTheAdminPortIsSaidToBeSo() throws Exception {
+        try (java.net.ServerSocket http = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+             java.net.ServerSocket silent = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Thread web = new Thread(() -> {
+                try (java.net.Socket c = http.accept()) {
+                    c.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    c.getInputStream().transferTo(java.io.OutputStream.nullOutputStream()); // until the client closes
+                } catch (java.io.IOException e) {
+                    // the client is gone: nothing left to do
+                }
+            }, "fake-http1-server");
+            web.start();
+            Run h = run("status", "--server", "127.0.0.1:" + http.getLocalPort(), "--timeout", "30s");
+            assertEquals(3, h.code(), h.err());
+            assertEquals(1, h.err().strip().lines().count(), "one line: " + h.err());
+            assertTrue(h.err().contains("does not speak HTTP/2, so it is no gRPC server: it answered \"HTTP/1.1 ...\"")
+                    && h.err().contains("is --server the daemon's admin port"), h.err());
+            web.join();
+
+            Run quiet = run("status", "--server", "127.0.0.1:" + silent.getLocalPort(), "--timeout", "300ms");
+            assertEquals(3, quiet.code(), quiet.err());
+            assertTrue(quiet.err().startsWith("fabricctl: the fabric manager at 127.0.0.1:" + silent.getLocalPort()
+                    + " did not answer within --timeout 300ms"), quiet.err());
+        }
+    }
+
     /** The two verbs named route are told apart: the daemon trace needs SRC DST, offline routing --topology, never both. */
     @Test
     void routeSaysWhichModeItIsIn() {
