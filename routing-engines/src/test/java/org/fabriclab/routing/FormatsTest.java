@@ -133,6 +133,7 @@ class FormatsTest {
         "port twice|Switch 4 \"S1\"\\n[1] \"H1\"[1]\\n[1] \"H1\"[1]\\nHca 1 \"H1\"\\n[1] \"S1\"[1]\\n|test.net:3:|listed twice",
         "garbage|Switch 4 \"S1\"\\nthis is not a net file\\n|test.net:2:|unrecognised line",
         "router|Rt 2 \"R1\"\\n|test.net:1:|routers (Rt) are not supported",
+        "name cut short|Switch 4 \"S1\"\\nCa\t1 \"H-0002c903\t\t# \"host1 HCA-1\"\\n|test.net:2:|holds a tab: its closing quote is missing",
         "empty file|~~|test.net:1:|no nodes",
         "comments only|# nothing\\n\\n# here\\n|test.net:3:|no nodes: the file has no Switch or Hca/Ca line",
         "port to itself|Switch 4 \"S1\"\\n[1] \"S1\"[1]\\n|test.net:2:|port 1 of \"S1\" is cabled to itself",
