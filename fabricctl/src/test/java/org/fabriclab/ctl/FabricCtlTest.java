@@ -295,6 +295,7 @@ class FabricCtlTest {
         }
         // the daemon verbs' own checks, before any connection: one line, exit 2 (an unresolvable host was exit 3, "not reachable")
         for (String[] args : new String[][] {
+            {"job", "route", " ", "fabricctl: job route: the node set is empty; give the job's hosts"},
             {"status", "--timeout", "0", "fabricctl: --timeout must be above 0, not 0"},
             {"status", "--server", "no.such.host.invalid:50051", "fabricctl: --server: host 'no.such.host.invalid' does not resolve"},
             {"status", "--server", "localhost", "fabricctl: --server: 'localhost' is not HOST:PORT"},
