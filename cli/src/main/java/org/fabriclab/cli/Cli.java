@@ -7,6 +7,7 @@ import java.lang.reflect.AnnotatedElement;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.fabriclab.routing.text.Excerpt;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
@@ -33,7 +34,7 @@ public final class Cli {
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, args) -> {
-            err.println(ex.getCommandLine().getCommandSpec().qualifiedName() + ": " + ex.getMessage());
+            err.println(ex.getCommandLine().getCommandSpec().qualifiedName() + ": " + describe(ex));
             err.flush();
             return BAD_INPUT;
         });
@@ -55,6 +56,57 @@ public final class Cli {
             return new CommandLine.RunLast().execute(parsed);
         });
         return cl;
+    }
+
+    /**
+     * picocli's reason for refusing a command line, with what to do where picocli leaves it out: a
+     * word that is no command of one that has commands lists them, and a misspelt option names the
+     * nearest one (picocli prints its suggestions as lines of their own, which the one-line rule drops).
+     */
+    static String describe(CommandLine.ParameterException ex) {
+        if (!(ex instanceof CommandLine.UnmatchedArgumentException u) || u.getUnmatched().isEmpty()) {
+            return ex.getMessage();
+        }
+        String first = u.getUnmatched().get(0);
+        String near = nearest(first, u.getSuggestions());
+        Set<String> commands = ex.getCommandLine().getCommandSpec().subcommands().keySet();
+        if (!first.startsWith("-") && !commands.isEmpty()) {
+            return "'" + Excerpt.bare(first) + "' is not a command; give one of " + String.join(", ", commands)
+                    + (near == null ? "" : " (did you mean " + near + "?)");
+        }
+        return ex.getMessage() + (first.startsWith("-") && near != null ? "; did you mean " + near + "?" : "");
+    }
+
+    /**
+     * The first of picocli's suggestions that is a likely misspelling of {@code typed}: at most two
+     * edits away, or a quarter of its length (picocli ranks every name, so its first for
+     * {@code frobnicate} is {@code status}), or null.
+     */
+    static String nearest(String typed, List<String> suggestions) {
+        for (String s : suggestions) {
+            if (edits(typed, s) <= Math.max(2, typed.length() / 4)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /** Levenshtein distance: insertions, deletions and substitutions from {@code a} to {@code b}. */
+    private static int edits(String a, String b) {
+        int[] row = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            row[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            int diagonal = row[0];
+            row[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int above = row[j];
+                row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1), diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+                diagonal = above;
+            }
+        }
+        return row[b.length()];
     }
 
     /** Runs {@code command} on {@code args}; returns the exit code. */

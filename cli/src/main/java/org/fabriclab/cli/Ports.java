@@ -3,7 +3,9 @@ package org.fabriclab.cli;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.net.ServerSocket;
+import java.net.SocketException;
 import java.net.UnknownHostException;
 
 /**
@@ -35,13 +37,11 @@ public final class Ports {
 
     /**
      * Checks that {@code at} can be listened on now: a port in range that no other process listens
-     * on (a trial bind, closed at once; port 0 always can).
+     * on, at an address of this machine (a trial bind, closed at once; port 0 too, since an address
+     * this machine does not have refuses even that, which was found only after the fabric started).
      */
     public static void free(String option, InetSocketAddress at) {
         check(option, at.getPort());
-        if (at.getPort() == 0) {
-            return;
-        }
         try (ServerSocket s = new ServerSocket()) {
             s.setReuseAddress(true); // as the servers bind: a port left in TIME_WAIT is free
             s.bind(at);
@@ -50,10 +50,25 @@ public final class Ports {
         }
     }
 
-    /** The one-line refusal of a port that could not be listened on. */
+    /** The one-line refusal of a port that could not be listened on: an address not of this machine, or a port held. */
     public static IllegalArgumentException inUse(String option, InetSocketAddress at, Exception cause) {
-        String where = (at.getAddress() == null || at.getAddress().isAnyLocalAddress() ? "every interface" : at.getAddress().getHostAddress());
+        InetAddress a = at.getAddress();
+        String where = (a == null || a.isAnyLocalAddress() ? "every interface" : a.getHostAddress());
+        if (a != null && !ofThisMachine(a)) {
+            return new IllegalArgumentException(option + " " + at.getPort() + ": cannot listen on " + where + " (" + cause.getMessage()
+                    + "): it is not an address of this machine; give one of its addresses, 127.0.0.1 (the default) or 0.0.0.0 (every "
+                    + "interface) to the option that names the address");
+        }
         return new IllegalArgumentException(option + " " + at.getPort() + ": cannot listen on port " + at.getPort() + " of " + where
                 + " (" + cause.getMessage() + "): another process holds it? Give another port, or 0 for any free one");
+    }
+
+    /** A wildcard, a loopback address, or one of this machine's interfaces' (unknown counts as this machine's). */
+    private static boolean ofThisMachine(InetAddress a) {
+        try {
+            return a.isAnyLocalAddress() || a.isLoopbackAddress() || NetworkInterface.getByInetAddress(a) != null;
+        } catch (SocketException e) {
+            return true;
+        }
     }
 }

@@ -37,6 +37,8 @@ class CliTest {
         LinkOptions link;
         @Mixin
         EngineOption engine;
+        @Mixin
+        LaneOptions lanes;
         @Option(names = "--duration", defaultValue = "100us", converter = TimeSpan.BareNanos.class)
         TimeSpan duration;
         @Option(names = "--colour", converter = Colours.class)
@@ -97,6 +99,53 @@ class CliTest {
         refused(run("--topology", "fat-tree:k=3,levels=9x"), "--topology");
         refused(run("--topology", "file:/no/such/file.net"), "/no/such/file.net: no such file");
         refused(run("--no-such-option"), "--no-such-option");
+        refused(run("--duratoin", "5us"), "Unknown options: '--duratoin'", "did you mean --duration?");
+    }
+
+    /** Lanes and buffers the switch core cannot take are refused while parsing, naming the option (not later, as a table or an overflow). */
+    @Test
+    void lanesAndBuffersAreCheckedWhileParsing() {
+        Run ok = run("--vls", "15", "--buffer", "4096");
+        assertEquals(0, ok.code(), ok.err());
+        assertEquals(15, ok.toy().lanes.vls);
+        assertEquals(4096, ok.toy().lanes.buffer);
+        assertEquals(2, run().toy().lanes.vls, "the default");
+        refused(run("--vls", "0"), "--vls", "'0' is not a number of data lanes; give a whole number from 1 to 15");
+        refused(run("--vls", "16"), "--vls", "from 1 to 15");
+        refused(run("--vls", "two"), "--vls", "'two'");
+        refused(run("--buffer", "0"), "--buffer", "'0' is not a buffer size in packets; give a whole number from 1 to 4096");
+        refused(run("--buffer", "2000000000"), "--buffer", "1 to 4096");
+        refused(run("--buffer", "99999999999999999999"), "--buffer", "1 to 4096");
+    }
+
+    @Command(name = "tool")
+    static final class Tool implements Runnable {
+        @Override
+        public void run() {
+        }
+    }
+
+    @Command(name = "status")
+    static final class Status implements Runnable {
+        @Override
+        public void run() {
+        }
+    }
+
+    /** A word that is no command of a command with commands: one line listing them, and the nearest if there is one. */
+    @Test
+    void anUnknownCommandListsTheCommands() {
+        for (String[] c : new String[][] {
+            {"frobnicate", "tool: 'frobnicate' is not a command; give one of status, sweep"},
+            {"statsu", "tool: 'statsu' is not a command; give one of status, sweep (did you mean status?)"},
+        }) {
+            StringWriter err = new StringWriter();
+            picocli.CommandLine cl = Cli.commandLine(new Tool(), new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+            cl.addSubcommand("status", new Status());
+            cl.addSubcommand("sweep", new Status());
+            assertEquals(Cli.BAD_INPUT, cl.execute(c[0]));
+            assertEquals(c[1], err.toString().strip());
+        }
     }
 
     /** A net file is read as UTF-8 text: a bad byte is refused on its line, a byte-order mark dropped, a directory named. */

@@ -51,6 +51,10 @@ class CommandLinesTest {
     void badValuesAreRefusedBeforeAnythingStarts() {
         refused(run("scenario", "ib-ar-c1-s1", "--routing", "sometimes"), "emulator scenario", "--routing", "'sometimes'", "dr, ar");
         refused(run("scenario", "ib-ar-c1-s1", "--phase", "long"), "emulator scenario", "--phase", "'long' is not a duration");
+        // a phase of 0 was refused as "flow Flow[src=0, dst=3, startNs=0, stopNs=0, ...] needs ... start < stop"; live, 500us ran 0 ms phases
+        refused(run("scenario", "ib-ar-c1-s1", "--phase", "0s"), "emulator scenario", "--phase must be above 0, not 0s");
+        refused(run("scenario", "ib-ar-c1-s1", "--live", "--phase", "500us"), "emulator scenario",
+                "--phase 500us is shorter than a live phase's millisecond; give 1ms or more");
         refused(run("scenario", "ib-ar-c1-s1", "--warmup", "2000"), "emulator scenario", "--warmup", "has no unit");
         refused(run("scenario", "no-such-scenario"), "emulator scenario", "no-such-scenario");
         refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--traffic", "tornado"), "emulator up",

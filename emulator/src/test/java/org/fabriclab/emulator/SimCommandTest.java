@@ -155,6 +155,9 @@ class SimCommandTest {
             {"--engine", "nosuch", "nosuch"},
             {"--adaptive", "maybe", "'maybe' is not a setting; use on, off"},
             {"--topology", "fat-tree:k=4,levels=x", "--topology"},
+            {"--duration", "0us", "--duration must be above 0, not 0us"},
+            {"--vls", "16", "'16' is not a number of data lanes; give a whole number from 1 to 15"},
+            {"--buffer", "2000000000", "'2000000000' is not a buffer size in packets"},
         };
         for (String[] b : bad) {
             String[] args = b[0].equals("--topology") ? new String[] {"sim", b[0], b[1]}

@@ -82,7 +82,7 @@ final class AdminCalls implements ServerInterceptor {
                     + " is not this manager's (check fabricctl --token-file against the daemon's --admin-token-file)");
         }
         if (mutating || !local) {
-            return Status.UNAUTHENTICATED.withDescription(method + (mutating ? " changes the fabric" : " from another machine")
+            return Status.UNAUTHENTICATED.withDescription(method + (mutating ? " changes the fabric" : " was called from another machine")
                     + " and needs the admin token: call with fabricctl --token-file FILE (the daemon's --admin-token-file)");
         }
         return null;

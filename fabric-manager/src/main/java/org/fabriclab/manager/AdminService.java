@@ -252,7 +252,7 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
         Fabric f = s.outcome().fabric();
         Integer node = f.nodeByName(request.getSwitchName()).orElse(null);
         if (node == null || !f.isSwitch(node)) {
-            out.onError(Status.INVALID_ARGUMENT.withDescription("no switch named " + Excerpt.quote(request.getSwitchName())).asRuntimeException());
+            out.onError(Status.INVALID_ARGUMENT.withDescription(noSuch(f, request.getSwitchName(), "switch", "")).asRuntimeException());
             return;
         }
         DiscoveredNode dn = s.discovered().byGuid().get(f.nodeGuid(node));
@@ -411,10 +411,23 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
     private static Integer host(Fabric f, String name, StreamObserver<?> out) {
         Integer n = f.nodeByName(name).orElse(null);
         if (n == null || f.isSwitch(n)) {
-            out.onError(Status.INVALID_ARGUMENT.withDescription("no host named " + Excerpt.quote(name)).asRuntimeException());
+            out.onError(Status.INVALID_ARGUMENT.withDescription(noSuch(f, name, "host", "")).asRuntimeException());
             return null;
         }
         return n;
+    }
+
+    /**
+     * Why {@code given} names no {@code kind} ({@code switch} or {@code host}) of {@code f}, as
+     * INVALID_ARGUMENT says it: a node of the other kind is called what it is, a name the fabric does
+     * not have points to where the names are. {@code alsoBy} says what else was tried (a GUID).
+     */
+    static String noSuch(Fabric f, String given, String kind, String alsoBy) {
+        Integer n = f.nodeByName(given).orElse(null);
+        if (n != null) {
+            return Excerpt.quote(given) + " is a " + (f.isSwitch(n) ? "switch" : "host") + ", not a " + kind;
+        }
+        return "no " + kind + " named " + Excerpt.quote(given) + alsoBy + " in the fabric; fabricctl topology lists its nodes";
     }
 
     private static RuntimeException notRouted() {

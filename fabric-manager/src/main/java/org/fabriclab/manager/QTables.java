@@ -225,7 +225,7 @@ public final class QTables {
             node = f.nodeByGuid(Guids.parse(given)).orElse(null);
         }
         if (node == null || !f.isSwitch(node)) {
-            throw refused(Status.INVALID_ARGUMENT, "no switch named " + Excerpt.quote(given) + " or with that GUID in the fabric");
+            throw refused(Status.INVALID_ARGUMENT, AdminService.noSuch(f, given, "switch", " or with that GUID"));
         }
         return f.switchIndex(node);
     }

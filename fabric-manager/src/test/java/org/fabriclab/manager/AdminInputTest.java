@@ -53,11 +53,13 @@ class AdminInputTest {
         List<Case> c = new ArrayList<>();
         c.add(new Case("TraceRoute", TraceRouteRequest.newBuilder().setSource(HUGE).setDestination("L1_H0").build(), invalid, "(65536 characters)"));
         c.add(new Case("TraceRoute", TraceRouteRequest.newBuilder().setSource("L0_H0").setDestination(HUGE).build(), invalid, "(65536 characters)"));
-        c.add(new Case("TraceRoute", TraceRouteRequest.newBuilder().setSource("L0").setDestination("L1_H0").build(), invalid, "no host named \"L0\""));
+        c.add(new Case("TraceRoute", TraceRouteRequest.newBuilder().setSource("L0").setDestination("L1_H0").build(), invalid, "\"L0\" is a switch, not a host"));
+        c.add(new Case("TraceRoute", TraceRouteRequest.newBuilder().setSource("L0_H0").setDestination("L9_H9").build(), invalid,
+                "no host named \"L9_H9\" in the fabric; fabricctl topology lists its nodes"));
         c.add(new Case("TraceRoute", TraceRouteRequest.getDefaultInstance(), invalid, "no host named \"\""));
         c.add(new Case("TraceRoute", TraceRouteRequest.newBuilder().setSource("L0_H0\n\0").setDestination("L1_H0").build(), invalid, "\\u000a"));
         c.add(new Case("DumpTables", DumpTablesRequest.newBuilder().setSwitchName(HUGE).build(), invalid, "(65536 characters)"));
-        c.add(new Case("DumpTables", DumpTablesRequest.newBuilder().setSwitchName("L0_H0").build(), invalid, "no switch named"));
+        c.add(new Case("DumpTables", DumpTablesRequest.newBuilder().setSwitchName("L0_H0").build(), invalid, "\"L0_H0\" is a host, not a switch"));
         c.add(new Case("DumpTables", DumpTablesRequest.getDefaultInstance(), invalid, "no switch named"));
         c.add(new Case("GetCounters", GetCountersRequest.newBuilder().setNode(HUGE).build(), invalid, "(65536 characters)"));
         c.add(new Case("SetEngine", SetEngineRequest.newBuilder().setChain(HUGE).build(), invalid, "the chain was left as it was"));

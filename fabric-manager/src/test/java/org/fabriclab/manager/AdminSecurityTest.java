@@ -220,7 +220,10 @@ class AdminSecurityTest {
         try (AdminServer s = serve(everywhere.withTokenFile(token(TOKEN)))) {
             ManagedChannel ch = channel(other.getHostAddress(), s.port(), InsecureChannelCredentials.create());
             try {
-                assertEquals(Status.Code.UNAUTHENTICATED, code(() -> admin(ch, null).getStatus(GetStatusRequest.getDefaultInstance())));
+                StatusRuntimeException read = assertThrows(StatusRuntimeException.class, () -> admin(ch, null).getStatus(GetStatusRequest.getDefaultInstance()));
+                assertEquals(Status.Code.UNAUTHENTICATED, read.getStatus().getCode());
+                assertEquals("GetStatus was called from another machine and needs the admin token: call with fabricctl --token-file FILE "
+                        + "(the daemon's --admin-token-file)", read.getStatus().getDescription());
                 assertEquals(Status.Code.OK, code(() -> admin(ch, TOKEN).getStatus(GetStatusRequest.getDefaultInstance())));
                 assertEquals(Status.Code.OK, code(() -> HealthGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS)
                         .check(HealthCheckRequest.getDefaultInstance())), "probes need no token");

@@ -103,6 +103,11 @@ class FabricManagerMainTest {
         refused(run(concat(e, "--perf-interval", "0")), "--perf-interval must be above 0, not 0");
         refused(run(concat(e, "--perf-interval", "500us")), "--perf-interval must be 1ms or more, not 500us");
         refused(run(concat(e, "--admin-port", "70000")), "--admin-port 70000 is not a TCP port (0..65535; 0 takes any free one)");
+        // an address this machine does not have (TEST-NET-2): refused before the fabric starts, as not this machine's, even with port 0
+        refused(run(concat(e, "--metrics-address", "198.51.100.7", "--metrics-port", "0", "--admin-port", "0")),
+                "--metrics-port 0: cannot listen on 198.51.100.7", "it is not an address of this machine");
+        refused(run(concat(e, "--admin-address", "198.51.100.7", "--admin-port", "0", "--metrics-port", "0")),
+                "--admin-port 0: cannot listen on 198.51.100.7", "not an address of this machine");
         try (ServerSocket held = new ServerSocket(0)) {
             String port = Integer.toString(held.getLocalPort());
             refused(run(concat(e, "--admin-port", port, "--metrics-port", "0")), "--admin-port " + port + ": cannot listen on port " + port,

@@ -96,6 +96,12 @@ final class Daemon {
                         + d + "); start it with 'bin/fabric-manager --emulate SPEC' or give --server HOST:PORT"
                         + (tlsCa == null ? " (a daemon serving TLS needs --tls-ca)" : ""));
             }
+            if (e.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED && !PlainHttp2Channel.ServerStatus.of(e.getStatus())) {
+                // our deadline, not the daemon's answer: a daemon that does not answer in time is exit 3, as one that is down
+                throw new DaemonUnreachableException("the fabric manager at " + server + " did not answer within --timeout " + timeout.text()
+                        + "; a busy daemon (a heavy sweep of a large fabric) may need a longer --timeout, and a port that takes the "
+                        + "connection but never answers is not the daemon's admin port");
+            }
             throw new IllegalArgumentException(e.getStatus().getCode() + ": " + d);
         }
     }

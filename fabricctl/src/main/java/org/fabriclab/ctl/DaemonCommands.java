@@ -118,6 +118,10 @@ final class DaemonCommands {
             String nodes;
             if (args.size() == 2 && args.get(0).equals("route")) {
                 nodes = args.get(1);
+                if (nodes.isBlank()) { // the daemon reads an empty set as clear: say so rather than clear unasked
+                    throw new IllegalArgumentException("job route: the node set is empty; give the job's hosts (H0_0_[0-3],H1_1_0), "
+                            + "or 'fabricctl job clear' to route for every host again");
+                }
             } else if (args.size() == 1 && args.get(0).equals("clear")) {
                 nodes = "";
             } else {

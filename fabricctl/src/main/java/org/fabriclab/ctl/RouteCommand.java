@@ -126,6 +126,9 @@ final class RouteCommand implements Callable<Integer> {
                     + "--warmup is the old, deprecated spelling. Default: ${DEFAULT-VALUE}")
     int warmup;
 
+    /** Routing runs a command times, warm-up and timed each (bench scripts take 50 at most): a typo of 10^8 would route for days. */
+    static final int MAX_RUNS = 1000;
+
     @Option(names = "--runs", defaultValue = "1", paramLabel = "N",
             description = "Time N runs after the warm-up: routingMillis is their median, routingMillisMin the fastest (default: 1)")
     int runs;
@@ -177,7 +180,16 @@ final class RouteCommand implements Callable<Integer> {
         LidAssignment lids = LidAssigner.assign(fabric, previous);
         RoutingOptions options = RoutingOptions.DEFAULTS.withSeed(seed).withParams(params);
         if (!roots.isEmpty()) {
-            options = options.withRoots(roots.stream().map(Guids::parse).toList());
+            List<Long> guids = new ArrayList<>();
+            for (String r : roots) {
+                try {
+                    guids.add(Guids.parse(r));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--roots: " + e.getMessage() + "; give switch GUIDs as fabricctl topology "
+                            + "--topology SPEC lists them, comma-separated");
+                }
+            }
+            options = options.withRoots(guids);
         }
         Optional<BitSet> set = Optional.empty();
         if (nodes != null) {
@@ -185,7 +197,7 @@ final class RouteCommand implements Callable<Integer> {
             options = options.withEndpoints(set.get());
         }
         if (lfts != null) {
-            try (Reader r = Files.newBufferedReader(lfts, StandardCharsets.UTF_8)) {
+            try (Reader r = TextLines.utf8(Files.newInputStream(lfts))) {
                 options = options.withLftDump(LftDump.read(r, lfts.toString()));
             }
         }
@@ -245,8 +257,8 @@ final class RouteCommand implements Callable<Integer> {
         BitSet set = nodes == null ? null : NodeSet.parse(fabric, nodes);
         Map<String, int[]> coords = Map.of();
         if (coordinates != null) {
-            try (Reader r = Files.newBufferedReader(coordinates, StandardCharsets.UTF_8)) {
-                coords = CoordinatesFile.read(r, coordinates.toString());
+            try (Reader r = TextLines.utf8(Files.newInputStream(coordinates))) {
+                coords = CoordinatesFile.read(r, coordinates.toString(), fabric);
             }
         }
         Map<String, int[]> byName = coords;
@@ -343,11 +355,11 @@ final class RouteCommand implements Callable<Integer> {
      * garbage collection (whose heap peak is reported); the others run on as a daemon would.
      */
     private <T> Timed<T> timed(Routing<T> routing) throws RoutingException, IOException {
-        if (warmup < 0) {
-            throw new IllegalArgumentException("--warmup-runs must be 0 or more, not " + warmup);
+        if (warmup < 0 || warmup > MAX_RUNS) {
+            throw new IllegalArgumentException("--warmup-runs must be 0.." + MAX_RUNS + ", not " + warmup);
         }
-        if (runs < 1) {
-            throw new IllegalArgumentException("--runs must be 1 or more, not " + runs);
+        if (runs < 1 || runs > MAX_RUNS) {
+            throw new IllegalArgumentException("--runs must be 1.." + MAX_RUNS + ", not " + runs);
         }
         for (int i = 0; i < warmup; i++) {
             routing.route();

@@ -125,6 +125,22 @@ class FabricCtlTest {
         Run bad = run("route", "--topology", "file:" + renamedNet, "--engine", "torus-sssp", "--coordinates", coordFile.toString());
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("coords.txt") && bad.err().contains(":26") && bad.err().contains("'x'"), bad.err());
+
+        // a switch the fabric does not have is a typo or another fabric's file, not a line to pass over
+        Files.writeString(coordFile, coords + "rack9-9-9 1 1 0\n");
+        Run unknown = run("route", "--topology", "file:" + renamedNet, "--engine", "torus-sssp", "--coordinates", coordFile.toString());
+        assertEquals(2, unknown.code(), unknown.err());
+        assertTrue(unknown.err().contains("coords.txt:26: the fabric has no node named rack9-9-9"), unknown.err());
+        // bytes that are not UTF-8, in a coordinates file or an LFT dump: the line, exit 2, not the decoder's "Input length = 1"
+        Files.write(coordFile, new byte[] {'r', (byte) 0xFF, ' ', '0', '\n'});
+        Run binary = run("route", "--topology", "file:" + renamedNet, "--engine", "torus-sssp", "--coordinates", coordFile.toString());
+        assertEquals(2, binary.code(), binary.err());
+        assertTrue(binary.err().contains("coords.txt:1: column 2: bytes that are not UTF-8"), binary.err());
+        Path dump = dir.resolve("bin.lfts");
+        Files.write(dump, new byte[] {(byte) 0xFF, '\n'});
+        Run binaryDump = run("route", "--topology", "fat-tree:k=2,levels=2", "--engine", "file,no_fallback", "--lfts", dump.toString());
+        assertEquals(2, binaryDump.code(), binaryDump.err());
+        assertTrue(binaryDump.err().contains("bin.lfts:1: column 1: bytes that are not UTF-8"), binaryDump.err());
     }
 
     @Test
@@ -172,7 +188,7 @@ class FabricCtlTest {
         }
         Run bad = run("route", "--topology", "torus:4x4", "--runs", "0");
         assertEquals(2, bad.code());
-        assertTrue(bad.err().contains("--runs must be 1 or more"), bad.err());
+        assertTrue(bad.err().contains("--runs must be 1..1000, not 0"), bad.err());
     }
 
     @Test
@@ -266,16 +282,65 @@ class FabricCtlTest {
             assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), "no stack trace: " + r.err());
         }
         assertTrue(run("topology", "--topology", "torus:3x3", "--format", "xml").err().contains("'xml' is not a topology format; use net, summary"));
+        // values only the command checks: named with the option, before any routing (a typo of --runs 100000000 routed for days)
+        for (String[] args : new String[][] {
+            {"--roots", "xyz", "fabricctl: --roots: not a 64-bit hex GUID: 'xyz'; give switch GUIDs"},
+            {"--runs", "100000000", "fabricctl: --runs must be 1..1000, not 100000000"},
+            {"--warmup-runs", "5000", "fabricctl: --warmup-runs must be 0..1000, not 5000"},
+        }) {
+            Run r = run("route", "--topology", "torus:3x3", args[0], args[1]);
+            assertEquals(2, r.code(), String.join(" ", args) + ": " + r.err());
+            assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+            assertTrue(r.err().startsWith(args[2]), r.err());
+        }
         // the daemon verbs' own checks, before any connection: one line, exit 2 (an unresolvable host was exit 3, "not reachable")
         for (String[] args : new String[][] {
+            {"job", "route", " ", "fabricctl: job route: the node set is empty; give the job's hosts"},
             {"status", "--timeout", "0", "fabricctl: --timeout must be above 0, not 0"},
             {"status", "--server", "no.such.host.invalid:50051", "fabricctl: --server: host 'no.such.host.invalid' does not resolve"},
-            {"status", "--server", "localhost:70000", "fabricctl: --server: 'localhost:70000' is not HOST:PORT"},
+            {"status", "--server", "localhost", "fabricctl: --server: 'localhost' is not HOST:PORT"},
+            {"status", "--server", "localhost:70000", "fabricctl: --server: 'localhost:70000': port 70000 is not a port; give one of 1..65535"},
+            {"status", "--server", "localhost:0", "fabricctl: --server: 'localhost:0': port 0 is not a port"},
+            {"status", "--server", "localhost:99999999999999", "fabricctl: --server: 'localhost:99999999999999': port 99999999999999 is not"},
         }) {
             Run r = run(java.util.Arrays.copyOf(args, 3));
             assertEquals(2, r.code(), String.join(" ", args) + ": " + r.err());
             assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
             assertTrue(r.err().startsWith(args[3]), r.err());
+        }
+    }
+
+    /**
+     * A port that is not the daemon's admin port: an HTTP/1 server (as the daemon's own metrics port)
+     * is named as no gRPC server, and one that takes the connection and never answers runs out the
+     * --timeout; both are a daemon not answering, exit 3, with what to check (the first was exit 2,
+     * "INTERNAL: HTTP/2: a frame of 3940676 bytes, above the 16384 we allow"; the second exit 2,
+     * "DEADLINE_EXCEEDED: deadline of 2.985 s passed").
+     */
+    @Test
+    void aPortThatIsNotTheAdminPortIsSaidToBeSo() throws Exception {
+        try (java.net.ServerSocket http = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+             java.net.ServerSocket silent = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Thread web = new Thread(() -> {
+                try (java.net.Socket c = http.accept()) {
+                    c.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    c.getInputStream().transferTo(java.io.OutputStream.nullOutputStream()); // until the client closes
+                } catch (java.io.IOException e) {
+                    // the client is gone: nothing left to do
+                }
+            }, "fake-http1-server");
+            web.start();
+            Run h = run("status", "--server", "127.0.0.1:" + http.getLocalPort(), "--timeout", "30s");
+            assertEquals(3, h.code(), h.err());
+            assertEquals(1, h.err().strip().lines().count(), "one line: " + h.err());
+            assertTrue(h.err().contains("does not speak HTTP/2, so it is no gRPC server: it answered \"HTTP/1.1 ...\"")
+                    && h.err().contains("is --server the daemon's admin port"), h.err());
+            web.join();
+
+            Run quiet = run("status", "--server", "127.0.0.1:" + silent.getLocalPort(), "--timeout", "300ms");
+            assertEquals(3, quiet.code(), quiet.err());
+            assertTrue(quiet.err().startsWith("fabricctl: the fabric manager at 127.0.0.1:" + silent.getLocalPort()
+                    + " did not answer within --timeout 300ms"), quiet.err());
         }
     }
 

@@ -142,7 +142,7 @@ class QTableBadInputTest {
 
         // switches and rows
         refused(d, invalid, "no switch named \"G9_S9\"", () -> admin.getQTable(GetQTableRequest.newBuilder().setSwitch("G9_S9").build()));
-        refused(d, invalid, "no switch named \"G0_S0_H0\"",
+        refused(d, invalid, "\"G0_S0_H0\" is a host, not a switch",
                 () -> admin.getQTable(GetQTableRequest.newBuilder().setSwitch("G0_S0_H0").build()));
         refused(d, invalid, "no switch named \"0x1234\"", () -> admin.getQTable(GetQTableRequest.newBuilder().setSwitch("0x1234").build()));
         refused(d, invalid, "which switch?", () -> admin.getQTable(GetQTableRequest.getDefaultInstance()));
@@ -233,7 +233,8 @@ class QTableBadInputTest {
         // fabricctl: one line, exit 2, the code and the reason
         FabricCtlTest.Run cli = FabricCtlTest.run("qtable", "G9_S9", "--server", d.server());
         assertEquals(2, cli.code(), cli.out());
-        assertEquals("fabricctl: INVALID_ARGUMENT: no switch named \"G9_S9\" or with that GUID in the fabric", cli.err().strip());
+        assertEquals("fabricctl: INVALID_ARGUMENT: no switch named \"G9_S9\" or with that GUID in the fabric; fabricctl topology lists its "
+                + "nodes", cli.err().strip());
         cli = FabricCtlTest.run("qtable", "snapshot", "restore", "truncated", "--server", d.server(), "--token-file", tokenFile(snapshots));
         assertEquals(2, cli.code(), cli.out());
         assertEquals(1, cli.err().lines().count(), cli.err());

@@ -133,6 +133,7 @@ class FormatsTest {
         "port twice|Switch 4 \"S1\"\\n[1] \"H1\"[1]\\n[1] \"H1\"[1]\\nHca 1 \"H1\"\\n[1] \"S1\"[1]\\n|test.net:3:|listed twice",
         "garbage|Switch 4 \"S1\"\\nthis is not a net file\\n|test.net:2:|unrecognised line",
         "router|Rt 2 \"R1\"\\n|test.net:1:|routers (Rt) are not supported",
+        "name cut short|Switch 4 \"S1\"\\nCa\t1 \"H-0002c903\t\t# \"host1 HCA-1\"\\n|test.net:2:|holds a tab: its closing quote is missing",
         "empty file|~~|test.net:1:|no nodes",
         "comments only|# nothing\\n\\n# here\\n|test.net:3:|no nodes: the file has no Switch or Hca/Ca line",
         "port to itself|Switch 4 \"S1\"\\n[1] \"S1\"[1]\\n|test.net:2:|port 1 of \"S1\" is cabled to itself",
@@ -261,5 +262,34 @@ class FormatsTest {
                 "Unicast lids [0-3] of switch Lid 1 guid 0x0000000000200000 ('S'):\n0x0001 000 # x\n0x0002 300\n"), "d.dump"));
         assertEquals(3, e.line());
         assertTrue(e.getMessage().contains("port 300 is out of range"));
+    }
+
+    /**
+     * A dump refused for what a user meets (bytes that are not UTF-8, a GUID too long, a line too long to
+     * repeat): the file and line and a bounded reason, never a decoder's or a number parser's exception.
+     */
+    @Test
+    void aDumpsBadBytesLongGuidsAndLongLinesAreRefusedWithTheirLine() {
+        String header = "Unicast lids [0-3] of switch Lid 1 guid 0x0000000000200000 ('S'):\n";
+        byte[] head = (header + "0x0001 000 # x\n").getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = java.util.Arrays.copyOf(head, head.length + 3);
+        bytes[head.length] = '0';
+        bytes[head.length + 1] = (byte) 0xFF;
+        bytes[head.length + 2] = '\n';
+        FormatException bin = assertThrows(FormatException.class,
+                () -> LftDump.read(TextLines.utf8(new java.io.ByteArrayInputStream(bytes)), "bin.dump"));
+        assertEquals("bin.dump:3: column 2: bytes that are not UTF-8 text (a binary or wrongly encoded file?)", bin.getMessage());
+
+        FormatException guid = assertThrows(FormatException.class, () -> LftDump.read(new StringReader(
+                "Unicast lids [0-3] of switch Lid 1 guid 0x111111111111111111111 ('S'):\n"), "g.dump"));
+        assertEquals("g.dump:1: GUID 0x111111111111111111111 is longer than 64 bits (16 hex digits)", guid.getMessage());
+        FormatException port = assertThrows(FormatException.class, () -> LftDump.read(new StringReader(
+                header + "0x0001 001 # Channel Adapter portguid 0x11111111111111111111\n"), "p.dump"));
+        assertEquals(2, port.line(), port.getMessage());
+
+        FormatException line = assertThrows(FormatException.class, () -> LftDump.read(new StringReader(
+                header + "0xzz\t" + "z".repeat(100_000) + "\n"), "long.dump"));
+        assertTrue(line.getMessage().startsWith("long.dump:2: unrecognised line '0xzz\\tzzz"), line.getMessage());
+        assertTrue(line.getMessage().length() < 500, "length " + line.getMessage().length());
     }
 }

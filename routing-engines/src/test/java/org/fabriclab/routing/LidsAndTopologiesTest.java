@@ -140,7 +140,19 @@ class LidsAndTopologiesTest {
         "dragonfly:p=2,a=4,h=2,g=99|need 2 <= g <= a*h+1 = 9",
         "hypercube:n=4|unknown topology kind 'hypercube'",
         "nocolon|expected KIND:PARAMS",
-        "paper:nope|unknown test bed 'nope'"})
+        "paper:nope|unknown test bed 'nope'",
+        // sizes whose product wraps a long (4^99, 65536^4 = 2^64) were 0-switch fabrics, routed with exit 0
+        "fat-tree:k=4,levels=99|fat tree with 99 levels: at most 16 are built",
+        "fat-tree:k=4,levels=2000000000|at most 16 are built",
+        "fat-tree:k=4,levels=16|fat tree with 4294967296 hosts is larger than the 40,000",
+        "xgft:m=254x254x254x254x254x254x254x254x254x254x254x254x254x254x254x254,w=1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1|fat tree with more than 2^63 hosts",
+        "xgft:m=1x1x1x1x1x1,w=1x100x100x100x100x100|fat tree level 4 would have 1000000 switches, more than the 50,000",
+        "torus:65536x65536x65536x65536|a torus of more than 2^63 switches is larger than the 50,000",
+        "mesh:1000x1000|a torus of 1000000 switches is larger",
+        "dragonfly:p=1,a=100000,h=100000|dragonfly switches would need 200000 ports, more than 254",
+        "dragonfly:p=1,a=0,h=2|need p >= 0, a >= 1, h >= 1",
+        "rlft:leaves=2000000000|rlft: a spine would need 2000000000 ports (leaves x parallel), more than 254",
+        "rlft:leaves=2,parallel=2000000000|rlft: a leaf would need 4000000001 ports"})
     void badSpecsSayWhatIsWrong(String spec, String message) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Topologies.generate(spec));
         assertTrue(e.getMessage().contains(message), e.getMessage());

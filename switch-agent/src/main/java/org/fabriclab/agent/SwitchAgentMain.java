@@ -243,12 +243,6 @@ public final class SwitchAgentMain implements Callable<Integer> {
         if (outputBuffer < 0 || outputBuffer > SwitchCore.MAX_OUTPUT_BUFFER) {
             throw new IllegalArgumentException("--output-buffer must be 0.." + SwitchCore.MAX_OUTPUT_BUFFER + ", not " + outputBuffer);
         }
-        if (lanes.vls < 1 || lanes.vls > 15) {
-            throw new IllegalArgumentException("--vls must be 1..15 data lanes, not " + lanes.vls);
-        }
-        if (lanes.buffer < 1) {
-            throw new IllegalArgumentException("--buffer must be 1 packet or more, not " + lanes.buffer);
-        }
         Ports.free("--management-port", mgmtBind);
         Ports.free("--data-port", dataBind);
         ManagedNode node = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, nodeGuid, name, ports));

@@ -40,8 +40,11 @@ class SwitchAgentMainTest {
         refused("--link 1=localhost:70000:1: 70000 is not a TCP port", concat(ok, "--link", "1=localhost:70000:1"));
         refused("--link 1=localhost:5000:300: peer port 300 is outside 1..254", concat(ok, "--link", "1=localhost:5000:300"));
         refused("--management-port 70000 is not a TCP port", concat(ok, "--management-port", "70000"));
-        refused("--vls must be 1..15 data lanes, not 0", concat(ok, "--vls", "0"));
-        refused("--buffer must be 1 packet or more, not 0", concat(ok, "--buffer", "0"));
+        refused("Invalid value for option '--vls': '0' is not a number of data lanes; give a whole number from 1 to 15",
+                concat(ok, "--vls", "0"));
+        refused("Invalid value for option '--buffer': '0' is not a buffer size in packets; give a whole number from 1 to 4096",
+                concat(ok, "--buffer", "0"));
+        refused("'70000' is not a buffer size in packets", concat(ok, "--buffer", "70000"));
         refused("--link-latency 10s is more than a live link takes", concat(ok, "--link-latency", "10s"));
         refused("--port-latency 9=30ns: port 9 is outside 1..4", concat(ok, "--port-latency", "9=30ns"));
         refused("--port-latency 1=30: ", concat(ok, "--port-latency", "1=30"));

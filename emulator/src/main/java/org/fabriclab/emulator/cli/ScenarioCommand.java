@@ -119,6 +119,12 @@ public final class ScenarioCommand implements Callable<Integer> {
         if (live && sim) {
             throw new IllegalArgumentException("give --live or --sim, not both");
         }
+        if (phase != null) {
+            phase.positive("--phase");
+            if (live && phase.millis() < 1) { // the live runner counts phases in whole milliseconds
+                throw new IllegalArgumentException("--phase " + phase.text() + " is shorter than a live phase's millisecond; give 1ms or more");
+            }
+        }
         boolean ar = (routing != null ? routing : adaptive).on();
         double gbps = linkGbps != null ? linkGbps : live ? 1 : 200;
         CongestionControl.Settings ccSettings = cc.settings(gbps);

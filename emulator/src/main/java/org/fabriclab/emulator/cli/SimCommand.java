@@ -125,7 +125,7 @@ public final class SimCommand implements Callable<Integer> {
             SimOptions.requireLearning("--save-qtables", chain);
             SimOptions.requireWritable("--save-qtables", saveQTables);
         }
-        long durationNs = sim.duration.nanos();
+        long durationNs = sim.duration.positive("--duration").nanos(); // 0 read as "the warm-up (0 ns) must be shorter than the duration (0 ns)"
         if (series != null && (series.nanos() <= 0 || (durationNs + series.nanos() - 1) / series.nanos() > Simulation.MAX_SERIES_BINS)) {
             throw new IllegalArgumentException("Invalid value for option '--series': '" + series.text() + "' is not a bin width for "
                     + sim.duration.text() + ": give one above 0 that makes at most " + Simulation.MAX_SERIES_BINS + " bins (e.g. 10us)");

@@ -1,6 +1,7 @@
 package org.fabriclab.emulator.live;
 
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.ArrayDeque;
@@ -42,6 +43,8 @@ final class AutoDilation implements AutoCloseable {
     private final DilationController controller = new DilationController();
     /** Set once traffic started (timer thread only). */
     private boolean following;
+    /** Set once a switch process refused a change for a manager's M_Key: D stays where it is. */
+    private volatile boolean stopped;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "time-dilation");
         t.setDaemon(true);
@@ -68,7 +71,7 @@ final class AutoDilation implements AutoCloseable {
      * the offered load, or the D in force); the controller waits for lags at it.
      */
     void follow(double d) {
-        if (d != clock.dilation()) {
+        if (d != clock.dilation() && !stopped) {
             set(d); // at once: the traffic starting now runs at it
         }
         timer.execute(() -> {
@@ -80,17 +83,35 @@ final class AutoDilation implements AutoCloseable {
     /**
      * Sets D on this JVM's clock and on every switch process, which adopts this clock's new line
      * whole, so that every process of the fabric reads one model time (a process that refuses is
-     * logged).
+     * logged). A process guarded by a manager's M_Key refuses every change (PERMISSION_DENIED): then
+     * the fabric goes back to the D it had, on every process that took the new one, and auto stops,
+     * saying so once. Before, D went on changing in this JVM alone, the hosts and the switch
+     * processes ran at different dilations, and every change was refused, logged and trapped as an
+     * M_Key violation again.
      */
     private void set(double d) {
+        double before = clock.dilation();
         clock.dilation(d);
+        String guarded = anchorProcesses();
+        if (guarded != null) {
+            clock.dilation(before);
+            anchorProcesses();
+            stopped = true;
+            LOG.warn("time dilation: switch process {} is guarded by a manager's M_Key and refuses to change its D, so auto keeps the "
+                    + "fabric at D={} from now on (one D for hosts and switches); start emulator up --processes with a fixed "
+                    + "--time-dilation D to run at another", guarded, String.format("%.3g", before));
+        }
+    }
+
+    /** Hands this clock's line to every switch process; the first that refused for a manager's M_Key, or null. */
+    private String anchorProcesses() {
         ModelClock.Anchor a = clock.anchor();
-        forEachProcess(stub -> stub.setTimeDilation(SetTimeDilationRequest.newBuilder().setDilation(a.dilation()).setAnchored(true)
+        return forEachProcess(stub -> stub.setTimeDilation(SetTimeDilationRequest.newBuilder().setDilation(a.dilation()).setAnchored(true)
                 .setAnchorModelNs(a.modelNs()).setAnchorWallNs(a.wallNs()).build()));
     }
 
     private void decide() {
-        if (!following) {
+        if (!following || stopped) {
             return;
         }
         try {
@@ -117,14 +138,21 @@ final class AutoDilation implements AutoCloseable {
         return w;
     }
 
-    private void forEachProcess(Consumer<ManagementGrpc.ManagementBlockingStub> call) {
+    /** Calls every switch process; returns the first that refused for a manager's M_Key (PERMISSION_DENIED), or null. */
+    private String forEachProcess(Consumer<ManagementGrpc.ManagementBlockingStub> call) {
+        String guarded = null;
         for (int i = 0; i < processes.size(); i++) {
             try {
                 call.accept(ManagementGrpc.newBlockingStub(processes.get(i)).withDeadlineAfter(1, TimeUnit.SECONDS));
             } catch (StatusRuntimeException e) {
-                LOG.warn("time dilation: switch process {} did not take it: {}", processNames.get(i), e.getStatus());
+                if (e.getStatus().getCode() == Status.Code.PERMISSION_DENIED) {
+                    guarded = guarded == null ? processNames.get(i) : guarded;
+                } else {
+                    LOG.warn("time dilation: switch process {} did not take it: {}", processNames.get(i), e.getStatus());
+                }
             }
         }
+        return guarded;
     }
 
     /**

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLSocketFactory;
+import org.fabriclab.routing.text.Excerpt;
 
 /**
  * A gRPC {@link Channel} for a command that makes a call or two and exits: each unary call opens an
@@ -43,17 +44,20 @@ public final class PlainHttp2Channel extends Channel {
      * A channel to {@code target}, {@code HOST:PORT} ({@code [V6ADDR]:PORT} for IPv6; a
      * {@code dns:///} prefix is accepted, as grpc's target syntax allows). The name is resolved on each call.
      *
-     * @throws IllegalArgumentException if the target has no port
+     * @throws IllegalArgumentException if the target has no port, or one outside 1..65535
      */
     public static PlainHttp2Channel forTarget(String target) {
         String authority = target.startsWith("dns:///") ? target.substring("dns:///".length()) : target;
         int colon = authority.lastIndexOf(':');
-        int port = -1;
-        if (colon > 0 && colon < authority.length() - 1 && authority.substring(colon + 1).chars().allMatch(Character::isDigit)) {
-            port = Integer.parseInt(authority.substring(colon + 1));
+        String digits = colon > 0 ? authority.substring(colon + 1) : "";
+        if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new IllegalArgumentException("'" + Excerpt.bare(target) + "' is not HOST:PORT");
         }
-        if (port < 0 || port > 65_535) {
-            throw new IllegalArgumentException("'" + target + "' is not HOST:PORT");
+        // at most 6 digits parsed (000080 is port 80), so a long number is refused as a port, not a parser's exception
+        int port = digits.length() > 6 ? -1 : Integer.parseInt(digits);
+        if (port < 1 || port > 65_535) {
+            throw new IllegalArgumentException("'" + Excerpt.bare(target) + "': port " + Excerpt.bare(digits) + " is not a port; give one of "
+                    + "1..65535 (the daemon's --admin-port, 50051 by default)");
         }
         String host = authority.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {

@@ -100,6 +100,7 @@ final class UnaryExchange {
     private final ByteArrayOutputStream data = new ByteArrayOutputStream();
     private boolean ended;
     private Status reset;
+    private boolean firstFrame = true;
 
     private UnaryExchange(Socket socket, long deadline, boolean hasDeadline) throws IOException {
         this.socket = socket;
@@ -233,6 +234,17 @@ final class UnaryExchange {
         out.write(payload, from, length);
     }
 
+    /** A frame header's nine bytes as text, what is not printable ASCII as '.' (what a server that is not HTTP/2 sent first). */
+    private static String printable(int length, int type, int flags, int stream) {
+        int[] b = {length >>> 16, length >>> 8 & 0xff, length & 0xff, type, flags, stream >>> 24, stream >>> 16 & 0xff, stream >>> 8 & 0xff,
+            stream & 0xff};
+        StringBuilder t = new StringBuilder(9);
+        for (int x : b) {
+            t.append(x >= 0x20 && x < 0x7f && x != '"' ? (char) x : '.');
+        }
+        return t.toString();
+    }
+
     /** Reads and handles one frame. */
     private void readFrame() throws IOException {
         if (hasDeadline) {
@@ -246,7 +258,18 @@ final class UnaryExchange {
         }
         int type = in.readUnsignedByte();
         int flags = in.readUnsignedByte();
-        int stream = in.readInt() & 0x7fffffff;
+        int rawStream = in.readInt();
+        int stream = rawStream & 0x7fffffff;
+        if (firstFrame) {
+            firstFrame = false;
+            if (length > DEFAULT_MAX_FRAME || type > CONTINUATION) {
+                // no HTTP/2 server: an HTTP/1 one (the daemon's metrics port is the likely one) answers
+                // the preface with text, which read as a frame header is a huge frame of no known type
+                throw new IOException("the server does not speak HTTP/2, so it is no gRPC server: it answered \""
+                        + printable(length, type, flags, rawStream) + "...\"; is --server the daemon's admin port (its --admin-port, "
+                        + "50051 by default), not another?");
+            }
+        }
         if (length > DEFAULT_MAX_FRAME) {
             throw new IllegalStateException("HTTP/2: a frame of " + length + " bytes, above the " + DEFAULT_MAX_FRAME + " we allow");
         }

@@ -1,5 +1,7 @@
 package org.fabriclab.routing.fabric;
 
+import org.fabriclab.routing.text.Excerpt;
+
 /** Formatting and parsing of 64-bit GUIDs as InfiniBand tools print them ({@code 0x0002c90300a1b2c3}). */
 public final class Guids {
     private Guids() {
@@ -20,8 +22,9 @@ public final class Guids {
         if (t.startsWith("0x") || t.startsWith("0X")) {
             t = t.substring(2);
         }
-        if (t.isEmpty() || t.length() > 16) {
-            throw new NumberFormatException("not a 64-bit hex GUID: '" + text + "'");
+        if (t.isEmpty() || t.length() > 16 || !t.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+            // the parser's own message ('For input string: "xyz" under radix 16') says neither what nor how
+            throw new NumberFormatException("not a 64-bit hex GUID: '" + Excerpt.bare(text) + "'");
         }
         return Long.parseUnsignedLong(t, 16);
     }

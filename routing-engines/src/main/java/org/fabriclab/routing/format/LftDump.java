@@ -1,6 +1,6 @@
 package org.fabriclab.routing.format;
 
-import java.io.BufferedReader;
+import org.fabriclab.routing.text.Excerpt;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
@@ -60,18 +60,25 @@ public final class LftDump {
         return tables;
     }
 
-    /** Reads a dump; {@code source} names it in errors. */
+    /**
+     * Reads a dump; {@code source} names it in errors. A reader from {@link TextLines#utf8} lets a
+     * byte that is not UTF-8 be refused on its own line (a strict reader's decoding error is
+     * refused with the line it surfaced on).
+     */
     public static LftDump read(Reader in, String source) throws IOException {
-        BufferedReader r = new BufferedReader(in);
+        TextLines lines = new TextLines(in, source);
         List<SwitchTable> tables = new ArrayList<>();
         long guid = 0;
         String name = null;
         int headerLine = 0;
         List<Entry> entries = null;
         String line;
-        int lineNo = 0;
-        while ((line = r.readLine()) != null) {
-            lineNo++;
+        while ((line = lines.next()) != null) {
+            int lineNo = lines.lineNo();
+            int bad = TextLines.badByteAt(line);
+            if (bad > 0) {
+                throw new FormatException(source, lineNo, TextLines.notUtf8(bad));
+            }
             String t = line.strip();
             if (t.isEmpty() || t.startsWith("#")) {
                 continue;
@@ -81,7 +88,7 @@ public final class LftDump {
                 if (entries != null) {
                     tables.add(new SwitchTable(guid, name, headerLine, entries));
                 }
-                guid = Long.parseUnsignedLong(h.group(4).substring(2), 16);
+                guid = guid(h.group(4), source, lineNo);
                 name = h.group(5) == null ? "" : h.group(5).strip().replaceAll("^'|'$", "");
                 headerLine = lineNo;
                 entries = new ArrayList<>();
@@ -98,7 +105,7 @@ public final class LftDump {
                     lid = Integer.decode(e.group(1));
                     port = Integer.parseInt(e.group(2));
                 } catch (NumberFormatException x) {
-                    throw new FormatException(source, lineNo, "bad number in '" + t + "'");
+                    throw new FormatException(source, lineNo, "bad number in '" + Excerpt.bare(t) + "'");
                 }
                 if (lid > LidAssignment.MAX_UNICAST_LID) {
                     throw new FormatException(source, lineNo, "LID " + e.group(1) + " is not a unicast LID");
@@ -107,19 +114,28 @@ public final class LftDump {
                     throw new FormatException(source, lineNo, "port " + port + " is out of range 0..254");
                 }
                 Matcher pg = PORT_GUID.matcher(e.group(3));
-                long dest = pg.find() ? Long.parseUnsignedLong(pg.group(1).substring(2), 16) : 0;
+                long dest = pg.find() ? guid(pg.group(1), source, lineNo) : 0;
                 entries.add(new Entry(lid, port, dest, lineNo));
                 continue;
             }
             if (t.endsWith("lids dumped")) {
                 continue;
             }
-            throw new FormatException(source, lineNo, "unrecognised line '" + t
+            throw new FormatException(source, lineNo, "unrecognised line '" + Excerpt.bare(t)
                     + "' (expected 'Unicast lids [..] of switch ... guid 0x..', '0x<lid> <port>' or 'N lids dumped')");
         }
         if (entries != null) {
             tables.add(new SwitchTable(guid, name, headerLine, entries));
         }
         return new LftDump(source, tables);
+    }
+
+    /** A GUID written {@code 0x} and hex digits: more than 64 bits is refused with the line, not a parser's exception. */
+    private static long guid(String hex, String source, int lineNo) throws FormatException {
+        try {
+            return Long.parseUnsignedLong(hex.substring(2), 16);
+        } catch (NumberFormatException e) {
+            throw new FormatException(source, lineNo, "GUID " + Excerpt.bare(hex) + " is longer than 64 bits (16 hex digits)");
+        }
     }
 }

@@ -111,6 +111,11 @@ public final class NetFile {
                 if (name.isEmpty()) {
                     throw new FormatException(source, lineNo, "a node needs a non-empty name");
                 }
+                if (name.indexOf('\t') >= 0) {
+                    // a name cut before its closing quote runs on to the next quote, a comment's: "H-0002c9\t\t# "
+                    throw new FormatException(source, lineNo, "node name \"" + Excerpt.bare(name) + "\" holds a tab: its closing quote "
+                            + "is missing, so the name ran on to the next quote");
+                }
                 NodeRecord prev = nodes.get(name);
                 if (prev != null) {
                     throw new FormatException(source, lineNo, "duplicate node name \"" + Excerpt.bare(name)

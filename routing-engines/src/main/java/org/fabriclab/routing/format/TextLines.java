@@ -74,7 +74,7 @@ public final class TextLines {
     }
 
     /** {@code badByteAt}'s problem, as the parsers word it. */
-    static String notUtf8(int column) {
+    public static String notUtf8(int column) {
         return "column " + column + ": bytes that are not UTF-8 text (a binary or wrongly encoded file?)";
     }
 }

@@ -6,7 +6,8 @@ package org.fabriclab.routing.text;
  * whole grows with it: 64 KB of a gRPC field echoed in a status description is a 64 KB trailer,
  * which HTTP/2 peers refuse (grpc-java's default limit on a header block is 8 KiB), so the caller
  * loses the connection instead of reading why its call was refused. Control characters are
- * written as {@code \\uXXXX}, so a quote cannot forge a log line.
+ * written as {@code \\uXXXX} (a tab as {@code \\t}: the files we read, ibnetdiscover's among them,
+ * are full of tabs), so a quote cannot forge a log line.
  */
 public final class Excerpt {
     /** Characters of an input quoted in a message; the rest is cut and its length said. */
@@ -70,7 +71,10 @@ public final class Excerpt {
         return s.substring(0, end);
     }
 
-    /** {@code s} with control characters as {@code \\uXXXX}, and with {@code quotes} its double quotes and backslashes escaped. */
+    /**
+     * {@code s} with control characters as {@code \\uXXXX} (a tab as {@code \\t}), and with {@code quotes} its double
+     * quotes and backslashes escaped.
+     */
     private static String escaped(String s, boolean quotes) {
         StringBuilder b = null;
         for (int i = 0; i < s.length(); i++) {
@@ -79,7 +83,7 @@ public final class Excerpt {
                 if (b == null) {
                     b = new StringBuilder(s.length() + 16).append(s, 0, i);
                 }
-                b.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : "\\" + c);
+                b.append(c == '\t' ? "\\t" : Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : "\\" + c);
             } else if (b != null) {
                 b.append(c);
             }

@@ -39,6 +39,11 @@ final class Dragonflies {
         int a = spec.intParam("a");
         int h = spec.intParam("h");
         int trunk = spec.intParam("trunk", 1);
+        // checked before any a * h: a router's ports bound a and h, so the products below cannot wrap
+        TopologySpec.require(p >= 0 && a >= 1 && h >= 1, "dragonfly: need p >= 0, a >= 1, h >= 1");
+        long routerPorts = (long) (a - 1) + h + p;
+        TopologySpec.require(routerPorts <= FabricBuilder.MAX_PORTS, "dragonfly switches would need " + routerPorts + " ports, more than "
+                + FabricBuilder.MAX_PORTS);
         TopologySpec.require(trunk >= 1 && trunk <= a * h, "dragonfly: trunk=" + trunk + " must be 1.." + (a * h)
                 + " (global links between each pair of groups)");
         int g = spec.intParam("g", a * h / trunk + 1);
@@ -47,7 +52,6 @@ final class Dragonflies {
         long global = spec.durationParamNs("global-latency", -1);
         long host = spec.durationParamNs("host-latency", -1);
         spec.checkAllUsed(DRAGONFLY_PARAMS);
-        TopologySpec.require(p >= 0 && a >= 1 && h >= 1, "dragonfly: need p >= 0, a >= 1, h >= 1");
         TopologySpec.require(g >= 2 && (long) (g - 1) * trunk <= a * h, trunk == 1
                 ? "dragonfly: need 2 <= g <= a*h+1 = " + (a * h + 1)
                 : "dragonfly: need 2 <= g and (g-1)*trunk <= a*h = " + (a * h) + " (each group's global ports carry trunk links to every other group)");
@@ -55,10 +59,9 @@ final class Dragonflies {
                 "dragonfly: arrangement=" + arrangement + " is not one of absolute, relative");
         TopologySpec.require(!arrangement.equals("relative") || g == a * h + 1 && trunk == 1,
                 "dragonfly: the relative arrangement needs g = a*h+1 = " + (a * h + 1) + " (one global link between every pair of groups)");
-        TopologySpec.require((long) g * a <= 20_000, "dragonfly with " + (g * a) + " switches is larger than this tool builds");
+        TopologySpec.require((long) g * a <= 20_000, "dragonfly with " + (long) g * a + " switches is larger than the 20,000 this tool builds");
         FabricBuilder b = new FabricBuilder(kind);
-        int ports = (a - 1) + h + p;
-        TopologySpec.require(ports <= FabricBuilder.MAX_PORTS, "dragonfly switches would need " + ports + " ports");
+        int ports = (int) routerPorts;
         int[][] sw = new int[g][a];
         for (int gi = 0; gi < g; gi++) {
             for (int si = 0; si < a; si++) {

@@ -15,6 +15,9 @@ import org.fabriclab.routing.fabric.FabricBuilder;
  * (child index) and m_i+1.. up (parent index).
  */
 final class FatTrees {
+    /** Levels of a fat tree this tool builds (every real one has 2 to 4; the size checks below walk them pairwise). */
+    static final int MAX_LEVELS = 16;
+
     private FatTrees() {
     }
 
@@ -23,6 +26,7 @@ final class FatTrees {
         int levels = spec.intParam("levels", 3);
         spec.checkAllUsed(List.of("k", "levels"));
         TopologySpec.require(k >= 1 && levels >= 1, "fat-tree: need k >= 1 and levels >= 1");
+        TopologySpec.require(levels <= MAX_LEVELS, "fat tree with " + levels + " levels: at most " + MAX_LEVELS + " are built");
         int[] m = new int[levels];
         int[] w = new int[levels];
         for (int i = 0; i < levels; i++) {
@@ -48,11 +52,18 @@ final class FatTrees {
     }
 
     private static void checkSize(int[] m, int[] w) {
-        long hosts = 1;
-        for (int x : m) {
-            hosts *= x;
+        TopologySpec.require(m.length <= MAX_LEVELS, "fat tree with " + m.length + " levels: at most " + MAX_LEVELS + " are built");
+        long hosts = TopologySpec.product(m);
+        TopologySpec.require(hosts <= 40_000, "fat tree with " + TopologySpec.size(hosts) + " hosts is larger than the 40,000 this tool builds");
+        // level l has m_(l+1)..m_h x w_1..w_l switches (labels): with few hosts and wide w that is still millions
+        for (int l = 1; l <= m.length; l++) {
+            int[] radix = new int[m.length];
+            System.arraycopy(m, l, radix, 0, m.length - l);
+            System.arraycopy(w, 0, radix, m.length - l, l);
+            long switches = TopologySpec.product(radix);
+            TopologySpec.require(switches <= 50_000, "fat tree level " + l + " would have " + TopologySpec.size(switches)
+                    + " switches, more than the 50,000 this tool builds");
         }
-        TopologySpec.require(hosts <= 40_000, "fat tree with " + hosts + " hosts is larger than the 40,000 this tool builds");
         for (int i = 0; i < m.length; i++) {
             int ports = m[i] + (i + 1 < m.length ? w[i + 1] : 0);
             TopologySpec.require(ports <= FabricBuilder.MAX_PORTS, "fat tree level " + (i + 1) + " switches need "
@@ -160,6 +171,12 @@ final class FatTrees {
         TopologySpec.require(leaves >= 1 && spines >= 0 && hosts >= 0 && parallel >= 1,
                 "rlft: need leaves >= 1, spines >= 0, hosts >= 0, parallel >= 1");
         TopologySpec.require(spines > 0 || leaves >= 2, "rlft: with spines=0 there must be at least two leaves");
+        // the ports bound every count before anything is allocated (leaves=2000000000 ran out of heap)
+        long leafPorts = hosts + (long) (spines > 0 ? spines : leaves - 1) * parallel;
+        TopologySpec.require(leafPorts <= FabricBuilder.MAX_PORTS, "rlft: a leaf would need " + leafPorts + " ports (hosts + "
+                + (spines > 0 ? "spines" : "the other leaves") + " x parallel), more than " + FabricBuilder.MAX_PORTS);
+        TopologySpec.require(spines == 0 || (long) leaves * parallel <= FabricBuilder.MAX_PORTS, "rlft: a spine would need "
+                + (long) leaves * parallel + " ports (leaves x parallel), more than " + FabricBuilder.MAX_PORTS);
         return rlft(spec.text(), leaves, spines, hosts, parallel, null, null);
     }
 

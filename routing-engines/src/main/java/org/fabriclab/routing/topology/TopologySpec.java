@@ -172,4 +172,25 @@ public final class TopologySpec {
             throw new IllegalArgumentException(message);
         }
     }
+
+    /**
+     * The product of {@code factors} (none negative), saturating at {@link Long#MAX_VALUE}: a size
+     * check on a spec's dimensions must not wrap (65536^4 is 2^64, which a plain {@code long}
+     * product makes 0, and a 0-switch torus passed every bound).
+     */
+    static long product(int... factors) {
+        long p = 1;
+        for (int f : factors) {
+            if (f == 0) {
+                return 0;
+            }
+            p = p > Long.MAX_VALUE / f ? Long.MAX_VALUE : p * f;
+        }
+        return p;
+    }
+
+    /** {@code n} as a size in a message: the number, or "more than 2^63" where {@link #product} saturated. */
+    static String size(long n) {
+        return n == Long.MAX_VALUE ? "more than 2^63" : Long.toString(n);
+    }
 }

@@ -29,11 +29,8 @@ final class Tori {
 
     static Fabric build(String kind, int[] dims, int hosts, boolean mesh) {
         int nd = dims.length;
-        long count = 1;
-        for (int d : dims) {
-            count *= d;
-        }
-        TopologySpec.require(count <= 50_000, "a torus of " + count + " switches is larger than this tool builds");
+        long count = TopologySpec.product(dims);
+        TopologySpec.require(count <= 50_000, "a torus of " + TopologySpec.size(count) + " switches is larger than the 50,000 this tool builds");
         int ports = 2 * nd + hosts;
         TopologySpec.require(ports <= FabricBuilder.MAX_PORTS, "torus switches would need " + ports + " ports");
         FabricBuilder b = new FabricBuilder(kind);

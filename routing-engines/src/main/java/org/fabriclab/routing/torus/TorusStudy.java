@@ -42,7 +42,25 @@ public final class TorusStudy {
     /** The node-count bands runtimes are summarised in. */
     static final int[][] BANDS = {{1, 50}, {51, 100}, {101, 200}, {201, 300}, {301, 400}, {401, 512}, {513, 1024}, {1025, 4096}};
 
+    /** The largest torus a study routes: what the torus generator builds. */
+    static final int MAX_NODES = 50_000;
+
     private TorusStudy() {
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    /** Nodes of a torus of {@code dims}, saturating (sizes up to an int's each, at most four of them). */
+    private static long nodes(int[] dims) {
+        long p = 1;
+        for (int d : dims) {
+            p = p > Long.MAX_VALUE / d ? Long.MAX_VALUE : p * d;
+        }
+        return p;
     }
 
     /**
@@ -52,32 +70,31 @@ public final class TorusStudy {
      * engines} (the first must be torus-bfs, the reference).
      */
     public static Result run(int n, int count, int min, int max, int maxNodes, List<String> engines, long seed) {
-        if (n < 1 || n > Torus.MAX_DIMENSIONS || count < 1 || min < 2 || max < min || engines.isEmpty()
-                || !engines.get(0).equals(TorusBfsEngine.NAME)) {
-            throw new IllegalArgumentException("a study needs 1 to " + Torus.MAX_DIMENSIONS + " dimensions, at least one system, sizes "
-                    + "2 <= min <= max, and torus-bfs first among the engines (the reference)");
-        }
-        // every torus of n dimensions with sizes in [min, max] and at most maxNodes nodes, in a seeded order
+        require(n >= 1 && n <= Torus.MAX_DIMENSIONS, "--dimensions " + n + ": a study's tori have 1 to " + Torus.MAX_DIMENSIONS + " dimensions");
+        require(count >= 1, "--systems " + count + ": a study takes at least one system");
+        require(min >= 2, "--min-size " + min + ": a dimension has at least 2 nodes");
+        require(max >= min, "--max-size " + max + " is below --min-size " + min);
+        require(maxNodes >= 1 && maxNodes <= MAX_NODES, "--max-nodes " + maxNodes + ": give 1 to " + MAX_NODES
+                + " (the largest torus the generator builds)");
+        require(!engines.isEmpty() && engines.get(0).equals(TorusBfsEngine.NAME), "--engines " + String.join(",", engines)
+                + ": give torus-bfs first, the reference the others are compared with");
+        // every torus of n dimensions with sizes in [min, max] and at most maxNodes nodes, in lexicographic order
+        // (last dimension fastest), then a seeded order; a size is taken only while the dimensions after it,
+        // at min, still fit maxNodes, so the walk visits the tori that fit and not all (max - min + 1)^n shapes
         List<int[]> all = new ArrayList<>();
         int[] dims0 = new int[n];
         Arrays.fill(dims0, min);
-        while (true) {
-            long nodes = 1;
-            for (int d : dims0) {
-                nodes *= d;
+        boolean fits = nodes(dims0) <= maxNodes;
+        while (fits) {
+            all.add(dims0.clone());
+            fits = false;
+            for (int k = n - 1; k >= 0 && !fits; k--) {
+                dims0[k]++;
+                fits = dims0[k] <= max && nodes(dims0) <= maxNodes;
+                if (!fits) {
+                    dims0[k] = min;
+                }
             }
-            if (nodes <= maxNodes) {
-                all.add(dims0.clone());
-            }
-            int k = n - 1;
-            while (k >= 0 && dims0[k] == max) {
-                dims0[k] = min;
-                k--;
-            }
-            if (k < 0) {
-                break;
-            }
-            dims0[k]++;
         }
         if (all.isEmpty()) {
             throw new IllegalArgumentException("no torus of " + n + " dimensions in [" + min + ", " + max + "] has at most " + maxNodes + " nodes");

@@ -37,6 +37,13 @@ class ExcerptTest {
     }
 
     @Test
+    void aTabReadsAsATabNotAsItsCode() {
+        // ibnetdiscover's lines are tab-separated: a refused line shows them as a user would write them
+        assertEquals("[3]\\t\"S2\"", Excerpt.bare("[3]\t\"S2\""));
+        assertEquals("\"a\\tb\"", Excerpt.quote("a\tb"));
+    }
+
+    @Test
     void aSurrogatePairIsNeverSplit() {
         String s = "a".repeat(Excerpt.QUOTED - 1) + "\uD83D\uDE00" + "b";
         String q = Excerpt.quote(s);

@@ -46,4 +46,28 @@ class TorusStudyTest {
                 () -> TorusStudy.run(2, 5, 2, 8, 36, List.of("torus-sssp"), 1));
         assertTrue(e.getMessage().contains("torus-bfs first"), e.getMessage());
     }
+
+    /** Each bad parameter is named with its value; sizes far beyond what fits are not walked one by one (4D to 10^9 was ~10^36 shapes). */
+    @Test
+    void badParametersAreNamedAndHugeSizesAreNotWalked() {
+        List<String> bfs = List.of("torus-bfs");
+        for (Object[] c : new Object[][] {
+            {9, 1, 2, 8, 36, bfs, "--dimensions 9"},
+            {2, 0, 2, 8, 36, bfs, "--systems 0"},
+            {2, 1, 1, 8, 36, bfs, "--min-size 1"},
+            {2, 1, 5, 3, 36, bfs, "--max-size 3 is below --min-size 5"},
+            {2, 1, 2, 8, 60_000, bfs, "--max-nodes 60000: give 1 to 50000"},
+            {2, 1, 2, 8, 36, List.of("torus-sssp"), "torus-bfs first"},
+        }) {
+            @SuppressWarnings("unchecked")
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TorusStudy.run((int) c[0], (int) c[1], (int) c[2],
+                    (int) c[3], (int) c[4], (List<String>) c[5], 1));
+            assertTrue(e.getMessage().contains((String) c[6]), e.getMessage());
+        }
+        // at most 36 nodes with sizes from 2: no size above 18 fits, so a max of a billion draws the same systems as 18
+        TorusStudy.Result wide = TorusStudy.run(4, 3, 2, 1_000_000_000, 36, bfs, 3);
+        TorusStudy.Result fitting = TorusStudy.run(4, 3, 2, 18, 36, bfs, 3);
+        assertEquals(fitting.systems().stream().map(x -> Arrays.toString(x.dims())).toList(),
+                wide.systems().stream().map(x -> Arrays.toString(x.dims())).toList());
+    }
 }
