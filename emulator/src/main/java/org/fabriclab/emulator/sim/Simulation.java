@@ -529,7 +529,8 @@ public final class Simulation {
      * one rank (message arrivals Poisson at the load's rate over the message's bytes), each packet
      * asking for {@code mode}; with {@code appAware}, each host chooses each message's mode from
      * its NIC counters instead ({@link AppAwareRouting}: ADAPTIVE_3 or the pattern's default,
-     * {@link AppAwareRouting#forPattern}: ADAPTIVE_1 for all-to-all, ADAPTIVE_0 for the others).
+     * {@link AppAwareRouting#forPattern}: ADAPTIVE_1 for all-to-all, the open-loop pattern or the
+     * closed-loop {@code loop}, ADAPTIVE_0 for the others).
      * With a {@code loop} ({@link ClosedLoop}), the job is closed-loop instead: no Poisson arrivals, no
      * load ({@code load} is not used, and not checked: NaN from the command lines), its ranks send a
      * message when they have received one (the pattern is not used).
@@ -978,6 +979,11 @@ public final class Simulation {
     /** Endpoint {@code e}'s NIC. */
     HostCore hostCore(int e) {
         return hostCore[e];
+    }
+
+    /** Endpoint {@code e}'s application-aware chooser, or null when its packets ask for a fixed mode. */
+    AppAwareRouting appAware(int e) {
+        return sources.appAware(e);
     }
 
     /** Endpoint {@code e}'s node's counters: its NIC's. */

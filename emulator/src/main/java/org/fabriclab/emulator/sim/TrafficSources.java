@@ -134,7 +134,7 @@ final class TrafficSources {
                     if (job.appAware()) { // the host's NIC counters: its node's, its one port
                         policy[e].appAware(new AppAwareRouting(counters[f.endpointNode(e)], 1,
                                 (long) job.messagePackets() * (frameBytes - FrameSizes.DATA_HEADER), job.messagePackets(), frameBytes,
-                                AppAwareRouting.forPattern(job.pattern())));
+                                AppAwareRouting.forPattern(job.pattern(), job.loop())));
                     }
                     messagePackets[e] = job.messagePackets();
                     sends[e] = job.loop() == null; // a closed-loop rank sends on receipt, not by arrivals
@@ -377,9 +377,15 @@ final class TrafficSources {
         p.path(pool, h, p.routes().route(pool.dlid(h)));
     }
 
+    /** Endpoint {@code e}'s application-aware chooser, or null when its packets ask for a fixed mode. */
+    AppAwareRouting appAware(int e) {
+        return policy[e].appAware();
+    }
+
     /**
      * Per job, the share of its message bytes its hosts' application-aware choosers sent with
-     * ADAPTIVE_0; NaN for a job with a fixed mode.
+     * the default mode they weigh against the high bias ({@link AppAwareRouting#adaptive}: ADAPTIVE_1
+     * for all-to-all, ADAPTIVE_0 for the others); NaN for a job with a fixed mode.
      */
     double[] adaptiveShares() {
         List<Simulation.Job> jobs = c.jobs();

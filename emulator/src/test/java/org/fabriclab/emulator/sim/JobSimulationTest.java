@@ -237,6 +237,44 @@ class JobSimulationTest {
     }
 
     /**
+     * Application-aware routing weighs the pattern's default against the high bias, whichever kind
+     * of job it is (the paper replaces Adaptive with Increasingly Minimal Bias for MPI_Alltoall):
+     * on one fabric, a closed-loop alltoall (Figure 8's microbenchmark; until 2026-11-27 it weighed
+     * ADAPTIVE_0) and an open-loop all-to-all send the bytes the high bias does not carry with
+     * ADAPTIVE_1, a closed-loop allreduce with ADAPTIVE_0; the job report's share is of those bytes.
+     * Eight ranks in eight groups' pairs of 64-packet messages: the choosers see stalls and take both
+     * modes.
+     */
+    @Test
+    void aClosedLoopAllToAllWeighsIncreasinglyMinimalBiasAsTheOpenLoopOneDoes() throws Exception {
+        Simulation.Config c = DragonflySimulationTest.config(DragonflyAlgorithm.UGALG, TrafficPattern.UNIFORM, 0.5, 40_000, 0)
+                .toBuilder().jobs(List.of(
+                        new Simulation.Job("alltoall", IntStream.range(0, 8).map(i -> 9 * i).toArray(), TrafficPattern.UNIFORM, Double.NaN,
+                                RoutingMode.ADAPTIVE_0, 64, true, ClosedLoop.Kind.ALL_TO_ALL),
+                        new Simulation.Job("allreduce", IntStream.range(0, 8).map(i -> 9 * i + 1).toArray(), TrafficPattern.UNIFORM,
+                                Double.NaN, RoutingMode.ADAPTIVE_0, 64, true, ClosedLoop.Kind.ALLREDUCE),
+                        new Simulation.Job("open", IntStream.range(0, 8).map(i -> 9 * i + 2).toArray(), TrafficPattern.ALL_TO_ALL, 0.6,
+                                RoutingMode.ADAPTIVE_0, 64, true))).build();
+        Simulation sim = Simulation.ranToEnd(c);
+        List<Simulation.JobReport> reports = Simulation.run(c).jobs(); // the same run again (same seed), reported
+        RoutingMode[] expected = {RoutingMode.ADAPTIVE_1, RoutingMode.ADAPTIVE_0, RoutingMode.ADAPTIVE_1};
+        for (int j = 0; j < expected.length; j++) {
+            Simulation.Job job = c.jobs().get(j);
+            long adaptive = 0;
+            long biased = 0;
+            for (int e : job.hosts()) {
+                assertEquals(expected[j], sim.appAware(e).adaptive(), job.name() + ", host " + e);
+                adaptive += sim.appAware(e).adaptiveBytes();
+                biased += sim.appAware(e).biasedBytes();
+            }
+            String what = job.name() + ": " + adaptive + " bytes with " + expected[j] + ", " + biased + " with ADAPTIVE_3";
+            assertTrue(adaptive > 0 && biased > 0, what);
+            assertEquals((double) adaptive / (adaptive + biased), reports.get(j).adaptiveShare(), 1e-12, what);
+        }
+        assertEquals(null, sim.appAware(3), "a host in no job chooses nothing");
+    }
+
+    /**
      * A closed-loop all-to-all (pairwise exchange) on an idle fabric: of four ranks of one switch,
      * three steps of at least a message latency each; every rank sends to every other once an
      * iteration.

@@ -123,11 +123,18 @@ public final class AppAwareRouting {
 
     /**
      * The default mode application-aware routing weighs against the high bias for a job of
-     * {@code pattern}: ADAPTIVE_1 for all-to-all (MPI_Alltoall's default on Aries, as the paper's
-     * library keeps it), ADAPTIVE_0 for the others.
+     * {@code pattern}, or, closed-loop, of {@code loop} (a closed loop's pattern is not used, as
+     * {@code Simulation.Job} says): ADAPTIVE_1 for all-to-all, the open-loop pattern or the
+     * closed-loop MPI_Alltoall (MPI_Alltoall's default on Aries, as the paper's library keeps it),
+     * ADAPTIVE_0 for the others. The simulator and the live hosts both ask here. Until 2026-11-27
+     * only the open-loop pattern was asked, and the closed-loop all-to-all (Figure 8's) weighed
+     * ADAPTIVE_0.
+     *
+     * @param loop the job's closed loop, or null for an open-loop job
      */
-    public static RoutingMode forPattern(TrafficPattern pattern) {
-        return pattern.kind() == TrafficPattern.Kind.ALL_TO_ALL ? RoutingMode.ADAPTIVE_1 : RoutingMode.ADAPTIVE_0;
+    public static RoutingMode forPattern(TrafficPattern pattern, ClosedLoop.Kind loop) {
+        boolean allToAll = loop != null ? loop == ClosedLoop.Kind.ALL_TO_ALL : pattern.kind() == TrafficPattern.Kind.ALL_TO_ALL;
+        return allToAll ? RoutingMode.ADAPTIVE_1 : RoutingMode.ADAPTIVE_0;
     }
 
     /** The mode of the next message. */

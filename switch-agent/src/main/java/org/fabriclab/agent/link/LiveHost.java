@@ -181,7 +181,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
             policy.routingMode(t.routingMode());
             if (t.appAware()) {
                 policy.appAware(new AppAwareRouting(mgmt.counters(), 1, (long) k * t.payloadBytes(), k, frameBytes,
-                        AppAwareRouting.forPattern(t.plan().pattern())));
+                        AppAwareRouting.forPattern(t.plan().pattern(), closedLoop == null ? null : closedLoop.kind())));
             }
             mgmt.job(t.job());
             jobMessagePackets = t.job() == null ? 0 : k;

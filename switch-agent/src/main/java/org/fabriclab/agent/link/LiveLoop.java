@@ -44,6 +44,11 @@ public final class LiveLoop {
         return loop.ranks();
     }
 
+    /** The microbenchmark it runs (application-aware routing's default follows it). */
+    ClosedLoop.Kind kind() {
+        return loop.kind();
+    }
+
     /** Packets per message. */
     int messagePackets() {
         return loop.messagePackets();

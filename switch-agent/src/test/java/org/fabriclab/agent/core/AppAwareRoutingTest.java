@@ -118,14 +118,25 @@ class AppAwareRoutingTest {
 
     /**
      * The paper's library replaces Adaptive with Increasingly Minimal Bias for MPI_Alltoall (its
-     * default there): an all-to-all job weighs ADAPTIVE_1 against the high bias, the others
-     * ADAPTIVE_0; the same counters give the same choice, named by the default.
+     * default there): an all-to-all job, open-loop or the closed-loop MPI_Alltoall (whose pattern,
+     * unused, is uniform), weighs ADAPTIVE_1 against the high bias, the others ADAPTIVE_0 (a
+     * closed loop's kind decides, not its unused pattern); the same counters give the same choice,
+     * named by the default.
      */
     @Test
     void allToAllWeighsIncreasinglyMinimalBiasAgainstTheHighBias() {
-        assertEquals(RoutingMode.ADAPTIVE_1, AppAwareRouting.forPattern(TrafficPattern.ALL_TO_ALL));
+        assertEquals(RoutingMode.ADAPTIVE_1, AppAwareRouting.forPattern(TrafficPattern.ALL_TO_ALL, null), "open-loop all-to-all");
+        assertEquals(RoutingMode.ADAPTIVE_1, AppAwareRouting.forPattern(TrafficPattern.UNIFORM, ClosedLoop.Kind.ALL_TO_ALL),
+                "closed-loop alltoall (Figure 8's)");
         for (TrafficPattern p : new TrafficPattern[] {TrafficPattern.UNIFORM, TrafficPattern.ALLREDUCE_RING, TrafficPattern.HALO3D}) {
-            assertEquals(RoutingMode.ADAPTIVE_0, AppAwareRouting.forPattern(p), p.cliName());
+            assertEquals(RoutingMode.ADAPTIVE_0, AppAwareRouting.forPattern(p, null), p.cliName());
+        }
+        for (ClosedLoop.Kind k : ClosedLoop.Kind.values()) {
+            if (k != ClosedLoop.Kind.ALL_TO_ALL) {
+                assertEquals(RoutingMode.ADAPTIVE_0, AppAwareRouting.forPattern(TrafficPattern.UNIFORM, k), k.cliName());
+                assertEquals(RoutingMode.ADAPTIVE_0, AppAwareRouting.forPattern(TrafficPattern.ALL_TO_ALL, k),
+                        k.cliName() + ": the loop decides, not the unused pattern");
+            }
         }
         PortCounterArray stalled = new PortCounterArray(1);
         AppAwareRouting a = new AppAwareRouting(stalled, 1, 65536, 256, FRAME, RoutingMode.ADAPTIVE_1);
