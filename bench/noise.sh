@@ -190,7 +190,7 @@ def fig8():
     fixed = [m for m in shown if m != "app-aware"]
     print("Time per iteration, mean / p99 (us), each the mean over the seeds; under it: the spread of the mean over the"
           " seeds ((max - min) / mean), the non-minimal share of the benchmark's packets (app-aware: and the share of its"
-          " bytes sent with ADAPTIVE_0, ad). n: iterations per run under ADAPTIVE_0. Best fixed: the lowest mean.")
+          " bytes sent with its default, ADAPTIVE_0 or for alltoall ADAPTIVE_1, ad). n: iterations per run under ADAPTIVE_0. Best fixed: the lowest mean.")
     print()
     print("| benchmark | message | ranks | aggressor | n | " + " | ".join(shown)
           + " | best fixed | ADAPTIVE_3 / ADAPTIVE_0 | app-aware / ADAPTIVE_0 | app-aware / best fixed |")
