@@ -4,8 +4,11 @@
 #         (Figure 6's tail latencies are the same runs' p95/p99 at 0.8 UR and 0.45 ADV)
 #   fig5-steady (not in all) fig5 with steady-state detection (--until-steady): each point's warm-up
 #         ends when its last ten 10 us windows' mean latency and throughput lie within 5% of their
-#         mean, the fixed warm-up being the cap, and the same 100 us are measured after it; writes
-#         fig5-steady-*.json and their plots beside fig5's (docs/benchmarks.md, "The Figure 5 sweep")
+#         mean and, over the run's last half, their least-squares drift within 2% (--steady-drift),
+#         the fixed warm-up being the cap, and the same 100 us are measured after it; writes
+#         fig5-steady-*.json and their plots beside fig5's (docs/benchmarks.md, "The Figure 5 sweep").
+#         The documented fig5-*.json were run with the band alone, before the drift test:
+#         QADAPTIVE_SIM_ARGS="--steady-drift 0" reproduces them
 #   fig5-fast (not in all) issue 16's whole Figure 5 sweep on 2 cores in under 20 minutes (17.5 on a quiet
 #         machine): fifteen loads a pattern (the documented ten and five more about saturation), every
 #         point from an empty network and the seed as the paper's, --until-steady in 2 us windows for the
@@ -13,7 +16,12 @@
 #         pages as bin/emulator runs it; writes fig5-fast-*.json and their plots. Not the documented
 #         figures: a knee point whose transient outlasts 20 us can move by a few per cent.
 #         bench/fig5-fast-compare.py compares them with the from-empty fig5-*.json and replays their
-#         cost (docs/benchmarks.md, "The Figure 5 sweep")
+#         cost (docs/benchmarks.md, "The Figure 5 sweep"). Its run of 2026-11-27 16:29, before the drift test
+#         (the band alone: QADAPTIVE_SIM_ARGS="--steady-drift 0"), is fast-sample/fig5-fast-band-*.json
+#   fig5-qfixed (not in all) Q-adaptive's points of fig5 with the paper's fixed warm-up (900 us from an empty
+#         network, then 1 ms's last 100 us measured; no --until-steady); writes fig5-qfixed-*.json and their plots,
+#         which docs/reproductions.md's Figure 5 tables compare with the paper and fig5-fast-compare.py uses as
+#         Q-adaptive's reference
 #   fig7  Figure 7: Q-adaptive's latency over time from an empty network (table: fig7-rr-*.json, the
 #         same with round-robin arbitration, apart)
 #   2550  Section 6: the 2,550-node system, UR and ADV+1 (q_thld1 0.05, q_thld2 0.4 as the paper)
@@ -32,7 +40,7 @@
 #   adv4remainder (not in all) ADV+4's gap to VALn at 0.45 and 0.5: the seeds' spread (seeds 1 to 3) and the
 #         learning time (Q-adaptive for 2 ms; its whole curve with the fixed warm-up against --until-steady);
 #         docs/data/qadaptive/adv4-remainder/, which table prints too (docs/reproductions.md, "Figure 5, ADV+4")
-# Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig5-steady|fig5-fast|fig7|2550|seeds|all|table|adv4links|adv4remainder] [THREADS]
+# Usage (from any directory): bench/qadaptive-figures.sh [fig5|fig5-steady|fig5-fast|fig5-qfixed|fig7|2550|seeds|all|table|adv4links|adv4remainder] [THREADS]
 # QADAPTIVE_NAME names one figure's files instead, so that a variant does not overwrite the documented
 # runs: fig5's, fig5-steady's and fig5-fast's docs/data/qadaptive/NAME-{adv1,ur,adv4}.json, fig7's NAME-*.json and
 # docs/img/qadaptive-NAME.svg, 2550's NAME-{ur,adv1}.json (refused with all).
@@ -236,6 +244,15 @@ if [[ $what == fig5 || $what == all || $what == fig5-steady ]]; then
   sweep $name-adv1 paper:qadaptive-1056 adv+1 0.05:0.5:0.05 "${steady[@]}"
   sweep $name-ur paper:qadaptive-1056 uniform 0.1:1.0:0.1 "${steady[@]}"
   sweep $name-adv4 paper:qadaptive-1056 adv+4 0.05:0.5:0.05 "${steady[@]}"
+fi
+if [[ $what == fig5-qfixed ]]; then
+  # Q-adaptive's Figure 5 points as the paper measures them: each from an empty network, 900 us of learning, then
+  # the 100 us measured (no --until-steady: issue 16 found it ends the learning early at saturated ADV+4 points)
+  name="${QADAPTIVE_NAME:-fig5-qfixed}"
+  engines=q-adaptive
+  sweep $name-adv1 paper:qadaptive-1056 adv+1 0.05:0.5:0.05
+  sweep $name-ur paper:qadaptive-1056 uniform 0.1:1.0:0.1
+  sweep $name-adv4 paper:qadaptive-1056 adv+4 0.05:0.5:0.05
 fi
 if [[ $what == fig5-fast ]]; then
   name="${QADAPTIVE_NAME:-fig5-fast}"

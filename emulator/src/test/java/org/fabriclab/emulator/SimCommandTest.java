@@ -529,12 +529,17 @@ class SimCommandTest {
             {"--until-steady=1.5", "'--until-steady': 1.5 is not a tolerance in (0, 1)"},
             {"--until-steady=x", "--until-steady"},
             {"--steady-window=1us", "--steady-window is the width of --until-steady's windows: give --until-steady too"},
+            {"--steady-drift=0.01", "--steady-drift is a tolerance of --until-steady's test: give --until-steady too"},
         };
         for (String[] b : bad) {
             assertRefused(run(concat(base, b[0])), "emulator sim", b[1]);
         }
         assertRefused(run(concat(base, "--until-steady", "--steady-window", "0us")), "emulator sim", "'--steady-window': '0us' is not a width");
-        assertRefused(run(concat(base, "--until-steady", "--steady-window", "20us")), "emulator sim",
+        assertRefused(run(concat(base, "--until-steady", "--steady-drift", "-0.1")), "emulator sim",
+                "'--steady-drift': -0.1 is not a tolerance in [0, 1)");
+        assertRefused(run(concat(base, "--until-steady", "--steady-window", "6us")), "emulator sim",
+                "the steady-state test needs 20 windows of 6000 ns within the warm-up's cap (100000 ns)", "over the run's last half");
+        assertRefused(run(concat(base, "--until-steady", "--steady-drift", "0", "--steady-window", "20us")), "emulator sim",
                 "the steady-state test needs 10 windows of 20000 ns within the warm-up's cap (100000 ns)");
         assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--many-to-one", "2", "--until-steady"), "emulator sim",
                 "flows are measured per phase");

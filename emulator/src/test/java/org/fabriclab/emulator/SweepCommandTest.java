@@ -229,7 +229,7 @@ class SweepCommandTest {
     @Test
     void eachPointOfASweepCanEndItsWarmUpWhenSteady() throws Exception {
         Run r = run("sweep", "--topology", TOPOLOGY, "--engines", "minhop,updn", "--loads", "0.3", "--duration", "60us", "--warmup",
-                "50us", "--engine-duration", "updn=80us", "--engine-warmup", "updn=60us", "--until-steady", "--json");
+                "50us", "--engine-duration", "updn=140us", "--engine-warmup", "updn=120us", "--until-steady", "--json");
         assertEquals(0, r.code(), r.err());
         JsonNode report = JSON.readTree(r.out());
         assertEquals(0.05, report.get("options").get("untilSteady").asDouble());
@@ -237,16 +237,33 @@ class SweepCommandTest {
         assertEquals(1_000, curves.get(0).get("steadyWindowNs").asLong(), "a tenth of minhop's 10 us measured");
         assertEquals(2_000, curves.get(1).get("steadyWindowNs").asLong(), "a tenth of updn's 20 us measured");
         JsonNode p = curves.get(1).get("points").get(0);
-        assertTrue(p.get("steady").asBoolean() && p.get("steadyAtNs").asLong() < 60_000, p.toString());
+        assertTrue(p.get("steady").asBoolean() && p.get("steadyAtNs").asLong() < 120_000, p.toString());
         assertEquals(p.get("steadyAtNs").asLong() + 20_000, p.get("simulatedNs").asLong());
         assertTrue(r.err().contains("steady at "), r.err());
-        Run sim = run("sim", "--topology", TOPOLOGY, "--engine", "updn,no_fallback", "--load", "0.3", "--duration", "80us", "--warmup",
-                "60us", "--until-steady", "--json");
+        Run sim = run("sim", "--topology", TOPOLOGY, "--engine", "updn,no_fallback", "--load", "0.3", "--duration", "140us", "--warmup",
+                "120us", "--until-steady", "--json");
         for (String field : new String[] {"throughput", "latencyMeanNs", "steadyAtNs", "warmupNs", "simulatedNs", "events"}) {
             assertEquals(JSON.readTree(sim.out()).get(field), p.get(field), field);
         }
         assertRefused(run("sweep", "--topology", TOPOLOGY, "--engines", "minhop", "--loads", "0.3", "--until-steady", "2"),
                 "emulator sweep", "'--until-steady': 2.0 is not a tolerance in (0, 1)");
+        assertEquals(0.02, report.get("options").get("steadyDrift").asDouble(), "the drift test's tolerance, by default");
+        // --steady-drift 0: the band alone, which calls the same point steady sooner (ten windows, not twenty)
+        Run band = run("sweep", "--topology", TOPOLOGY, "--engines", "updn", "--loads", "0.3", "--duration", "140us", "--warmup", "120us",
+                "--until-steady", "--steady-drift", "0", "--json");
+        assertEquals(0, band.code(), band.err());
+        JsonNode b = JSON.readTree(band.out());
+        assertEquals(0.0, b.get("options").get("steadyDrift").asDouble());
+        assertTrue(b.get("engines").get(0).get("points").get(0).get("steadyAtNs").asLong() < p.get("steadyAtNs").asLong(), b.toString());
+        assertRefused(run("sweep", "--topology", TOPOLOGY, "--engines", "minhop", "--loads", "0.3", "--steady-drift", "0.01"),
+                "emulator sweep", "--steady-drift is a tolerance of --until-steady's test: give --until-steady too");
+        assertRefused(run("sweep", "--topology", TOPOLOGY, "--engines", "minhop", "--loads", "0.3", "--until-steady", "--steady-drift", "1.5"),
+                "emulator sweep", "'--steady-drift': 1.5 is not a tolerance in [0, 1)");
+        assertRefused(run("sweep", "--topology", TOPOLOGY, "--engines", "minhop", "--loads", "0.3", "--duration", "60us", "--warmup", "50us",
+                "--until-steady", "--steady-window", "3us"), "emulator sweep", "minhop's steady-state test needs 20 windows of 3000 ns");
+        Run ten = run("sweep", "--topology", TOPOLOGY, "--engines", "minhop", "--loads", "0.3", "--duration", "60us", "--warmup", "50us",
+                "--until-steady", "--steady-window", "3us", "--steady-drift", "0", "--json");
+        assertEquals(0, ten.code(), "the band alone needs ten: " + ten.err());
     }
 
     /** An engine parameter is taken when one engine of the sweep reads it, and goes to the engines that do. */

@@ -96,11 +96,11 @@ class SweepWarmStartTest {
 
     @Test
     void anEngineCanHaveSteadyWindowsOfItsOwn() {
-        JsonNode j = ok(run(sweep("--loads", "0.2", "--steady-window", "500ns", "--engine-steady-window", "q-adaptive=1us", "--json")));
-        assertEquals(1000, j.path("engines").get(0).path("steadyWindowNs").asLong(), "q-adaptive's own");
-        assertEquals(500, j.path("engines").get(1).path("steadyWindowNs").asLong(), "df-min's: --steady-window");
+        JsonNode j = ok(run(sweep("--loads", "0.2", "--steady-window", "250ns", "--engine-steady-window", "q-adaptive=500ns", "--json")));
+        assertEquals(500, j.path("engines").get(0).path("steadyWindowNs").asLong(), "q-adaptive's own");
+        assertEquals(250, j.path("engines").get(1).path("steadyWindowNs").asLong(), "df-min's: --steady-window");
         Run sim = run(concat(concat(new String[] {"sim", "--engine", "q-adaptive", "--load", "0.2", "--json"}, COMMON),
-                "--steady-window", "1us"));
+                "--steady-window", "500ns"));
         assertSameSimulation(ok(sim), asSim(j, 0, 0), "q-adaptive's point is sim's with its window");
     }
 
@@ -117,8 +117,8 @@ class SweepWarmStartTest {
         assertRefused(run(sweep("--loads", "0.2", "--engine-steady-window", "q-adaptive=0us")), "emulator sweep",
                 "'--engine-steady-window'", "q-adaptive=0us is not a width above 0");
         assertRefused(run(sweep("--loads", "0.2", "--engine-steady-window", "q-adaptive=2us")), "emulator sweep",
-                "'--engine-steady-window'", "q-adaptive's steady-state test needs 10 windows of 2000 ns within its warm-up's cap (10000 ns)");
-        assertRefused(run(sweep("--loads", "0.2", "--steady-window", "2us", "--engine-steady-window", "q-adaptive=1us")), "emulator sweep",
-                "'--steady-window'", "df-min's steady-state test needs 10 windows of 2000 ns");
+                "'--engine-steady-window'", "q-adaptive's steady-state test needs 20 windows of 2000 ns within its warm-up's cap (10000 ns)");
+        assertRefused(run(sweep("--loads", "0.2", "--steady-window", "1us", "--engine-steady-window", "q-adaptive=500ns")), "emulator sweep",
+                "'--steady-window'", "df-min's steady-state test needs 20 windows of 1000 ns");
     }
 }

@@ -138,14 +138,22 @@ public final class SimOptions {
             description = "End the warm-up when the run is steady instead of after --warmup, which becomes its cap: from the start, "
                     + "in windows of --steady-window, the run is steady at the end of the first window after which the last "
                     + Simulation.Steady.WINDOWS + " windows' mean latencies and throughputs each lie within TOL of their mean "
-                    + "(default " + Simulation.Steady.DEFAULT_TOLERANCE + "); it is then measured for --duration less --warmup "
-                    + "and ends. Not steady by the cap: measured after it, as without. Adds steady, warmupNs (the warm-up used) and "
-                    + "steadyAtNs to the report. Default: off")
+                    + "(default " + Simulation.Steady.DEFAULT_TOLERANCE + ") and, over the last half of the run so far, the "
+                    + "least-squares drift of the windows' mean latency and throughput within --steady-drift of its mean; it is then "
+                    + "measured for --duration less --warmup and ends. Not steady by the cap: measured after it, as without. Adds "
+                    + "steady, warmupNs (the warm-up used) and steadyAtNs to the report. Default: off")
     Double untilSteady;
 
+    @Option(names = "--steady-drift", paramLabel = "D",
+            description = "With --until-steady: the drift its test allows over the run's last half, a fraction of the mean (0 turns "
+                    + "the drift test off: the ten windows' band alone, the test before 2026-11-27's fix, which calls slow drifts "
+                    + "steady). Default: " + Simulation.Steady.DEFAULT_DRIFT)
+    Double steadyDrift;
+
     @Option(names = "--steady-window", paramLabel = "TIME", converter = TimeSpan.BareNanos.class,
-            description = "With --until-steady: the width of its windows (" + Simulation.Steady.WINDOWS + " of them must fit in "
-                    + "the warm-up's cap). Default: a tenth of --duration less --warmup, or of --warmup if that is shorter")
+            description = "With --until-steady: the width of its windows (" + 2 * Simulation.Steady.WINDOWS + " of them, "
+                    + Simulation.Steady.WINDOWS + " with --steady-drift 0, must fit in the warm-up's cap). Default: a tenth of --duration "
+                    + "less --warmup, or the width at which they fill --warmup if that is shorter")
     TimeSpan steadyWindow;
 
     @Option(names = "--adaptive", defaultValue = "on", converter = OnOff.class, paramLabel = "on|off",
@@ -177,6 +185,13 @@ public final class SimOptions {
         if (untilSteady != null && !(untilSteady > 0 && untilSteady < 1)) {
             throw new IllegalArgumentException("Invalid value for option '--until-steady': " + untilSteady + " is not a tolerance in (0, 1) "
                     + "(a fraction of the mean: 0.05 is within 5%)");
+        }
+        if (steadyDrift != null && untilSteady == null) {
+            throw new IllegalArgumentException("--steady-drift is a tolerance of --until-steady's test: give --until-steady too");
+        }
+        if (steadyDrift != null && !(steadyDrift >= 0 && steadyDrift < 1)) {
+            throw new IllegalArgumentException("Invalid value for option '--steady-drift': " + steadyDrift + " is not a tolerance in [0, 1) "
+                    + "(a fraction of the mean: 0.02 is a drift within 2% over the run's last half; 0 turns the drift test off)");
         }
         if (steadyWindow != null && untilSteady == null) {
             throw new IllegalArgumentException("--steady-window is the width of --until-steady's windows: give --until-steady too");
@@ -308,7 +323,12 @@ public final class SimOptions {
         return Simulation.Config.builder(topology.fabric(), tables).pattern(pattern).linkGbps(link.linkGbps)
                 .latencyNs(link.latencyNs(DEFAULT_LATENCY_NS)).vls(lanes.vls).bufferPackets(lanes.buffer).outputBufferPackets(outputBuffer).sourceQueuePackets(sourceQueue).payloadBytes(payloadBytes())
                 .durationNs(durationNs).warmupNs(warmupNs).seed(seed.seed).adaptive(adaptive.on()).routingMode(routingMode).cc(ccSettings).arbitration(arbitration)
-                .steady(untilSteady == null ? null : new Simulation.Steady(untilSteady, steadyWindow == null ? 0 : steadyWindow.nanos()));
+                .steady(untilSteady == null ? null : steady(steadyWindow == null ? 0 : steadyWindow.nanos()));
+    }
+
+    /** {@code --until-steady}'s test in windows of {@code windowNs} (0: the configuration's default), with {@code --steady-drift}. */
+    Simulation.Steady steady(long windowNs) {
+        return new Simulation.Steady(untilSteady, windowNs, steadyDrift == null ? Simulation.Steady.DEFAULT_DRIFT : steadyDrift);
     }
 
     /** The pattern's name as reports write it ({@code group-shift} for adv+1: one pattern, one name). */

@@ -126,9 +126,10 @@ public final class SweepCommand implements Callable<Integer> {
         for (String engine : names) { // the steady-state test's windows must fit each engine's warm-up: refused before routing
             long window = windows.getOrDefault(engine, sim.steadyWindow == null ? 0 : sim.steadyWindow.nanos());
             long cap = warmup(engine, durations.getOrDefault(engine, sim.duration.nanos()), warmups);
-            if (window > 0 && Simulation.Steady.WINDOWS * window > cap) {
+            int needed = sim.untilSteady == null ? Simulation.Steady.WINDOWS : sim.steady(0).minWindows();
+            if (window > 0 && needed * window > cap) {
                 throw new IllegalArgumentException("Invalid value for option '" + (windows.containsKey(engine) ? "--engine-steady-window"
-                        : "--steady-window") + "': " + engine + "'s steady-state test needs " + Simulation.Steady.WINDOWS + " windows of "
+                        : "--steady-window") + "': " + engine + "'s steady-state test needs " + needed + " windows of "
                         + window + " ns within its warm-up's cap (" + cap + " ns): give narrower windows or a longer warm-up");
             }
         }
@@ -164,7 +165,7 @@ public final class SweepCommand implements Callable<Integer> {
                 long d = durations.getOrDefault(t.engine(), sim.duration.nanos());
                 b.durationNs(d).warmupNs(warmup(t.engine(), d, warmups));
                 if (windows.containsKey(t.engine())) {
-                    b.steady(new Simulation.Steady(sim.untilSteady, windows.get(t.engine())));
+                    b.steady(sim.steady(windows.get(t.engine())));
                 }
                 return b;
             }, pool, warmStart ? WARM_START : null, progress(err));
@@ -313,6 +314,7 @@ public final class SweepCommand implements Callable<Integer> {
         }
         if (first.steady() != null) { // the same: absent without --until-steady
             options.put("untilSteady", first.steady().tolerance());
+            options.put("steadyDrift", first.steady().drift());
         }
         if (warmStart) { // the same: absent without --warm-start
             options.put("warmStart", true);

@@ -120,7 +120,7 @@ final class Measurements {
         this.endpointOfLid = endpointOfLid;
         from = c.warmupNs();
         end = c.durationNs();
-        steady = c.steady() == null ? null : new SteadyState(c.steady());
+        steady = c.steady() == null ? null : new SteadyState(c.steady(), (int) (c.warmupNs() / c.steady().windowNs()));
         expected = new int[Math.multiplyExact(hosts, hosts)];
         withFlows = !c.flows().isEmpty();
         TreeSet<Long> bounds = new TreeSet<>(List.of(0L, c.durationNs()));
