@@ -187,6 +187,22 @@ class SweepCommandTest {
         assertFalse(cannot.err().contains("/2 "), "nothing simulated: " + cannot.err());
     }
 
+    /**
+     * A file the permission bits call writable but that cannot be created (root on /proc) is refused
+     * before the sweep runs, not after it; a file that can be created is checked and then written.
+     */
+    @Test
+    void anOutputThatCannotBeCreatedIsRefusedBeforeTheSweep(@TempDir Path dir) {
+        Path plot = dir.resolve("plot.svg");
+        Run fine = run("sweep", "--topology", TOPOLOGY, "--engines", "minhop", "--loads", "0.5", "--duration", "10us",
+                "--svg", plot.toString());
+        assertEquals(0, fine.code(), fine.err());
+        assertTrue(Files.exists(plot), "checked, then written: " + plot);
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "a Linux /proc");
+        assertRefused(run("sweep", "--topology", TOPOLOGY, "--engines", "minhop", "--loads", "0.5", "--duration", "10us",
+                "--svg", "/proc/fabriclab-sweep.svg"), "emulator sweep", "cannot be written");
+    }
+
     /** {@code --routing R1,R2}, the spelling, is {@code --engines} with a warning. */
     @Test
     void routingIsTheOldSpellingOfEngines() {

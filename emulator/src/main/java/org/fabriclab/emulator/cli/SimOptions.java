@@ -270,9 +270,27 @@ public final class SimOptions {
         }
         Path dir = file.toAbsolutePath().getParent();
         if (Files.isDirectory(file) || dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir)
-                || Files.exists(file) && !Files.isWritable(file)) {
+                || Files.exists(file) && !Files.isWritable(file) || !creatable(file)) {
             throw new IllegalArgumentException("Invalid value for option '" + option + "': " + file + " cannot be written (its directory "
                     + "must exist and be writable)");
+        }
+    }
+
+    /**
+     * True if {@code file} exists or can be created (and is then removed again): the permission bits
+     * do not tell, for root or on a file system such as /proc, whether a write at the end of a long
+     * run would succeed.
+     */
+    private static boolean creatable(Path file) {
+        if (Files.exists(file)) {
+            return true;
+        }
+        try {
+            Files.createFile(file);
+            Files.delete(file);
+            return true;
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return false;
         }
     }
 
