@@ -247,6 +247,7 @@ class SimCommandTest {
             {"dragonfly:p=2,a=4,h=2", "adv+40", "hosts are in 9 (adv+1 to adv+8)"},
             {"fat-tree:k=4,levels=3", "adv+2", "adv+2 traffic needs hosts in two or more groups"},
             {"fat-tree:k=4,levels=3", "group-shift", "group-shift traffic needs hosts in two or more groups"},
+            {"fat-tree:k=4,levels=3", "adv+1", "'group-shift' (adv+1) does not fit the fabric"}, // one pattern, both its names
         };
         for (String[] b : bad) {
             assertRefused(run("sim", "--topology", b[0], "--pattern", b[1], "--duration", "10us"), "emulator sim", "'--pattern'", b[2]);

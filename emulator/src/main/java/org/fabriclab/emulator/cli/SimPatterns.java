@@ -70,8 +70,11 @@ public class SimPatterns extends NamedValues<TrafficPattern> {
         try {
             TrafficPlan.of(pattern, groups.length, groups, 0);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Invalid value for option '" + option + "': '" + new SimPatterns().nameOf(pattern)
-                    + "' does not fit the fabric: " + e.getMessage());
+            String name = new SimPatterns().nameOf(pattern); // group-shift for adv+1: name both, either may have been typed
+            String shown = name.startsWith(TrafficPattern.ADVERSARIAL_PREFIX) ? "'" + name + "'"
+                    : "'" + name + "' (" + TrafficPattern.ADVERSARIAL_PREFIX + pattern.shift() + ")";
+            throw new IllegalArgumentException("Invalid value for option '" + option + "': " + shown + " does not fit the fabric: "
+                    + e.getMessage());
         }
     }
 }
