@@ -39,18 +39,6 @@ public final class RlCc extends CongestionControl {
          * that order; the array is the caller's and reused): the rate is multiplied by {@code 1 + a}.
          */
         double decide(double[] features);
-
-        /**
-         * True if this decider is known to answer 0 or more for every features a flow at the line
-         * rate whose RTT is at or below its base can have ({@code rate_frac} 1, {@code rtt_ratio}
-         * at most 1, the others anything): its answer there can only push the rate against the
-         * line-rate clamp, so {@link RlCc} leaves the rate where it is without asking. False by
-         * default: a decider that does not know (a teacher, a recorder of features while training)
-         * is asked at every decision.
-         */
-        default boolean keepsTheLineRateAtBaseRtt() {
-            return false;
-        }
     }
 
     /** {@code policy}'s value for the shipped policy ({@link RlCcPolicy#shipped}). */
@@ -157,8 +145,6 @@ public final class RlCc extends CongestionControl {
 
     private final Params p;
     private final Decider policy;
-    /** {@link Decider#keepsTheLineRateAtBaseRtt}, read once. */
-    private final boolean skipAtLineRate;
     /** The features of the decision being made: one array per host, reused. */
     private final double[] x = new double[RlCcPolicy.FEATURES.size()];
     private long decisions;
@@ -180,7 +166,6 @@ public final class RlCc extends CongestionControl {
         super(lineGbps, STRIDE, p.acks, Slots.BY_LID);
         this.p = p;
         this.policy = p.policy;
-        this.skipAtLineRate = policy.keepsTheLineRateAtBaseRtt();
     }
 
     @Override
@@ -239,10 +224,8 @@ public final class RlCc extends CongestionControl {
         x[RlCcPolicy.RTT_TREND] = ratio - prev;
         x[RlCcPolicy.RATE_FRAC] = rate / lineGbps;
         x[RlCcPolicy.ACK_RATE_FRAC] = f[b + ACKED] * f[b + FRAME] * 8.0 / period / lineGbps;
-        if (!(skipAtLineRate && rate == lineGbps && ratio <= 1)) { // there the policy's answer, 0 or more, leaves the line rate
-            double a = policy.decide(x);
-            set(s, RATE, Math.min(lineGbps, Math.max(p.minRateGbps, rate * (1 + a))));
-        }
+        double a = policy.decide(x);
+        set(s, RATE, Math.min(lineGbps, Math.max(p.minRateGbps, rate * (1 + a))));
         set(s, PREV_RATIO, ratio);
         f[b + OPENED] = now;
         f[b + ACKED] = 0;
@@ -266,7 +249,7 @@ public final class RlCc extends CongestionControl {
         return s < 0 ? Long.MAX_VALUE : f[s * STRIDE + BASE_RTT];
     }
 
-    /** Decisions taken so far, over all flows (those {@link Decider#keepsTheLineRateAtBaseRtt} spared asking the policy included). */
+    /** Decisions taken so far, over all flows. */
     public long decisions() {
         return decisions;
     }

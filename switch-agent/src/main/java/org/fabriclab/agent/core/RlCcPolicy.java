@@ -61,8 +61,6 @@ public final class RlCcPolicy implements RlCc.Decider {
     private final double[] value;
     private final int[] roots;
     private final int cost;
-    /** {@link #leastAtLineRateAndBaseRtt}, computed at load. */
-    private final double leastAtLineRate;
 
     private RlCcPolicy(int[] feature, double[] threshold, int[] left, int[] right, double[] value, int[] roots, int cost) {
         this.feature = feature;
@@ -72,70 +70,6 @@ public final class RlCcPolicy implements RlCc.Decider {
         this.value = value;
         this.roots = roots;
         this.cost = cost;
-        double[] lo = new double[FEATURES.size()];
-        double[] hi = new double[FEATURES.size()];
-        // a flow at the line rate whose RTT is at most its base: rtt_ratio in (0, 1], the ratio before it above 0 (so the trend
-        // below 1), rate_frac exactly 1 (the rate is the line rate itself), ack_rate_frac 0 or more; held closed, which only
-        // widens the region
-        lo[RTT_RATIO] = 0;
-        hi[RTT_RATIO] = 1;
-        lo[RTT_RATIO_PREV] = 0;
-        hi[RTT_RATIO_PREV] = Double.POSITIVE_INFINITY;
-        lo[RTT_TREND] = Double.NEGATIVE_INFINITY;
-        hi[RTT_TREND] = 1;
-        lo[RATE_FRAC] = 1;
-        hi[RATE_FRAC] = 1;
-        lo[ACK_RATE_FRAC] = 0;
-        hi[ACK_RATE_FRAC] = Double.POSITIVE_INFINITY;
-        this.leastAtLineRate = leastOver(lo, hi);
-    }
-
-    /**
-     * A lower bound of the policy's answer over the box of features {@code lo[k] <= x[k] <= hi[k]}:
-     * the sum, in {@link #decide}'s order, of each tree's least leaf that some point of the box
-     * reaches (a split sends the box left if {@code lo < threshold}, right if {@code hi >=
-     * threshold}). Each tree's leaf at any point of the box is at least its least, and a rounded
-     * sum is monotone in its terms, so {@link #decide} answers at least this anywhere in the box.
-     */
-    double leastOver(double[] lo, double[] hi) {
-        double sum = 0;
-        int[] stack = new int[feature.length];
-        for (int root : roots) {
-            double least = Double.POSITIVE_INFINITY;
-            int top = 0;
-            stack[top++] = root;
-            while (top > 0) {
-                int n = stack[--top];
-                int k = feature[n];
-                if (k == LEAF) {
-                    least = Math.min(least, value[n]);
-                    continue;
-                }
-                if (lo[k] < threshold[n]) {
-                    stack[top++] = left[n];
-                }
-                if (hi[k] >= threshold[n]) {
-                    stack[top++] = right[n];
-                }
-            }
-            sum += least;
-        }
-        return sum;
-    }
-
-    /**
-     * A lower bound of the answer at every feature vector of a flow at the line rate whose RTT is
-     * at or below its base ({@link RlCc.Decider#keepsTheLineRateAtBaseRtt}): {@link #leastOver}
-     * the region, computed when the policy is loaded.
-     */
-    public double leastAtLineRateAndBaseRtt() {
-        return leastAtLineRate;
-    }
-
-    /** True if {@link #leastAtLineRateAndBaseRtt} is 0 or more: RL-CC need not ask this policy about such a flow. */
-    @Override
-    public boolean keepsTheLineRateAtBaseRtt() {
-        return leastAtLineRate >= 0;
     }
 
     /** The worst-case operations of one decision (see the class comment). */

@@ -102,57 +102,6 @@ class RlCcTest {
         assertTrue(cc.rateGbps(DST, t) > congested, "the queue gone: the rate climbs back from " + congested + " to " + cc.rateGbps(DST, t));
     }
 
-    /** A decider answering as {@code d}, counting its calls, that says it keeps the line rate or not. */
-    private static final class Counting implements RlCc.Decider {
-        final RlCc.Decider d;
-        final boolean keeps;
-        int asked;
-
-        Counting(RlCc.Decider d, boolean keeps) {
-            this.d = d;
-            this.keeps = keeps;
-        }
-
-        @Override
-        public double decide(double[] x) {
-            asked++;
-            return d.decide(x);
-        }
-
-        @Override
-        public boolean keepsTheLineRateAtBaseRtt() {
-            return keeps;
-        }
-    }
-
-    /**
-     * A decider known to answer 0 or more for a flow at the line rate whose RTT is at its base is not
-     * asked there, and every rate comes out as when it is: the same decisions, fewer questions.
-     */
-    @Test
-    void aPolicyThatKeepsTheLineRateIsNotAskedThere() {
-        // 0.2 up at or below the base RTT (0 or more there), a cut by the RTT's excess above it
-        RlCc.Decider policy = x -> x[RlCcPolicy.RTT_RATIO] <= 1 ? 0.2 : -0.1 * (x[RlCcPolicy.RTT_RATIO] - 1);
-        Counting keeps = new Counting(policy, true);
-        Counting asks = new Counting(policy, false);
-        RlCc skipping = (RlCc) new RlCc.Params(keeps, "keeps", 0.1, 0, 1_000, RlCc.Params.ACKS).create(100);
-        RlCc every = (RlCc) new RlCc.Params(asks, "asks", 0.1, 0, 1_000, RlCc.Params.ACKS).create(100);
-        long[] rtts = {1_000, 900, 1_000, 3_000, 2_000, 1_000, 800, 1_000, 1_000, 5_000, 1_000, 1_000, 700, 1_000};
-        long t = 0;
-        for (long rtt : rtts) {
-            for (RlCc cc : List.of(skipping, every)) {
-                cc.sent(DST, FRAME, t);
-                cc.acked(DST, rtt, t + rtt);
-            }
-            t += rtt;
-            assertEquals(every.rateGbps(DST, t), skipping.rateGbps(DST, t), "the same rate after the RTT of " + rtt + " ns");
-        }
-        assertEquals(every.decisions(), skipping.decisions());
-        assertEquals(every.decisions(), asks.asked, "a decider that does not say so is asked every time");
-        // the decisions at the line rate with the RTT at its base (at 900, 1,000, and again once back at the line) are spared
-        assertTrue(keeps.asked < asks.asked - 2, keeps.asked + " questions against " + asks.asked);
-    }
-
     @Test
     void settingsReadAPolicyFileAndRefuseWhatIsNot(@TempDir Path dir) throws Exception {
         RlCc.Params d = (RlCc.Params) CongestionControl.settings("rl-cc", Map.of());
