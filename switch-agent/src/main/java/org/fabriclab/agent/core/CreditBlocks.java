@@ -52,6 +52,15 @@ public record CreditBlocks(int slotBlocks, int leastBlocks) {
         return packets * slotBlocks;
     }
 
+    /**
+     * Blocks packet {@code h} of {@code pool} takes: {@link #cost(int)} of its bytes; where every
+     * packet of the run is one size (the smallest declared the largest), a slot, without reading
+     * its size (the hot path of a run without congestion control stays as it was).
+     */
+    public int cost(PacketPool pool, int h) {
+        return leastBlocks == slotBlocks ? slotBlocks : cost(pool.bytes(h));
+    }
+
     /** Packets a buffer of {@code packets} slots can hold at most (each the smallest). */
     public int mostPackets(int packets) {
         return Math.toIntExact((long) packets * slotBlocks / leastBlocks);

@@ -234,7 +234,7 @@ public final class HostCore {
             out.respond(h, now); // its sender's latency sample, when the response is back (a control packet has none)
         }
         int vl = pool.vl(h);
-        out.returnCredit(vl, blocks.cost(pool.bytes(h)), now);
+        out.returnCredit(vl, blocks.cost(pool, h), now);
         if (cc == null) {
             out.delivered(h, now);
             return;
@@ -507,7 +507,7 @@ public final class HostCore {
         if (controlCount > 0) {
             int h = control[controlHead];
             int vl = pool.vl(h);
-            if (credits[vl] >= blocks.cost(pool.bytes(h))) {
+            if (credits[vl] >= blocks.cost(pool, h)) {
                 endWait(now);
                 controlHead = controlHead + 1 == control.length ? 0 : controlHead + 1;
                 controlCount--;
@@ -523,7 +523,7 @@ public final class HostCore {
             if (count[vl] == 0) {
                 continue;
             }
-            if (credits[vl] < blocks.cost(pool.bytes(ring[vl * depth + head[vl]]))) {
+            if (credits[vl] < blocks.cost(pool, ring[vl * depth + head[vl]])) {
                 waiting = true;
                 continue;
             }
@@ -537,7 +537,7 @@ public final class HostCore {
                     continue;
                 }
                 h = toHead(vl, i);
-                if (credits[vl] < blocks.cost(pool.bytes(h))) { // larger than the head: it waits for its blocks
+                if (credits[vl] < blocks.cost(pool, h)) { // larger than the head: it waits for its blocks
                     waiting = true;
                     continue;
                 }
@@ -598,7 +598,7 @@ public final class HostCore {
 
     /** Puts packet {@code h} on the wire on lane {@code vl}, stamping its NIC send time. */
     private void transmit(int vl, int h, long now) {
-        credits[vl] -= blocks.cost(pool.bytes(h));
+        credits[vl] -= blocks.cost(pool, h);
         busy = true;
         pool.sent(h, now);
         counters.add(PORT, PortCounterArray.XMIT_PKTS, 1);

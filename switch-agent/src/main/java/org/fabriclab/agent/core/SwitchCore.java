@@ -422,7 +422,7 @@ public final class SwitchCore {
         int q = (inPort - 1) * vls + vl;
         counters.add(inPort, PortCounterArray.RCV_PKTS, 1);
         counters.add(inPort, PortCounterArray.RCV_DATA, pool.bytes(h));
-        int cost = blocks.cost(pool.bytes(h));
+        int cost = blocks.cost(pool, h);
         if (vl >= vls || used[q] + cost > capBlocks || !active[inPort]) {
             // a sender that ignored credits, or a lane we do not have: drop, never block the link
             counters.discard(inPort, vl >= vls ? DiscardReason.NO_LANE : active[inPort] ? DiscardReason.OVERFLOW : DiscardReason.PORT_DOWN);
@@ -523,7 +523,7 @@ public final class SwitchCore {
             if (route == 0 && df == null && t.arEnabled() && !t.arStaticInput(inPort)) {
                 int group = t.arGroup(dlid);
                 if (group != 0) {
-                    port = adaptivePort(t, group, port, inPort, pool.sl(h), blocks.cost(pool.bytes(h)));
+                    port = adaptivePort(t, group, port, inPort, pool.sl(h), blocks.cost(pool, h));
                 }
             }
             DiscardReason why;
@@ -1026,7 +1026,7 @@ public final class SwitchCore {
      */
     private boolean canGo(int port, int q, SwitchTables t, int direction) {
         int o = port * vls + targetVl[q];
-        int cost = blocks.cost(pool.bytes(ring[q * depth + head[q]]));
+        int cost = blocks.cost(pool, ring[q * depth + head[q]]);
         if (odepth > 0) {
             return oused[o] + cost <= ocapBlocks;
         }
@@ -1181,11 +1181,11 @@ public final class SwitchCore {
         for (int k = 0; k < vls; k++) {
             int vl = nextVl[port] + k < vls ? nextVl[port] + k : nextVl[port] + k - vls;
             int o = port * vls + vl;
-            if (ocount[o] > 0 && credits[o] >= blocks.cost(pool.bytes(oring[o * odepth + ohead[o]]))) {
+            if (ocount[o] > 0 && credits[o] >= blocks.cost(pool, oring[o * odepth + ohead[o]])) {
                 endWait(port, now);
                 nextVl[port] = vl + 1 == vls ? 0 : vl + 1;
                 int h = odequeue(o, port);
-                credits[o] -= blocks.cost(pool.bytes(h));
+                credits[o] -= blocks.cost(pool, h);
                 busy[port] = true;
                 fillDue[port] = true;
                 if (ecn != null) {
@@ -1257,7 +1257,7 @@ public final class SwitchCore {
         int h = ring[q * depth + head[q]];
         head[q] = head[q] + 1 == depth ? 0 : head[q] + 1;
         count[q]--;
-        int cost = blocks.cost(pool.bytes(h));
+        int cost = blocks.cost(pool, h);
         used[q] -= cost;
         assert used[q] >= 0 && (count[q] > 0 || used[q] == 0);
         return cost;
@@ -1269,7 +1269,7 @@ public final class SwitchCore {
         ohead[o] = ohead[o] + 1 == odepth ? 0 : ohead[o] + 1;
         ocount[o]--;
         ototal[port]--;
-        int cost = blocks.cost(pool.bytes(h));
+        int cost = blocks.cost(pool, h);
         oused[o] -= cost;
         oblocks[port] -= cost;
         return h;
