@@ -2,8 +2,9 @@ package org.fabriclab.agent.core;
 
 /**
  * The unit of lossless credits: 64-byte blocks, as InfiniBand's link-level flow control counts
- * its credits (IBA vol. 1, 7.9.4: a flow-control credit is one 64-byte block of the receiver's
- * buffer, and a packet takes as many as it has started blocks). A buffer of {@code N} packets
+ * its credits (InfiniBand Architecture Specification vol. 1, section 7.9, link-level flow control:
+ * a credit is one 64-byte block of the receiver's buffer, and a packet takes as many as it has
+ * started). A buffer of {@code N} packets
  * holds {@code N} of the run's largest packet, {@code N x slotBlocks} blocks; a packet takes
  * {@code ceil(bytes / 64)} of them (at least one, at most a slot: a packet larger than the
  * declared largest is counted as one slot), so a header-only ACK or CNP takes one block of a
@@ -30,10 +31,16 @@ public record CreditBlocks(int slotBlocks, int leastBlocks) {
         }
     }
 
-    /** The unit of a run whose largest packet is {@code largestBytes} and smallest {@code smallestBytes} (on the wire, as the model counts them). */
+    /**
+     * The unit of a run whose largest packet is {@code largestBytes} and smallest {@code
+     * smallestBytes} (on the wire, as the model counts them). Where both take the same blocks every
+     * packet takes a slot, and a credit of a slot's blocks is the same count as one of a slot:
+     * {@link #PACKETS}, whose slot is one block (no division where an occupancy is read in slots).
+     */
     public static CreditBlocks of(int largestBytes, int smallestBytes) {
         int slot = blocks(largestBytes);
-        return new CreditBlocks(slot, Math.min(slot, blocks(smallestBytes)));
+        int least = Math.min(slot, blocks(smallestBytes));
+        return least == slot ? PACKETS : new CreditBlocks(slot, least);
     }
 
     /** Blocks of {@code bytes} (at least one). */
@@ -68,6 +75,6 @@ public record CreditBlocks(int slotBlocks, int leastBlocks) {
 
     /** {@code blocks} in whole slots, rounded up: an occupancy in units of the largest packet. */
     public int slots(int blocks) {
-        return (blocks + slotBlocks - 1) / slotBlocks;
+        return slotBlocks == 1 ? blocks : (blocks + slotBlocks - 1) / slotBlocks;
     }
 }

@@ -87,9 +87,11 @@ class CreditBlocksTest {
         assertEquals(65, b.cost(1 << 20), "a packet larger than the declared largest takes one slot");
         assertEquals(8 * 65, b.mostPackets(8));
         assertEquals(1, CreditBlocks.PACKETS.cost(DATA), "packet-counted: every packet one credit");
-        CreditBlocks small = CreditBlocks.of(128, 128);
+        assertEquals(CreditBlocks.PACKETS, CreditBlocks.of(128, 128), "one size: a credit is a slot, as before");
+        assertEquals(20, CreditBlocks.of(128, 128).mostPackets(20));
+        CreditBlocks small = CreditBlocks.of(128, 37);
         assertEquals(2, small.slotBlocks());
-        assertEquals(20, small.mostPackets(20), "one size: the buffer's packets, as before");
+        assertEquals(40, small.mostPackets(20));
         assertEquals(1, small.slots(1));
         assertEquals(3, small.slots(5));
         assertThrows(IllegalArgumentException.class, () -> new CreditBlocks(2, 3));
