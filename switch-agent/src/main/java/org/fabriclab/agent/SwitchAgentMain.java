@@ -177,6 +177,10 @@ public final class SwitchAgentMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (packetBytes < FrameSizes.DATA_HEADER || packetBytes > FrameSizes.MAX_FRAME) {
+            throw new IllegalArgumentException("--packet-bytes must be " + FrameSizes.DATA_HEADER + ".." + FrameSizes.MAX_FRAME + " (a frame's "
+                    + "header and payload), not " + packetBytes);
+        }
         Ports.check("--management-port", managementPort);
         Ports.check("--data-port", dataPort);
         String mgmtOption = managementAddress != null ? "--management-address" : "--address";
@@ -201,10 +205,6 @@ public final class SwitchAgentMain implements Callable<Integer> {
         }
         if (ports < 1 || ports > 254) {
             throw new IllegalArgumentException("--ports must be 1..254, not " + ports);
-        }
-        if (packetBytes < FrameSizes.DATA_HEADER || packetBytes > FrameSizes.MAX_FRAME) {
-            throw new IllegalArgumentException("--packet-bytes must be " + FrameSizes.DATA_HEADER + ".." + FrameSizes.MAX_FRAME + " (a frame's "
-                    + "header and payload), not " + packetBytes);
         }
         List<int[]> parsedPorts = new ArrayList<>();
         List<InetSocketAddress> peerAddresses = new ArrayList<>();
