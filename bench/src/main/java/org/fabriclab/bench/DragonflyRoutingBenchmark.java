@@ -116,7 +116,7 @@ public class DragonflyRoutingBenchmark {
             }
 
             @Override
-            public void returnCredit(int port, int vl, long at) {
+            public void returnCredit(int port, int vl, int blocks, long at) {
             }
 
             @Override

@@ -73,7 +73,7 @@ public class SwitchCoreBenchmark {
             }
 
             @Override
-            public void returnCredit(int port, int vl, long t) {
+            public void returnCredit(int port, int vl, int blocks, long t) {
                 lastInput = port;
             }
 

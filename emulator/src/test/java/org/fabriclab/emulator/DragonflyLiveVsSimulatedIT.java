@@ -68,7 +68,8 @@ class DragonflyLiveVsSimulatedIT {
                 .linkGbps(LINK_GBPS).vls(5).bufferPackets(BUFFER).outputBufferPackets(BUFFER).payloadBytes(FRAME_BYTES - FrameSizes.DATA_HEADER)
                 .durationNs(WARMUP_NS + SIMULATED_NS).warmupNs(WARMUP_NS).build());
 
-        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(LINK_GBPS).withLanes(5, BUFFER, BUFFER).withTimeDilation(D);
+        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(LINK_GBPS).withLanes(5, BUFFER, BUFFER).withPacketBytes(FRAME_BYTES)
+                .withTimeDilation(D);
         List<String> tried = new ArrayList<>();
         WorstLag lag = null;
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {

@@ -333,7 +333,7 @@ public final class FabricManagerMain implements Callable<Integer> {
             Fabric topology = emulate.fabric();
             fabric = EmulatedFabric.start(topology, EmulatedFabric.Options.DEFAULTS.withLinkGbps(link.linkGbps).withLinkLatencyNs(latencyNs)
                     .withTimeDilation(dilation.timeDilation).withLanes(vls, lanes.buffer, outputBuffer).withCongestionControl(ccSettings)
-                    .withSourceQueuePackets(traffic.sourceQueuePackets()));
+                    .withSourceQueuePackets(traffic.sourceQueuePackets()).withPacketBytes(FrameSizes.DATA_HEADER + TRAFFIC_PAYLOAD));
             // a Q-table seed is the no-congestion time of the emulated links and the hosts' packets unless told otherwise
             engineParams.putIfAbsent("link_gbps", Double.toString(link.linkGbps));
             engineParams.putIfAbsent("packet_bytes", Integer.toString(FrameSizes.DATA_HEADER + TRAFFIC_PAYLOAD));

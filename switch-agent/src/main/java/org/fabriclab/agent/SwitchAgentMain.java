@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.fabriclab.agent.core.CreditBlocks;
 import org.fabriclab.agent.core.EcnMarking;
+import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.LiveSwitch;
@@ -121,6 +123,12 @@ public final class SwitchAgentMain implements Callable<Integer> {
             description = "Output buffer per port and lane, packets (0: an input-queued switch). Default: ${DEFAULT-VALUE}")
     int outputBuffer;
 
+    @Option(names = "--packet-bytes", defaultValue = "" + FrameSizes.MAX_FRAME, paramLabel = "BYTES",
+            description = "The largest frame (header and payload) the buffers are sized for: --buffer N holds N of them, credits count "
+                    + "64-byte blocks and a smaller frame takes only its blocks; every node of a fabric gives the same, "
+                    + FrameSizes.DATA_HEADER + ".." + FrameSizes.MAX_FRAME + ". Default: ${DEFAULT-VALUE}")
+    int packetBytes;
+
     @Option(names = "--ecn", paramLabel = "KMIN:KMAX:PMAX",
             description = "Mark ECN-capable packets congestion-experienced by DCQCN's rule: none below KMIN bytes queued for the "
                     + "output, with a probability rising to PMAX at KMAX bytes, every one above (DCQCN's: 5000:200000:0.01). "
@@ -169,6 +177,10 @@ public final class SwitchAgentMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (packetBytes < FrameSizes.DATA_HEADER || packetBytes > FrameSizes.MAX_FRAME) {
+            throw new IllegalArgumentException("--packet-bytes must be " + FrameSizes.DATA_HEADER + ".." + FrameSizes.MAX_FRAME + " (a frame's "
+                    + "header and payload), not " + packetBytes);
+        }
         Ports.check("--management-port", managementPort);
         Ports.check("--data-port", dataPort);
         String mgmtOption = managementAddress != null ? "--management-address" : "--address";
@@ -262,7 +274,8 @@ public final class SwitchAgentMain implements Callable<Integer> {
             data.close();
             mgmt.shutdownNow();
         }, "shutdown"));
-        LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, outputBuffer, rates, endpoint);
+        LiveSwitch sw = new LiveSwitch(data.nextLoop(), node, lanes.vls, lanes.buffer, outputBuffer,
+                CreditBlocks.of(packetBytes, FrameSizes.DATA_HEADER), rates, endpoint);
         sw.linkLatencyNs(latencyNs);
         portLatencyNs.forEach(sw::linkLatencyNs);
         if (marking != null) {

@@ -43,7 +43,7 @@ class CrossbarArbitrationTest {
             }
 
             @Override
-            public void returnCredit(int port, int vl, long now) {
+            public void returnCredit(int port, int vl, int blocks, long now) {
             }
 
             @Override

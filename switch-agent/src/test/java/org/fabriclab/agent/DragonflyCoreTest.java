@@ -71,7 +71,7 @@ class DragonflyCoreTest {
             }
 
             @Override
-            public void returnCredit(int port, int vl, long now) {
+            public void returnCredit(int port, int vl, int blocks, long now) {
                 credits.add(port);
             }
 

@@ -29,6 +29,8 @@ class SwitchAgentMainTest {
         refused("--link 1=localhost is not PORT=HOST:DATAPORT:PEERPORT", concat(ok, "--link", "1=localhost"));
         refused("--guid xyz is not a hex GUID", "--name", "S", "--guid", "xyz", "--ports", "4");
         refused("--ports must be 1..254", "--name", "S", "--guid", "1", "--ports", "300");
+        refused("--packet-bytes must be 37..4133 (a frame's header and payload), not 36", concat(ok, "--packet-bytes", "36"));
+        refused("--packet-bytes must be 37..4133", concat(ok, "--packet-bytes", "5000"));
         refused("give --name, --guid and --ports", "--name", "S");
         refused("binds every interface: give --advertise-host HOST", concat(ok, "--address", "0.0.0.0"));
         refused("--address 'no-such-host.invalid' is not an address", concat(ok, "--address", "no-such-host.invalid"));

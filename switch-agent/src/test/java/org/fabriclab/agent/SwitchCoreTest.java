@@ -44,7 +44,7 @@ class SwitchCoreTest {
             }
 
             @Override
-            public void returnCredit(int port, int vl, long now) {
+            public void returnCredit(int port, int vl, int blocks, long now) {
                 log.add("credit " + port + "/" + vl);
             }
 
@@ -159,7 +159,7 @@ class SwitchCoreTest {
             }
 
             @Override
-            public void returnCredit(int port, int vl, long now) {
+            public void returnCredit(int port, int vl, int blocks, long now) {
             }
 
             @Override
@@ -348,7 +348,7 @@ class SwitchCoreTest {
                 }
 
                 @Override
-                public void returnCredit(int port, int vl, long now) {
+                public void returnCredit(int port, int vl, int blocks, long now) {
                     credits.add(new int[] {port, vl});
                 }
 
@@ -384,7 +384,7 @@ class SwitchCoreTest {
             }
 
             @Override
-            public void returnCredit(int port, int vl, long now) {
+            public void returnCredit(int port, int vl, int blocks, long now) {
             }
 
             @Override
@@ -535,7 +535,7 @@ class SwitchCoreTest {
             }
 
             @Override
-            public void returnCredit(int port, int vl, long now) {
+            public void returnCredit(int port, int vl, int blocks, long now) {
             }
 
             @Override

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.fabriclab.agent.SwitchCabling;
 import org.fabriclab.agent.core.CongestionControl;
+import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
 import org.fabriclab.cli.BindAddress;
@@ -124,7 +125,7 @@ public final class UpCommand implements Callable<Integer> {
         try (EmulatedFabric fabric = EmulatedFabric.start(f, EmulatedFabric.Options.DEFAULTS.withThreads(threads).withLinkGbps(link.linkGbps)
                 .withLinkLatencyNs(latencyNs).withManagementPort(port == 0 ? ANY_TCP_PORT : port).withProcesses(processes)
                 .withTimeDilation(dilation.timeDilation).withNetwork(network).withCongestionControl(ccSettings)
-                .withSourceQueuePackets(sourceQueue))) {
+                .withSourceQueuePackets(sourceQueue).withPacketBytes(FrameSizes.DATA_HEADER + PAYLOAD_BYTES))) {
             String endpoint = fabric.tcpEndpoint(f.name(f.nodeCount() - 1));
             out.println("fabric up: " + f.switchCount() + " switches, " + f.caCount() + " hosts, " + f.linkCount()
                     + " links; manage it with: bin/fabric-manager --connect " + endpoint);

@@ -24,7 +24,9 @@ import org.fabriclab.agent.SwitchCabling;
 import org.fabriclab.agent.core.Arrivals;
 import org.fabriclab.agent.core.ClosedLoop;
 import org.fabriclab.agent.core.CongestionControl;
+import org.fabriclab.agent.core.CreditBlocks;
 import org.fabriclab.agent.core.EcnMarking;
+import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.HostRoutes;
 import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.core.TrafficPattern;
@@ -92,10 +94,11 @@ public final class EmulatedFabric implements AutoCloseable {
      * @param outputBufferPackets the switches' output buffer per port and lane (0: input-queued)
      * @param cc              the hosts' NIC congestion control (null: none); with DCQCN's the switches mark ECN
      * @param sourceQueuePackets each host's source queue ({@code --source-queue}; {@link SourceQueue#PACKETS} unless told)
+     * @param packetBytes     the largest frame the buffers are sized for ({@link #withPacketBytes}; {@link FrameSizes#MAX_FRAME} unless told)
      */
     public record Options(int threads, int vls, int bufferPackets, double linkGbps, long linkLatencyNs, int managementPort,
                           boolean processes, TimeDilation timeDilation, Network network, int outputBufferPackets,
-                          CongestionControl.Settings cc, int sourceQueuePackets) {
+                          CongestionControl.Settings cc, int sourceQueuePackets, int packetBytes) {
         /**
          * Two event loops, two lanes, 8-packet buffers, input-queued switches, 100 Gbps links
          * without delay (but where the topology gives one), in-process management only, real time.
@@ -106,18 +109,38 @@ public final class EmulatedFabric implements AutoCloseable {
         public Options(int threads, int vls, int bufferPackets, double linkGbps, long linkLatencyNs, int managementPort,
                        boolean processes, TimeDilation timeDilation) {
             this(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, Network.LOOPBACK, 0, null,
-                    SourceQueue.PACKETS);
+                    SourceQueue.PACKETS, FrameSizes.MAX_FRAME);
         }
 
         public Options {
+            if (packetBytes < FrameSizes.DATA_HEADER || packetBytes > FrameSizes.MAX_FRAME) {
+                throw new IllegalArgumentException("the largest frame the buffers are sized for, " + packetBytes + " bytes, is outside "
+                        + FrameSizes.DATA_HEADER + ".." + FrameSizes.MAX_FRAME);
+            }
             if (processes && network.remoteSwitches() != null) {
                 throw new IllegalArgumentException("switches run either as processes of this emulator or elsewhere (remote), not both");
             }
         }
 
+        /**
+         * Buffers sized in slots of {@code bytes}-byte frames (header and payload; {@link FrameSizes#MAX_FRAME}
+         * unless told): credits count 64-byte blocks ({@link CreditBlocks}), a buffer of N packets is N
+         * such frames, and a smaller frame (an ACK, a CNP, a smaller payload) takes only its blocks. A
+         * run whose frames are all {@code bytes} long counts as packet-counted buffers did.
+         */
+        public Options withPacketBytes(int bytes) {
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network,
+                    outputBufferPackets, cc, sourceQueuePackets, bytes);
+        }
+
+        /** The credit unit of the fabric's links: slots of {@link #packetBytes}, header-only control packets a block. */
+        public CreditBlocks creditBlocks() {
+            return CreditBlocks.of(packetBytes, FrameSizes.DATA_HEADER);
+        }
+
         /** Data lanes, input buffer and output buffer (0: input-queued) per port and lane. */
         public Options withLanes(int lanes, int buffer, int outputBuffer) {
-            return new Options(threads, lanes, buffer, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network, outputBuffer, cc, sourceQueuePackets);
+            return new Options(threads, lanes, buffer, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network, outputBuffer, cc, sourceQueuePackets, packetBytes);
         }
 
         /**
@@ -139,43 +162,43 @@ public final class EmulatedFabric implements AutoCloseable {
         }
 
         public Options withNetwork(Network n) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, n, outputBufferPackets, cc, sourceQueuePackets);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, n, outputBufferPackets, cc, sourceQueuePackets, packetBytes);
         }
 
         public Options withThreads(int t) {
-            return new Options(t, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network, outputBufferPackets, cc, sourceQueuePackets);
+            return new Options(t, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network, outputBufferPackets, cc, sourceQueuePackets, packetBytes);
         }
 
         public Options withLinkGbps(double g) {
-            return new Options(threads, vls, bufferPackets, g, linkLatencyNs, managementPort, processes, timeDilation, network, outputBufferPackets, cc, sourceQueuePackets);
+            return new Options(threads, vls, bufferPackets, g, linkLatencyNs, managementPort, processes, timeDilation, network, outputBufferPackets, cc, sourceQueuePackets, packetBytes);
         }
 
         public Options withLinkLatencyNs(long ns) {
-            return new Options(threads, vls, bufferPackets, linkGbps, ns, managementPort, processes, timeDilation, network, outputBufferPackets, cc, sourceQueuePackets);
+            return new Options(threads, vls, bufferPackets, linkGbps, ns, managementPort, processes, timeDilation, network, outputBufferPackets, cc, sourceQueuePackets, packetBytes);
         }
 
         public Options withManagementPort(int port) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, port, processes, timeDilation, network, outputBufferPackets, cc, sourceQueuePackets);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, port, processes, timeDilation, network, outputBufferPackets, cc, sourceQueuePackets, packetBytes);
         }
 
         public Options withProcesses(boolean p) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, p, timeDilation, network, outputBufferPackets, cc, sourceQueuePackets);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, p, timeDilation, network, outputBufferPackets, cc, sourceQueuePackets, packetBytes);
         }
 
         /** The hosts' NIC congestion control {@code c} (null: none). */
         public Options withCongestionControl(CongestionControl.Settings c) {
             return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network,
-                    outputBufferPackets, c, sourceQueuePackets);
+                    outputBufferPackets, c, sourceQueuePackets, packetBytes);
         }
 
         /** Each host's source queue, packets ({@code --source-queue}). */
         public Options withSourceQueuePackets(int packets) {
             return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, timeDilation, network,
-                    outputBufferPackets, cc, packets);
+                    outputBufferPackets, cc, packets, packetBytes);
         }
 
         public Options withTimeDilation(TimeDilation d) {
-            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, d, network, outputBufferPackets, cc, sourceQueuePackets);
+            return new Options(threads, vls, bufferPackets, linkGbps, linkLatencyNs, managementPort, processes, d, network, outputBufferPackets, cc, sourceQueuePackets, packetBytes);
         }
     }
 
@@ -279,8 +302,9 @@ public final class EmulatedFabric implements AutoCloseable {
             String endpoint = tcpServer == null ? endpoint(n)
                     : options.network().host() + ":" + tcpServer.getPort() + "/" + NodeRoutingRegistry.authority(fabric.nodeGuid(n));
             LiveNode node = sw ? new LiveSwitch(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(),
-                    options.outputBufferPackets(), rates, endpoint)
-                    : new LiveHost(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), options.linkGbps(), endpoint, options.cc());
+                    options.outputBufferPackets(), options.creditBlocks(), rates, endpoint)
+                    : new LiveHost(links.nextLoop(), mgmt, options.vls(), options.bufferPackets(), options.creditBlocks(), options.linkGbps(),
+                            endpoint, options.cc());
             if (sw && options.cc() != null && options.cc().marking() != null) {
                 ((LiveSwitch) node).ecn(options.cc().marking(), Simulation.ecnSeed(0, n));
             }
@@ -431,6 +455,7 @@ public final class EmulatedFabric implements AutoCloseable {
                     "--data-port", Integer.toString(a.dataPort()), "--vls", Integer.toString(options.vls()),
                     "--buffer", Integer.toString(options.bufferPackets()), "--link-gbps", Double.toString(options.linkGbps()),
                     "--link-latency", options.linkLatencyNs() + "ns", "--output-buffer", Integer.toString(options.outputBufferPackets()),
+                    "--packet-bytes", Integer.toString(options.packetBytes()),
                     "--exit-with-parent",
                     // its servers where the fabric's are (loopback unless asked), named alike
                     "--address", options.network().bind().getHostAddress(), "--advertise-host", options.network().host()));

@@ -226,7 +226,9 @@ public final class Scenarios {
         }
         Fabric f = Topologies.generate(s.topology());
         ForwardingTables tables = tables(s, f);
-        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps).withTimeDilation(dilation).withCongestionControl(cc);
+        // buffers of the senders' frames, as the simulated scenario's (credits in blocks: an ACK or CNP takes one)
+        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withLinkGbps(linkGbps).withTimeDilation(dilation).withCongestionControl(cc)
+                .withPacketBytes(Frames.DATA_HEADER + PAYLOAD_BYTES);
         try (EmulatedFabric fabric = EmulatedFabric.start(f, o)) {
             ModelClock clock = fabric.modelClock();
             for (int sw = 0; sw < f.switchCount(); sw++) {

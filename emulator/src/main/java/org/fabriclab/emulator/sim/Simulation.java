@@ -12,6 +12,7 @@ import java.util.Set;
 import org.fabriclab.agent.core.ClosedLoop;
 import org.fabriclab.agent.core.AppAwareRouting;
 import org.fabriclab.agent.core.CongestionControl;
+import org.fabriclab.agent.core.CreditBlocks;
 import org.fabriclab.agent.core.CrossbarArbitration;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.HostCore;
@@ -733,13 +734,16 @@ public final class Simulation {
     static final int SNAPSHOT = 5;
     /** Q-adaptive feedback reaches the upstream router (its argument: a slot of {@link #feedback}). */
     static final int QFEEDBACK = 6;
-    /** A credit and the feedback that rides with it (argument: the lane in bits 0-3, the feedback's slot above). */
+    /** A credit and the feedback that rides with it (argument: the lane in bits 0-3, the blocks in 4-11, the feedback's slot above). */
     static final int CREDIT_FEEDBACK = 7;
     /** A host's congestion control asked to be woken: a paced flow may send. */
     static final int WAKE = 8;
     /** A steady-state test window ends ({@link Steady}). */
     static final int WINDOW_END = 9;
     private static final int SEND_QUEUE = 16;
+    /** A credit event's argument: the lane in bits 0-3, the blocks returned in bits 4-11 (a slot is at most 65 blocks), a CREDIT_FEEDBACK's slot above. */
+    private static final int CREDIT_BLOCKS_SHIFT = 4;
+    private static final int CREDIT_SLOT_SHIFT = 12;
 
     /** Switch {@code node}'s ECN marking generator's seed in a run of {@code seed} (the live fabric's too). */
     public static long ecnSeed(long seed, int node) {
@@ -754,6 +758,8 @@ public final class Simulation {
     private final HostCore[] hostCore;
     private final PortCounterArray[] counters;
     private final double nsPerByte;
+    /** The credit unit of the run: a slot is its data packet, in 64-byte blocks. */
+    private final CreditBlocks blocks;
     /**
      * Per global port, an event for the node and port at its other end with type and argument
      * still 0 ({@link EventQueue#with} fills them), or -1 if nothing is cabled there: one load
@@ -796,12 +802,18 @@ public final class Simulation {
         // every packet holds a send-queue slot or a credit of the buffer it is headed for, or is
         // the one a host's source holds for its lane's full send queue
         long slots = (long) endpoints * (c.vls() * SEND_QUEUE + 1 + (c.cc() == null ? 0 : HostCore.CONTROL_QUEUE)) + 1;
+        // credits in 64-byte blocks: a slot is the run's data packet, and with congestion control an ACK
+        // or CNP (a header) takes a block of it; the pool as before, growing if small packets fill the buffers
+        blocks = CreditBlocks.of(frameBytes, c.cc() == null ? frameBytes : FrameSizes.DATA_HEADER);
+        long most = slots;
         for (int g = 0; g < f.globalPortCount(); g++) {
             slots += f.peerNode(g) == Fabric.NONE ? 0 : (long) c.vls() * c.bufferPackets();
+            most += f.peerNode(g) == Fabric.NONE ? 0 : (long) c.vls() * blocks.mostPackets(c.bufferPackets());
             // and a switch's output buffers
             slots += f.isSwitch(f.nodeOfGlobalPort(g)) ? (long) c.vls() * c.outputBufferPackets() : 0;
+            most += f.isSwitch(f.nodeOfGlobalPort(g)) ? (long) c.vls() * blocks.mostPackets(c.outputBufferPackets()) : 0;
         }
-        pool = new PacketPool(Math.toIntExact(slots));
+        pool = new PacketPool(Math.toIntExact(slots), (int) Math.min(Integer.MAX_VALUE - 8, most));
         queue = new EventQueue(endpoints);
         switchCore = new SwitchCore[f.nodeCount()];
         hostCore = new HostCore[endpoints];
@@ -821,7 +833,7 @@ public final class Simulation {
                 TableStore tables = new TableStore(f.portCount(n));
                 tables.apply(TableInstall.batch(c.tables(), f.switchIndex(n), c.vls(), c.adaptive()));
                 int node = n;
-                switchCore[n] = new SwitchCore(f.portCount(n), c.vls(), c.bufferPackets(), c.outputBufferPackets(), tables, counters[n], pool,
+                switchCore[n] = new SwitchCore(f.portCount(n), c.vls(), c.bufferPackets(), c.outputBufferPackets(), blocks, tables, counters[n], pool,
                         new SwitchCore.Output() {
                             @Override
                             public void transmit(int port, int vl, int h, long t) {
@@ -830,8 +842,8 @@ public final class Simulation {
                             }
 
                             @Override
-                            public void returnCredit(int port, int vl, long t) {
-                                credit(node, port, vl, t);
+                            public void returnCredit(int port, int vl, int blocks, long t) {
+                                credit(node, port, vl, blocks, t);
                             }
 
                             @Override
@@ -848,8 +860,9 @@ public final class Simulation {
                                 }
                                 // sent right after the packet's credit on the same link: one event carries both
                                 int slot = feedback.put(row, value);
-                                if (lastCredit != -1 && lastCreditPort == g && lastCreditAt == t && slot < 1 << 27
-                                        && queue.amendLast(lastCredit, EventQueue.with(peer, CREDIT_FEEDBACK, EventQueue.arg(lastCredit) | slot << 4))) {
+                                if (lastCredit != -1 && lastCreditPort == g && lastCreditAt == t && slot < 1 << (31 - CREDIT_SLOT_SHIFT)
+                                        && queue.amendLast(lastCredit, EventQueue.with(peer, CREDIT_FEEDBACK,
+                                                EventQueue.arg(lastCredit) | slot << CREDIT_SLOT_SHIFT))) {
                                     lastCredit = -1;
                                     return;
                                 }
@@ -886,7 +899,7 @@ public final class Simulation {
             int endpoint = e;
             int node = f.endpointNode(e);
             int port = f.endpointPort(e) - f.portBase(node) + 1;
-            hostCore[e] = new HostCore(c.vls(), SEND_QUEUE, counters[node], pool, new HostCore.Output() {
+            hostCore[e] = new HostCore(c.vls(), SEND_QUEUE, blocks, counters[node], pool, new HostCore.Output() {
                 @Override
                 public void controlMade(int h, long t) {
                     sources.path(endpoint, h);
@@ -909,8 +922,8 @@ public final class Simulation {
                 }
 
                 @Override
-                public void returnCredit(int vl, long t) {
-                    credit(node, port, vl, t);
+                public void returnCredit(int vl, int blocks, long t) {
+                    credit(node, port, vl, blocks, t);
                 }
 
                 @Override
@@ -1091,11 +1104,11 @@ public final class Simulation {
                 SwitchCore s = switchCore[node];
                 switch (kind) {
                     case ARRIVE -> s.packetArrived(port, arg, now);
-                    case CREDIT -> s.creditReturned(port, arg, 1, now);
+                    case CREDIT -> s.creditReturned(port, arg & 0xF, arg >>> CREDIT_BLOCKS_SHIFT, now);
                     case QFEEDBACK -> s.qFeedback(port, feedback.row(arg), feedback.take(arg), now);
                     case CREDIT_FEEDBACK -> {
-                        s.creditReturned(port, arg & 0xF, 1, now);
-                        s.qFeedback(port, feedback.row(arg >>> 4), feedback.take(arg >>> 4), now);
+                        s.creditReturned(port, arg & 0xF, arg >>> CREDIT_BLOCKS_SHIFT & 0xFF, now);
+                        s.qFeedback(port, feedback.row(arg >>> CREDIT_SLOT_SHIFT), feedback.take(arg >>> CREDIT_SLOT_SHIFT), now);
                     }
                     default -> s.linkFree(port, now);
                 }
@@ -1104,7 +1117,7 @@ public final class Simulation {
                 HostCore h = hostCore[e];
                 switch (kind) {
                     case ARRIVE -> h.packetArrived(arg, now);
-                    case CREDIT -> h.creditReturned(arg, 1, now);
+                    case CREDIT -> h.creditReturned(arg & 0xF, arg >>> CREDIT_BLOCKS_SHIFT, now);
                     case WAKE -> h.wake(now);
                     default -> h.linkFree(now);
                 }
@@ -1150,11 +1163,13 @@ public final class Simulation {
         queue.push(done + delayNs[g], EventQueue.with(peer, ARRIVE, h));
     }
 
-    private void credit(int node, int port, int vl, long t) {
+    /** {@code node}'s {@code port} returns {@code blocks} credits of lane {@code vl}: the peer has them after the link's delay. */
+    private void credit(int node, int port, int vl, int blocks, long t) {
         int g = f.globalPort(node, port);
         long peer = peerEvent[g];
         if (peer >= 0) {
-            long ev = EventQueue.with(peer, CREDIT, vl);
+            assert blocks > 0 && blocks <= 0xFF;
+            long ev = EventQueue.with(peer, CREDIT, vl | blocks << CREDIT_BLOCKS_SHIFT);
             queue.push(t + delayNs[g], ev);
             lastCredit = ev;
             lastCreditPort = g;

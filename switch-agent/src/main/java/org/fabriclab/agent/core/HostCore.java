@@ -1,6 +1,7 @@
 package org.fabriclab.agent.core;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 
 /**
@@ -54,8 +55,8 @@ public final class HostCore {
         /** Send packet {@code h} on lane {@code vl}; the driver owns the handle from now on. */
         void transmit(int vl, int h, long now);
 
-        /** One buffer slot of lane {@code vl} freed: return a credit to the switch. */
-        void returnCredit(int vl, long now);
+        /** {@code blocks} blocks of lane {@code vl}'s buffer freed (a packet consumed): return their credits to the switch. */
+        void returnCredit(int vl, int blocks, long now);
 
         /** Packet {@code h} arrived for this host; the driver records it and releases the handle. */
         void delivered(int h, long now);
@@ -104,7 +105,11 @@ public final class HostCore {
     private final int[] ring;
     private final int[] head;
     private final int[] count;
+    /** Credits (blocks, {@link CreditBlocks}) per lane towards the switch. */
     private final int[] credits;
+    private final CreditBlocks blocks;
+    /** The switch's buffer per lane, in blocks: the credits when none is in use. */
+    private int creditCap;
     private boolean busy;
     private boolean active;
     private int nextLane;
@@ -158,8 +163,15 @@ public final class HostCore {
         this(vls, sendQueuePackets, counters, pool, out, null);
     }
 
-    /** With congestion control {@code cc} (null: none). */
+    /** With congestion control {@code cc} (null: none), packet-counted credits ({@link CreditBlocks#PACKETS}). */
     public HostCore(int vls, int sendQueuePackets, PortCounterArray counters, PacketPool pool, Output out, CongestionControl cc) {
+        this(vls, sendQueuePackets, CreditBlocks.PACKETS, counters, pool, out, cc);
+    }
+
+    /** With congestion control {@code cc} (null: none), credits counted in {@code blocks}. */
+    public HostCore(int vls, int sendQueuePackets, CreditBlocks blocks, PortCounterArray counters, PacketPool pool, Output out,
+                    CongestionControl cc) {
+        this.blocks = Objects.requireNonNull(blocks, "blocks");
         this.cc = cc;
         this.control = new int[cc == null ? 0 : CONTROL_QUEUE];
         this.vls = vls;
@@ -196,12 +208,13 @@ public final class HostCore {
         return true;
     }
 
-    /** The link is up; the switch's input buffers give {@code peerBufferPackets} credits per lane. */
+    /** The link is up; the switch's input buffers give {@code peerBufferPackets} slots per lane, their blocks in credits. */
     public void portActive(int peerBufferPackets, long now) {
         settle(now);
         active = true;
         busy = false;
-        Arrays.fill(credits, peerBufferPackets);
+        creditCap = blocks.capacity(peerBufferPackets);
+        Arrays.fill(credits, creditCap);
         send(now);
     }
 
@@ -221,7 +234,7 @@ public final class HostCore {
             out.respond(h, now); // its sender's latency sample, when the response is back (a control packet has none)
         }
         int vl = pool.vl(h);
-        out.returnCredit(vl, now);
+        out.returnCredit(vl, blocks.cost(pool, h), now);
         if (cc == null) {
             out.delivered(h, now);
             return;
@@ -377,10 +390,29 @@ public final class HostCore {
         return cc;
     }
 
+    /** {@code n} credits (blocks) for lane {@code vl} came back from the switch; a driver reading them from a wire checks them first ({@link #refusedCredit}). */
     public void creditReturned(int vl, int n, long now) {
         settle(now);
         credits[vl] += n;
         send(now);
+    }
+
+    /** Why {@code n} credits for lane {@code vl} cannot be taken (a lane this NIC has not, a count below 1, more than the switch's buffer), or null. */
+    public String refusedCredit(int vl, int n) {
+        if (vl < 0 || vl >= vls) {
+            return "credits for lane " + vl + ", which this NIC has not (lanes 0.." + (vls - 1) + ")";
+        }
+        long after = (long) credits[vl] + n;
+        if (n < 1 || after > creditCap) {
+            return n + " credits for lane " + vl + " would make " + after + " blocks, more than the switch's buffer of " + creditCap
+                    + " (" + blocks.slotBlocks() + " blocks a packet), or a count below 1";
+        }
+        return null;
+    }
+
+    /** Credits (blocks) held for lane {@code vl}. */
+    public int credits(int vl) {
+        return credits[vl];
     }
 
     public void linkFree(long now) {
@@ -475,7 +507,7 @@ public final class HostCore {
         if (controlCount > 0) {
             int h = control[controlHead];
             int vl = pool.vl(h);
-            if (credits[vl] > 0) {
+            if (credits[vl] >= blocks.cost(pool, h)) {
                 endWait(now);
                 controlHead = controlHead + 1 == control.length ? 0 : controlHead + 1;
                 controlCount--;
@@ -491,7 +523,7 @@ public final class HostCore {
             if (count[vl] == 0) {
                 continue;
             }
-            if (credits[vl] == 0) {
+            if (credits[vl] < blocks.cost(pool, ring[vl * depth + head[vl]])) {
                 waiting = true;
                 continue;
             }
@@ -505,6 +537,10 @@ public final class HostCore {
                     continue;
                 }
                 h = toHead(vl, i);
+                if (credits[vl] < blocks.cost(pool, h)) { // larger than the head: it waits for its blocks
+                    waiting = true;
+                    continue;
+                }
                 cc.sent(pool.dlid(h), pool.bytes(h), now);
                 pool.cc(h, pool.cc(h) | PacketPool.ECT);
             }
@@ -562,7 +598,7 @@ public final class HostCore {
 
     /** Puts packet {@code h} on the wire on lane {@code vl}, stamping its NIC send time. */
     private void transmit(int vl, int h, long now) {
-        credits[vl]--;
+        credits[vl] -= blocks.cost(pool, h);
         busy = true;
         pool.sent(h, now);
         counters.add(PORT, PortCounterArray.XMIT_PKTS, 1);

@@ -1,5 +1,7 @@
 package org.fabriclab.agent.core;
 
+import java.util.Arrays;
+
 /**
  * Packets as {@code int} handles into primitive arrays, so that the hot path allocates nothing per
  * packet: a handle is taken from a free list when a packet enters a node and given back when it
@@ -57,15 +59,31 @@ public final class PacketPool {
     private static final int ROUTE_LO = 6;
     private static final int ROUTE_HI = 7;
 
-    private final int[] header;
-    private final long[] timestamp;
-    private final long[] sent;
+    private int[] header;
+    private long[] timestamp;
+    private long[] sent;
     /** What the driver attaches to a packet (the live agent's frame buffer; nothing in the simulator). */
-    public final Object[] payload;
-    private final int[] free;
+    public Object[] payload;
+    private int[] free;
     private int freeCount;
+    /** The most handles the pool grows to. */
+    private final int limit;
 
+    /** A pool of {@code capacity} handles that never grows. */
     public PacketPool(int capacity) {
+        this(capacity, capacity);
+    }
+
+    /**
+     * A pool of {@code capacity} handles that doubles, up to {@code limit}, when every handle is in
+     * use: where buffers counted in blocks ({@link CreditBlocks}) can hold more small packets than
+     * their slots, the pool is sized for the slots and grows only if small packets fill them.
+     */
+    public PacketPool(int capacity, int limit) {
+        if (capacity < 1 || limit < capacity) {
+            throw new IllegalArgumentException("a packet pool of " + capacity + " handles growing to " + limit);
+        }
+        this.limit = limit;
         header = new int[PAD + capacity * STRIDE];
         timestamp = new long[capacity];
         sent = new long[capacity];
@@ -81,6 +99,25 @@ public final class PacketPool {
         return free.length;
     }
 
+    /** Doubles the handles (up to {@link #limit}); the new ones are free, the lowest taken first. Returns false at the limit. */
+    private boolean grow() {
+        int old = free.length;
+        int to = (int) Math.min(limit, 2L * old);
+        if (to == old) {
+            return false;
+        }
+        header = Arrays.copyOf(header, PAD + to * STRIDE);
+        timestamp = Arrays.copyOf(timestamp, to);
+        sent = Arrays.copyOf(sent, to);
+        payload = Arrays.copyOf(payload, to);
+        free = new int[to];
+        for (int i = 0; i < to - old; i++) {
+            free[i] = to - 1 - i;
+        }
+        freeCount = to - old;
+        return true;
+    }
+
     public int inUse() {
         return free.length - freeCount;
     }
@@ -90,7 +127,7 @@ public final class PacketPool {
      * data packet routed by tables, not ECN-capable, unless told otherwise).
      */
     public int allocate() {
-        if (freeCount == 0) {
+        if (freeCount == 0 && !grow()) {
             return NONE;
         }
         int h = free[--freeCount];

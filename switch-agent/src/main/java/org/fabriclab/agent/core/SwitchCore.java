@@ -20,8 +20,10 @@ import org.fabriclab.routing.torus.SourceRoute;
  *
  * <p>Model: an input-queued, lossless, credit-based switch with virtual lanes (as InfiniBand).
  * <ul>
- *   <li>every input port has a FIFO buffer per VL of {@code bufferPackets} packets, and the upstream
- *       sender holds one credit per free slot: a packet is only ever sent into free space;
+ *   <li>every input port has a FIFO buffer per VL of {@code bufferPackets} packets of the run's largest
+ *       size, counted in 64-byte blocks ({@link CreditBlocks}), and the upstream sender holds one credit
+ *       per free block: a packet is only ever sent into free space, and a header-only ACK or CNP takes
+ *       one block of it, not a whole packet's slot;
  *   <li>the head packet of each input buffer is routed when it reaches the head: LFT lookup on its
  *       destination LID, output VL from the SL-to-VL map; an unroutable packet is discarded and
  *       counted on its input port by reason ({@link PortCounterArray#discard}), and its credit returned;
@@ -45,8 +47,8 @@ public final class SwitchCore {
         /** Send packet {@code h} on {@code port}, lane {@code vl}; the driver owns the handle from now on. */
         void transmit(int port, int vl, int h, long now);
 
-        /** A buffer slot of lane {@code vl} on input {@code port} was freed: return one credit to the sender. */
-        void returnCredit(int port, int vl, long now);
+        /** {@code blocks} blocks of lane {@code vl}'s buffer on input {@code port} were freed (a packet left it): return their credits to the sender. */
+        void returnCredit(int port, int vl, int blocks, long now);
 
         /** Packet {@code h} cannot be forwarded and was discarded; the driver releases what it attached. */
         void discarded(int h, int inPort, long now);
@@ -64,17 +66,25 @@ public final class SwitchCore {
 
     private final int ports;
     private final int vls;
-    private final int depth;
+    /** The credit unit: blocks per buffer slot and per packet. */
+    private final CreditBlocks blocks;
+    /** An input buffer's blocks (per port and lane): {@code bufferPackets} slots. */
+    private final int capBlocks;
+    /** Packets an input buffer's blocks can hold at most: its ring's bound. */
+    private final int mostQueued;
+    /** Slots per input ring (grown, up to {@link #mostQueued}, when small packets fill one before its blocks). */
+    private int depth;
     /** 2^32 / {@code vls}, rounded up ({@link #inPortOf}). */
     private final long vlsReciprocal;
     private final TableStore tables;
     private final PortCounterArray counters;
     private final PacketPool pool;
     private final Output out;
-    // input buffers, index q = (inPort - 1) * vls + vl: ring of handles
-    private final int[] ring;
+    // input buffers, index q = (inPort - 1) * vls + vl: ring of handles, and the blocks they take
+    private int[] ring;
     private final int[] head;
     private final int[] count;
+    private final int[] used;
     private final int[] target;
     private final int[] targetVl;
     // per output port
@@ -93,9 +103,11 @@ public final class SwitchCore {
     private final int requestWords;
     private final long[] waitingSince;
     /** Per buffer slot (as {@link #ring}), when its packet arrived: Q-adaptive's reward starts there. */
-    private final long[] arrivedAt;
-    /** Per output port, the peer's buffer per lane: its credits when none is in use. */
+    private long[] arrivedAt;
+    /** Per output port, the peer's buffer per lane in packets (slots), as {@link #portActive} gave it. */
     private final int[] creditCap;
+    /** Per output port, the peer's buffer per lane in blocks: its credits when none is in use. */
+    private final int[] creditCapBlocks;
     /** The Dragonfly routing whose random generator and Q-table are in use here (adopted from the tables on this thread), or null. */
     private DragonflySwitch dragonfly;
     private SplittableRandom random;
@@ -105,13 +117,20 @@ public final class SwitchCore {
     private int dragonflyVc;
     /** The largest output buffer, per port and lane, a core takes. */
     public static final int MAX_OUTPUT_BUFFER = 4096;
-    // output buffers (input-output queued), per (port, lane) o = port * vls + vl: a ring of handles
-    private final int odepth;
-    private final int[] oring;
+    // output buffers (input-output queued), per (port, lane) o = port * vls + vl: a ring of handles, and the blocks they take
+    /** Slots per output ring (0: input-queued; grown, up to {@link #mostOutput}, as {@link #depth}). */
+    private int odepth;
+    private int[] oring;
     private final int[] ohead;
     private final int[] ocount;
+    private final int[] oused;
+    /** An output buffer's blocks (per port and lane) and the packets they can hold at most. */
+    private final int ocapBlocks;
+    private final int mostOutput;
     /** Per output port, packets in its output buffers, every lane. */
     private final int[] ototal;
+    /** Per output port, blocks in its output buffers, every lane. */
+    private final int[] oblocks;
     /** Per output port, the lane the link serves first next (round-robin over lanes). */
     private final int[] nextVl;
     /** Outputs to serve before the current event ends (input-output queued: no recursion however far a move leads). */
@@ -138,31 +157,42 @@ public final class SwitchCore {
     /** Heads taken by any output so far (moved to an output buffer, or granted a link). */
     private long served;
 
-    /** An input-queued switch core (no output buffers). */
+    /** An input-queued switch core (no output buffers), packet-counted credits ({@link CreditBlocks#PACKETS}). */
     public SwitchCore(int ports, int vls, int bufferPackets, TableStore tables, PortCounterArray counters,
                       PacketPool pool, Output out) {
         this(ports, vls, bufferPackets, 0, tables, counters, pool, out);
     }
 
+    /** As {@link #SwitchCore(int, int, int, int, CreditBlocks, TableStore, PortCounterArray, PacketPool, Output)}, packet-counted. */
+    public SwitchCore(int ports, int vls, int bufferPackets, int outputBufferPackets, TableStore tables, PortCounterArray counters,
+                      PacketPool pool, Output out) {
+        this(ports, vls, bufferPackets, outputBufferPackets, CreditBlocks.PACKETS, tables, counters, pool, out);
+    }
+
     /**
      * A switch core with {@code outputBufferPackets} packets of output buffer per port and lane (0:
      * input-queued only, the InfiniBand-like default; more: input-output queued, as SST/Merlin's
-     * router).
+     * router); both in slots of the run's largest packet, credits counted in {@code blocks}.
      */
-    public SwitchCore(int ports, int vls, int bufferPackets, int outputBufferPackets, TableStore tables, PortCounterArray counters,
-                      PacketPool pool, Output out) {
+    public SwitchCore(int ports, int vls, int bufferPackets, int outputBufferPackets, CreditBlocks blocks, TableStore tables,
+                      PortCounterArray counters, PacketPool pool, Output out) {
         if (vls < 1 || vls > 15 || ports < 1 || ports > 254 || bufferPackets < 1 || outputBufferPackets < 0
                 || outputBufferPackets > MAX_OUTPUT_BUFFER) {
             throw new IllegalArgumentException("a switch core needs 1 to 254 ports (it has " + ports + "), 1 to 15 data lanes ("
                     + vls + "), a buffer of at least one packet (" + bufferPackets + ") and an output buffer of 0 to "
                     + MAX_OUTPUT_BUFFER + " packets (" + outputBufferPackets + ")");
         }
+        this.blocks = Objects.requireNonNull(blocks, "blocks");
         this.odepth = outputBufferPackets;
         int outputs = (ports + 1) * vls;
         oring = new int[outputs * outputBufferPackets];
         ohead = new int[outputBufferPackets > 0 ? outputs : 0];
         ocount = new int[ohead.length];
+        oused = new int[ohead.length];
+        ocapBlocks = blocks.capacity(outputBufferPackets);
+        mostOutput = blocks.mostPackets(outputBufferPackets);
         ototal = new int[ports + 1];
+        oblocks = new int[ports + 1];
         nextVl = new int[ports + 1];
         scheduled = new boolean[ports + 1];
         scheduledList = new int[ports + 1];
@@ -170,6 +200,8 @@ public final class SwitchCore {
         this.ports = ports;
         this.vls = vls;
         this.depth = bufferPackets;
+        this.capBlocks = blocks.capacity(bufferPackets);
+        this.mostQueued = blocks.mostPackets(bufferPackets);
         this.vlsReciprocal = 0xFFFFFFFFL / vls + 1;
         this.tables = tables;
         this.counters = counters;
@@ -179,6 +211,7 @@ public final class SwitchCore {
         ring = new int[queues * bufferPackets];
         head = new int[queues];
         count = new int[queues];
+        used = new int[queues];
         target = new int[queues];
         targetVl = new int[queues];
         Arrays.fill(target, NO_TARGET);
@@ -194,6 +227,7 @@ public final class SwitchCore {
         arrivedAt = new long[queues * bufferPackets];
         lastServed = new long[queues];
         creditCap = new int[ports + 1];
+        creditCapBlocks = new int[ports + 1];
         // made on the thread that hands the core to its driver: safe to take up the tables' routing here
         adopt(tables.current().dragonfly());
     }
@@ -258,22 +292,33 @@ public final class SwitchCore {
         return wanting[port];
     }
 
-    /** Credits held for output {@code port}, lane {@code vl}. */
+    /** Blocks buffered on input {@code port}, lane {@code vl}. */
+    public int queuedBlocks(int port, int vl) {
+        return used[(port - 1) * vls + vl];
+    }
+
+    /** Credits (blocks) held for output {@code port}, lane {@code vl}. */
     public int credits(int port, int vl) {
         return credits[port * vls + vl];
     }
 
+    /** The credit unit. */
+    public CreditBlocks creditBlocks() {
+        return blocks;
+    }
+
     /**
      * The link on {@code port} is up and may carry data: the peer's buffers give {@code peerBufferPackets}
-     * credits per lane.
+     * slots per lane, their blocks in credits.
      */
     public void portActive(int port, int peerBufferPackets, long now) {
         active[port] = true;
         busy[port] = false;
         fillDue[port] = true;
         creditCap[port] = peerBufferPackets;
+        creditCapBlocks[port] = blocks.capacity(peerBufferPackets);
         for (int v = 0; v < vls; v++) {
-            credits[port * vls + v] = peerBufferPackets;
+            credits[port * vls + v] = creditCapBlocks[port];
         }
         // heads that were waiting for a route through this port may go now
         for (int q = 0; q < ports * vls; q++) {
@@ -307,10 +352,7 @@ public final class SwitchCore {
             // and what waited in its output buffers for the link
             int o = port * vls + v;
             while (ocount[o] > 0) {
-                int h = oring[o * odepth + ohead[o]];
-                ohead[o] = ohead[o] + 1 == odepth ? 0 : ohead[o] + 1;
-                ocount[o]--;
-                ototal[port]--;
+                int h = odequeue(o, port);
                 counters.discard(port, DiscardReason.LINK_LOST);
                 out.discarded(h, port, now);
             }
@@ -355,7 +397,7 @@ public final class SwitchCore {
         if (odepth > 0) {
             queued = obytes[port];
         } else {
-            if ((long) (wanting[port] + 1) * depth * pool.bytes(h) <= ecn.kminBytes()) {
+            if ((long) (wanting[port] + 1) * mostQueued * pool.bytes(h) <= ecn.kminBytes()) {
                 return; // even full input buffers behind every head waiting for the port stay below kmin: no scan
             }
             int queues = ports * vls;
@@ -380,12 +422,17 @@ public final class SwitchCore {
         int q = (inPort - 1) * vls + vl;
         counters.add(inPort, PortCounterArray.RCV_PKTS, 1);
         counters.add(inPort, PortCounterArray.RCV_DATA, pool.bytes(h));
-        if (vl >= vls || count[q] == depth || !active[inPort]) {
+        int cost = blocks.cost(pool, h);
+        if (vl >= vls || used[q] + cost > capBlocks || !active[inPort]) {
             // a sender that ignored credits, or a lane we do not have: drop, never block the link
-            counters.discard(inPort, vl >= vls ? DiscardReason.NO_LANE : count[q] == depth ? DiscardReason.OVERFLOW : DiscardReason.PORT_DOWN);
+            counters.discard(inPort, vl >= vls ? DiscardReason.NO_LANE : active[inPort] ? DiscardReason.OVERFLOW : DiscardReason.PORT_DOWN);
             out.discarded(h, inPort, now);
             return;
         }
+        if (count[q] == depth) {
+            growInput(); // small packets filled the ring before its blocks: at most a few times a core
+        }
+        used[q] += cost;
         int tail = head[q] + count[q];
         int slot = q * depth + (tail < depth ? tail : tail - depth);
         ring[slot] = h;
@@ -397,11 +444,31 @@ public final class SwitchCore {
         }
     }
 
-    /** {@code n} credits for lane {@code vl} of output {@code port} came back from the peer. */
+    /**
+     * {@code n} credits (blocks) for lane {@code vl} of output {@code port} came back from the peer.
+     * A driver that reads counts from a wire checks them first ({@link #refusedCredit}).
+     */
     public void creditReturned(int port, int vl, int n, long now) {
         credits[port * vls + vl] += n;
         arbitrate(port, now);
         serveScheduled(now);
+    }
+
+    /**
+     * Why {@code n} credits for lane {@code vl} of output {@code port} cannot be taken (a lane or
+     * port this core has not, a count below one, or more than the peer's buffer holds with the credits
+     * already held), or null if they can. A count refused leaves the credits as they were.
+     */
+    public String refusedCredit(int port, int vl, int n) {
+        if (port < 1 || port > ports || vl < 0 || vl >= vls) {
+            return "credits for port " + port + " lane " + vl + ", which this switch has not (ports 1.." + ports + ", lanes 0.." + (vls - 1) + ")";
+        }
+        long after = (long) credits[port * vls + vl] + n;
+        if (n < 1 || after > creditCapBlocks[port]) {
+            return n + " credits for port " + port + " lane " + vl + " would make " + after + " blocks, more than the peer's buffer of "
+                    + creditCapBlocks[port] + " (" + creditCap[port] + " packets of " + blocks.slotBlocks() + " blocks), or a count below 1";
+        }
+        return null;
     }
 
     /**
@@ -456,7 +523,7 @@ public final class SwitchCore {
             if (route == 0 && df == null && t.arEnabled() && !t.arStaticInput(inPort)) {
                 int group = t.arGroup(dlid);
                 if (group != 0) {
-                    port = adaptivePort(t, group, port, inPort, pool.sl(h));
+                    port = adaptivePort(t, group, port, inPort, pool.sl(h), blocks.cost(pool, h));
                 }
             }
             DiscardReason why;
@@ -474,9 +541,9 @@ public final class SwitchCore {
                 }
                 why = DiscardReason.NO_LANE;
             }
-            dequeue(q);
+            int cost = dequeue(q);
             counters.discard(inPort, why);
-            out.returnCredit(inPort, q - (inPort - 1) * vls, now);
+            out.returnCredit(inPort, q - (inPort - 1) * vls, cost, now);
             out.discarded(h, inPort, now);
         }
         setTarget(q, NO_TARGET);
@@ -493,7 +560,7 @@ public final class SwitchCore {
      * path (so a lightly loaded fabric routes minimally). With no active port in the group, the
      * static port stands.
      */
-    private int adaptivePort(SwitchTables t, int group, int staticPort, int inPort, int sl) {
+    private int adaptivePort(SwitchTables t, int group, int staticPort, int inPort, int sl, int cost) {
         int[] members = t.arPorts(group);
         if (members == null) {
             return staticPort;
@@ -517,7 +584,7 @@ public final class SwitchCore {
                 continue;
             }
             int vl = t.vl(inPort, p, sl);
-            int load = ototal[p] + wanting[p] + (busy[p] ? 1 : 0) + (vl < vls && credits[p * vls + vl] == 0 ? BLOCKED : 0);
+            int load = blocks.slots(oblocks[p]) + wanting[p] + (busy[p] ? 1 : 0) + (vl < vls && credits[p * vls + vl] < cost ? BLOCKED : 0);
             if (detour != null && detour[i]) {
                 if (load < bestDetourLoad) {
                     bestDetour = p;
@@ -695,15 +762,16 @@ public final class SwitchCore {
     /**
      * Output {@code port}'s congestion as the paper's baselines estimate it: its output queue (the
      * packets in its output buffers, the heads routed to it, and the one it is sending) plus its
-     * credits in use, over every lane.
+     * credits in use, over every lane; buffers and credits in slots of the largest packet, rounded
+     * up (so, when every packet is the largest, in packets as before blocks).
      */
     private int congestion(int port) {
-        int c = ototal[port] + wanting[port] + (busy[port] ? 1 : 0);
-        int cap = creditCap[port];
+        int inUse = 0;
+        int cap = creditCapBlocks[port];
         for (int v = 0; v < vls; v++) {
-            c += cap - credits[port * vls + v];
+            inUse += cap - credits[port * vls + v];
         }
-        return c;
+        return blocks.slots(oblocks[port]) + wanting[port] + (busy[port] ? 1 : 0) + blocks.slots(inUse);
     }
 
     /**
@@ -958,17 +1026,18 @@ public final class SwitchCore {
      */
     private boolean canGo(int port, int q, SwitchTables t, int direction) {
         int o = port * vls + targetVl[q];
+        int cost = blocks.cost(pool, ring[q * depth + head[q]]);
         if (odepth > 0) {
-            return ocount[o] < odepth;
+            return oused[o] + cost <= ocapBlocks;
         }
-        return credits[o] >= (direction >= 0 ? bubble(t, inPortOf(q), direction) : 1);
+        return credits[o] >= (direction >= 0 && bubble(t, inPortOf(q), direction) == 2 ? cost + blocks.slotBlocks() : cost);
     }
 
     /**
      * Bubble flow control on a torus's rings (as Angara keeps one virtual channel per ring free of
      * deadlock): a packet continuing straight along its ring needs one free buffer downstream; a
      * packet entering the ring of direction {@code out} (injected, or turning from another
-     * direction) needs two, so that a ring never fills up.
+     * direction) needs two, so that a ring never fills up (in blocks: its own and a largest packet's more).
      */
     private static int bubble(SwitchTables t, int inPort, int out) {
         int in = t.directionOfPort(inPort);
@@ -1067,10 +1136,11 @@ public final class SwitchCore {
         taken(port, q);
         int vl = targetVl[q];
         long arrived = arrivedAt[q * depth + head[q]];
-        int h = dequeue(q);
+        int h = ring[q * depth + head[q]];
+        int cost = dequeue(q);
         int inPort = inPortOf(q);
         counters.addInput(port, inPort, pool.bytes(h));
-        out.returnCredit(inPort, q - (inPort - 1) * vls, now);
+        out.returnCredit(inPort, q - (inPort - 1) * vls, cost, now);
         if (dragonfly != null) {
             dragonflyGrant(h, inPort, arrived, now);
         }
@@ -1080,10 +1150,15 @@ public final class SwitchCore {
             mark(port, h);
         }
         int o = port * vls + vl;
+        if (ocount[o] == odepth) {
+            growOutput(); // small packets filled the ring before its blocks
+        }
         int tail = ohead[o] + ocount[o];
         oring[o * odepth + (tail < odepth ? tail : tail - odepth)] = h;
         ocount[o]++;
         ototal[port]++;
+        oused[o] += cost;
+        oblocks[port] += cost;
         if (count[q] > 0) {
             routeHead(q, now);
         } else {
@@ -1106,14 +1181,11 @@ public final class SwitchCore {
         for (int k = 0; k < vls; k++) {
             int vl = nextVl[port] + k < vls ? nextVl[port] + k : nextVl[port] + k - vls;
             int o = port * vls + vl;
-            if (ocount[o] > 0 && credits[o] > 0) {
+            if (ocount[o] > 0 && credits[o] >= blocks.cost(pool, oring[o * odepth + ohead[o]])) {
                 endWait(port, now);
                 nextVl[port] = vl + 1 == vls ? 0 : vl + 1;
-                int h = oring[o * odepth + ohead[o]];
-                ohead[o] = ohead[o] + 1 == odepth ? 0 : ohead[o] + 1;
-                ocount[o]--;
-                ototal[port]--;
-                credits[o]--;
+                int h = odequeue(o, port);
+                credits[o] -= blocks.cost(pool, h);
                 busy[port] = true;
                 fillDue[port] = true;
                 if (ecn != null) {
@@ -1137,8 +1209,9 @@ public final class SwitchCore {
         endWait(port, now);
         taken(port, q);
         long arrived = arrivedAt[q * depth + head[q]];
-        int h = dequeue(q);
-        credits[port * vls + vl]--;
+        int h = ring[q * depth + head[q]];
+        int cost = dequeue(q);
+        credits[port * vls + vl] -= cost;
         busy[port] = true;
         if (ecn != null) {
             mark(port, h);
@@ -1149,7 +1222,7 @@ public final class SwitchCore {
         counters.add(port, PortCounterArray.XMIT_DATA, pool.bytes(h));
         int inPort = inPortOf(q);
         counters.addInput(port, inPort, pool.bytes(h));
-        out.returnCredit(inPort, q - (inPort - 1) * vls, now);
+        out.returnCredit(inPort, q - (inPort - 1) * vls, cost, now);
         if (dragonfly != null) {
             dragonflyGrant(h, inPort, arrived, now);
         }
@@ -1178,11 +1251,69 @@ public final class SwitchCore {
         return (int) ((q * vlsReciprocal) >>> 32) + 1;
     }
 
+    /** Takes the head of input queue {@code q}; returns the blocks it took (its credits, to return upstream). */
     private int dequeue(int q) {
         assert count[q] > 0;
         int h = ring[q * depth + head[q]];
         head[q] = head[q] + 1 == depth ? 0 : head[q] + 1;
         count[q]--;
+        int cost = blocks.cost(pool, h);
+        used[q] -= cost;
+        assert used[q] >= 0 && (count[q] > 0 || used[q] == 0);
+        return cost;
+    }
+
+    /** Takes the head of output buffer {@code o} (of {@code port}) and returns it. */
+    private int odequeue(int o, int port) {
+        int h = oring[o * odepth + ohead[o]];
+        ohead[o] = ohead[o] + 1 == odepth ? 0 : ohead[o] + 1;
+        ocount[o]--;
+        ototal[port]--;
+        int cost = blocks.cost(pool, h);
+        oused[o] -= cost;
+        oblocks[port] -= cost;
         return h;
+    }
+
+    /**
+     * Doubles the input rings' slots (up to {@link #mostQueued}): every ring laid out again from its
+     * head. Only where packets smaller than a slot fill a ring before its blocks: never in a run
+     * whose packets are all the largest.
+     */
+    private void growInput() {
+        int to = Math.min(mostQueued, depth * 2);
+        assert to > depth : "an input ring is full but its blocks are not";
+        int queues = ports * vls;
+        int[] r = new int[queues * to];
+        long[] a = new long[queues * to];
+        for (int q = 0; q < queues; q++) {
+            for (int k = 0; k < count[q]; k++) {
+                int i = head[q] + k;
+                int from = q * depth + (i < depth ? i : i - depth);
+                r[q * to + k] = ring[from];
+                a[q * to + k] = arrivedAt[from];
+            }
+            head[q] = 0;
+        }
+        ring = r;
+        arrivedAt = a;
+        depth = to;
+    }
+
+    /** Doubles the output rings' slots (up to {@link #mostOutput}), as {@link #growInput}. */
+    private void growOutput() {
+        int to = Math.min(mostOutput, odepth * 2);
+        assert to > odepth : "an output ring is full but its blocks are not";
+        int outputs = ohead.length;
+        int[] r = new int[outputs * to];
+        for (int o = 0; o < outputs; o++) {
+            for (int k = 0; k < ocount[o]; k++) {
+                int i = ohead[o] + k;
+                r[o * to + k] = oring[o * odepth + (i < odepth ? i : i - odepth)];
+            }
+            ohead[o] = 0;
+        }
+        oring = r;
+        odepth = to;
     }
 }

@@ -19,7 +19,8 @@ import org.fabriclab.agent.core.FrameSizes;
  *                flags: bits 0-3 the routing mode the host asked for (RoutingMode code, 0: none),
  *                       bits 4-7 congestion control's (PacketPool.cc: kind, CE, ECT)
  *  CREDIT (2) 5: vl(1) count(2) [n(1) n x (row(4) value(4))]
- *                                                     credits for buffer slots freed on that lane, then (when
+ *                                                     credits for 64-byte buffer blocks freed on that lane
+ *                                                     (CreditBlocks; at most 65535 a frame), then (when
  *                                                     the frame is longer) Q-adaptive feedback for the receiver:
  *                                                     per message a Q-table row and a value (ns, IEEE float)
  *  HELLO (3)  5: guid(8) port(1) peerPort(1) vls(1) bufferPackets(2) rateMbps(4) latencyNs(4) endpointLen(2) endpoint
@@ -110,7 +111,12 @@ public final class Frames {
         f.setByte(i, f.getByte(i) & ~CC_BITS | (bits & 0xF) << CC_SHIFT);
     }
 
+    /** Credits (64-byte blocks) one CREDIT frame returns at most: its count field's 16 bits. */
+    public static final int MAX_CREDIT_COUNT = 0xFFFF;
+
+    /** A CREDIT frame returning {@code count} blocks (0 to {@link #MAX_CREDIT_COUNT}) of lane {@code vl}. */
     public static ByteBuf credit(ByteBufAllocator alloc, int vl, int count) {
+        checkCount(count);
         ByteBuf b = alloc.buffer(8);
         return b.writeInt(4).writeByte(CREDIT).writeByte(vl).writeShort(count);
     }
@@ -130,12 +136,19 @@ public final class Frames {
         if (n < 0 || n > MAX_FEEDBACK) {
             throw new IllegalArgumentException(n + " feedback messages in one credit frame; at most " + MAX_FEEDBACK);
         }
+        checkCount(count);
         ByteBuf b = alloc.buffer(CREDIT_FEEDBACK + 1 + n * FEEDBACK_BYTES);
         b.writeInt(CREDIT_FEEDBACK + 1 + n * FEEDBACK_BYTES - LENGTH_FIELD).writeByte(CREDIT).writeByte(vl).writeShort(count).writeByte(n);
         for (int i = from; i < from + n; i++) {
             b.writeInt(rows[i]).writeFloat(values[i]);
         }
         return b;
+    }
+
+    private static void checkCount(int count) {
+        if (count < 0 || count > MAX_CREDIT_COUNT) {
+            throw new IllegalArgumentException(count + " credits in one credit frame; 0 to " + MAX_CREDIT_COUNT + " (send more frames)");
+        }
     }
 
     public static ByteBuf hello(ByteBufAllocator alloc, long guid, int port, int peerPort, int vls, int bufferPackets,

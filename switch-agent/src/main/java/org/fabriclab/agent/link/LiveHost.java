@@ -14,6 +14,7 @@ import org.fabriclab.agent.core.AppAwareRouting;
 import org.fabriclab.agent.core.Arrivals;
 import org.fabriclab.agent.core.ClosedLoop;
 import org.fabriclab.agent.core.CongestionControl;
+import org.fabriclab.agent.core.CreditBlocks;
 import org.fabriclab.agent.core.FlowSink;
 import org.fabriclab.agent.core.HostCore;
 import org.fabriclab.agent.core.HostPolicy;
@@ -138,12 +139,19 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
         this(loop, mgmt, vls, bufferPackets, rateGbps, endpoint, null);
     }
 
-    /** A host whose NIC runs congestion control {@code cc} (null: none). */
+    /** A host whose NIC runs congestion control {@code cc} (null: none), credits in {@link #FABRIC_BLOCKS}. */
     public LiveHost(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double rateGbps, String endpoint,
                     CongestionControl.Settings cc) {
-        super(loop, mgmt, vls, bufferPackets, new double[] {0, rateGbps}, endpoint,
-                vls * SEND_QUEUE + bufferPackets * vls + 2 + (cc == null ? 0 : HostCore.CONTROL_QUEUE));
-        core = new HostCore(vls, SEND_QUEUE, mgmt.counters(), pool, this, cc == null ? null : cc.create(rateGbps));
+        this(loop, mgmt, vls, bufferPackets, FABRIC_BLOCKS, rateGbps, endpoint, cc);
+    }
+
+    /** As above, with credits counted in {@code blocks} (buffers in slots of the largest frame the fabric carries). */
+    public LiveHost(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, CreditBlocks blocks, double rateGbps, String endpoint,
+                    CongestionControl.Settings cc) {
+        super(loop, mgmt, vls, bufferPackets, blocks, new double[] {0, rateGbps}, endpoint,
+                vls * SEND_QUEUE + bufferPackets * vls + 2 + (cc == null ? 0 : HostCore.CONTROL_QUEUE),
+                vls * SEND_QUEUE + blocks.mostPackets(bufferPackets) * vls + 2 + (cc == null ? 0 : HostCore.CONTROL_QUEUE));
+        core = new HostCore(vls, SEND_QUEUE, blocks, mgmt.counters(), pool, this, cc == null ? null : cc.create(rateGbps));
         Arrays.fill(outstandingAt, -1);
         port = new PortCache(mgmt, 1);
         mgmt.congestionControl(cc == null ? null : cc.name());
@@ -559,8 +567,8 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     }
 
     @Override
-    public void returnCredit(int vl, long now) {
-        owe(1, vl);
+    public void returnCredit(int vl, int blocks, long now) {
+        owe(1, vl, blocks);
     }
 
     @Override
@@ -633,6 +641,11 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
     protected void creditReturnedCore(int port, int vl, int count, long now) {
         core.creditReturned(vl, count, now);
         fill(now);
+    }
+
+    @Override
+    protected String refusedCreditCore(int port, int vl, int count) {
+        return core.refusedCredit(vl, count);
     }
 
     @Override

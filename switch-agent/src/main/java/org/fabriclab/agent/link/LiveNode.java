@@ -8,6 +8,8 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.fabriclab.agent.core.CreditBlocks;
+import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.PacketPool;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.PortCounterArray.DiscardReason;
@@ -61,6 +63,8 @@ public abstract class LiveNode {
     protected final int ports;
     protected final int vls;
     protected final int bufferPackets;
+    /** The credit unit of this node's links: blocks per slot of the largest frame the fabric carries. */
+    protected final CreditBlocks blocks;
     private final double[] rateGbps;
     private final String endpoint;
     private final Channel[] channels;
@@ -99,17 +103,28 @@ public abstract class LiveNode {
     private final long[] linkLag = new long[LagProbe.SLOTS];
     private final int[] linkLagPort = new int[LagProbe.SLOTS];
 
-    protected LiveNode(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, double[] rateGbps, String endpoint,
-                       int poolSize) {
+    /**
+     * The credit unit of a live fabric by default: slots of the largest frame a link carries
+     * ({@link FrameSizes#MAX_FRAME}), and header-only control packets (a block each).
+     */
+    public static final CreditBlocks FABRIC_BLOCKS = CreditBlocks.of(FrameSizes.MAX_FRAME, FrameSizes.DATA_HEADER);
+
+    /**
+     * A node with {@code poolSize} packet handles, growing up to {@code poolLimit} where its buffers'
+     * blocks hold more small packets than their slots.
+     */
+    protected LiveNode(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, CreditBlocks blocks, double[] rateGbps,
+                       String endpoint, int poolSize, int poolLimit) {
         this.loop = loop;
         this.mgmt = mgmt;
         mgmt.countersOwner(loop);
         this.ports = mgmt.identity().ports();
         this.vls = vls;
         this.bufferPackets = bufferPackets;
+        this.blocks = blocks;
         this.rateGbps = rateGbps.clone();
         this.endpoint = endpoint;
-        this.pool = new PacketPool(poolSize);
+        this.pool = new PacketPool(poolSize, Math.max(poolSize, poolLimit));
         channels = new Channel[ports + 1];
         nsPerByte = new double[ports + 1];
         busyUntil = new long[ports + 1];
@@ -419,7 +434,7 @@ public abstract class LiveNode {
 
     void creditArrived(int port, int vl, int count) {
         long now = now();
-        creditReturnedCore(port, vl, count, now);
+        takeCredits(port, vl, count, now);
         drain(now);
     }
 
@@ -427,12 +442,26 @@ public abstract class LiveNode {
     void creditArrived(int port, int vl, int count, ByteBuf f, int at, int n) {
         long now = now();
         if (count > 0) {
-            creditReturnedCore(port, vl, count, now);
+            takeCredits(port, vl, count, now);
         }
         for (int k = 0; k < n; k++) {
             qFeedbackCore(port, f.getInt(at + k * Frames.FEEDBACK_BYTES), f.getFloat(at + k * Frames.FEEDBACK_BYTES + 4), now);
         }
         drain(now);
+    }
+
+    /**
+     * Gives the core {@code count} credits read from a CREDIT frame, unless it refuses them (a lane
+     * it has not, or more than the peer's buffer holds: a peer that counts otherwise, or a corrupt
+     * frame), which is logged with the reason and leaves the credits as they were.
+     */
+    void takeCredits(int port, int vl, int count, long now) {
+        String refused = refusedCreditCore(port, vl, count);
+        if (refused != null) {
+            LOG.warn("{}: port {}: refusing a credit frame: {}", name(), port, refused);
+            return;
+        }
+        creditReturnedCore(port, vl, count, now);
     }
 
     /** A frame written to {@code port} was lost with its link (credit frames included: they are few, and lost too). */
@@ -473,12 +502,13 @@ public abstract class LiveNode {
         }
     }
 
-    /** Core action: one credit owed upstream on {@code port}/{@code vl}; sent coalesced at the end of the event. */
-    protected final void owe(int port, int vl) {
+    /** Core action: {@code n} credits (blocks) owed upstream on {@code port}/{@code vl}; sent coalesced at the end of the event. */
+    protected final void owe(int port, int vl, int n) {
         int k = port * vls + vl;
-        if (credits[k]++ == 0) {
+        if (credits[k] == 0) {
             creditList[creditCount++] = k;
         }
+        credits[k] += n;
     }
 
     /**
@@ -525,8 +555,10 @@ public abstract class LiveNode {
             int k = creditList[i];
             int port = k / vls;
             Channel c = channels[port];
-            if (c != null) {
-                ByteBuf frame = feedbackCount == 0 ? Frames.credit(c.alloc(), k % vls, credits[k]) : creditWithFeedback(c, port, k % vls, credits[k]);
+            // a frame's count is 16 bits: more blocks than that (a large buffer freed in one event) go in more frames
+            for (int owed = credits[k]; c != null && owed > 0; owed -= Frames.MAX_CREDIT_COUNT) {
+                int n = Math.min(owed, Frames.MAX_CREDIT_COUNT);
+                ByteBuf frame = feedbackCount == 0 ? Frames.credit(c.alloc(), k % vls, n) : creditWithFeedback(c, port, k % vls, n);
                 sendControl(c, port, frame, now);
             }
             credits[k] = 0;
@@ -686,6 +718,9 @@ public abstract class LiveNode {
     protected abstract void packetArrivedCore(int port, int h, long now);
 
     protected abstract void creditReturnedCore(int port, int vl, int count, long now);
+
+    /** Why the core refuses {@code count} credits for {@code port}/{@code vl}, or null. */
+    protected abstract String refusedCreditCore(int port, int vl, int count);
 
     protected abstract void linkFreeCore(int port, long now);
 

@@ -2,6 +2,7 @@ package org.fabriclab.agent.link;
 
 import io.netty.channel.EventLoop;
 import java.util.concurrent.CompletableFuture;
+import org.fabriclab.agent.core.CreditBlocks;
 import org.fabriclab.agent.core.EcnMarking;
 import org.fabriclab.agent.core.SwitchCore;
 import org.fabriclab.agent.mgmt.ManagedNode;
@@ -14,12 +15,19 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
         this(loop, mgmt, vls, bufferPackets, 0, rateGbps, endpoint);
     }
 
-    /** A switch with {@code outputBufferPackets} of output buffer per port and lane (0: input-queued). */
+    /** A switch with {@code outputBufferPackets} of output buffer per port and lane (0: input-queued), credits in {@link #FABRIC_BLOCKS}. */
     public LiveSwitch(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, int outputBufferPackets, double[] rateGbps,
                       String endpoint) {
-        super(loop, mgmt, vls, bufferPackets, rateGbps, endpoint,
-                mgmt.identity().ports() * vls * (bufferPackets + outputBufferPackets) + 1);
-        core = new SwitchCore(ports, vls, bufferPackets, outputBufferPackets, mgmt.tables(), mgmt.counters(), pool, this);
+        this(loop, mgmt, vls, bufferPackets, outputBufferPackets, FABRIC_BLOCKS, rateGbps, endpoint);
+    }
+
+    /** As above, with credits counted in {@code blocks} (buffers in slots of the largest frame the fabric carries). */
+    public LiveSwitch(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, int outputBufferPackets, CreditBlocks blocks,
+                      double[] rateGbps, String endpoint) {
+        super(loop, mgmt, vls, bufferPackets, blocks, rateGbps, endpoint,
+                mgmt.identity().ports() * vls * (bufferPackets + outputBufferPackets) + 1,
+                mgmt.identity().ports() * vls * (blocks.mostPackets(bufferPackets) + blocks.mostPackets(outputBufferPackets)) + 1);
+        core = new SwitchCore(ports, vls, bufferPackets, outputBufferPackets, blocks, mgmt.tables(), mgmt.counters(), pool, this);
         mgmt.dataVls(vls);
         // new tables: packets waiting for an output are routed again by them, on the event loop
         mgmt.tables().onChange(() -> execute(() -> {
@@ -75,8 +83,8 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
     }
 
     @Override
-    public void returnCredit(int port, int vl, long now) {
-        owe(port, vl);
+    public void returnCredit(int port, int vl, int blocks, long now) {
+        owe(port, vl, blocks);
     }
 
     @Override
@@ -107,6 +115,11 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
     @Override
     protected void creditReturnedCore(int port, int vl, int count, long now) {
         core.creditReturned(port, vl, count, now);
+    }
+
+    @Override
+    protected String refusedCreditCore(int port, int vl, int count) {
+        return core.refusedCredit(port, vl, count);
     }
 
     @Override

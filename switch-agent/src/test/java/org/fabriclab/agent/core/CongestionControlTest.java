@@ -235,7 +235,7 @@ class CongestionControlTest {
             }
 
             @Override
-            public void returnCredit(int vl, long now) {
+            public void returnCredit(int vl, int blocks, long now) {
             }
 
             @Override

@@ -23,7 +23,7 @@ class NicCountersTest {
     }
 
     /** A NIC driven by hand: what it transmits, and what it answers (the responses its driver would carry back). */
-    private static final class Nic implements HostCore.Output {
+    static final class Nic implements HostCore.Output {
         final PortCounterArray counters = new PortCounterArray(1);
         final HostCore core;
         final List<Integer> sent = new ArrayList<>();
@@ -32,8 +32,13 @@ class NicCountersTest {
         private final PacketPool pool;
 
         Nic(PacketPool pool) {
+            this(pool, CreditBlocks.PACKETS);
+        }
+
+        /** With credits counted in {@code blocks}. */
+        Nic(PacketPool pool, CreditBlocks blocks) {
             this.pool = pool;
-            core = new HostCore(1, 4, counters, pool, this);
+            core = new HostCore(1, 4, blocks, counters, pool, this, null);
         }
 
         @Override
@@ -42,7 +47,7 @@ class NicCountersTest {
         }
 
         @Override
-        public void returnCredit(int vl, long now) {
+        public void returnCredit(int vl, int blocks, long now) {
         }
 
         @Override

@@ -14,6 +14,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.util.ArrayList;
 import java.util.List;
+import org.fabriclab.agent.core.CreditBlocks;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.proto.v1.NodeType;
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,7 @@ class CreditFeedbackTest {
 
         RecordingNode(EventLoop loop) {
             super(loop, new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, 0x200000L, "S1", 4)), 2, 8,
-                    new double[] {0, 1, 1, 1, 1}, "inproc:S1", 16);
+                    CreditBlocks.PACKETS, new double[] {0, 1, 1, 1, 1}, "inproc:S1", 16, 16);
             modelClock(new ModelClock(System::nanoTime, 1));
         }
 
@@ -49,6 +50,11 @@ class CreditFeedbackTest {
         @Override
         protected void creditReturnedCore(int port, int vl, int count, long now) {
             events.add("credit " + port + " vl " + vl + " x" + count);
+        }
+
+        @Override
+        protected String refusedCreditCore(int port, int vl, int count) {
+            return null;
         }
 
         @Override
@@ -148,7 +154,7 @@ class CreditFeedbackTest {
         for (int i = 0; i < n; i++) {
             sender.feedback(PORT, i, i / 4f);
         }
-        sender.owe(PORT, 1);
+        sender.owe(PORT, 1, 1);
         sender.drain(sender.now());
         out.runPendingTasks(); // the deferred flush
         List<ByteBuf> frames = new ArrayList<>();

@@ -1,0 +1,138 @@
+package org.fabriclab.agent.link;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.fabriclab.agent.core.CreditBlocks;
+import org.fabriclab.agent.core.FrameSizes;
+import org.fabriclab.agent.core.PacketPool;
+import org.fabriclab.agent.core.TableBatch;
+import org.fabriclab.agent.mgmt.ManagedNode;
+import org.fabriclab.proto.v1.NodeType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Credits in 64-byte blocks on a live link, through the real decoder and {@link LinkHandler} on
+ * {@link EmbeddedChannel}s: a live switch returns a data frame's blocks and an ACK's one block in
+ * CREDIT frames; those very frames, handed back on the link the packets left by (as its peer
+ * returns them), restore its credits there; a count over the peer's buffer is refused and leaves
+ * its credits as they were; a frame never carries more than its 16-bit count.
+ */
+class CreditBlocksLinkTest {
+    private static final int DATA = FrameSizes.DATA_HEADER + FrameSizes.MAX_PAYLOAD;
+    private EmbeddedChannel in;
+    private EmbeddedChannel out;
+    private LiveSwitch sw;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        in = new EmbeddedChannel();
+        out = new EmbeddedChannel();
+        ManagedNode mgmt = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, 0x200000L, "S1", 4));
+        byte[] block = new byte[64];
+        Arrays.fill(block, (byte) 0xFF);
+        block[10] = 3; // LID 10 -> port 3
+        mgmt.tables().apply(new TableBatch(0, 1, List.of(new TableBatch.Block(0, block)), 12, List.of()));
+        // one lane, two-packet buffers of 4133-byte frames: 130 blocks
+        sw = new LiveSwitch(in.eventLoop(), mgmt, 1, 2, 0, CreditBlocks.of(DATA, FrameSizes.DATA_HEADER), new double[] {0, 100, 100, 100, 100},
+                "inproc:S1");
+        sw.modelClock(new ModelClock(System::nanoTime, 1));
+        in.pipeline().addLast(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, Frames.LENGTH_FIELD, 0, 0), new LinkHandler(sw, 1, 1));
+        out.pipeline().addLast(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, Frames.LENGTH_FIELD, 0, 0), new LinkHandler(sw, 3, 1));
+        in.readOutbound(); // the hellos the handlers sent on activation
+        out.readOutbound();
+        sw.linkUp(1, in, new Hello(0x300000L, 1, 1, 1, 2, 100_000, 0, "inproc:H1"));
+        sw.linkUp(3, out, new Hello(0x400000L, 1, 3, 1, 2, 100_000, 0, "inproc:S2"));
+    }
+
+    @AfterEach
+    void tearDown() {
+        for (EmbeddedChannel c : List.of(in, out)) {
+            for (Object f = c.readOutbound(); f != null; f = c.readOutbound()) {
+                ((ByteBuf) f).release();
+            }
+            assertFalse(c.finish());
+        }
+    }
+
+    private String credits() throws Exception {
+        var d = sw.describe();
+        in.runPendingTasks();
+        String s = d.get();
+        return s.substring(s.indexOf(" p3"), s.indexOf(" p4"));
+    }
+
+    private List<ByteBuf> outbound(EmbeddedChannel c) {
+        c.runPendingTasks(); // the deferred flush
+        List<ByteBuf> frames = new ArrayList<>();
+        for (Object f = c.readOutbound(); f != null; f = c.readOutbound()) {
+            frames.add((ByteBuf) f);
+        }
+        return frames;
+    }
+
+    @Test
+    void creditsGoBackInBlocksAndRoundTripOverTheLink() throws Exception {
+        assertTrue(credits().contains("cr0=130"), credits());
+        in.writeInbound(Frames.data(ByteBufAllocator.DEFAULT, 0, 0, 10, 1, 1, 0, 0, FrameSizes.MAX_PAYLOAD));
+        ByteBuf ack = Frames.data(ByteBufAllocator.DEFAULT, 0, 0, 10, 1, 2, 0, 0, 0);
+        Frames.ccBits(ack, PacketPool.ACK);
+        in.writeInbound(ack);
+        List<ByteBuf> forwarded = outbound(out);
+        assertEquals(List.of(DATA, FrameSizes.DATA_HEADER), forwarded.stream().map(ByteBuf::readableBytes).toList());
+        forwarded.forEach(ByteBuf::release);
+        assertTrue(credits().contains("cr0=64"), "130 blocks less the data frame's 65 and the ACK's 1: " + credits());
+
+        List<ByteBuf> creditFrames = outbound(in);
+        assertEquals(2, creditFrames.size());
+        assertEquals(List.of(65, 1), creditFrames.stream().map(f -> f.getUnsignedShort(f.readerIndex() + 6)).toList(),
+                "each packet's blocks back to its sender");
+        // the peer on port 3 returns the same blocks in the same frames
+        for (ByteBuf f : creditFrames) {
+            out.writeInbound(f);
+        }
+        assertTrue(credits().contains("cr0=130"), credits());
+        assertEquals(0, creditFrames.get(0).refCnt(), "every frame released");
+    }
+
+    @Test
+    void aCreditFrameOverTheLanesBufferIsRefusedAndChangesNothing() throws Exception {
+        ByteBuf f = Frames.credit(ByteBufAllocator.DEFAULT, 0, 1);
+        out.writeInbound(f); // the lane already holds its whole 130 blocks
+        assertTrue(credits().contains("cr0=130"), "refused, the credits as they were: " + credits());
+        assertEquals(0, f.refCnt());
+        ByteBuf lane = Frames.credit(ByteBufAllocator.DEFAULT, 5, 1);
+        out.writeInbound(lane); // a lane the switch has not
+        assertTrue(credits().contains("cr0=130"), credits());
+        assertEquals(1, forwardOne(), "the switch still forwards");
+    }
+
+    private int forwardOne() {
+        in.writeInbound(Frames.data(ByteBufAllocator.DEFAULT, 0, 0, 10, 1, 1, 0, 0, 100));
+        List<ByteBuf> forwarded = outbound(out);
+        forwarded.forEach(ByteBuf::release);
+        outbound(in).forEach(ByteBuf::release);
+        return forwarded.size();
+    }
+
+    @Test
+    void aFrameCarriesAtMostItsSixteenBitCount() {
+        ByteBuf f = Frames.credit(ByteBufAllocator.DEFAULT, 0, Frames.MAX_CREDIT_COUNT);
+        assertEquals(Frames.MAX_CREDIT_COUNT, f.getUnsignedShort(6));
+        f.release();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Frames.credit(ByteBufAllocator.DEFAULT, 0, Frames.MAX_CREDIT_COUNT + 1));
+        assertTrue(e.getMessage().contains("0 to 65535"), e.getMessage());
+    }
+}
