@@ -190,7 +190,7 @@ public final class FabricManagerMain implements Callable<Integer> {
     TimeSpan exitAfter;
 
     /** Payload bytes of the emulated hosts' packets. */
-    private static final int TRAFFIC_PAYLOAD = 2048;
+    private static final int TRAFFIC_PAYLOAD = FrameSizes.LIVE_PAYLOAD;
 
     /**
      * A daemon that is up, for a caller in this JVM (a test): the ports it serves on, its emulated

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.SwitchAgentMain;
 import org.fabriclab.agent.SwitchCabling;
+import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.emulator.live.EmulatedFabric;
 import org.fabriclab.routing.fabric.Fabric;
@@ -71,8 +72,10 @@ class ClusterFabricsTest {
                         "--data-port", Integer.toString(dataPort)).redirectErrorStream(true).redirectOutput(logs.resolve(k + ".log").toFile())
                         .start());
             }
-            EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withManagementPort(-1).withNetwork(new EmulatedFabric.Network(
-                    InetAddress.getLoopbackAddress(), "localhost", new EmulatedFabric.RemoteSwitches(pattern, managementPort, dataPort)));
+            // the hosts' frames as the command lines build them, which a switch-agent takes by default
+            EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withManagementPort(-1).withPacketBytes(FrameSizes.LIVE_FRAME)
+                    .withNetwork(new EmulatedFabric.Network(InetAddress.getLoopbackAddress(), "localhost",
+                            new EmulatedFabric.RemoteSwitches(pattern, managementPort, dataPort)));
             try (EmulatedFabric hosts = EmulatedFabric.start(topology, o);
                  FabricManager manager = new FabricManager("127.0.2.10:" + managementPort, "minhop", null, new SimpleMeterRegistry())) {
                 assertEquals("127.0.2.12:" + managementPort, hosts.tcpEndpoint(topology.name(SwitchCabling.switchNode(topology, 2))));

@@ -123,9 +123,10 @@ public final class SwitchAgentMain implements Callable<Integer> {
             description = "Output buffer per port and lane, packets (0: an input-queued switch). Default: ${DEFAULT-VALUE}")
     int outputBuffer;
 
-    @Option(names = "--packet-bytes", defaultValue = "" + FrameSizes.MAX_FRAME, paramLabel = "BYTES",
+    @Option(names = "--packet-bytes", defaultValue = "" + FrameSizes.LIVE_FRAME, paramLabel = "BYTES",
             description = "The largest frame (header and payload) the buffers are sized for: --buffer N holds N of them, credits count "
-                    + "64-byte blocks and a smaller frame takes only its blocks; every node of a fabric gives the same, "
+                    + "64-byte blocks and a smaller frame takes only its blocks; every node of a fabric gives the same (the live hosts' frames, "
+                    + FrameSizes.LIVE_FRAME + " bytes, unless you changed them), "
                     + FrameSizes.DATA_HEADER + ".." + FrameSizes.MAX_FRAME + ". Default: ${DEFAULT-VALUE}")
     int packetBytes;
 

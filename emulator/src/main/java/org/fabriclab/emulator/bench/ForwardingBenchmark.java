@@ -25,6 +25,7 @@ import org.fabriclab.agent.core.TableBatch;
 import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.Frames;
 import org.fabriclab.agent.link.Hello;
+import org.fabriclab.agent.link.LiveNode;
 import org.fabriclab.agent.link.LiveSwitch;
 import org.fabriclab.agent.mgmt.ManagedNode;
 import org.fabriclab.proto.v1.NodeType;
@@ -44,6 +45,8 @@ import org.fabriclab.proto.v1.NodeType;
  * forwards in place, in the shared template too: harmless here, the sinks read nothing.)
  */
 public final class ForwardingBenchmark {
+    /** Blocks of a buffer slot the blaster and the relay declare: the live switch's ({@link LiveNode#FABRIC_BLOCKS}). */
+    private static final int SLOT_BLOCKS = LiveNode.FABRIC_BLOCKS.slotBlocks();
     /**
      * One measurement: packets forwarded in {@code seconds} of wall time, and the CPU time the
      * plane's event loop spent meanwhile. {@link #packetsPerCpuSecond} is the plane's own cost per
@@ -160,6 +163,8 @@ public final class ForwardingBenchmark {
     static final class Blaster extends ChannelInboundHandlerAdapter {
         private final int switchPort;
         private final ByteBuf template;
+        /** Credit blocks a frame of ours takes at the switch. */
+        private final int cost;
         private final CountDownLatch up = new CountDownLatch(1);
         private int credits;
         private int owed;
@@ -169,6 +174,7 @@ public final class ForwardingBenchmark {
         Blaster(int switchPort, int lid, int dlid, int payload) {
             this.switchPort = switchPort;
             template = Frames.data(UnpooledByteBufAllocator.DEFAULT, 0, 0, dlid, lid, lid, 0, 0, payload);
+            cost = LiveNode.FABRIC_BLOCKS.cost(template.readableBytes());
         }
 
         void connect(DataLinks links, EventLoop loop, String switchName) throws InterruptedException {
@@ -206,7 +212,7 @@ public final class ForwardingBenchmark {
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
             this.ctx = ctx;
-            ctx.writeAndFlush(Frames.hello(ctx.alloc(), 0x100000L + switchPort, 1, switchPort, 1, 16, 1_000_000, 0, "blaster"));
+            ctx.writeAndFlush(Frames.hello(ctx.alloc(), 0x100000L + switchPort, 1, switchPort, 1, 16, 1_000_000, 0, SLOT_BLOCKS, "blaster"));
         }
 
         @Override
@@ -214,11 +220,12 @@ public final class ForwardingBenchmark {
             ByteBuf f = (ByteBuf) msg;
             byte type = f.getByte(f.readerIndex() + Frames.TYPE);
             if (type == Frames.DATA) {
-                owed++;
+                owed += LiveNode.FABRIC_BLOCKS.cost(f.readableBytes());
             } else if (type == Frames.CREDIT) {
                 credits += f.getUnsignedShort(f.readerIndex() + Frames.VL + 1);
             } else if (type == Frames.HELLO) {
-                credits = Hello.decode(f).bufferPackets();
+                Hello h = Hello.decode(f);
+                credits = h.bufferPackets() * h.slotBlocks();
                 up.countDown();
             }
             f.release();
@@ -234,9 +241,9 @@ public final class ForwardingBenchmark {
                 ctx.write(Frames.credit(ctx.alloc(), 0, owed), ctx.voidPromise());
                 owed = 0;
             }
-            while (started && credits > 0) {
+            while (started && credits >= cost) {
                 ctx.write(template.retainedDuplicate(), ctx.voidPromise());
-                credits--;
+                credits -= cost;
             }
             ctx.flush();
         }
@@ -320,7 +327,7 @@ public final class ForwardingBenchmark {
                     Channel out = channels[table[dlid] & 0xFF];
                     out.write(f, out.voidPromise());
                     dirty[table[dlid] & 0xFF] = true;
-                    owed[port]++; // one lane in this benchmark: credits coalesced per read batch, as the switch does
+                    owed[port] += LiveNode.FABRIC_BLOCKS.cost(f.readableBytes()); // one lane here: credits (blocks) coalesced per read batch, as the switch does
                     dirty[port] = true;
                     forwarded++;
                     return;
@@ -329,7 +336,7 @@ public final class ForwardingBenchmark {
                     Hello h = Hello.decode(f);
                     port = h.peerPort();
                     channels[port] = ctx.channel();
-                    ctx.writeAndFlush(Frames.hello(ctx.alloc(), 0x200000L, port, h.port(), 1, 16, 1_000_000, 0, "relay"));
+                    ctx.writeAndFlush(Frames.hello(ctx.alloc(), 0x200000L, port, h.port(), 1, 16, 1_000_000, 0, SLOT_BLOCKS, "relay"));
                 }
                 f.release();
             }

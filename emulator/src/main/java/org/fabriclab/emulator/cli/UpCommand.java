@@ -41,7 +41,7 @@ public final class UpCommand implements Callable<Integer> {
     TopologyArg topology;
 
     /** Payload bytes of the live hosts' packets. */
-    static final int PAYLOAD_BYTES = 2048;
+    static final int PAYLOAD_BYTES = FrameSizes.LIVE_PAYLOAD;
 
     /** EmulatedFabric's "TCP on a free port" (its 0 means in-process only, which this command cannot serve). */
     private static final int ANY_TCP_PORT = -1;

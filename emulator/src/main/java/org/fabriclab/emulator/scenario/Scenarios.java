@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.core.Arrivals;
 import org.fabriclab.agent.core.CongestionControl;
+import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.SourceQueue;
 import org.fabriclab.agent.core.TableInstall;
@@ -313,7 +314,7 @@ public final class Scenarios {
     /** How long a live fabric is left to drain after the warm-up, wall time (longer when dilated: see there). */
     private static final long LIVE_DRAIN_MILLIS = 300;
     /** The senders' payload. */
-    private static final int PAYLOAD_BYTES = 2048;
+    private static final int PAYLOAD_BYTES = FrameSizes.LIVE_PAYLOAD;
 
     /** Starts sender {@code i} of {@code s} at the full link rate. */
     private static void startSender(EmulatedFabric fabric, Fabric f, ForwardingTables tables, Scenario s, int i,

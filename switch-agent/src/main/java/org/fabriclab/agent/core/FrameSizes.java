@@ -13,6 +13,14 @@ public final class FrameSizes {
     public static final int MAX_PAYLOAD = 4096;
     /** Largest frame the decoder accepts: a DATA header and the largest payload. */
     public static final int MAX_FRAME = DATA_HEADER + MAX_PAYLOAD;
+    /**
+     * The payload of the live hosts' traffic ({@code emulator up}, {@code fabric-manager --emulate},
+     * the live scenarios): 2,048 bytes, so {@link #LIVE_FRAME} is the largest frame a live fabric's
+     * buffers are sized for, and a {@code switch-agent}'s default.
+     */
+    public static final int LIVE_PAYLOAD = 2048;
+    /** A live host's frame: {@link #DATA_HEADER} and {@link #LIVE_PAYLOAD}, 2,085 bytes. */
+    public static final int LIVE_FRAME = DATA_HEADER + LIVE_PAYLOAD;
 
     private FrameSizes() {
     }

@@ -23,7 +23,9 @@ import org.fabriclab.agent.core.FrameSizes;
  *                                                     (CreditBlocks; at most 65535 a frame), then (when
  *                                                     the frame is longer) Q-adaptive feedback for the receiver:
  *                                                     per message a Q-table row and a value (ns, IEEE float)
- *  HELLO (3)  5: guid(8) port(1) peerPort(1) vls(1) bufferPackets(2) rateMbps(4) latencyNs(4) endpointLen(2) endpoint
+ *  HELLO (3)  5: guid(8) port(1) peerPort(1) vls(1) bufferPackets(2) rateMbps(4) latencyNs(4) slotBlocks(1) endpointLen(2) endpoint
+ *                                                     slotBlocks: the 64-byte blocks of one buffer slot (CreditBlocks), so
+ *                                                     the buffer is bufferPackets x slotBlocks blocks; both ends must agree
  * </pre>
  *
  * A DATA frame travels through the fabric unchanged but for its {@code vl}, {@code hops} and
@@ -152,10 +154,11 @@ public final class Frames {
     }
 
     public static ByteBuf hello(ByteBufAllocator alloc, long guid, int port, int peerPort, int vls, int bufferPackets,
-                                int rateMbps, int latencyNs, String endpoint) {
+                                int rateMbps, int latencyNs, int slotBlocks, String endpoint) {
         byte[] e = endpoint.getBytes(StandardCharsets.UTF_8);
-        ByteBuf b = alloc.buffer(28 + e.length);
-        return b.writeInt(24 + e.length).writeByte(HELLO).writeLong(guid).writeByte(port).writeByte(peerPort)
-                .writeByte(vls).writeShort(bufferPackets).writeInt(rateMbps).writeInt(latencyNs).writeShort(e.length).writeBytes(e);
+        ByteBuf b = alloc.buffer(29 + e.length);
+        return b.writeInt(25 + e.length).writeByte(HELLO).writeLong(guid).writeByte(port).writeByte(peerPort)
+                .writeByte(vls).writeShort(bufferPackets).writeInt(rateMbps).writeInt(latencyNs).writeByte(slotBlocks)
+                .writeShort(e.length).writeBytes(e);
     }
 }

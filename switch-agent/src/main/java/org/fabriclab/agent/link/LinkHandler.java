@@ -71,8 +71,8 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
                         return;
                     }
                     ctx.writeAndFlush(node.helloFor(port, h.port(), ctx.alloc()));
-                } else {
-                    node.linkUp(port, ctx.channel(), h);
+                } else if (!node.linkUp(port, ctx.channel(), h)) {
+                    ctx.close();
                 }
             } else {
                 LOG.warn("{}: port {}: dropping a frame of type {} before the link-level hello", node.name(), port, type);

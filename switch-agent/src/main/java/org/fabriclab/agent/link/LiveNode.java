@@ -341,7 +341,7 @@ public abstract class LiveNode {
 
     ByteBuf helloFor(int port, int peerPort, ByteBufAllocator alloc) {
         return Frames.hello(alloc, mgmt.identity().guid(), port, peerPort, vls, bufferPackets,
-                (int) Math.round(rateGbps[port] * 1000), (int) ownLatencyNs(port), endpoint);
+                (int) Math.round(rateGbps[port] * 1000), (int) ownLatencyNs(port), blocks.slotBlocks(), endpoint);
     }
 
     /** An accepted link's hello named our {@code port}; false (and the link is closed) if that cannot be. */
@@ -355,11 +355,21 @@ public abstract class LiveNode {
             LOG.warn("{}: port {} is already cabled; refusing a second link from {}", name(), port, h.endpoint());
             return false;
         }
-        linkUp(port, ch, h);
-        return true;
+        return linkUp(port, ch, h);
     }
 
-    void linkUp(int port, Channel ch, Hello h) {
+    /**
+     * The peer's hello came back on {@code port}: the link is up, or, if the two ends count a buffer
+     * slot in different blocks (their largest frames differ), false (and the link is closed):
+     * credits counted one way and spent the other would overflow the smaller buffer.
+     */
+    boolean linkUp(int port, Channel ch, Hello h) {
+        if (h.slotBlocks() != blocks.slotBlocks()) {
+            LOG.warn("{}: port {}: {} (its port {}) counts a buffer slot as {} 64-byte blocks and this node as {}, so their"
+                            + " credits would not agree; closing the link: give every node of the fabric the same largest frame (switch-agent --packet-bytes)",
+                    name(), port, h.endpoint(), h.port(), h.slotBlocks(), blocks.slotBlocks());
+            return false;
+        }
         if (probe == null) {
             probe = clock.probe(loop);
             probe.add(this);
@@ -376,6 +386,7 @@ public abstract class LiveNode {
         long now = now();
         portActiveCore(port, Math.min(h.bufferPackets(), bufferPackets), now);
         drain(now);
+        return true;
     }
 
     void linkLost(int port, Channel ch) {

@@ -52,8 +52,8 @@ class CreditBlocksLinkTest {
         out.pipeline().addLast(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, Frames.LENGTH_FIELD, 0, 0), new LinkHandler(sw, 3, 1));
         in.readOutbound(); // the hellos the handlers sent on activation
         out.readOutbound();
-        sw.linkUp(1, in, new Hello(0x300000L, 1, 1, 1, 2, 100_000, 0, "inproc:H1"));
-        sw.linkUp(3, out, new Hello(0x400000L, 1, 3, 1, 2, 100_000, 0, "inproc:S2"));
+        sw.linkUp(1, in, new Hello(0x300000L, 1, 1, 1, 2, 100_000, 0, sw.blocks.slotBlocks(), "inproc:H1"));
+        sw.linkUp(3, out, new Hello(0x400000L, 1, 3, 1, 2, 100_000, 0, sw.blocks.slotBlocks(), "inproc:S2"));
     }
 
     @AfterEach
@@ -124,6 +124,19 @@ class CreditBlocksLinkTest {
         forwarded.forEach(ByteBuf::release);
         outbound(in).forEach(ByteBuf::release);
         return forwarded.size();
+    }
+
+    @Test
+    void aPeerThatCountsASlotInOtherBlocksIsRefusedAndItsPortStaysDown() throws Exception {
+        EmbeddedChannel other = new EmbeddedChannel();
+        other.pipeline().addLast(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, Frames.LENGTH_FIELD, 0, 0), new LinkHandler(sw, 2, 1));
+        other.readOutbound(); // our hello
+        // a peer whose largest frame is 2,085 bytes (33 blocks a slot) against our 4,133 (65)
+        other.writeInbound(Frames.hello(ByteBufAllocator.DEFAULT, 0x500000L, 1, 2, 1, 2, 100_000, 0, 33, "inproc:S3"));
+        other.runPendingTasks();
+        assertFalse(other.isOpen(), "the link is closed");
+        assertEquals(null, sw.channel(2), "port 2 stays down");
+        assertTrue(credits().contains("cr0=130"), "the other ports' credits are as they were: " + credits());
     }
 
     @Test

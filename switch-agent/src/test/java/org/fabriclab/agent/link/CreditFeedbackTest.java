@@ -149,7 +149,7 @@ class CreditFeedbackTest {
     void moreThan255MessagesOnAPortGoOutInOrderOverAsManyFrames() {
         EmbeddedChannel out = new EmbeddedChannel();
         RecordingNode sender = new RecordingNode(out.eventLoop());
-        sender.linkUp(PORT, out, new Hello(0x300000L, 1, PORT, 2, 8, 1000, 0, "inproc:S2"));
+        sender.linkUp(PORT, out, new Hello(0x300000L, 1, PORT, 2, 8, 1000, 0, sender.blocks.slotBlocks(), "inproc:S2"));
         int n = 600;
         for (int i = 0; i < n; i++) {
             sender.feedback(PORT, i, i / 4f);

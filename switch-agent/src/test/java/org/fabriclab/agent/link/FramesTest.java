@@ -19,7 +19,7 @@ class FramesTest {
         EmbeddedChannel ch = new EmbeddedChannel(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, Frames.LENGTH_FIELD, 0, 0));
         ByteBufAllocator a = ByteBufAllocator.DEFAULT;
         ByteBuf all = Unpooled.buffer();
-        ByteBuf[] parts = {Frames.hello(a, 0x200001L, 3, 7, 2, 8, 100_000, 1_500, "S2"), Frames.credit(a, 1, 5),
+        ByteBuf[] parts = {Frames.hello(a, 0x200001L, 3, 7, 2, 8, 100_000, 1_500, 33, "S2"), Frames.credit(a, 1, 5),
             Frames.data(a, 1, 2, 300, 4, 0x00040012, 9, 123456789L, 100)};
         for (ByteBuf p : parts) {
             all.writeBytes(p);
@@ -32,7 +32,7 @@ class FramesTest {
         all.release();
         ByteBuf hello = ch.readInbound();
         Hello h = Hello.decode(hello);
-        assertEquals(new Hello(0x200001L, 3, 7, 2, 8, 100_000, 1_500, "S2"), h);
+        assertEquals(new Hello(0x200001L, 3, 7, 2, 8, 100_000, 1_500, 33, "S2"), h);
         assertEquals(Frames.HELLO, hello.getByte(Frames.TYPE));
         hello.release();
         ByteBuf credit = ch.readInbound();

@@ -36,7 +36,7 @@ class RoutingModeFrameTest {
             assertEquals(2, pool.hops(h));
 
             EmbeddedChannel out = new EmbeddedChannel();
-            node.linkUp(1, out, new Hello(0x300000L, 1, 1, 2, 8, 1000, 0, "inproc:S2"));
+            node.linkUp(1, out, new Hello(0x300000L, 1, 1, 2, 8, 1000, 0, node.blocks.slotBlocks(), "inproc:S2"));
             pool.hops(h, 3);
             node.send(1, 0, h, node.now());
             node.drain(node.now());
