@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Set;
 import org.fabriclab.routing.text.Excerpt;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 import picocli.CommandLine.ParseResult;
 
 /**
@@ -64,6 +66,10 @@ public final class Cli {
      * nearest one (picocli prints its suggestions as lines of their own, which the one-line rule drops).
      */
     static String describe(CommandLine.ParameterException ex) {
+        String number = notANumber(ex);
+        if (number != null) {
+            return number;
+        }
         if (!(ex instanceof CommandLine.UnmatchedArgumentException u) || u.getUnmatched().isEmpty()) {
             return ex.getMessage();
         }
@@ -75,6 +81,46 @@ public final class Cli {
                     + (near == null ? "" : " (did you mean " + near + "?)");
         }
         return ex.getMessage() + (first.startsWith("-") && near != null ? "; did you mean " + near + "?" : "");
+    }
+
+    /**
+     * A value picocli's own number converter refused ({@code 'abc' is not a double}), said as the
+     * option, the value and what to give: the kind of number, its range where the value overflowed
+     * it, the option's default as an example; null for any other refusal (a converter of ours words
+     * its own).
+     */
+    static String notANumber(CommandLine.ParameterException ex) {
+        ArgSpec arg = ex.getArgSpec();
+        if (arg == null || ex.getValue() == null || !(ex.getCause() instanceof CommandLine.TypeConversionException)
+                || arg.converters().length > 0) {
+            return null;
+        }
+        Class<?> type = arg.type().isArray() ? arg.type().getComponentType()
+                : arg.auxiliaryTypes().length > 0 && arg.isMultiValue() ? arg.auxiliaryTypes()[0] : arg.type();
+        String kind = "a whole number";
+        String range;
+        if (type == double.class || type == Double.class || type == float.class || type == Float.class) {
+            kind = "a number";
+            range = "a decimal number such as 0.5 or 1e-3";
+        } else if (type == int.class || type == Integer.class) {
+            range = kind + " from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE;
+        } else if (type == long.class || type == Long.class) {
+            range = kind + " from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE;
+        } else if (type == short.class || type == Short.class) {
+            range = kind + " from " + Short.MIN_VALUE + " to " + Short.MAX_VALUE;
+        } else {
+            return null;
+        }
+        String value = ex.getValue();
+        boolean overflow = value.strip().matches("[+-]?[0-9]+");
+        String cause = ex.getCause().getMessage();
+        // picocli's "Invalid value for option '--load': " kept, as every refusal of a value reads
+        String name = cause != null && ex.getMessage().endsWith(cause)
+                ? ex.getMessage().substring(0, ex.getMessage().length() - cause.length())
+                : (arg instanceof OptionSpec o ? o.longestName() : ((PositionalParamSpec) arg).paramLabel()) + ": ";
+        String dflt = arg.defaultValue() == null || arg.defaultValue().isEmpty() ? "" : " (default " + arg.defaultValue() + ")";
+        return name + "'" + Excerpt.bare(value) + "' is "
+                + (overflow ? "out of range; give " + range : "not " + kind + "; give " + (kind.equals("a number") ? range : kind)) + dflt;
     }
 
     /**

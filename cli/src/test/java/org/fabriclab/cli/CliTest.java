@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
@@ -47,6 +48,14 @@ class CliTest {
         TopologyArg topology;
         @Option(names = "--write")
         String write;
+        @Option(names = "--load", defaultValue = "0.5")
+        double load;
+        @Option(names = "--threads")
+        int threads;
+        @Option(names = "--seed")
+        long seed;
+        @Option(names = "--loads", split = ",")
+        List<Double> loads;
         boolean ran;
 
         @Override
@@ -100,6 +109,22 @@ class CliTest {
         refused(run("--topology", "file:/no/such/file.net"), "/no/such/file.net: no such file");
         refused(run("--no-such-option"), "--no-such-option");
         refused(run("--duratoin", "5us"), "Unknown options: '--duratoin'", "did you mean --duration?");
+    }
+
+    /** A number picocli itself parses is refused as the option, the value and what to give, not as picocli's bare "is not a double". */
+    @Test
+    void numbersPicocliParsesAreRefusedNamingTheOptionTheValueAndWhatToGive() {
+        refused(run("--load", "abc"), "toy: Invalid value for option '--load': 'abc' is not a number; give a decimal number such as 0.5 or 1e-3 (default 0.5)");
+        refused(run("--threads", "q"), "--threads': 'q' is not a whole number; give a whole number");
+        refused(run("--threads", "1.5"), "--threads': '1.5' is not a whole number");
+        refused(run("--threads", "99999999999"), "--threads': '99999999999' is out of range; give a whole number from -2147483648 to 2147483647");
+        refused(run("--seed", "0xzz"), "--seed': '0xzz' is not a whole number");
+        refused(run("--loads", "0.1,x"), "'--loads'", "'x' is not a number; give a decimal number");
+        assertTrue(!run("--load", "abc").err().contains("is not a double"), "not picocli's wording");
+        Run ok = run("--load", "0.25", "--threads", "3", "--seed", "-7", "--loads", "0.1,0.2");
+        assertEquals(0, ok.code(), ok.err());
+        assertEquals(0.25, ok.toy().load);
+        assertEquals(List.of(0.1, 0.2), ok.toy().loads);
     }
 
     /** Lanes and buffers the switch core cannot take are refused while parsing, naming the option (not later, as a table or an overflow). */
