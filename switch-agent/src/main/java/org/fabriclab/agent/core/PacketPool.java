@@ -57,6 +57,11 @@ public final class PacketPool {
     private static final int ROUTE_LO = 6;
     private static final int ROUTE_HI = 7;
 
+    /** The most packets one pool holds: its headers are one {@code int[]} of {@code PAD + capacity * STRIDE} ints. */
+    public static final int MAX_CAPACITY = (Integer.MAX_VALUE - 8 - PAD) / STRIDE;
+    /** The least heap a packet of a pool takes: its header ints, two {@code long}s, a free-list int and a (compressed) reference. */
+    public static final int MIN_BYTES_PER_PACKET = STRIDE * Integer.BYTES + 2 * Long.BYTES + Integer.BYTES + 4;
+
     private final int[] header;
     private final long[] timestamp;
     private final long[] sent;
@@ -65,7 +70,11 @@ public final class PacketPool {
     private final int[] free;
     private int freeCount;
 
+    /** @throws IllegalArgumentException a capacity outside 0..{@link #MAX_CAPACITY} */
     public PacketPool(int capacity) {
+        if (capacity < 0 || capacity > MAX_CAPACITY) {
+            throw new IllegalArgumentException("a packet pool of " + capacity + " packets is outside 0.." + MAX_CAPACITY);
+        }
         header = new int[PAD + capacity * STRIDE];
         timestamp = new long[capacity];
         sent = new long[capacity];
