@@ -173,6 +173,24 @@ class CliTest {
         }
     }
 
+    /** A fabric without hosts (a generator's host count 0, a net file of switches) is refused naming the parameter: nothing routes or runs on it. */
+    @Test
+    void aFabricWithoutHostsIsRefusedNamingTheParameter(@TempDir Path dir) throws IOException {
+        refused(run("--topology", "dragonfly:p=0,a=4,h=2"),
+                "'--topology': dragonfly:p=0,a=4,h=2 has no hosts: p is the number of hosts on each router; give p=1 or more");
+        refused(run("--topology", "dragonfly-plus:p=0,leaves=2,spines=2,h=1"), "p is the number of hosts on each leaf; give p=1 or more");
+        refused(run("--topology", "torus:4x4,hosts=0"), "hosts is the number of hosts on each switch; give hosts=1 or more");
+        refused(run("--topology", "mesh:3,hosts=0"), "give hosts=1 or more");
+        refused(run("--topology", "rlft:leaves=2,hosts=0"), "hosts is the number of hosts on each leaf");
+        refused(run("--topology", "random:switches=4,degree=2,hosts=0"), "give hosts=1 or more");
+        refused(run("--topology", "random:switches=4,degree=2,hosts=-1"), "random: hosts must be >= 0");
+        refused(run("--topology", "dragonfly:p=-1,a=4,h=2"), "dragonfly: need p >= 0");
+        Path net = dir.resolve("switches.net");
+        Files.writeString(net, "Switch 2 \"S1\"\n[1] \"S2\"[1]\nSwitch 2 \"S2\"\n[1] \"S1\"[1]\n");
+        refused(run("--topology", "file:" + net), "file:" + net + " has no hosts: no channel adapter (Ca) is cabled to a switch");
+        assertEquals(0, run("--topology", "dragonfly:p=1,a=2,h=1").code(), "one host a router is a fabric");
+    }
+
     /** A net file is read as UTF-8 text: a bad byte is refused on its line, a byte-order mark dropped, a directory named. */
     @Test
     void netFilesNameTheLineOfABadByte(@TempDir Path dir) throws IOException {
