@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.AnnotatedElement;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.fabriclab.routing.text.Excerpt;
 import picocli.CommandLine;
@@ -36,7 +37,7 @@ public final class Cli {
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, args) -> {
-            err.println(ex.getCommandLine().getCommandSpec().qualifiedName() + ": " + describe(ex));
+            err.println(ex.getCommandLine().getCommandSpec().qualifiedName() + ": " + describe(ex, List.of(args)));
             err.flush();
             return BAD_INPUT;
         });
@@ -65,7 +66,7 @@ public final class Cli {
      * word that is no command of one that has commands lists them, and a misspelt option names the
      * nearest one (picocli prints its suggestions as lines of their own, which the one-line rule drops).
      */
-    static String describe(CommandLine.ParameterException ex) {
+    static String describe(CommandLine.ParameterException ex, List<String> args) {
         String number = notANumber(ex);
         if (number != null) {
             return number;
@@ -76,6 +77,24 @@ public final class Cli {
         String first = u.getUnmatched().get(0);
         String near = nearest(first, u.getSuggestions());
         Set<String> commands = ex.getCommandLine().getCommandSpec().subcommands().keySet();
+        String option = first.contains("=") ? first.substring(0, first.indexOf('=')) : first;
+        if (option.startsWith("-") && !commands.isEmpty()) {
+            List<String> takers = ex.getCommandLine().getCommandSpec().subcommands().entrySet().stream()
+                    .filter(c -> c.getValue().getCommandSpec().findOption(option) != null).map(Map.Entry::getKey).distinct().toList();
+            if (!takers.isEmpty()) { // fabricctl --server HOST:PORT status: an option of the commands, given before one
+                String self = ex.getCommandLine().getCommandSpec().qualifiedName();
+                String typed = args.stream().filter(takers::contains).findFirst().orElse(takers.get(0));
+                return option + " is an option of " + (takers.size() == commands.size() ? "each command" : String.join(", ", takers))
+                        + ", not of " + self + " itself: give it after the command (" + self + " " + typed + " " + option + " ...)";
+            }
+        }
+        if (!first.startsWith("-") && commands.isEmpty()) { // fabricctl tables L1 extra: picocli's 'Unmatched argument at index 2'
+            String self = ex.getCommandLine().getCommandSpec().qualifiedName();
+            List<String> labels = ex.getCommandLine().getCommandSpec().positionalParameters().stream()
+                    .map(PositionalParamSpec::paramLabel).toList();
+            return "'" + Excerpt.bare(first) + "' is an argument more than " + self + " takes ("
+                    + (labels.isEmpty() ? "none" : String.join(" ", labels)) + "; " + self + " --help shows them)";
+        }
         if (!first.startsWith("-") && !commands.isEmpty()) {
             return "'" + Excerpt.bare(first) + "' is not a command; give one of " + String.join(", ", commands)
                     + (near == null ? "" : " (did you mean " + near + "?)");

@@ -157,6 +157,37 @@ class CliTest {
         }
     }
 
+    @Command(name = "status")
+    static final class Remote implements Runnable {
+        @Option(names = "--server")
+        String server;
+
+        @Override
+        public void run() {
+        }
+    }
+
+    /** An option of the commands given before the command (fabricctl --server HOST:PORT status) is told to go after it. */
+    @Test
+    void anOptionOfTheCommandsGivenBeforeOneSaysWhereItGoes() {
+        for (String[][] c : new String[][][] {
+            {{"--server", "h:1", "status"}, {"tool: --server is an option of status, not of tool itself: give it after the command "
+                    + "(tool status --server ...)"}},
+            {{"--server=h:1", "status"}, {"tool: --server is an option of status"}},
+            {{"--server", "h:1", "sweep"}, {"tool: --server is an option of status, not of tool itself: give it after the command (tool status"}},
+            {{"--nosuch", "status"}, {"tool: Unknown option: '--nosuch'"}},
+            {{"status", "extra"}, {"tool status: 'extra' is an argument more than tool status takes (none; tool status --help shows them)"}},
+        }) {
+            StringWriter err = new StringWriter();
+            picocli.CommandLine cl = Cli.commandLine(new Tool(), new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+            cl.addSubcommand("status", new Remote());
+            cl.addSubcommand("sweep", new Status());
+            assertEquals(Cli.BAD_INPUT, cl.execute(c[0]));
+            assertTrue(err.toString().strip().startsWith(c[1][0]), err.toString());
+            assertEquals(1, err.toString().strip().lines().count(), err.toString());
+        }
+    }
+
     /** A word that is no command of a command with commands: one line listing them, and the nearest if there is one. */
     @Test
     void anUnknownCommandListsTheCommands() {
