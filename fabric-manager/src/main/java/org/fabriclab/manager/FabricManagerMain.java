@@ -314,7 +314,7 @@ public final class FabricManagerMain implements Callable<Integer> {
         }
         List<Simulation.Job> jobs = emulate == null ? List.of() : jobOptions.placeLive(emulate.fabric(), traffic, link.linkGbps, TRAFFIC_PAYLOAD, jobSeed);
         TrafficPattern pattern = !jobs.isEmpty() ? null
-                : emulate == null ? traffic.pattern("uniform") : traffic.pattern("uniform", emulate.fabric());
+                : emulate == null ? traffic.pattern("uniform") : traffic.pattern("uniform", emulate.fabric(), link.linkGbps);
         CongestionControl.Settings ccSettings = cc.settings(link.linkGbps);
         if (ccSettings != null && emulate == null) {
             throw new IllegalArgumentException("--cc sets the embedded fabric's hosts (--emulate); a fabric reached by --connect runs "

@@ -98,6 +98,7 @@ class FabricManagerMainTest {
         String[] e = {"--emulate", "fat-tree:k=4,levels=2"};
         refused(run(concat(e, "--traffic-gbps", "-1")), "--traffic-gbps", "'-1' is not a rate above 0");
         refused(run(concat(e, "--traffic-gbps", "0")), "--traffic-gbps", "'0' is not a rate above 0");
+        refused(run(concat(e, "--traffic-gbps", "150")), "--traffic-gbps': 150.0 Gbps per host is above the 100.0 Gbps links");
         refused(run(concat(e, "--link-gbps", "0")), "--link-gbps", "'0' is not a rate above 0");
         refused(run(concat(e, "--link-gbps", "NaN")), "--link-gbps");
         refused(run(concat(e, "--perf-interval", "0")), "--perf-interval must be above 0, not 0");

@@ -107,7 +107,7 @@ public final class UpCommand implements Callable<Integer> {
         Fabric f = topology.fabric();
         int sourceQueue = traffic.sourceQueuePackets();
         List<Simulation.Job> jobs = jobOptions.placeLive(f, traffic, link.linkGbps, PAYLOAD_BYTES, seed);
-        TrafficPattern pattern = traffic.pattern("none", f);
+        TrafficPattern pattern = traffic.pattern("none", f, link.linkGbps);
         CongestionControl.Settings ccSettings = cc.settings(link.linkGbps);
         if (ccSettings != null && ccSettings.marking() != null && switchAgents != null) {
             spec.commandLine().getErr().println("emulator up: warning: " + ccSettings.name() + " needs the switches to mark ECN; switches run "
