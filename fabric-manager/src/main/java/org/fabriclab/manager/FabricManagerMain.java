@@ -306,8 +306,7 @@ public final class FabricManagerMain implements Callable<Integer> {
         }
         // every port checked before the fabric is built: a busy one is one line, not a stack trace after the start
         InetSocketAddress adminAt = new InetSocketAddress(adminBind, adminPort);
-        Ports.free("--admin-port", adminAt);
-        Ports.free("--metrics-port", new InetSocketAddress(metricsBind, metricsPort));
+        Ports.freeBoth("--admin-port", adminAt, "--metrics-port", new InetSocketAddress(metricsBind, metricsPort));
         if (jobOptions.given() && emulate == null) {
             throw new IllegalArgumentException("--job runs on the embedded fabric's hosts (--emulate); a fabric reached by --connect runs "
                     + "its jobs itself (emulator up --job)");

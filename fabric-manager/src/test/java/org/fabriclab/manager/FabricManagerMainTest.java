@@ -104,6 +104,10 @@ class FabricManagerMainTest {
         refused(run(concat(e, "--perf-interval", "0")), "--perf-interval must be above 0, not 0");
         refused(run(concat(e, "--perf-interval", "500us")), "--perf-interval must be 1ms or more, not 500us");
         refused(run(concat(e, "--admin-port", "70000")), "--admin-port 70000 is not a TCP port (0..65535; 0 takes any free one)");
+        // one port for both servers: refused before the fabric starts (the metrics server's bind failed after it, as 'another process')
+        refused(run(concat(e, "--admin-port", "45678", "--metrics-port", "45678")),
+                "--admin-port and --metrics-port are both 45678: each server needs a port of its own");
+        refused(run(concat(e, "--admin-port", "45678", "--metrics-port", "45678", "--metrics-address", "0.0.0.0")), "are both 45678");
         // an address this machine does not have (TEST-NET-2): refused before the fabric starts, as not this machine's, even with port 0
         refused(run(concat(e, "--metrics-address", "198.51.100.7", "--metrics-port", "0", "--admin-port", "0")),
                 "--metrics-port 0: cannot listen on 198.51.100.7", "it is not an address of this machine");

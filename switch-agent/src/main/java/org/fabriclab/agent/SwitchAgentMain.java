@@ -243,8 +243,7 @@ public final class SwitchAgentMain implements Callable<Integer> {
         if (outputBuffer < 0 || outputBuffer > SwitchCore.MAX_OUTPUT_BUFFER) {
             throw new IllegalArgumentException("--output-buffer must be 0.." + SwitchCore.MAX_OUTPUT_BUFFER + ", not " + outputBuffer);
         }
-        Ports.free("--management-port", mgmtBind);
-        Ports.free("--data-port", dataBind);
+        Ports.freeBoth("--management-port", mgmtBind, "--data-port", dataBind);
         ManagedNode node = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, nodeGuid, name, ports));
         Server mgmt;
         try {
