@@ -4,6 +4,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +27,7 @@ import org.fabriclab.cli.EngineOption;
 import org.fabriclab.cli.EngineParamOption;
 import org.fabriclab.cli.LaneOptions;
 import org.fabriclab.cli.LinkOptions;
+import org.fabriclab.cli.Pem;
 import org.fabriclab.cli.Ports;
 import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.TimeSpan;
@@ -263,6 +267,24 @@ public final class FabricManagerMain implements Callable<Integer> {
         Cli.exit(new FabricManagerMain(), args);
     }
 
+    /**
+     * The state directory made if missing and written to once (a file created and deleted: root
+     * passes every permission check, /proc refuses all the same), before anything starts: one it
+     * cannot keep state in was found only by warnings after the fabric started, the M_Key's named
+     * and not the option, and the LIDs, table version and SM GUID then lived for one run only.
+     */
+    static void checkStateDir(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            Files.delete(Files.createTempFile(dir, ".check", ""));
+        } catch (IOException e) {
+            String why = e instanceof FileAlreadyExistsException ? "a file, not a directory"
+                    : e instanceof NoSuchFileException ? "it cannot be made there" : Pem.why(e);
+            throw new IllegalArgumentException("--state-dir " + dir + ": cannot keep state there (" + why + "); give a directory "
+                    + "this user can write (it keeps guid2lid, the table version, the SM GUID, the M_Key and Q-table snapshots)");
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         if ((emulate == null) == (connect == null)) {
@@ -290,6 +312,7 @@ public final class FabricManagerMain implements Callable<Integer> {
                             + "and --admin-tls-key" : "calls that change the fabric are taken from this machine only; give --admin-token-file");
         }
         Map<String, String> engineParams = new LinkedHashMap<>(EngineParamOption.checked(engineParam.params, engine.chain));
+        checkStateDir(stateDir);
         QTables.checkSeedSnapshot(stateDir, engineParams.get(HeavySweep.QTABLE_SEED));
         if (outputBuffer < 0 || outputBuffer > SwitchCore.MAX_OUTPUT_BUFFER) {
             throw new IllegalArgumentException("--output-buffer must be 0.." + SwitchCore.MAX_OUTPUT_BUFFER + ", not " + outputBuffer);

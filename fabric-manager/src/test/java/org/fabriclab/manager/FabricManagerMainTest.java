@@ -104,6 +104,16 @@ class FabricManagerMainTest {
         refused(run(concat(e, "--perf-interval", "0")), "--perf-interval must be above 0, not 0");
         refused(run(concat(e, "--perf-interval", "500us")), "--perf-interval must be 1ms or more, not 500us");
         refused(run(concat(e, "--admin-port", "70000")), "--admin-port 70000 is not a TCP port (0..65535; 0 takes any free one)");
+        // a state directory it cannot keep state in: refused naming the option (was warnings after the start, the M_Key's first)
+        refused(run(concat(e, "--state-dir", "/proc/fabriclab-state", "--admin-port", "0", "--metrics-port", "0")),
+                "--state-dir /proc/fabriclab-state: cannot keep state there (it cannot be made there); give a directory this user can write");
+        Path file = Files.createTempFile("state", ".txt");
+        try {
+            refused(run(concat(e, "--state-dir", file.toString(), "--admin-port", "0", "--metrics-port", "0")),
+                    "--state-dir " + file + ": cannot keep state there (a file, not a directory)");
+        } finally {
+            Files.delete(file);
+        }
         // one port for both servers: refused before the fabric starts (the metrics server's bind failed after it, as 'another process')
         refused(run(concat(e, "--admin-port", "45678", "--metrics-port", "45678")),
                 "--admin-port and --metrics-port are both 45678: each server needs a port of its own");
