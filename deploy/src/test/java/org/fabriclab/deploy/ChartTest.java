@@ -384,6 +384,7 @@ class ChartTest {
         refused.put(values("manager.standby.enabled", true), "manager.standby.enabled needs fabric.mode single-pod or pod-per-switch");
         refused.put(values("fabric.topology", "file:/data/lab.net"), "a file: topology needs the file inside the image");
         refused.put(values("manager.adminPort", 9464), "manager.adminPort and manager.metricsPort are both 9464");
+        refused.put(values("security.adminAddress", "127.0.0.1"), "security.adminAddress 127.0.0.1 is loopback: the kubelet's probes");
         refused.put(values("fabric.mode", "pod-per-switch", "fabric.switches.dataPort", 50100),
                 "fabric.switches.managementPort and fabric.switches.dataPort are both 50100");
         refused.put(values("fabric.trafficGbps", "1.5", "fabric.linkGbps", 1), "fabric.trafficGbps 1.5 is above fabric.linkGbps 1");
