@@ -397,7 +397,9 @@ class SimCommandTest {
         assertRefused(run(concat(small, "--cc", "cubic")), "emulator sim", "'--cc'", "cubic", "none, dcqcn, swift, rl-cc");
         assertRefused(run(concat(small, "--cc", "swift", "--cc-param", "kmin_bytes=1")), "emulator sim", "kmin_bytes", "target_us");
         assertRefused(run(concat(small, "--cc", "swift", "--cc-param", "beta=x")), "emulator sim", "beta=x", "not a number");
-        assertRefused(run(concat(small, "--cc", "dcqcn", "--cc-param", "g=2")), "emulator sim", "g 2.0");
+        assertRefused(run(concat(small, "--cc", "dcqcn", "--cc-param", "g=2")), "emulator sim", "--cc-param g=2: ", "g 2.0");
+        assertRefused(run(concat(small, "--cc", "dcqcn", "--cc-param", "pmax=2")), "emulator sim",
+                "--cc-param pmax=2: ECN pmax 2.0 is not in (0, 1]");
         assertRefused(run(concat(small, "--cc", "swift", "--cc-param", "ack_every=0")), "emulator sim",
                 "--cc-param ack_every=0: a whole number of packets from 1 to 64 is needed");
         assertRefused(run(concat(small, "--cc", "rl-cc", "--cc-param", "ack_delay_us=0")), "emulator sim", "ack_delay_us=0");
