@@ -296,6 +296,9 @@ public final class FabricManagerMain implements Callable<Integer> {
         if (smGuid != null && !smGuid.matches("(0x)?[0-9a-fA-F]{1,16}")) {
             throw new IllegalArgumentException("--sm-guid must be up to 16 hex digits, not '" + smGuid + "'");
         }
+        if (smGuid != null && hex(smGuid) == 0) { // InfiniBand reserves GUID 0: no node has it, and the net files refuse it
+            throw new IllegalArgumentException("--sm-guid 0 is no GUID (0 is reserved); give a non-zero one, or leave the option out");
+        }
         Ports.check("--admin-port", adminPort);
         Ports.check("--metrics-port", metricsPort);
         if (topFlows < 0) {

@@ -45,6 +45,8 @@ class FabricManagerMainTest {
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--perf-interval", "often"), "--perf-interval", "'often' is not a duration");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--sweep-interval", "1500ms"), "--sweep-interval is whole seconds, not 1500ms");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--sm-priority", "16"), "--sm-priority must be 0..15");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--sm-guid", "xyz"), "--sm-guid must be up to 16 hex digits, not 'xyz'");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--sm-guid", "0x0"), "--sm-guid 0 is no GUID (0 is reserved)");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--top-flows", "-1"), "--top-flows must be 0 or more, not -1");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--cc", "swift", "--cc-param", "beta=2"), "swift needs", "beta in (0, 1]");
         refused(run("--connect", "localhost:50100", "--cc", "dcqcn"), "--cc sets the embedded fabric's hosts (--emulate)");
