@@ -4,15 +4,21 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.lang.reflect.AnnotatedElement;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.fabriclab.routing.text.Excerpt;
 import picocli.CommandLine;
+import picocli.CommandLine.IHelpSectionRenderer;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
+import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.ParseResult;
 
 /**
@@ -34,6 +40,7 @@ public final class Cli {
     /** The command's {@code CommandLine} with fabriclab's handlers; callers may add their own exception handler. */
     public static CommandLine commandLine(Object command, PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(command);
+        hideDeprecatedNames(cl);
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, args) -> {
@@ -59,6 +66,37 @@ public final class Cli {
             return new CommandLine.RunLast().execute(parsed);
         });
         return cl;
+    }
+
+    /**
+     * Shows each option that keeps an old spelling beside its new one ({@code --connect} and
+     * {@code --seed}) by its new name in the usage's synopsis: picocli writes an option there by its
+     * shortest name, so {@code fabric-manager --help} offered {@code [--seed=ENDPOINT]} and {@code
+     * fabricctl route --help} {@code [--warmup=N]}, the spellings that go away. (Two options for one
+     * field would not do: picocli gives the one not used its default after parsing, undoing the
+     * other's value.) Subcommands too.
+     */
+    static void hideDeprecatedNames(CommandLine cl) {
+        Map<String, String> rename = new LinkedHashMap<>();
+        for (OptionSpec o : cl.getCommandSpec().options()) {
+            DeprecatedSpelling d = o.userObject() instanceof AnnotatedElement e ? e.getAnnotation(DeprecatedSpelling.class) : null;
+            if (d != null && d.names().length > 0 && !o.hidden()) {
+                List<String> old = List.of(d.names());
+                Arrays.stream(o.names()).filter(n -> !old.contains(n)).findFirst()
+                        .ifPresent(current -> rename.put(o.shortestName(), current));
+            }
+        }
+        if (!rename.isEmpty()) {
+            IHelpSectionRenderer synopsis = cl.getHelpSectionMap().get(UsageMessageSpec.SECTION_KEY_SYNOPSIS);
+            cl.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_SYNOPSIS, help -> {
+                String text = synopsis.render(help);
+                for (Map.Entry<String, String> r : rename.entrySet()) {
+                    text = text.replaceAll("(?<=\\[)" + Pattern.quote(r.getKey()) + "(?=[=\\]])", Matcher.quoteReplacement(r.getValue()));
+                }
+                return text;
+            });
+        }
+        cl.getSubcommands().values().forEach(Cli::hideDeprecatedNames);
     }
 
     /**

@@ -56,6 +56,9 @@ class CliTest {
         long seed;
         @Option(names = "--loads", split = ",")
         List<Double> loads;
+        @DeprecatedSpelling(names = "--at", use = "--connect ENDPOINT")
+        @Option(names = {"--connect", "--at"}, paramLabel = "ENDPOINT", defaultValue = "d:0")
+        String connect;
         boolean ran;
 
         @Override
@@ -258,6 +261,19 @@ class CliTest {
         assertEquals(0, r.code(), r.err());
         assertEquals(300, r.toy().link.latencyNs(0));
         assertEquals("toy: --link-latency-ns is deprecated and goes away in the next release; use --link-latency TIME", r.err().strip());
+
+        Run at = run("--at", "h:1");
+        assertEquals("h:1", at.toy().connect, "the old name of a renamed option still sets it");
+        assertEquals("toy: --at is deprecated and goes away in the next release; use --connect ENDPOINT", at.err().strip());
+        Run connect = run("--connect", "h:2");
+        assertEquals("h:2", connect.toy().connect);
+        assertEquals("", connect.err(), "the new name: no warning");
+        assertEquals("d:0", run().toy().connect, "the default, once");
+        StringWriter help = new StringWriter();
+        Cli.commandLine(new Toy(), new PrintWriter(help, true), new PrintWriter(new StringWriter(), true)).usage(new PrintWriter(help, true));
+        String synopsis = help.toString().substring(0, help.toString().indexOf('\n', help.toString().indexOf("[--connect")));
+        assertTrue(synopsis.contains("[--connect=ENDPOINT]") && !synopsis.contains("--at"),
+                "the synopsis shows the new name (picocli's showed the shortest, the old one): " + help);
 
         Run bare = run("--duration", "5000");
         assertEquals(5000, bare.toy().duration.nanos());
