@@ -191,6 +191,9 @@ public final class SwitchAgentMain implements Callable<Integer> {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--guid " + guid + " is not a hex GUID");
         }
+        if (nodeGuid == 0) { // InfiniBand reserves GUID 0; a manager's discovery keys nodes by GUID, and net files refuse it
+            throw new IllegalArgumentException("--guid " + guid + " is no GUID (0 is reserved); give a non-zero one");
+        }
         if (ports < 1 || ports > 254) {
             throw new IllegalArgumentException("--ports must be 1..254, not " + ports);
         }

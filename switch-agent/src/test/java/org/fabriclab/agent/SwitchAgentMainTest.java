@@ -24,6 +24,7 @@ class SwitchAgentMainTest {
     void badValuesAreRefused() {
         String[] ok = {"--name", "S", "--guid", "0x200000", "--ports", "4"};
         refused("'1x' is not a duration", concat(ok, "--link-latency", "1x"));
+        refused("--guid 0x0 is no GUID (0 is reserved); give a non-zero one", "--name", "S", "--guid", "0x0", "--ports", "4");
         refused("--management-port and --data-port are both 45679: each server needs a port of its own",
                 concat(ok, "--management-port", "45679", "--data-port", "45679"));
         refused("has no unit", concat(ok, "--link-latency", "100"));
