@@ -77,7 +77,7 @@ public final class FabricManagerMain implements Callable<Integer> {
     @Mixin
     EngineParamOption engineParam;
 
-    @Option(names = "--admin-port", defaultValue = "50051", description = "Admin gRPC port (0 picks one). Default: ${DEFAULT-VALUE}")
+    @Option(names = "--admin-port", defaultValue = "50051", paramLabel = "PORT", description = "Admin gRPC port (0 picks one). Default: ${DEFAULT-VALUE}")
     int adminPort;
 
     @Option(names = "--admin-address", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
@@ -106,7 +106,7 @@ public final class FabricManagerMain implements Callable<Integer> {
     @Option(names = "--admin-reflection", description = "Serve gRPC server reflection on the admin port (off by default: it lists every call)")
     boolean adminReflection;
 
-    @Option(names = "--metrics-port", defaultValue = "9464", description = "Prometheus /metrics port (0 picks one). Default: ${DEFAULT-VALUE}")
+    @Option(names = "--metrics-port", defaultValue = "9464", paramLabel = "PORT", description = "Prometheus /metrics port (0 picks one). Default: ${DEFAULT-VALUE}")
     int metricsPort;
 
     @Option(names = "--state-dir", defaultValue = "${user.home}/.fabriclab", paramLabel = "DIR",

@@ -94,10 +94,10 @@ public final class SwitchAgentMain implements Callable<Integer> {
                     + "Default: localhost on loopback, else the --address (needed with 0.0.0.0)")
     String advertiseHost;
 
-    @Option(names = "--management-port", defaultValue = "0", description = "gRPC management port (0 picks one). Default: ${DEFAULT-VALUE}")
+    @Option(names = "--management-port", defaultValue = "0", paramLabel = "PORT", description = "gRPC management port (0 picks one). Default: ${DEFAULT-VALUE}")
     int managementPort;
 
-    @Option(names = "--data-port", defaultValue = "0", description = "TCP port accepting data links (0 picks one). Default: ${DEFAULT-VALUE}")
+    @Option(names = "--data-port", defaultValue = "0", paramLabel = "PORT", description = "TCP port accepting data links (0 picks one). Default: ${DEFAULT-VALUE}")
     int dataPort;
 
     @Option(names = "--management-address", paramLabel = "ADDRESS",

@@ -47,7 +47,7 @@ public final class UpCommand implements Callable<Integer> {
     /** EmulatedFabric's "TCP on a free port" (its 0 means in-process only, which this command cannot serve). */
     private static final int ANY_TCP_PORT = -1;
 
-    @Option(names = "--management-port", defaultValue = "50100", description = "TCP port of the management server (0: any free port, printed). Default: ${DEFAULT-VALUE}")
+    @Option(names = "--management-port", defaultValue = "50100", paramLabel = "PORT", description = "TCP port of the management server (0: any free port, printed). Default: ${DEFAULT-VALUE}")
     int port;
 
     @Mixin
