@@ -92,6 +92,19 @@ app.kubernetes.io/component: {{ .component }}
 {{- if hasPrefix "file:" .Values.fabric.topology }}
 {{- fail (printf "fabric.topology %q: a file: topology needs the file inside the image, which the chart does not provide; use a generated spec" .Values.fabric.topology) }}
 {{- end }}
+{{- $admin := .Values.security.adminAddress | toString }}
+{{- if or (hasPrefix "127." $admin) (eq $admin "localhost") (eq $admin "::1") }}
+{{- fail (printf "security.adminAddress %s is loopback: the kubelet's probes and the admin Service reach the manager by its pod's address, so it would never be ready; give 0.0.0.0 (the default) and guard it with security.adminTokenSecret and security.tlsSecret" $admin) }}
+{{- end }}
+{{- if eq (int .Values.manager.adminPort) (int .Values.manager.metricsPort) }}
+{{- fail (printf "manager.adminPort and manager.metricsPort are both %d: the admin gRPC and the metrics need a port each; give two different ports" (int .Values.manager.adminPort)) }}
+{{- end }}
+{{- if and (eq .Values.fabric.mode "pod-per-switch") (eq (int .Values.fabric.switches.managementPort) (int .Values.fabric.switches.dataPort)) }}
+{{- fail (printf "fabric.switches.managementPort and fabric.switches.dataPort are both %d: a switch pod serves management and data links on a port each; give two different ports" (int .Values.fabric.switches.dataPort)) }}
+{{- end }}
+{{- if and (ne .Values.fabric.traffic "none") (gt (float64 .Values.fabric.trafficGbps) (float64 .Values.fabric.linkGbps)) }}
+{{- fail (printf "fabric.trafficGbps %v is above fabric.linkGbps %v: a host cannot offer more than its link carries (the daemon refuses it at start); give at most %v" .Values.fabric.trafficGbps .Values.fabric.linkGbps .Values.fabric.linkGbps) }}
+{{- end }}
 {{- end }}
 
 {{/* The volumes every JVM container needs with a read-only root: /tmp (Netty's native libraries, hsperfdata) */}}

@@ -4,12 +4,21 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.lang.reflect.AnnotatedElement;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.fabriclab.routing.text.Excerpt;
 import picocli.CommandLine;
+import picocli.CommandLine.IHelpSectionRenderer;
+import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.ParseResult;
 
 /**
@@ -31,10 +40,11 @@ public final class Cli {
     /** The command's {@code CommandLine} with fabriclab's handlers; callers may add their own exception handler. */
     public static CommandLine commandLine(Object command, PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(command);
+        hideDeprecatedNames(cl);
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, args) -> {
-            err.println(ex.getCommandLine().getCommandSpec().qualifiedName() + ": " + describe(ex));
+            err.println(ex.getCommandLine().getCommandSpec().qualifiedName() + ": " + describe(ex, List.of(args)));
             err.flush();
             return BAD_INPUT;
         });
@@ -59,22 +69,115 @@ public final class Cli {
     }
 
     /**
+     * Shows each option that keeps an old spelling beside its new one ({@code --connect} and
+     * {@code --seed}) by its new name in the usage's synopsis: picocli writes an option there by its
+     * shortest name, so {@code fabric-manager --help} offered {@code [--seed=ENDPOINT]} and {@code
+     * fabricctl route --help} {@code [--warmup=N]}, the spellings that go away. (Two options for one
+     * field would not do: picocli gives the one not used its default after parsing, undoing the
+     * other's value.) Subcommands too.
+     */
+    static void hideDeprecatedNames(CommandLine cl) {
+        Map<String, String> rename = new LinkedHashMap<>();
+        for (OptionSpec o : cl.getCommandSpec().options()) {
+            DeprecatedSpelling d = o.userObject() instanceof AnnotatedElement e ? e.getAnnotation(DeprecatedSpelling.class) : null;
+            if (d != null && d.names().length > 0 && !o.hidden()) {
+                List<String> old = List.of(d.names());
+                Arrays.stream(o.names()).filter(n -> !old.contains(n)).findFirst()
+                        .ifPresent(current -> rename.put(o.shortestName(), current));
+            }
+        }
+        if (!rename.isEmpty()) {
+            IHelpSectionRenderer synopsis = cl.getHelpSectionMap().get(UsageMessageSpec.SECTION_KEY_SYNOPSIS);
+            cl.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_SYNOPSIS, help -> {
+                String text = synopsis.render(help);
+                for (Map.Entry<String, String> r : rename.entrySet()) {
+                    text = text.replaceAll("(?<=\\[)" + Pattern.quote(r.getKey()) + "(?=[=\\]])", Matcher.quoteReplacement(r.getValue()));
+                }
+                return text;
+            });
+        }
+        cl.getSubcommands().values().forEach(Cli::hideDeprecatedNames);
+    }
+
+    /**
      * picocli's reason for refusing a command line, with what to do where picocli leaves it out: a
      * word that is no command of one that has commands lists them, and a misspelt option names the
      * nearest one (picocli prints its suggestions as lines of their own, which the one-line rule drops).
      */
-    static String describe(CommandLine.ParameterException ex) {
+    static String describe(CommandLine.ParameterException ex, List<String> args) {
+        String number = notANumber(ex);
+        if (number != null) {
+            return number;
+        }
         if (!(ex instanceof CommandLine.UnmatchedArgumentException u) || u.getUnmatched().isEmpty()) {
             return ex.getMessage();
         }
         String first = u.getUnmatched().get(0);
         String near = nearest(first, u.getSuggestions());
         Set<String> commands = ex.getCommandLine().getCommandSpec().subcommands().keySet();
+        String option = first.contains("=") ? first.substring(0, first.indexOf('=')) : first;
+        if (option.startsWith("-") && !commands.isEmpty()) {
+            List<String> takers = ex.getCommandLine().getCommandSpec().subcommands().entrySet().stream()
+                    .filter(c -> c.getValue().getCommandSpec().findOption(option) != null).map(Map.Entry::getKey).distinct().toList();
+            if (!takers.isEmpty()) { // fabricctl --server HOST:PORT status: an option of the commands, given before one
+                String self = ex.getCommandLine().getCommandSpec().qualifiedName();
+                String typed = args.stream().filter(takers::contains).findFirst().orElse(takers.get(0));
+                return option + " is an option of " + (takers.size() == commands.size() ? "each command" : String.join(", ", takers))
+                        + ", not of " + self + " itself: give it after the command (" + self + " " + typed + " " + option + " ...)";
+            }
+        }
+        if (!first.startsWith("-") && commands.isEmpty()) { // fabricctl tables L1 extra: picocli's 'Unmatched argument at index 2'
+            String self = ex.getCommandLine().getCommandSpec().qualifiedName();
+            List<String> labels = ex.getCommandLine().getCommandSpec().positionalParameters().stream()
+                    .map(PositionalParamSpec::paramLabel).toList();
+            return "'" + Excerpt.bare(first) + "' is an argument more than " + self + " takes ("
+                    + (labels.isEmpty() ? "none" : String.join(" ", labels)) + "; " + self + " --help shows them)";
+        }
         if (!first.startsWith("-") && !commands.isEmpty()) {
             return "'" + Excerpt.bare(first) + "' is not a command; give one of " + String.join(", ", commands)
                     + (near == null ? "" : " (did you mean " + near + "?)");
         }
         return ex.getMessage() + (first.startsWith("-") && near != null ? "; did you mean " + near + "?" : "");
+    }
+
+    /**
+     * A value picocli's own number converter refused ({@code 'abc' is not a double}), said as the
+     * option, the value and what to give: the kind of number, its range where the value overflowed
+     * it, the option's default as an example; null for any other refusal (a converter of ours words
+     * its own).
+     */
+    static String notANumber(CommandLine.ParameterException ex) {
+        ArgSpec arg = ex.getArgSpec();
+        if (arg == null || ex.getValue() == null || !(ex.getCause() instanceof CommandLine.TypeConversionException)
+                || arg.converters().length > 0) {
+            return null;
+        }
+        Class<?> type = arg.type().isArray() ? arg.type().getComponentType()
+                : arg.auxiliaryTypes().length > 0 && arg.isMultiValue() ? arg.auxiliaryTypes()[0] : arg.type();
+        String kind = "a whole number";
+        String range;
+        if (type == double.class || type == Double.class || type == float.class || type == Float.class) {
+            kind = "a number";
+            range = "a decimal number such as 0.5 or 1e-3";
+        } else if (type == int.class || type == Integer.class) {
+            range = kind + " from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE;
+        } else if (type == long.class || type == Long.class) {
+            range = kind + " from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE;
+        } else if (type == short.class || type == Short.class) {
+            range = kind + " from " + Short.MIN_VALUE + " to " + Short.MAX_VALUE;
+        } else {
+            return null;
+        }
+        String value = ex.getValue();
+        boolean overflow = value.strip().matches("[+-]?[0-9]+");
+        String cause = ex.getCause().getMessage();
+        // picocli's "Invalid value for option '--load': " kept, as every refusal of a value reads
+        String name = cause != null && ex.getMessage().endsWith(cause)
+                ? ex.getMessage().substring(0, ex.getMessage().length() - cause.length())
+                : (arg instanceof OptionSpec o ? o.longestName() : ((PositionalParamSpec) arg).paramLabel()) + ": ";
+        String dflt = arg.defaultValue() == null || arg.defaultValue().isEmpty() ? "" : " (default " + arg.defaultValue() + ")";
+        return name + "'" + Excerpt.bare(value) + "' is "
+                + (overflow ? "out of range; give " + range : "not " + kind + "; give " + (kind.equals("a number") ? range : kind)) + dflt;
     }
 
     /**

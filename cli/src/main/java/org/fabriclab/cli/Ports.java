@@ -50,6 +50,23 @@ public final class Ports {
         }
     }
 
+    /**
+     * {@link #free} for a main's two listening sockets, first refusing the same port for both where
+     * their addresses overlap (the same address, or either every interface): the second server's
+     * bind would fail after the first started, blamed on "another process".
+     */
+    public static void freeBoth(String optionA, InetSocketAddress a, String optionB, InetSocketAddress b) {
+        InetAddress x = a.getAddress();
+        InetAddress y = b.getAddress();
+        boolean overlap = x == null || y == null || x.isAnyLocalAddress() || y.isAnyLocalAddress() || x.equals(y);
+        if (a.getPort() != 0 && a.getPort() == b.getPort() && overlap) {
+            throw new IllegalArgumentException(optionA + " and " + optionB + " are both " + a.getPort() + ": each server needs a port of "
+                    + "its own; give two different ports (or 0, any free one)");
+        }
+        free(optionA, a);
+        free(optionB, b);
+    }
+
     /** The one-line refusal of a port that could not be listened on: an address not of this machine, or a port held. */
     public static IllegalArgumentException inUse(String option, InetSocketAddress at, Exception cause) {
         InetAddress a = at.getAddress();

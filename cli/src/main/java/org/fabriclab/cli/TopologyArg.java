@@ -6,6 +6,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import org.fabriclab.routing.fabric.Fabric;
 import org.fabriclab.routing.format.TextLines;
+import org.fabriclab.routing.text.Excerpt;
 import org.fabriclab.routing.topology.Topologies;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -36,12 +37,33 @@ public record TopologyArg(String spec, Fabric fabric) {
         return spec;
     }
 
+    /**
+     * Why a fabric without hosts is refused, naming the parameter that left them out: every
+     * command that takes a topology routes or carries traffic between hosts, and a fabric of
+     * switches alone was routed and reported as if it were one ({@code dragonfly:p=0}).
+     */
+    static String noHosts(String spec) {
+        String shown = Excerpt.bare(spec);
+        if (spec.startsWith("file:")) {
+            return shown + " has no hosts: no channel adapter (Ca) is cabled to a switch; give a fabric with hosts";
+        }
+        Topologies.HostsParameter p = Topologies.hostsParameter(spec);
+        return p == null ? shown + " has no hosts; give a fabric with hosts"
+                : shown + " has no hosts: " + p.name() + " is the number of hosts on each " + p.on() + "; give " + p.name() + "=1 or more";
+    }
+
     /** {@code --topology SPEC}: fat-tree:k=4,levels=3, torus:4x4, dragonfly:p=2,a=4,h=2, file:fabric.net, ... */
     public static final class Converter implements ITypeConverter<TopologyArg> {
         @Override
         public TopologyArg convert(String spec) {
             try {
-                return new TopologyArg(spec, load(spec));
+                Fabric f = load(spec);
+                if (f.endpointCount() == 0) {
+                    throw new TypeConversionException(noHosts(spec));
+                }
+                return new TopologyArg(spec, f);
+            } catch (TypeConversionException e) {
+                throw e;
             } catch (NoSuchFileException e) {
                 throw new TypeConversionException(e.getFile() + ": " + e.getReason());
             } catch (IOException | IllegalArgumentException e) {

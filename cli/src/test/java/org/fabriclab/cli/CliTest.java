@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
@@ -47,6 +48,17 @@ class CliTest {
         TopologyArg topology;
         @Option(names = "--write")
         String write;
+        @Option(names = "--load", defaultValue = "0.5")
+        double load;
+        @Option(names = "--threads")
+        int threads;
+        @Option(names = "--seed")
+        long seed;
+        @Option(names = "--loads", split = ",")
+        List<Double> loads;
+        @DeprecatedSpelling(names = "--at", use = "--connect ENDPOINT")
+        @Option(names = {"--connect", "--at"}, paramLabel = "ENDPOINT", defaultValue = "d:0")
+        String connect;
         boolean ran;
 
         @Override
@@ -102,6 +114,22 @@ class CliTest {
         refused(run("--duratoin", "5us"), "Unknown options: '--duratoin'", "did you mean --duration?");
     }
 
+    /** A number picocli itself parses is refused as the option, the value and what to give, not as picocli's bare "is not a double". */
+    @Test
+    void numbersPicocliParsesAreRefusedNamingTheOptionTheValueAndWhatToGive() {
+        refused(run("--load", "abc"), "toy: Invalid value for option '--load': 'abc' is not a number; give a decimal number such as 0.5 or 1e-3 (default 0.5)");
+        refused(run("--threads", "q"), "--threads': 'q' is not a whole number; give a whole number");
+        refused(run("--threads", "1.5"), "--threads': '1.5' is not a whole number");
+        refused(run("--threads", "99999999999"), "--threads': '99999999999' is out of range; give a whole number from -2147483648 to 2147483647");
+        refused(run("--seed", "0xzz"), "--seed': '0xzz' is not a whole number");
+        refused(run("--loads", "0.1,x"), "'--loads'", "'x' is not a number; give a decimal number");
+        assertTrue(!run("--load", "abc").err().contains("is not a double"), "not picocli's wording");
+        Run ok = run("--load", "0.25", "--threads", "3", "--seed", "-7", "--loads", "0.1,0.2");
+        assertEquals(0, ok.code(), ok.err());
+        assertEquals(0.25, ok.toy().load);
+        assertEquals(List.of(0.1, 0.2), ok.toy().loads);
+    }
+
     /** Lanes and buffers the switch core cannot take are refused while parsing, naming the option (not later, as a table or an overflow). */
     @Test
     void lanesAndBuffersAreCheckedWhileParsing() {
@@ -132,6 +160,37 @@ class CliTest {
         }
     }
 
+    @Command(name = "status")
+    static final class Remote implements Runnable {
+        @Option(names = "--server")
+        String server;
+
+        @Override
+        public void run() {
+        }
+    }
+
+    /** An option of the commands given before the command (fabricctl --server HOST:PORT status) is told to go after it. */
+    @Test
+    void anOptionOfTheCommandsGivenBeforeOneSaysWhereItGoes() {
+        for (String[][] c : new String[][][] {
+            {{"--server", "h:1", "status"}, {"tool: --server is an option of status, not of tool itself: give it after the command "
+                    + "(tool status --server ...)"}},
+            {{"--server=h:1", "status"}, {"tool: --server is an option of status"}},
+            {{"--server", "h:1", "sweep"}, {"tool: --server is an option of status, not of tool itself: give it after the command (tool status"}},
+            {{"--nosuch", "status"}, {"tool: Unknown option: '--nosuch'"}},
+            {{"status", "extra"}, {"tool status: 'extra' is an argument more than tool status takes (none; tool status --help shows them)"}},
+        }) {
+            StringWriter err = new StringWriter();
+            picocli.CommandLine cl = Cli.commandLine(new Tool(), new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+            cl.addSubcommand("status", new Remote());
+            cl.addSubcommand("sweep", new Status());
+            assertEquals(Cli.BAD_INPUT, cl.execute(c[0]));
+            assertTrue(err.toString().strip().startsWith(c[1][0]), err.toString());
+            assertEquals(1, err.toString().strip().lines().count(), err.toString());
+        }
+    }
+
     /** A word that is no command of a command with commands: one line listing them, and the nearest if there is one. */
     @Test
     void anUnknownCommandListsTheCommands() {
@@ -146,6 +205,24 @@ class CliTest {
             assertEquals(Cli.BAD_INPUT, cl.execute(c[0]));
             assertEquals(c[1], err.toString().strip());
         }
+    }
+
+    /** A fabric without hosts (a generator's host count 0, a net file of switches) is refused naming the parameter: nothing routes or runs on it. */
+    @Test
+    void aFabricWithoutHostsIsRefusedNamingTheParameter(@TempDir Path dir) throws IOException {
+        refused(run("--topology", "dragonfly:p=0,a=4,h=2"),
+                "'--topology': dragonfly:p=0,a=4,h=2 has no hosts: p is the number of hosts on each router; give p=1 or more");
+        refused(run("--topology", "dragonfly-plus:p=0,leaves=2,spines=2,h=1"), "p is the number of hosts on each leaf; give p=1 or more");
+        refused(run("--topology", "torus:4x4,hosts=0"), "hosts is the number of hosts on each switch; give hosts=1 or more");
+        refused(run("--topology", "mesh:3,hosts=0"), "give hosts=1 or more");
+        refused(run("--topology", "rlft:leaves=2,hosts=0"), "hosts is the number of hosts on each leaf");
+        refused(run("--topology", "random:switches=4,degree=2,hosts=0"), "give hosts=1 or more");
+        refused(run("--topology", "random:switches=4,degree=2,hosts=-1"), "random: hosts must be >= 0");
+        refused(run("--topology", "dragonfly:p=-1,a=4,h=2"), "dragonfly: need p >= 0");
+        Path net = dir.resolve("switches.net");
+        Files.writeString(net, "Switch 2 \"S1\"\n[1] \"S2\"[1]\nSwitch 2 \"S2\"\n[1] \"S1\"[1]\n");
+        refused(run("--topology", "file:" + net), "file:" + net + " has no hosts: no channel adapter (Ca) is cabled to a switch");
+        assertEquals(0, run("--topology", "dragonfly:p=1,a=2,h=1").code(), "one host a router is a fabric");
     }
 
     /** A net file is read as UTF-8 text: a bad byte is refused on its line, a byte-order mark dropped, a directory named. */
@@ -184,6 +261,19 @@ class CliTest {
         assertEquals(0, r.code(), r.err());
         assertEquals(300, r.toy().link.latencyNs(0));
         assertEquals("toy: --link-latency-ns is deprecated and goes away in the next release; use --link-latency TIME", r.err().strip());
+
+        Run at = run("--at", "h:1");
+        assertEquals("h:1", at.toy().connect, "the old name of a renamed option still sets it");
+        assertEquals("toy: --at is deprecated and goes away in the next release; use --connect ENDPOINT", at.err().strip());
+        Run connect = run("--connect", "h:2");
+        assertEquals("h:2", connect.toy().connect);
+        assertEquals("", connect.err(), "the new name: no warning");
+        assertEquals("d:0", run().toy().connect, "the default, once");
+        StringWriter help = new StringWriter();
+        Cli.commandLine(new Toy(), new PrintWriter(help, true), new PrintWriter(new StringWriter(), true)).usage(new PrintWriter(help, true));
+        String synopsis = help.toString().substring(0, help.toString().indexOf('\n', help.toString().indexOf("[--connect")));
+        assertTrue(synopsis.contains("[--connect=ENDPOINT]") && !synopsis.contains("--at"),
+                "the synopsis shows the new name (picocli's showed the shortest, the old one): " + help);
 
         Run bare = run("--duration", "5000");
         assertEquals(5000, bare.toy().duration.nanos());

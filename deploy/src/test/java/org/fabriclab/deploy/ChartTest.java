@@ -56,7 +56,7 @@ class ChartTest {
                         "serviceMonitor.labels.release", "prometheus", "prometheusRule.enabled", true, "prometheusRule.labels.release", "prometheus")),
                 new ValueSet("embedded without persistence, from a registry, no dashboards", values("manager.persistence.enabled", false,
                         "image.registry", "registry.lab:5000", "image.tag", "test", "dashboards.enabled", false, "fabric.linkLatency", "100ns",
-                        "fabric.traffic", "all-to-all")));
+                        "fabric.traffic", "all-to-all", "fabric.trafficGbps", "0.5", "fabric.linkGbps", "1")));
     }
 
     private static List<Map<String, Object>> containers(Map<String, Object> workload) {
@@ -366,6 +366,8 @@ class ChartTest {
         bad.put(values("fabric.trafficGbps", 0), "at '/fabric/trafficGbps'");
         bad.put(values("manager.enigne", "updn"), "additional properties 'enigne' not allowed");
         bad.put(values("fabric.timeDilation", "fast"), "at '/fabric/timeDilation'");
+        bad.put(values("fabric.topology", "fat_tree:k=4"), "at '/fabric/topology': 'fat_tree:k=4' does not match pattern");
+        bad.put(values("fabric.linkGbps", "0.0"), "at '/fabric/linkGbps'");
         List<String> failures = new ArrayList<>();
         bad.forEach((v, message) -> {
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> Chart.render(v), v.toString());
@@ -381,6 +383,11 @@ class ChartTest {
         Map<Map<String, Object>, String> refused = new LinkedHashMap<>();
         refused.put(values("manager.standby.enabled", true), "manager.standby.enabled needs fabric.mode single-pod or pod-per-switch");
         refused.put(values("fabric.topology", "file:/data/lab.net"), "a file: topology needs the file inside the image");
+        refused.put(values("manager.adminPort", 9464), "manager.adminPort and manager.metricsPort are both 9464");
+        refused.put(values("security.adminAddress", "127.0.0.1"), "security.adminAddress 127.0.0.1 is loopback: the kubelet's probes");
+        refused.put(values("fabric.mode", "pod-per-switch", "fabric.switches.dataPort", 50100),
+                "fabric.switches.managementPort and fabric.switches.dataPort are both 50100");
+        refused.put(values("fabric.trafficGbps", "1.5", "fabric.linkGbps", 1), "fabric.trafficGbps 1.5 is above fabric.linkGbps 1");
         refused.forEach((v, message) -> {
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> Chart.render(v), v.toString());
             assertTrue(e.getMessage().contains(message), e.getMessage());

@@ -81,6 +81,8 @@ class CommandLinesTest {
         refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--traffic", "uniform", "--traffic-gbps", "-1"), "emulator up",
                 "--traffic-gbps", "'-1' is not a rate above 0");
         refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--traffic-gbps", "0"), "emulator up", "'0' is not a rate above 0");
+        refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--traffic", "uniform", "--traffic-gbps", "20", "--link-gbps", "10"),
+                "emulator up", "--traffic-gbps': 20.0 Gbps per host is above the 10.0 Gbps links (--link-gbps)", "give at most 10.0");
         refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--link-gbps", "0"), "emulator up", "--link-gbps", "'0' is not a rate above 0");
         refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--threads", "0"), "emulator up", "--threads must be 1..256, not 0");
         refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--management-port", "-3"), "emulator up", "--management-port -3 is not a TCP port");

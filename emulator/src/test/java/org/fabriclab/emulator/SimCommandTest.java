@@ -158,12 +158,27 @@ class SimCommandTest {
             {"--duration", "0us", "--duration must be above 0, not 0us"},
             {"--vls", "16", "'16' is not a number of data lanes; give a whole number from 1 to 15"},
             {"--buffer", "2000000000", "'2000000000' is not a buffer size in packets"},
+            {"--load", "abc", "Invalid value for option '--load': 'abc' is not a number; give a decimal number such as 0.5 or 1e-3"},
+            {"--seed", "1e9", "Invalid value for option '--seed': '1e9' is not a whole number"},
         };
         for (String[] b : bad) {
             String[] args = b[0].equals("--topology") ? new String[] {"sim", b[0], b[1]}
                     : new String[] {"sim", "--topology", "fat-tree:k=4,levels=3", b[0], b[1]};
             assertRefused(run(args), "emulator sim", b[0], b[2]);
         }
+    }
+
+    /**
+     * Buffers the simulator's packet pool cannot hold (15 lanes of 4,096-packet input and output
+     * buffers on a 512-host fat tree: 346 million packets, above the 268 million one pool's int-indexed
+     * headers take) are refused with the numbers and what to lower, not a NegativeArraySizeException.
+     */
+    @Test
+    void buffersBeyondThePacketPoolAreRefusedWithTheirNumbers() {
+        assertRefused(run("sim", "--topology", "fat-tree:k=8,levels=3", "--vls", "15", "--buffer", "4096", "--output-buffer", "4096"),
+                "emulator sim", "the fabric's buffers hold 346,153,473 packets", "3,072 linked ports x 15 lanes x 4096 packets of input buffer",
+                "2,560 switch ports x 15 x 4096 of output buffer", "512 hosts' send queues", "one packet pool holds at most 268,435,454",
+                "lower --buffer, --output-buffer or --vls, or simulate a smaller fabric");
     }
 
     /** adv+1 is group-shift: the same traffic, so the same report, every simulated value bit for bit (and the same name). */
@@ -382,7 +397,9 @@ class SimCommandTest {
         assertRefused(run(concat(small, "--cc", "cubic")), "emulator sim", "'--cc'", "cubic", "none, dcqcn, swift, rl-cc");
         assertRefused(run(concat(small, "--cc", "swift", "--cc-param", "kmin_bytes=1")), "emulator sim", "kmin_bytes", "target_us");
         assertRefused(run(concat(small, "--cc", "swift", "--cc-param", "beta=x")), "emulator sim", "beta=x", "not a number");
-        assertRefused(run(concat(small, "--cc", "dcqcn", "--cc-param", "g=2")), "emulator sim", "g 2.0");
+        assertRefused(run(concat(small, "--cc", "dcqcn", "--cc-param", "g=2")), "emulator sim", "--cc-param g=2: ", "g 2.0");
+        assertRefused(run(concat(small, "--cc", "dcqcn", "--cc-param", "pmax=2")), "emulator sim",
+                "--cc-param pmax=2: ECN pmax 2.0 is not in (0, 1]");
         assertRefused(run(concat(small, "--cc", "swift", "--cc-param", "ack_every=0")), "emulator sim",
                 "--cc-param ack_every=0: a whole number of packets from 1 to 64 is needed");
         assertRefused(run(concat(small, "--cc", "rl-cc", "--cc-param", "ack_delay_us=0")), "emulator sim", "ack_delay_us=0");

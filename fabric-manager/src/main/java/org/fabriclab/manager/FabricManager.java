@@ -260,7 +260,7 @@ public final class FabricManager implements AutoCloseable {
         this.chain = EngineChain.parse(engineChain);
         this.registry = registry;
         this.qtables = new QTables(this, fanOut, heavySweep, lidFile == null ? null : lidFile.toAbsolutePath().getParent());
-        snapshot = Snapshot.initial(engineChain).toBuilder().tableVersion(TableVersionFile.read(versionFile)).build();
+        snapshot = Snapshot.initial(chain.spec()).toBuilder().tableVersion(TableVersionFile.read(versionFile)).build();
         sweepTimer = Timer.builder("fabric.sweep.duration").description("heavy sweep: discovery, LIDs, routing, validation, push, activation").register(registry);
         routingTimer = Timer.builder("fabric.routing.duration").description("routing-engine chain").register(registry);
         pushTimer = Timer.builder("fabric.push.duration").description("table push and port activation").register(registry);
@@ -467,7 +467,7 @@ public final class FabricManager implements AutoCloseable {
                 return;
             }
             chain = parsed;
-            publish(snapshot.withEngineChain(spec));
+            publish(snapshot.withEngineChain(parsed.spec()));
             done.complete(heavySweep());
         });
         return done;

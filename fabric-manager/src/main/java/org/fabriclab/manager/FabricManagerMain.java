@@ -4,6 +4,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +27,7 @@ import org.fabriclab.cli.EngineOption;
 import org.fabriclab.cli.EngineParamOption;
 import org.fabriclab.cli.LaneOptions;
 import org.fabriclab.cli.LinkOptions;
+import org.fabriclab.cli.Pem;
 import org.fabriclab.cli.Ports;
 import org.fabriclab.cli.TimeDilationOption;
 import org.fabriclab.cli.TimeSpan;
@@ -73,7 +77,7 @@ public final class FabricManagerMain implements Callable<Integer> {
     @Mixin
     EngineParamOption engineParam;
 
-    @Option(names = "--admin-port", defaultValue = "50051", description = "Admin gRPC port (0 picks one). Default: ${DEFAULT-VALUE}")
+    @Option(names = "--admin-port", defaultValue = "50051", paramLabel = "PORT", description = "Admin gRPC port (0 picks one). Default: ${DEFAULT-VALUE}")
     int adminPort;
 
     @Option(names = "--admin-address", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
@@ -102,7 +106,7 @@ public final class FabricManagerMain implements Callable<Integer> {
     @Option(names = "--admin-reflection", description = "Serve gRPC server reflection on the admin port (off by default: it lists every call)")
     boolean adminReflection;
 
-    @Option(names = "--metrics-port", defaultValue = "9464", description = "Prometheus /metrics port (0 picks one). Default: ${DEFAULT-VALUE}")
+    @Option(names = "--metrics-port", defaultValue = "9464", paramLabel = "PORT", description = "Prometheus /metrics port (0 picks one). Default: ${DEFAULT-VALUE}")
     int metricsPort;
 
     @Option(names = "--state-dir", defaultValue = "${user.home}/.fabriclab", paramLabel = "DIR",
@@ -263,6 +267,24 @@ public final class FabricManagerMain implements Callable<Integer> {
         Cli.exit(new FabricManagerMain(), args);
     }
 
+    /**
+     * The state directory made if missing and written to once (a file created and deleted: root
+     * passes every permission check, /proc refuses all the same), before anything starts: one it
+     * cannot keep state in was found only by warnings after the fabric started, the M_Key's named
+     * and not the option, and the LIDs, table version and SM GUID then lived for one run only.
+     */
+    static void checkStateDir(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            Files.delete(Files.createTempFile(dir, ".check", ""));
+        } catch (IOException e) {
+            String why = e instanceof FileAlreadyExistsException ? "a file, not a directory"
+                    : e instanceof NoSuchFileException ? "it cannot be made there" : Pem.why(e);
+            throw new IllegalArgumentException("--state-dir " + dir + ": cannot keep state there (" + why + "); give a directory "
+                    + "this user can write (it keeps guid2lid, the table version, the SM GUID, the M_Key and Q-table snapshots)");
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         if ((emulate == null) == (connect == null)) {
@@ -273,6 +295,9 @@ public final class FabricManagerMain implements Callable<Integer> {
         }
         if (smGuid != null && !smGuid.matches("(0x)?[0-9a-fA-F]{1,16}")) {
             throw new IllegalArgumentException("--sm-guid must be up to 16 hex digits, not '" + smGuid + "'");
+        }
+        if (smGuid != null && hex(smGuid) == 0) { // InfiniBand reserves GUID 0: no node has it, and the net files refuse it
+            throw new IllegalArgumentException("--sm-guid 0 is no GUID (0 is reserved); give a non-zero one, or leave the option out");
         }
         Ports.check("--admin-port", adminPort);
         Ports.check("--metrics-port", metricsPort);
@@ -290,6 +315,7 @@ public final class FabricManagerMain implements Callable<Integer> {
                             + "and --admin-tls-key" : "calls that change the fabric are taken from this machine only; give --admin-token-file");
         }
         Map<String, String> engineParams = new LinkedHashMap<>(EngineParamOption.checked(engineParam.params, engine.chain));
+        checkStateDir(stateDir);
         QTables.checkSeedSnapshot(stateDir, engineParams.get(HeavySweep.QTABLE_SEED));
         if (outputBuffer < 0 || outputBuffer > SwitchCore.MAX_OUTPUT_BUFFER) {
             throw new IllegalArgumentException("--output-buffer must be 0.." + SwitchCore.MAX_OUTPUT_BUFFER + ", not " + outputBuffer);
@@ -306,15 +332,14 @@ public final class FabricManagerMain implements Callable<Integer> {
         }
         // every port checked before the fabric is built: a busy one is one line, not a stack trace after the start
         InetSocketAddress adminAt = new InetSocketAddress(adminBind, adminPort);
-        Ports.free("--admin-port", adminAt);
-        Ports.free("--metrics-port", new InetSocketAddress(metricsBind, metricsPort));
+        Ports.freeBoth("--admin-port", adminAt, "--metrics-port", new InetSocketAddress(metricsBind, metricsPort));
         if (jobOptions.given() && emulate == null) {
             throw new IllegalArgumentException("--job runs on the embedded fabric's hosts (--emulate); a fabric reached by --connect runs "
                     + "its jobs itself (emulator up --job)");
         }
         List<Simulation.Job> jobs = emulate == null ? List.of() : jobOptions.placeLive(emulate.fabric(), traffic, link.linkGbps, TRAFFIC_PAYLOAD, jobSeed);
         TrafficPattern pattern = !jobs.isEmpty() ? null
-                : emulate == null ? traffic.pattern("uniform") : traffic.pattern("uniform", emulate.fabric());
+                : emulate == null ? traffic.pattern("uniform") : traffic.pattern("uniform", emulate.fabric(), link.linkGbps);
         CongestionControl.Settings ccSettings = cc.settings(link.linkGbps);
         if (ccSettings != null && emulate == null) {
             throw new IllegalArgumentException("--cc sets the embedded fabric's hosts (--emulate); a fabric reached by --connect runs "

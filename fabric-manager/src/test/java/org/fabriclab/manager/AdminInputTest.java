@@ -66,6 +66,8 @@ class AdminInputTest {
         c.add(new Case("SetEngine", SetEngineRequest.newBuilder().setChain(",".repeat(65_536)).build(), invalid, "empty routing engine chain"));
         c.add(new Case("SetEngine", SetEngineRequest.newBuilder().setChain("minhopp").build(), invalid, "minhopp"));
         c.add(new Case("SetEngine", SetEngineRequest.getDefaultInstance(), invalid, "empty"));
+        c.add(new Case("SetEngine", SetEngineRequest.newBuilder().setChain("updn,minhop,updn").build(), invalid,
+                "routing engine chain 'updn,minhop,updn' names updn twice; name each engine once"));
         c.add(new Case("RouteJob", RouteJobRequest.newBuilder().setNodes(HUGE).build(), invalid, "nothing was changed"));
         c.add(new Case("RouteJob", RouteJobRequest.newBuilder().setNodes("L0_H[0-").build(), invalid, "nothing was changed"));
         c.add(new Case("RouteJob", RouteJobRequest.newBuilder().setNodes("L0").build(), invalid, "nothing was changed"));
@@ -134,6 +136,10 @@ class AdminInputTest {
                     assertEquals(before, state(admin), "changed by garbage at " + m.getBareMethodName());
                 }
                 assertTrue(wrong.isEmpty(), String.join("\n", wrong));
+
+                // an empty entry is passed over as OpenSM's list reader does, and the chain is kept without it
+                admin.setEngine(SetEngineRequest.newBuilder().setChain("updn,, minhop,").build());
+                assertEquals("updn,minhop", admin.getEngine(org.fabriclab.proto.v1.GetEngineRequest.getDefaultInstance()).getChain());
             } finally {
                 ch.shutdownNow();
             }

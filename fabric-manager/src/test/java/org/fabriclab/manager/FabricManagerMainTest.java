@@ -45,6 +45,8 @@ class FabricManagerMainTest {
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--perf-interval", "often"), "--perf-interval", "'often' is not a duration");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--sweep-interval", "1500ms"), "--sweep-interval is whole seconds, not 1500ms");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--sm-priority", "16"), "--sm-priority must be 0..15");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--sm-guid", "xyz"), "--sm-guid must be up to 16 hex digits, not 'xyz'");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--sm-guid", "0x0"), "--sm-guid 0 is no GUID (0 is reserved)");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--top-flows", "-1"), "--top-flows must be 0 or more, not -1");
         refused(run("--emulate", "fat-tree:k=4,levels=2", "--cc", "swift", "--cc-param", "beta=2"), "swift needs", "beta in (0, 1]");
         refused(run("--connect", "localhost:50100", "--cc", "dcqcn"), "--cc sets the embedded fabric's hosts (--emulate)");
@@ -98,11 +100,26 @@ class FabricManagerMainTest {
         String[] e = {"--emulate", "fat-tree:k=4,levels=2"};
         refused(run(concat(e, "--traffic-gbps", "-1")), "--traffic-gbps", "'-1' is not a rate above 0");
         refused(run(concat(e, "--traffic-gbps", "0")), "--traffic-gbps", "'0' is not a rate above 0");
+        refused(run(concat(e, "--traffic-gbps", "150")), "--traffic-gbps': 150.0 Gbps per host is above the 100.0 Gbps links");
         refused(run(concat(e, "--link-gbps", "0")), "--link-gbps", "'0' is not a rate above 0");
         refused(run(concat(e, "--link-gbps", "NaN")), "--link-gbps");
         refused(run(concat(e, "--perf-interval", "0")), "--perf-interval must be above 0, not 0");
         refused(run(concat(e, "--perf-interval", "500us")), "--perf-interval must be 1ms or more, not 500us");
         refused(run(concat(e, "--admin-port", "70000")), "--admin-port 70000 is not a TCP port (0..65535; 0 takes any free one)");
+        // a state directory it cannot keep state in: refused naming the option (was warnings after the start, the M_Key's first)
+        refused(run(concat(e, "--state-dir", "/proc/fabriclab-state", "--admin-port", "0", "--metrics-port", "0")),
+                "--state-dir /proc/fabriclab-state: cannot keep state there (it cannot be made there); give a directory this user can write");
+        Path file = Files.createTempFile("state", ".txt");
+        try {
+            refused(run(concat(e, "--state-dir", file.toString(), "--admin-port", "0", "--metrics-port", "0")),
+                    "--state-dir " + file + ": cannot keep state there (a file, not a directory)");
+        } finally {
+            Files.delete(file);
+        }
+        // one port for both servers: refused before the fabric starts (the metrics server's bind failed after it, as 'another process')
+        refused(run(concat(e, "--admin-port", "45678", "--metrics-port", "45678")),
+                "--admin-port and --metrics-port are both 45678: each server needs a port of its own");
+        refused(run(concat(e, "--admin-port", "45678", "--metrics-port", "45678", "--metrics-address", "0.0.0.0")), "are both 45678");
         // an address this machine does not have (TEST-NET-2): refused before the fabric starts, as not this machine's, even with port 0
         refused(run(concat(e, "--metrics-address", "198.51.100.7", "--metrics-port", "0", "--admin-port", "0")),
                 "--metrics-port 0: cannot listen on 198.51.100.7", "it is not an address of this machine");

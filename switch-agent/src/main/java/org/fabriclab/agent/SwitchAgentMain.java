@@ -96,10 +96,10 @@ public final class SwitchAgentMain implements Callable<Integer> {
                     + "Default: localhost on loopback, else the --address (needed with 0.0.0.0)")
     String advertiseHost;
 
-    @Option(names = "--management-port", defaultValue = "0", description = "gRPC management port (0 picks one). Default: ${DEFAULT-VALUE}")
+    @Option(names = "--management-port", defaultValue = "0", paramLabel = "PORT", description = "gRPC management port (0 picks one). Default: ${DEFAULT-VALUE}")
     int managementPort;
 
-    @Option(names = "--data-port", defaultValue = "0", description = "TCP port accepting data links (0 picks one). Default: ${DEFAULT-VALUE}")
+    @Option(names = "--data-port", defaultValue = "0", paramLabel = "PORT", description = "TCP port accepting data links (0 picks one). Default: ${DEFAULT-VALUE}")
     int dataPort;
 
     @Option(names = "--management-address", paramLabel = "ADDRESS",
@@ -204,6 +204,9 @@ public final class SwitchAgentMain implements Callable<Integer> {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--guid " + guid + " is not a hex GUID");
         }
+        if (nodeGuid == 0) { // InfiniBand reserves GUID 0; a manager's discovery keys nodes by GUID, and net files refuse it
+            throw new IllegalArgumentException("--guid " + guid + " is no GUID (0 is reserved); give a non-zero one");
+        }
         if (ports < 1 || ports > 254) {
             throw new IllegalArgumentException("--ports must be 1..254, not " + ports);
         }
@@ -256,8 +259,7 @@ public final class SwitchAgentMain implements Callable<Integer> {
         if (outputBuffer < 0 || outputBuffer > SwitchCore.MAX_OUTPUT_BUFFER) {
             throw new IllegalArgumentException("--output-buffer must be 0.." + SwitchCore.MAX_OUTPUT_BUFFER + ", not " + outputBuffer);
         }
-        Ports.free("--management-port", mgmtBind);
-        Ports.free("--data-port", dataBind);
+        Ports.freeBoth("--management-port", mgmtBind, "--data-port", dataBind);
         ManagedNode node = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, nodeGuid, name, ports));
         Server mgmt;
         try {

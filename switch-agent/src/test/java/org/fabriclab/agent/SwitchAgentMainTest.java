@@ -24,6 +24,9 @@ class SwitchAgentMainTest {
     void badValuesAreRefused() {
         String[] ok = {"--name", "S", "--guid", "0x200000", "--ports", "4"};
         refused("'1x' is not a duration", concat(ok, "--link-latency", "1x"));
+        refused("--guid 0x0 is no GUID (0 is reserved); give a non-zero one", "--name", "S", "--guid", "0x0", "--ports", "4");
+        refused("--management-port and --data-port are both 45679: each server needs a port of its own",
+                concat(ok, "--management-port", "45679", "--data-port", "45679"));
         refused("has no unit", concat(ok, "--link-latency", "100"));
         refused("--link 9=localhost:1:1: port 9 is outside 1..4", concat(ok, "--link", "9=localhost:1:1"));
         refused("--link 1=localhost is not PORT=HOST:DATAPORT:PEERPORT", concat(ok, "--link", "1=localhost"));

@@ -77,13 +77,19 @@ public final class TrafficOptions {
 
     /**
      * The live pattern given, or {@code defaultName}'s (null for {@code none}), refused if it cannot
-     * run on {@code fabric} ({@link SimPatterns#checkFits}): for the commands to call before they start anything.
+     * run on {@code fabric} ({@link SimPatterns#checkFits}) or if {@code --traffic-gbps} is above
+     * the links' {@code linkGbps} (a host cannot offer more than its link carries; 20 for 0.2 ran
+     * at D=1000 and filled every source queue): for the commands to call before they start anything.
      *
-     * @throws IllegalArgumentException one line naming {@code --traffic}, the value and the reason
+     * @throws IllegalArgumentException one line naming {@code --traffic} or {@code --traffic-gbps}, the value and the reason
      */
-    public TrafficPattern pattern(String defaultName, Fabric fabric) {
+    public TrafficPattern pattern(String defaultName, Fabric fabric, double linkGbps) {
         TrafficPattern p = pattern(defaultName);
         SimPatterns.checkFits("--traffic", p, fabric);
+        if (p != null && gbps > linkGbps) {
+            throw new IllegalArgumentException("Invalid value for option '--traffic-gbps': " + gbps + " Gbps per host is above the "
+                    + linkGbps + " Gbps links (--link-gbps), more than a host's link carries; give at most " + linkGbps);
+        }
         return p;
     }
 

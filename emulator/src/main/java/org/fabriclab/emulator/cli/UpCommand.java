@@ -1,6 +1,8 @@
 package org.fabriclab.emulator.cli;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -46,7 +48,7 @@ public final class UpCommand implements Callable<Integer> {
     /** EmulatedFabric's "TCP on a free port" (its 0 means in-process only, which this command cannot serve). */
     private static final int ANY_TCP_PORT = -1;
 
-    @Option(names = "--management-port", defaultValue = "50100", description = "TCP port of the management server (0: any free port, printed). Default: ${DEFAULT-VALUE}")
+    @Option(names = "--management-port", defaultValue = "50100", paramLabel = "PORT", description = "TCP port of the management server (0: any free port, printed). Default: ${DEFAULT-VALUE}")
     int port;
 
     @Mixin
@@ -96,6 +98,33 @@ public final class UpCommand implements Callable<Integer> {
             description = "Stop after this long (ms, s; 0: until interrupted). Default: ${DEFAULT-VALUE}")
     TimeSpan exitAfter;
 
+    /**
+     * What one switch process holds resident, idle: 96 MB measured (8 switch processes of
+     * fat-tree:k=4,levels=2, 21:31 UTC 2026-11-27, load 5; each JVM is started with -Xmx256m and
+     * grows under traffic).
+     */
+    static final long SWITCH_PROCESS_BYTES = 96L << 20;
+
+    /**
+     * Refuses {@code --processes} for more switch processes than the machine's memory holds even
+     * idle: each is a JVM, and fat-tree:k=16,levels=3's 768 would need about 72 GB, swapping or
+     * killing what else runs long before the fabric is up.
+     */
+    static void checkProcessesFit(int switches, long physicalBytes) {
+        long need = switches * SWITCH_PROCESS_BYTES;
+        if (physicalBytes > 0 && need > physicalBytes) {
+            throw new IllegalArgumentException(String.format("--processes starts a JVM for each of the %,d switches, about %.1f GB idle "
+                    + "(%d MB each), more than this machine's %.1f GB of memory; run the switches in this JVM (without --processes) or "
+                    + "give a smaller topology", switches, need / 1e9, SWITCH_PROCESS_BYTES >> 20, physicalBytes / 1e9));
+        }
+    }
+
+    /** The machine's physical memory, or 0 where the JVM cannot tell. */
+    private static long physicalMemoryBytes() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
+                ? os.getTotalMemorySize() : 0;
+    }
+
     @Override
     public Integer call() throws Exception {
         InetAddress bind = BindAddress.parse("--management-address", managementAddress);
@@ -108,7 +137,7 @@ public final class UpCommand implements Callable<Integer> {
         Fabric f = topology.fabric();
         int sourceQueue = traffic.sourceQueuePackets();
         List<Simulation.Job> jobs = jobOptions.placeLive(f, traffic, link.linkGbps, PAYLOAD_BYTES, seed);
-        TrafficPattern pattern = traffic.pattern("none", f);
+        TrafficPattern pattern = traffic.pattern("none", f, link.linkGbps);
         CongestionControl.Settings ccSettings = cc.settings(link.linkGbps);
         if (ccSettings != null && ccSettings.marking() != null && switchAgents != null) {
             spec.commandLine().getErr().println("emulator up: warning: " + ccSettings.name() + " needs the switches to mark ECN; switches run "
@@ -117,6 +146,9 @@ public final class UpCommand implements Callable<Integer> {
         }
         if (threads < 1 || threads > 256) {
             throw new IllegalArgumentException("--threads must be 1..256, not " + threads);
+        }
+        if (processes) {
+            checkProcessesFit(f.switchCount(), physicalMemoryBytes());
         }
         long latencyNs = link.liveLatencyNs(0);
         Ports.check("--management-port", port);

@@ -801,19 +801,35 @@ public final class Simulation {
         int endpoints = f.endpointCount();
         // every packet holds a send-queue slot or a credit of the buffer it is headed for, or is
         // the one a host's source holds for its lane's full send queue
-        long slots = (long) endpoints * (c.vls() * SEND_QUEUE + 1 + (c.cc() == null ? 0 : HostCore.CONTROL_QUEUE)) + 1;
+        long hostSlots = (long) endpoints * (c.vls() * SEND_QUEUE + 1 + (c.cc() == null ? 0 : HostCore.CONTROL_QUEUE)) + 1;
         // credits in 64-byte blocks: a slot is the run's data packet, and with congestion control an ACK
         // or CNP (a header) takes a block of it; the pool as before, growing if small packets fill the buffers
         blocks = CreditBlocks.of(frameBytes, c.cc() == null ? frameBytes : FrameSizes.DATA_HEADER);
-        long most = slots;
+        long linkedPorts = 0;
+        long switchPorts = 0;
         for (int g = 0; g < f.globalPortCount(); g++) {
-            slots += f.peerNode(g) == Fabric.NONE ? 0 : (long) c.vls() * c.bufferPackets();
-            most += f.peerNode(g) == Fabric.NONE ? 0 : (long) c.vls() * blocks.mostPackets(c.bufferPackets());
+            linkedPorts += f.peerNode(g) == Fabric.NONE ? 0 : 1;
             // and a switch's output buffers
-            slots += f.isSwitch(f.nodeOfGlobalPort(g)) ? (long) c.vls() * c.outputBufferPackets() : 0;
-            most += f.isSwitch(f.nodeOfGlobalPort(g)) ? (long) c.vls() * blocks.mostPackets(c.outputBufferPackets()) : 0;
+            switchPorts += f.isSwitch(f.nodeOfGlobalPort(g)) ? 1 : 0;
         }
-        pool = new PacketPool(Math.toIntExact(slots), (int) Math.min(Integer.MAX_VALUE - 8, most));
+        long slots = hostSlots + linkedPorts * c.vls() * c.bufferPackets() + switchPorts * c.vls() * c.outputBufferPackets();
+        long most = hostSlots + linkedPorts * c.vls() * blocks.mostPackets(c.bufferPackets())
+                + switchPorts * c.vls() * blocks.mostPackets(c.outputBufferPackets());
+        long heap = Runtime.getRuntime().maxMemory();
+        if (slots > PacketPool.MAX_CAPACITY || slots * PacketPool.MIN_BYTES_PER_PACKET > heap) {
+            // refused before a NegativeArraySizeException, or an OutOfMemoryError after filling the heap
+            String output = c.outputBufferPackets() == 0 ? ""
+                    : String.format(", %,d switch ports x %d x %d of output buffer", switchPorts, c.vls(), c.outputBufferPackets());
+            throw new IllegalArgumentException(String.format("the fabric's buffers hold %,d packets (%,d linked ports x %d lanes x %d "
+                    + "packets of input buffer%s, %,d in the %,d hosts' send queues), more than the simulator can hold: %s; lower "
+                    + "--buffer, --output-buffer or --vls, or simulate a smaller fabric",
+                    slots, linkedPorts, c.vls(), c.bufferPackets(), output, hostSlots, endpoints,
+                    slots > PacketPool.MAX_CAPACITY ? String.format("one packet pool holds at most %,d", PacketPool.MAX_CAPACITY)
+                            : String.format("their pool alone needs %.1f GiB, and this JVM's heap is %.1f GiB (a larger one: "
+                                    + "JAVA_OPTS=-Xmx...)", slots * (double) PacketPool.MIN_BYTES_PER_PACKET / (1L << 30),
+                                    heap / (double) (1L << 30))));
+        }
+        pool = new PacketPool((int) slots, (int) Math.min(PacketPool.MAX_CAPACITY, most));
         queue = new EventQueue(endpoints);
         switchCore = new SwitchCore[f.nodeCount()];
         hostCore = new HostCore[endpoints];

@@ -1,18 +1,17 @@
 package org.fabriclab.manager.discovery;
 
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-
-
-
 import org.fabriclab.manager.channel.FanOut;
-
 import org.fabriclab.proto.v1.GetNodeRecordRequest;
 import org.fabriclab.proto.v1.NodeInfo;
 import org.fabriclab.proto.v1.NodeRecord;
@@ -35,6 +34,26 @@ import org.slf4j.LoggerFactory;
 public final class Discovery {
     private static final Logger LOG = LoggerFactory.getLogger(Discovery.class);
     private final FanOut fanOut;
+
+    /**
+     * Why the seed could not be read, told by what answered: nothing (the fabric is not running, a
+     * wrong port), a gRPC server without the management service (a fabric manager's admin port:
+     * {@code --connect localhost:50051}), or a server that does not speak HTTP/2 (the daemon's
+     * metrics port, another web server), each with what to give instead.
+     */
+    static String seedFailure(String seed, Throwable failure) {
+        String why = FanOut.describe(failure);
+        Status.Code code = failure instanceof StatusRuntimeException s ? s.getStatus().getCode() : Status.Code.UNKNOWN;
+        if (code == Status.Code.UNIMPLEMENTED) {
+            return "the seed " + seed + " is a gRPC server but not a node's management endpoint (" + why + "): a fabric manager's "
+                    + "admin port? Give --connect the endpoint 'emulator up' prints (HOST:PORT/GUID)";
+        }
+        if (code == Status.Code.INTERNAL && why.toLowerCase(Locale.ROOT).contains("http2")) {
+            return "the seed " + seed + " does not speak HTTP/2, so it is no gRPC server (" + why + "): a metrics or web port? Give "
+                    + "--connect the management endpoint 'emulator up' prints (HOST:PORT/GUID)";
+        }
+        return "the seed " + seed + " does not answer: " + why + "; check that the fabric is running and the address is right";
+    }
 
     /** Queries the nodes of each layer through {@code fanOut}, retrying (reads are safe to redo). */
     public Discovery(FanOut fanOut) {
@@ -62,8 +81,7 @@ public final class Discovery {
                 if (r.ok()) {
                     found.add(r.value());
                 } else if (first) {
-                    throw new DiscoveryException("the seed " + r.item() + " does not answer: " + FanOut.describe(r.failure())
-                            + "; check that the fabric is running and the address is right");
+                    throw new DiscoveryException(seedFailure(r.item(), r.failure()));
                 } else {
                     LOG.warn("node at {} does not answer ({}); it is left out of this sweep", r.item(), FanOut.describe(r.failure()));
                 }

@@ -21,24 +21,39 @@ public final class EngineChain {
     /** The last engine is the {@code minhop} this chain appended, not one its spec named. */
     private final boolean appendedFallback;
 
-    private EngineChain(List<RoutingEngine> engines, boolean appendedFallback) {
+    /** The chain as written back: its keys in the order given, without empty entries. */
+    private final String spec;
+
+    private EngineChain(List<RoutingEngine> engines, boolean appendedFallback, String spec) {
         this.engines = List.copyOf(engines);
         this.appendedFallback = appendedFallback;
+        this.spec = spec;
     }
 
     /**
      * Parses a chain spec: engine keys separated by commas, optionally ending with {@code no_fallback}.
+     * Empty entries ({@code updn,,minhop}, a trailing comma) are passed over, as OpenSM's
+     * {@code routing_engine} list is read (strtok_r on {@code ", \t\n"}, which runs separators
+     * together); {@link #spec()} gives the chain without them. An engine named twice is refused:
+     * OpenSM would set it up and try it twice, and a second try of the same engine on the same
+     * fabric cannot succeed where the first failed.
      *
-     * @throws IllegalArgumentException for an empty spec or an unknown engine key
+     * @throws IllegalArgumentException for an empty spec, an unknown engine key or a key named twice
      */
     public static EngineChain parse(String spec) {
         List<RoutingEngine> list = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
         boolean fallback = true;
         for (String part : spec.split(",")) {
             String key = part.strip();
             if (key.isEmpty()) {
                 continue;
             }
+            if (keys.contains(key)) {
+                throw new IllegalArgumentException("routing engine chain '" + Excerpt.bare(spec) + "' names " + Excerpt.bare(key)
+                        + " twice; name each engine once (the chain tries them in order, and the same engine fails the same way twice)");
+            }
+            keys.add(key);
             if (key.equals("no_fallback")) {
                 fallback = false;
                 continue;
@@ -52,7 +67,12 @@ public final class EngineChain {
         if (append) {
             list.add(new MinHopEngine());
         }
-        return new EngineChain(list, append);
+        return new EngineChain(list, append, String.join(",", keys));
+    }
+
+    /** The chain's spec as parsed, without empty entries or spaces ({@code updn, ,minhop} gives {@code updn,minhop}). */
+    public String spec() {
+        return spec;
     }
 
     /** The engine keys in order, fallback included. */

@@ -24,6 +24,7 @@ final class RandomRegular {
         long seed = spec.intParam("seed", 1);
         spec.checkAllUsed(List.of("switches", "degree", "hosts", "seed"));
         TopologySpec.require(n >= 2 && degree >= 1 && degree < n, "random: need switches >= 2 and 1 <= degree < switches");
+        TopologySpec.require(hosts >= 0, "random: hosts must be >= 0");
         TopologySpec.require((long) n * degree % 2 == 0, "random: switches * degree must be even");
         TopologySpec.require(n <= 20_000 && degree + hosts <= FabricBuilder.MAX_PORTS, "random: fabric too large");
         SplittableRandom rnd = new SplittableRandom(seed);

@@ -66,6 +66,25 @@ public final class Topologies {
     }
 
     /**
+     * The parameter of a generator spec that sets how many hosts each switch gets, and of which
+     * switches ({@code p} of a dragonfly's routers, {@code hosts} of a torus's switches), or null
+     * for a kind whose every fabric has hosts (fat trees, papers' systems) or a file.
+     */
+    public static HostsParameter hostsParameter(String text) {
+        return switch (TopologySpec.parse(text).kind()) {
+            case "dragonfly" -> new HostsParameter("p", "router");
+            case "dragonfly-plus" -> new HostsParameter("p", "leaf");
+            case "rlft" -> new HostsParameter("hosts", "leaf");
+            case "torus", "mesh", "random" -> new HostsParameter("hosts", "switch");
+            default -> null;
+        };
+    }
+
+    /** A generator's parameter {@code name}: the number of hosts on each switch of kind {@code on}. */
+    public record HostsParameter(String name, String on) {
+    }
+
+    /**
      * Builds a fabric from any spec, reading {@code file:PATH} through {@code opener}.
      *
      * @throws IOException a {@link org.fabriclab.routing.format.FormatException} for a malformed file

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.fabriclab.routing.text.Excerpt;
 
 /**
@@ -203,10 +204,19 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
             }
             values.put(e.getKey(), d);
         }
-        if (s instanceof Dcqcn.Params) {
-            return Dcqcn.Params.of(values);
+        try {
+            if (s instanceof Dcqcn.Params) {
+                return Dcqcn.Params.of(values);
+            }
+            return s instanceof Swift.Params ? Swift.Params.of(values) : RlCc.Params.of(values);
+        } catch (IllegalArgumentException x) { // the defaults hold: the values given broke a rule ("ECN pmax 2.0 is not in (0, 1]")
+            if (overrides.isEmpty() || x.getMessage().startsWith("--cc-param")) {
+                throw x;
+            }
+            throw new IllegalArgumentException("--cc-param " + overrides.entrySet().stream()
+                    .map(o -> Excerpt.bare(o.getKey()) + "=" + Excerpt.bare(o.getValue())).collect(Collectors.joining(" ")) + ": "
+                    + x.getMessage(), x);
         }
-        return s instanceof Swift.Params ? Swift.Params.of(values) : RlCc.Params.of(values);
     }
 
     /** The algorithms {@code --cc-param} applies to, as errors list them: {@code --cc dcqcn, swift or rl-cc}. */

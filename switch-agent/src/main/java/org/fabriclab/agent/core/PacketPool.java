@@ -59,6 +59,11 @@ public final class PacketPool {
     private static final int ROUTE_LO = 6;
     private static final int ROUTE_HI = 7;
 
+    /** The most packets one pool holds: its headers are one {@code int[]} of {@code PAD + capacity * STRIDE} ints. */
+    public static final int MAX_CAPACITY = (Integer.MAX_VALUE - 8 - PAD) / STRIDE;
+    /** The least heap a packet of a pool takes: its header ints, two {@code long}s, a free-list int and a (compressed) reference. */
+    public static final int MIN_BYTES_PER_PACKET = STRIDE * Integer.BYTES + 2 * Long.BYTES + Integer.BYTES + 4;
+
     private int[] header;
     private long[] timestamp;
     private long[] sent;
@@ -78,10 +83,13 @@ public final class PacketPool {
      * A pool of {@code capacity} handles that doubles, up to {@code limit}, when every handle is in
      * use: where buffers counted in blocks ({@link CreditBlocks}) can hold more small packets than
      * their slots, the pool is sized for the slots and grows only if small packets fill them.
+     *
+     * @throws IllegalArgumentException a capacity below 1, or a limit below it or above {@link #MAX_CAPACITY}
      */
     public PacketPool(int capacity, int limit) {
-        if (capacity < 1 || limit < capacity) {
-            throw new IllegalArgumentException("a packet pool of " + capacity + " handles growing to " + limit);
+        if (capacity < 1 || limit < capacity || limit > MAX_CAPACITY) {
+            throw new IllegalArgumentException("a packet pool of " + capacity + " packets growing to " + limit + " is outside 1.."
+                    + MAX_CAPACITY);
         }
         this.limit = limit;
         header = new int[PAD + capacity * STRIDE];

@@ -1,6 +1,8 @@
 package org.fabriclab.agent.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
 import org.junit.jupiter.api.Test;
@@ -12,6 +14,14 @@ import org.junit.jupiter.api.Test;
  */
 class PacketPoolTest {
     private static final int RESERVED = 0xF000_0000;
+
+    /** A capacity whose header array would wrap an int is refused by its size, not a NegativeArraySizeException. */
+    @Test
+    void aPoolBeyondAnIntIndexedHeaderIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new PacketPool(PacketPool.MAX_CAPACITY + 1));
+        assertEquals("a packet pool of 268435455 packets growing to 268435455 is outside 1..268435454", e.getMessage());
+        assertTrue(4 + 8L * PacketPool.MAX_CAPACITY <= Integer.MAX_VALUE - 8, "the header array of the largest pool is one Java allocates");
+    }
 
     @Test
     void everyFieldKeepsToItsBitsAndTheReservedBitsSurvive() throws Exception {
