@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.fabriclab.agent.core.ClosedLoop;
+import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.PortCounterArray;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.agent.link.LiveHost;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
 class LiveClosedLoopRefusalTest {
     private static final int QUEUE = 64;
     private static final int MESSAGE = 64;
+    private static final int PAYLOAD = 256;
 
     @Test
     void aRefusedClosedLoopMessageWaitsForRoomAndIsCountedAndLoggedOnce() throws Exception {
@@ -49,14 +51,15 @@ class LiveClosedLoopRefusalTest {
                 false, ClosedLoop.Kind.BROADCAST));
         assertTrue(ClosedLoop.messagesQueuedAtOnce(ClosedLoop.Kind.BROADCAST, ranks.length) * MESSAGE > QUEUE,
                 "the command lines would refuse this job");
-        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withSourceQueuePackets(QUEUE);
+        // buffers sized for this job's frames, so that they hold the packets the counts below assume (credits count 64-byte blocks)
+        EmulatedFabric.Options o = EmulatedFabric.Options.DEFAULTS.withSourceQueuePackets(QUEUE).withPacketBytes(FrameSizes.DATA_HEADER + PAYLOAD);
         PrintStream err = System.err;
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         try (EmulatedFabric fabric = EmulatedFabric.start(f, o)) {
             LiveHost[] host = LiveHosts.activate(fabric, f, tables, o.vls());
             // the logger writes to whatever System.err is when it writes: the job's lines are caught here
             System.setErr(new PrintStream(new TeeStream(log, err), true, StandardCharsets.UTF_8));
-            fabric.startJobs(jobs, 256, tables);
+            fabric.startJobs(jobs, PAYLOAD, tables);
             Waits.until("the broadcast's iterations", () -> LiveHosts.node(host, ranks[0], PortCounterArray.JOB_ITERATIONS) >= 30);
             fabric.stopTraffic();
             LiveHosts.waitUntilQuiet(host);
