@@ -344,18 +344,32 @@ public abstract class LiveNode {
                 (int) Math.round(rateGbps[port] * 1000), (int) ownLatencyNs(port), blocks.slotBlocks(), endpoint);
     }
 
-    /** An accepted link's hello named our {@code port}; false (and the link is closed) if that cannot be. */
-    boolean acceptLink(int port, Channel ch, Hello h) {
+    /** What {@link #acceptLink} made of an accepted link. */
+    enum Accepted {
+        /** The link is up: answer with our hello. */
+        UP,
+        /** Refused: close the link. */
+        REFUSED,
+        /**
+         * Refused because the peer counts a buffer slot in other blocks: answer with our hello, then
+         * close, so that the peer (which dialled, and would otherwise only see the link close and dial
+         * again) names the disagreement on its side too.
+         */
+        OTHER_BLOCKS
+    }
+
+    /** An accepted link's hello named our {@code port}: up, or refused (and the link is closed) if that cannot be. */
+    Accepted acceptLink(int port, Channel ch, Hello h) {
         if (port < 1 || port > ports) {
             LOG.warn("{}: a link from {} (port {}) names our port {}, which does not exist; closing it",
                     name(), h.endpoint(), h.port(), port);
-            return false;
+            return Accepted.REFUSED;
         }
         if (channels[port] != null && channels[port].isActive()) {
             LOG.warn("{}: port {} is already cabled; refusing a second link from {}", name(), port, h.endpoint());
-            return false;
+            return Accepted.REFUSED;
         }
-        return linkUp(port, ch, h);
+        return linkUp(port, ch, h) ? Accepted.UP : Accepted.OTHER_BLOCKS;
     }
 
     /**

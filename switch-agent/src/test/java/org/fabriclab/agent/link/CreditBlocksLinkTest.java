@@ -127,6 +127,24 @@ class CreditBlocksLinkTest {
     }
 
     @Test
+    void aLinkDialledByAPeerThatCountsOtherwiseGetsOurHelloBeforeItCloses() throws Exception {
+        // the peer dialled us (an accepted channel): it learns why only from our hello, which it refuses in turn
+        EmbeddedChannel accepted = new EmbeddedChannel(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, Frames.LENGTH_FIELD, 0, 0),
+                new LinkHandler(sw));
+        accepted.writeInbound(Frames.hello(ByteBufAllocator.DEFAULT, 0x500000L, 1, 2, 1, 2, 100_000, 0, 33, "inproc:H3"));
+        accepted.runPendingTasks();
+        ByteBuf answer = accepted.readOutbound();
+        assertTrue(answer != null, "our hello, sent before the link closes");
+        assertEquals(Frames.HELLO, answer.getByte(answer.readerIndex() + Frames.TYPE));
+        Hello ours = Hello.decode(answer);
+        answer.release();
+        assertEquals(65, ours.slotBlocks(), "it names our count of a slot");
+        assertEquals(2, ours.port());
+        assertFalse(accepted.isOpen(), "then the link is closed");
+        assertEquals(null, sw.channel(2), "port 2 stays down");
+    }
+
+    @Test
     void aPeerThatCountsASlotInOtherBlocksIsRefusedAndItsPortStaysDown() throws Exception {
         EmbeddedChannel other = new EmbeddedChannel();
         other.pipeline().addLast(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, Frames.LENGTH_FIELD, 0, 0), new LinkHandler(sw, 2, 1));
