@@ -110,11 +110,21 @@ public abstract class LiveNode {
     public static final CreditBlocks FABRIC_BLOCKS = CreditBlocks.of(FrameSizes.MAX_FRAME, FrameSizes.DATA_HEADER);
 
     /**
+     * The handles a pool of {@code poolSize} grows to for buffers whose blocks hold {@code mostPackets}
+     * (counted in {@code long}): at least its size, at most one pool's {@link PacketPool#MAX_CAPACITY}.
+     * A switch of many ports and lanes with large buffers of large slots (254 x 15 x 2,048 of 65 blocks
+     * holds 507 million ACKs) grows no further than a pool can, rather than refusing to start.
+     */
+    static int poolLimit(int poolSize, long mostPackets) {
+        return (int) Math.min(PacketPool.MAX_CAPACITY, Math.max(poolSize, mostPackets));
+    }
+
+    /**
      * A node with {@code poolSize} packet handles, growing up to {@code poolLimit} where its buffers'
-     * blocks hold more small packets than their slots.
+     * blocks hold more small packets than their slots ({@link #poolLimit}).
      */
     protected LiveNode(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, CreditBlocks blocks, double[] rateGbps,
-                       String endpoint, int poolSize, int poolLimit) {
+                       String endpoint, int poolSize, long poolLimit) {
         this.loop = loop;
         this.mgmt = mgmt;
         mgmt.countersOwner(loop);
@@ -124,7 +134,7 @@ public abstract class LiveNode {
         this.blocks = blocks;
         this.rateGbps = rateGbps.clone();
         this.endpoint = endpoint;
-        this.pool = new PacketPool(poolSize, Math.max(poolSize, poolLimit));
+        this.pool = new PacketPool(poolSize, poolLimit(poolSize, poolLimit));
         channels = new Channel[ports + 1];
         nsPerByte = new double[ports + 1];
         busyUntil = new long[ports + 1];
