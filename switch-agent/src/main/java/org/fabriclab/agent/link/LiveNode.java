@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import io.netty.util.AttributeKey;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -354,6 +355,14 @@ public abstract class LiveNode {
                 (int) Math.round(rateGbps[port] * 1000), (int) ownLatencyNs(port), blocks.slotBlocks(), endpoint);
     }
 
+    /** Set on a channel whose link came up (both hellos taken): {@link #cameUp}. */
+    private static final AttributeKey<Boolean> CAME_UP = AttributeKey.valueOf("fabriclab.linkCameUp");
+
+    /** Whether {@code ch}'s link came up, rather than being refused at its hello ({@link DataLinks}' redial waits). */
+    static boolean cameUp(Channel ch) {
+        return Boolean.TRUE.equals(ch.attr(CAME_UP).get());
+    }
+
     /** What {@link #acceptLink} made of an accepted link. */
     enum Accepted {
         /** The link is up: answer with our hello. */
@@ -398,6 +407,7 @@ public abstract class LiveNode {
             probe = clock.probe(loop);
             probe.add(this);
         }
+        ch.attr(CAME_UP).set(Boolean.TRUE);
         channels[port] = ch;
         double gbps = Math.min(rateGbps[port], h.rateMbps() / 1000.0);
         nsPerByte[port] = gbps > 0 ? 8.0 / gbps : 0;
