@@ -155,29 +155,38 @@ public final class Cli {
         Class<?> type = arg.type().isArray() ? arg.type().getComponentType()
                 : arg.auxiliaryTypes().length > 0 && arg.isMultiValue() ? arg.auxiliaryTypes()[0] : arg.type();
         String kind = "a whole number";
-        String range;
+        long least;
+        long most;
         if (type == double.class || type == Double.class || type == float.class || type == Float.class) {
             kind = "a number";
-            range = "a decimal number such as 0.5 or 1e-3";
+            least = 0;
+            most = 0;
         } else if (type == int.class || type == Integer.class) {
-            range = kind + " from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE;
+            least = Integer.MIN_VALUE;
+            most = Integer.MAX_VALUE;
         } else if (type == long.class || type == Long.class) {
-            range = kind + " from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE;
+            least = Long.MIN_VALUE;
+            most = Long.MAX_VALUE;
         } else if (type == short.class || type == Short.class) {
-            range = kind + " from " + Short.MIN_VALUE + " to " + Short.MAX_VALUE;
+            least = Short.MIN_VALUE;
+            most = Short.MAX_VALUE;
         } else {
             return null;
         }
         String value = ex.getValue();
-        boolean overflow = value.strip().matches("[+-]?[0-9]+");
+        // digits a whole number type refused are past its range: the bound passed, not the type's whole
+        // range (--threads 99999999999 offered -2147483648 to 2147483647, negatives the option refuses)
+        boolean overflow = !kind.equals("a number") && value.strip().matches("[+-]?[0-9]+");
+        boolean negative = value.strip().startsWith("-");
         String cause = ex.getCause().getMessage();
         // picocli's "Invalid value for option '--load': " kept, as every refusal of a value reads
         String name = cause != null && ex.getMessage().endsWith(cause)
                 ? ex.getMessage().substring(0, ex.getMessage().length() - cause.length())
                 : (arg instanceof OptionSpec o ? o.longestName() : ((PositionalParamSpec) arg).paramLabel()) + ": ";
         String dflt = arg.defaultValue() == null || arg.defaultValue().isEmpty() ? "" : " (default " + arg.defaultValue() + ")";
-        return name + "'" + Excerpt.bare(value) + "' is "
-                + (overflow ? "out of range; give " + range : "not " + kind + "; give " + (kind.equals("a number") ? range : kind)) + dflt;
+        String what = overflow ? (negative ? "too small; give " + kind + " of at least " + least : "too large; give " + kind + " of at most " + most)
+                : "not " + kind + "; give " + (kind.equals("a number") ? "a decimal number such as 0.5 or 1e-3" : kind);
+        return name + "'" + Excerpt.bare(value) + "' is " + what + dflt;
     }
 
     /**

@@ -38,9 +38,10 @@ public record TopologyArg(String spec, Fabric fabric) {
     }
 
     /**
-     * Why a fabric without hosts is refused, naming the parameter that left them out: every
-     * command that takes a topology routes or carries traffic between hosts, and a fabric of
-     * switches alone was routed and reported as if it were one ({@code dragonfly:p=0}).
+     * Why a fabric without hosts is refused, naming the parameter that left them out: a command
+     * that routes or carries traffic between hosts would route and report a fabric of switches
+     * alone as if it were one ({@code dragonfly:p=0}). A command that only reads the fabric (prints
+     * it) takes one: {@link AnyFabric}.
      */
     static String noHosts(String spec) {
         String shown = Excerpt.bare(spec);
@@ -52,23 +53,38 @@ public record TopologyArg(String spec, Fabric fabric) {
                 : shown + " has no hosts: " + p.name() + " is the number of hosts on each " + p.on() + "; give " + p.name() + "=1 or more";
     }
 
-    /** {@code --topology SPEC}: fat-tree:k=4,levels=3, torus:4x4, dragonfly:p=2,a=4,h=2, file:fabric.net, ... */
+    /** {@code --topology SPEC}: fat-tree:k=4,levels=3, torus:4x4, dragonfly:p=2,a=4,h=2, file:fabric.net, ...; a fabric without hosts refused. */
     public static final class Converter implements ITypeConverter<TopologyArg> {
         @Override
         public TopologyArg convert(String spec) {
-            try {
-                Fabric f = load(spec);
-                if (f.endpointCount() == 0) {
-                    throw new TypeConversionException(noHosts(spec));
-                }
-                return new TopologyArg(spec, f);
-            } catch (TypeConversionException e) {
-                throw e;
-            } catch (NoSuchFileException e) {
-                throw new TypeConversionException(e.getFile() + ": " + e.getReason());
-            } catch (IOException | IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
+            return TopologyArg.convert(spec, true);
+        }
+    }
+
+    /**
+     * {@code --topology SPEC} of a command that only reads the fabric ({@code fabricctl topology}
+     * prints it): a fabric of switches alone is taken too, as the torus study's tori are.
+     */
+    public static final class AnyFabric implements ITypeConverter<TopologyArg> {
+        @Override
+        public TopologyArg convert(String spec) {
+            return TopologyArg.convert(spec, false);
+        }
+    }
+
+    private static TopologyArg convert(String spec, boolean needsHosts) {
+        try {
+            Fabric f = load(spec);
+            if (needsHosts && f.endpointCount() == 0) {
+                throw new TypeConversionException(noHosts(spec));
             }
+            return new TopologyArg(spec, f);
+        } catch (TypeConversionException e) {
+            throw e;
+        } catch (NoSuchFileException e) {
+            throw new TypeConversionException(e.getFile() + ": " + e.getReason());
+        } catch (IOException | IllegalArgumentException e) {
+            throw new TypeConversionException(e.getMessage());
         }
     }
 }

@@ -120,7 +120,9 @@ class CliTest {
         refused(run("--load", "abc"), "toy: Invalid value for option '--load': 'abc' is not a number; give a decimal number such as 0.5 or 1e-3 (default 0.5)");
         refused(run("--threads", "q"), "--threads': 'q' is not a whole number; give a whole number");
         refused(run("--threads", "1.5"), "--threads': '1.5' is not a whole number");
-        refused(run("--threads", "99999999999"), "--threads': '99999999999' is out of range; give a whole number from -2147483648 to 2147483647");
+        // past the type's range: the bound passed, not the type's whole range (which offered --threads -2147483648)
+        refused(run("--threads", "99999999999"), "--threads': '99999999999' is too large; give a whole number of at most 2147483647");
+        refused(run("--threads", "-99999999999"), "--threads': '-99999999999' is too small; give a whole number of at least -2147483648");
         refused(run("--seed", "0xzz"), "--seed': '0xzz' is not a whole number");
         refused(run("--loads", "0.1,x"), "'--loads'", "'x' is not a number; give a decimal number");
         assertTrue(!run("--load", "abc").err().contains("is not a double"), "not picocli's wording");

@@ -38,8 +38,9 @@ final class TopologyCommand implements Callable<Integer> {
         }
     }
 
-    @Option(names = "--topology", paramLabel = "SPEC", converter = TopologyArg.Converter.class,
-            description = "Topology spec, e.g. fat-tree:k=4,levels=3, torus:4x4,hosts=2, file:fabric.net; without it, the daemon's topology")
+    @Option(names = "--topology", paramLabel = "SPEC", converter = TopologyArg.AnyFabric.class,
+            description = "Topology spec, e.g. fat-tree:k=4,levels=3, torus:4x4,hosts=2 (hosts=0: switches alone), file:fabric.net; "
+                    + "without it, the daemon's topology")
     TopologyArg topology;
 
     /** Without {@code --topology}: {@code --server}, {@code --timeout}. */

@@ -250,6 +250,21 @@ class FabricCtlTest {
     }
 
     @Test
+    void topologyPrintsAFabricOfSwitchesAloneWhichRouteRefuses(@TempDir Path dir) throws Exception {
+        // printing a fabric needs no hosts (the torus study's tori have none); routing one does
+        Path net = dir.resolve("ring.net");
+        Run printed = run("topology", "--topology", "torus:3x3,hosts=0", "-o", net.toString());
+        assertEquals(0, printed.code(), printed.err());
+        Run r = run("topology", "--topology", "file:" + net, "--format", "summary");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(9, r.json().path("switches").asInt(), r.out());
+        assertEquals(0, r.json().path("hosts").asInt(), r.out());
+        Run route = run("route", "--topology", "torus:3x3,hosts=0");
+        assertEquals(2, route.code());
+        assertTrue(route.err().contains("hosts is the number of hosts on each switch; give hosts=1 or more"), route.err());
+    }
+
+    @Test
     void badInputGetsAClearErrorAndExitCode2(@TempDir Path dir) throws Exception {
         Run spec = run("route", "--topology", "fat-tree:k=4,levls=3");
         assertEquals(2, spec.code());

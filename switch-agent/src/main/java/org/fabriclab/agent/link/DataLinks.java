@@ -209,15 +209,24 @@ public final class DataLinks implements AutoCloseable {
                         if (failures > 0 || wasUp) {
                             LOG.info("{}: port {}: link to {} cabled again after {} attempt(s)", node.name(), port, peer, failures + 1);
                         }
-                        failures = 0;
                         wasUp = true;
                         f.channel().closeFuture().addListener(x -> {
                             if (!cut && !closing) {
                                 LOG.info("{}: port {}: link to {} went down; dialling it again in the background", node.name(), port, peer);
                             }
+                            // the waits start again only after a link that came up: one its peer refuses at the hello
+                            // (a slot counted in other blocks) is an attempt that failed, not one dialled at 50 ms for ever
+                            if (LiveNode.cameUp(f.channel())) {
+                                failures = 0;
+                            }
                             again();
                         });
                     });
+        }
+
+        /** Attempts since the link was last up, read on its node's event loop (for tests). */
+        int failures() throws Exception {
+            return node.eventLoop().submit(() -> failures).get();
         }
 
         private void again() {

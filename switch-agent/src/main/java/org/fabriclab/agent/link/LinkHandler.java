@@ -1,6 +1,8 @@
 package org.fabriclab.agent.link;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.nio.channels.ClosedChannelException;
@@ -66,11 +68,15 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
                 Hello h = Hello.decode(f);
                 if (port == 0) {
                     port = h.peerPort();
-                    if (!node.acceptLink(port, ctx.channel(), h)) {
+                    LiveNode.Accepted a = node.acceptLink(port, ctx.channel(), h);
+                    if (a == LiveNode.Accepted.REFUSED) {
                         ctx.close();
                         return;
                     }
-                    ctx.writeAndFlush(node.helloFor(port, h.port(), ctx.alloc()));
+                    ChannelFuture sent = ctx.writeAndFlush(node.helloFor(port, h.port(), ctx.alloc()));
+                    if (a == LiveNode.Accepted.OTHER_BLOCKS) {
+                        sent.addListener(ChannelFutureListener.CLOSE); // the peer refuses our hello in turn, naming both counts
+                    }
                 } else if (!node.linkUp(port, ctx.channel(), h)) {
                     ctx.close();
                 }

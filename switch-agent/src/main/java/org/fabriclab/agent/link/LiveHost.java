@@ -150,7 +150,7 @@ public final class LiveHost extends LiveNode implements HostCore.Output {
                     CongestionControl.Settings cc) {
         super(loop, mgmt, vls, bufferPackets, blocks, new double[] {0, rateGbps}, endpoint,
                 vls * SEND_QUEUE + bufferPackets * vls + 2 + (cc == null ? 0 : HostCore.CONTROL_QUEUE),
-                vls * SEND_QUEUE + blocks.mostPackets(bufferPackets) * vls + 2 + (cc == null ? 0 : HostCore.CONTROL_QUEUE));
+                vls * SEND_QUEUE + (long) blocks.mostPackets(bufferPackets) * vls + 2 + (cc == null ? 0 : HostCore.CONTROL_QUEUE));
         core = new HostCore(vls, SEND_QUEUE, blocks, mgmt.counters(), pool, this, cc == null ? null : cc.create(rateGbps));
         Arrays.fill(outstandingAt, -1);
         port = new PortCache(mgmt, 1);

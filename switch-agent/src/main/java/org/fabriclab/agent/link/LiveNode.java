@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import io.netty.util.AttributeKey;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -110,11 +111,21 @@ public abstract class LiveNode {
     public static final CreditBlocks FABRIC_BLOCKS = CreditBlocks.of(FrameSizes.MAX_FRAME, FrameSizes.DATA_HEADER);
 
     /**
+     * The handles a pool of {@code poolSize} grows to for buffers whose blocks hold {@code mostPackets}
+     * (counted in {@code long}): at least its size, at most one pool's {@link PacketPool#MAX_CAPACITY}.
+     * A switch of many ports and lanes with large buffers of large slots (254 x 15 x 2,048 of 65 blocks
+     * holds 507 million ACKs) grows no further than a pool can, rather than refusing to start.
+     */
+    static int poolLimit(int poolSize, long mostPackets) {
+        return (int) Math.min(PacketPool.MAX_CAPACITY, Math.max(poolSize, mostPackets));
+    }
+
+    /**
      * A node with {@code poolSize} packet handles, growing up to {@code poolLimit} where its buffers'
-     * blocks hold more small packets than their slots.
+     * blocks hold more small packets than their slots ({@link #poolLimit}).
      */
     protected LiveNode(EventLoop loop, ManagedNode mgmt, int vls, int bufferPackets, CreditBlocks blocks, double[] rateGbps,
-                       String endpoint, int poolSize, int poolLimit) {
+                       String endpoint, int poolSize, long poolLimit) {
         this.loop = loop;
         this.mgmt = mgmt;
         mgmt.countersOwner(loop);
@@ -124,7 +135,7 @@ public abstract class LiveNode {
         this.blocks = blocks;
         this.rateGbps = rateGbps.clone();
         this.endpoint = endpoint;
-        this.pool = new PacketPool(poolSize, Math.max(poolSize, poolLimit));
+        this.pool = new PacketPool(poolSize, poolLimit(poolSize, poolLimit));
         channels = new Channel[ports + 1];
         nsPerByte = new double[ports + 1];
         busyUntil = new long[ports + 1];
@@ -344,18 +355,40 @@ public abstract class LiveNode {
                 (int) Math.round(rateGbps[port] * 1000), (int) ownLatencyNs(port), blocks.slotBlocks(), endpoint);
     }
 
-    /** An accepted link's hello named our {@code port}; false (and the link is closed) if that cannot be. */
-    boolean acceptLink(int port, Channel ch, Hello h) {
+    /** Set on a channel whose link came up (both hellos taken): {@link #cameUp}. */
+    private static final AttributeKey<Boolean> CAME_UP = AttributeKey.valueOf("fabriclab.linkCameUp");
+
+    /** Whether {@code ch}'s link came up, rather than being refused at its hello ({@link DataLinks}' redial waits). */
+    static boolean cameUp(Channel ch) {
+        return Boolean.TRUE.equals(ch.attr(CAME_UP).get());
+    }
+
+    /** What {@link #acceptLink} made of an accepted link. */
+    enum Accepted {
+        /** The link is up: answer with our hello. */
+        UP,
+        /** Refused: close the link. */
+        REFUSED,
+        /**
+         * Refused because the peer counts a buffer slot in other blocks: answer with our hello, then
+         * close, so that the peer (which dialled, and would otherwise only see the link close and dial
+         * again) names the disagreement on its side too.
+         */
+        OTHER_BLOCKS
+    }
+
+    /** An accepted link's hello named our {@code port}: up, or refused (and the link is closed) if that cannot be. */
+    Accepted acceptLink(int port, Channel ch, Hello h) {
         if (port < 1 || port > ports) {
             LOG.warn("{}: a link from {} (port {}) names our port {}, which does not exist; closing it",
                     name(), h.endpoint(), h.port(), port);
-            return false;
+            return Accepted.REFUSED;
         }
         if (channels[port] != null && channels[port].isActive()) {
             LOG.warn("{}: port {} is already cabled; refusing a second link from {}", name(), port, h.endpoint());
-            return false;
+            return Accepted.REFUSED;
         }
-        return linkUp(port, ch, h);
+        return linkUp(port, ch, h) ? Accepted.UP : Accepted.OTHER_BLOCKS;
     }
 
     /**
@@ -374,6 +407,7 @@ public abstract class LiveNode {
             probe = clock.probe(loop);
             probe.add(this);
         }
+        ch.attr(CAME_UP).set(Boolean.TRUE);
         channels[port] = ch;
         double gbps = Math.min(rateGbps[port], h.rateMbps() / 1000.0);
         nsPerByte[port] = gbps > 0 ? 8.0 / gbps : 0;

@@ -26,7 +26,7 @@ public final class LiveSwitch extends LiveNode implements SwitchCore.Output {
                       double[] rateGbps, String endpoint) {
         super(loop, mgmt, vls, bufferPackets, blocks, rateGbps, endpoint,
                 mgmt.identity().ports() * vls * (bufferPackets + outputBufferPackets) + 1,
-                mgmt.identity().ports() * vls * (blocks.mostPackets(bufferPackets) + blocks.mostPackets(outputBufferPackets)) + 1);
+                (long) mgmt.identity().ports() * vls * ((long) blocks.mostPackets(bufferPackets) + blocks.mostPackets(outputBufferPackets)) + 1);
         core = new SwitchCore(ports, vls, bufferPackets, outputBufferPackets, blocks, mgmt.tables(), mgmt.counters(), pool, this);
         mgmt.dataVls(vls);
         // new tables: packets waiting for an output are routed again by them, on the event loop

@@ -127,6 +127,36 @@ class CreditBlocksLinkTest {
     }
 
     @Test
+    void aLargeSwitchsPoolGrowsAsFarAsOnePoolCanRatherThanRefusingToStart() {
+        // switch-agent --ports 254 --vls 15 --buffer 2048 --packet-bytes 4133: its buffers' blocks hold
+        // 507 million header-only packets, more handles than one pool has (the agent refused to start)
+        long most = 254L * 15 * CreditBlocks.of(FrameSizes.MAX_FRAME, FrameSizes.DATA_HEADER).mostPackets(2048) + 1;
+        assertTrue(most > PacketPool.MAX_CAPACITY, "the case: " + most);
+        int start = 254 * 15 * 2048 + 1;
+        assertEquals(PacketPool.MAX_CAPACITY, LiveNode.poolLimit(start, most));
+        assertEquals(8, new PacketPool(8, LiveNode.poolLimit(8, most)).capacity(), "a pool made with that bound");
+        assertEquals(start, LiveNode.poolLimit(start, 10), "and never below its size");
+    }
+
+    @Test
+    void aLinkDialledByAPeerThatCountsOtherwiseGetsOurHelloBeforeItCloses() throws Exception {
+        // the peer dialled us (an accepted channel): it learns why only from our hello, which it refuses in turn
+        EmbeddedChannel accepted = new EmbeddedChannel(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, Frames.LENGTH_FIELD, 0, 0),
+                new LinkHandler(sw));
+        accepted.writeInbound(Frames.hello(ByteBufAllocator.DEFAULT, 0x500000L, 1, 2, 1, 2, 100_000, 0, 33, "inproc:H3"));
+        accepted.runPendingTasks();
+        ByteBuf answer = accepted.readOutbound();
+        assertTrue(answer != null, "our hello, sent before the link closes");
+        assertEquals(Frames.HELLO, answer.getByte(answer.readerIndex() + Frames.TYPE));
+        Hello ours = Hello.decode(answer);
+        answer.release();
+        assertEquals(65, ours.slotBlocks(), "it names our count of a slot");
+        assertEquals(2, ours.port());
+        assertFalse(accepted.isOpen(), "then the link is closed");
+        assertEquals(null, sw.channel(2), "port 2 stays down");
+    }
+
+    @Test
     void aPeerThatCountsASlotInOtherBlocksIsRefusedAndItsPortStaysDown() throws Exception {
         EmbeddedChannel other = new EmbeddedChannel();
         other.pipeline().addLast(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, Frames.LENGTH_FIELD, 0, 0), new LinkHandler(sw, 2, 1));
