@@ -153,10 +153,32 @@ public final class Frames {
         }
     }
 
+    /** Bytes of a HELLO frame before its endpoint's text. */
+    public static final int HELLO_FIXED = 29;
+
+    /**
+     * The bytes frame {@code f} (at its reader index, its length field included) lacks of what its
+     * type's fields need: a DATA frame's header, a CREDIT frame's lane and count, a HELLO's fixed
+     * fields and the endpoint they announce; 0 when it has them or its type is none of these.
+     */
+    public static int missingBytes(ByteBuf f) {
+        int have = f.readableBytes();
+        if (have <= TYPE) {
+            return TYPE + 1 - have;
+        }
+        int need = switch (f.getByte(f.readerIndex() + TYPE)) {
+            case DATA -> DATA_HEADER;
+            case CREDIT -> CREDIT_FEEDBACK;
+            case HELLO -> have < HELLO_FIXED ? HELLO_FIXED : HELLO_FIXED + f.getUnsignedShort(f.readerIndex() + HELLO_FIXED - 2);
+            default -> 0;
+        };
+        return Math.max(0, need - have);
+    }
+
     public static ByteBuf hello(ByteBufAllocator alloc, long guid, int port, int peerPort, int vls, int bufferPackets,
                                 int rateMbps, int latencyNs, int slotBlocks, String endpoint) {
         byte[] e = endpoint.getBytes(StandardCharsets.UTF_8);
-        ByteBuf b = alloc.buffer(29 + e.length);
+        ByteBuf b = alloc.buffer(HELLO_FIXED + e.length);
         return b.writeInt(25 + e.length).writeByte(HELLO).writeLong(guid).writeByte(port).writeByte(peerPort)
                 .writeByte(vls).writeShort(bufferPackets).writeInt(rateMbps).writeInt(latencyNs).writeByte(slotBlocks)
                 .writeShort(e.length).writeBytes(e);

@@ -45,6 +45,15 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf f = (ByteBuf) msg;
+        int missing = Frames.missingBytes(f);
+        if (missing > 0) {
+            // a peer that sent a truncated frame: dropped whole, before any of it is read (nothing taken, nothing changed)
+            LOG.warn("{}: port {}: dropping a malformed frame of {} bytes (type {}), {} bytes short of its type's fields; is the peer"
+                    + " a fabriclab node of this version?", node.name(), port, f.readableBytes(),
+                    f.readableBytes() > Frames.TYPE ? f.getByte(f.readerIndex() + Frames.TYPE) : "none", missing);
+            f.release();
+            return;
+        }
         byte type = f.getByte(f.readerIndex() + Frames.TYPE);
         if (type == Frames.DATA && port != 0) {
             node.dataArrived(port, f);

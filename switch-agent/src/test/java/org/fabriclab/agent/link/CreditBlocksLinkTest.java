@@ -170,6 +170,31 @@ class CreditBlocksLinkTest {
     }
 
     @Test
+    void truncatedFramesAreDroppedWholeAndChangeNothing() throws Exception {
+        String before = credits();
+        int inUse = sw.pool.inUse();
+        // a DATA frame cut after its DLID, a CREDIT frame without its count, a HELLO announcing 40 bytes of endpoint it has not
+        ByteBuf data = Frames.data(ByteBufAllocator.DEFAULT, 0, 0, 10, 1, 1, 0, 0, 0);
+        in.writeInbound(truncated(data, 14));
+        out.writeInbound(truncated(Frames.credit(ByteBufAllocator.DEFAULT, 0, 1), 6));
+        ByteBuf hello = Frames.hello(ByteBufAllocator.DEFAULT, 0x500000L, 1, 2, 1, 2, 100_000, 0, sw.blocks.slotBlocks(), "inproc:S3");
+        hello.setShort(Frames.HELLO_FIXED - 2, 40);
+        in.writeInbound(hello);
+        in.runPendingTasks();
+        assertEquals(inUse, sw.pool.inUse(), "no packet handle taken by the truncated DATA frame");
+        assertEquals(before, credits(), "credits as they were");
+        assertTrue(in.isOpen() && out.isOpen(), "the links stay up");
+        assertEquals(null, sw.channel(2), "no link came up from the truncated hello");
+    }
+
+    /** {@code f}'s first {@code bytes}, its length field saying so (as a peer that cut it would send it). */
+    private static ByteBuf truncated(ByteBuf f, int bytes) {
+        ByteBuf t = f.copy(0, bytes).setInt(0, bytes - Frames.LENGTH_FIELD);
+        f.release();
+        return t;
+    }
+
+    @Test
     void aFrameCarriesAtMostItsSixteenBitCount() {
         ByteBuf f = Frames.credit(ByteBufAllocator.DEFAULT, 0, Frames.MAX_CREDIT_COUNT);
         assertEquals(Frames.MAX_CREDIT_COUNT, f.getUnsignedShort(6));
