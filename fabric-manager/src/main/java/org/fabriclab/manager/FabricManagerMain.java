@@ -315,8 +315,6 @@ public final class FabricManagerMain implements Callable<Integer> {
                             + "and --admin-tls-key" : "calls that change the fabric are taken from this machine only; give --admin-token-file");
         }
         Map<String, String> engineParams = new LinkedHashMap<>(EngineParamOption.checked(engineParam.params, engine.chain));
-        checkStateDir(stateDir);
-        QTables.checkSeedSnapshot(stateDir, engineParams.get(HeavySweep.QTABLE_SEED));
         if (outputBuffer < 0 || outputBuffer > SwitchCore.MAX_OUTPUT_BUFFER) {
             throw new IllegalArgumentException("--output-buffer must be 0.." + SwitchCore.MAX_OUTPUT_BUFFER + ", not " + outputBuffer);
         }
@@ -345,6 +343,9 @@ public final class FabricManagerMain implements Callable<Integer> {
             throw new IllegalArgumentException("--cc sets the embedded fabric's hosts (--emulate); a fabric reached by --connect runs "
                     + "its hosts' congestion control itself (emulator up --cc)");
         }
+        // the state directory last of the checks, as it is made here: a command refused for another reason leaves none behind
+        checkStateDir(stateDir);
+        QTables.checkSeedSnapshot(stateDir, engineParams.get(HeavySweep.QTABLE_SEED));
         long key = MKeys.resolve(mKey, mKeyFile, stateDir);
         if (key == 0) {
             LOG.warn("--m-key none: no M_Key guards the nodes; any process that reaches their management endpoints can rewrite "

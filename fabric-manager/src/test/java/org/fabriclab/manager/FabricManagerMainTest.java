@@ -88,6 +88,11 @@ class FabricManagerMainTest {
         refused(run(concat(base, "--admin-token-file", shortToken.toString())), "--admin-token-file", "at least 16");
         refused(run(concat(base, "--admin-address", "no.such.host.invalid")), "--admin-address 'no.such.host.invalid'");
         assertFalse(Files.exists(dir.resolve(MKeys.FILE)), "nothing started, no key made");
+        // the state directory is made last of the checks: a command refused for another reason leaves none behind
+        Path state = dir.resolve("state");
+        refused(run("--emulate", "fat-tree:k=4,levels=2", "--state-dir", state.toString(), "--top-flows", "-1"), "--top-flows");
+        refused(run("--connect", "localhost:50100", "--state-dir", state.toString(), "--cc", "dcqcn"), "--cc sets");
+        assertFalse(Files.exists(state), "no state directory left by a refused command");
     }
 
     /**
