@@ -702,6 +702,15 @@ public final class FabricManager implements AutoCloseable {
     public void close() {
         sweeper.shutdownNow();
         io.shutdownNow();
+        try {
+            // a sweep interrupted mid-way may still be writing the state files (guid2lid, the table version):
+            // return once it has stopped, so that whoever closed the manager may move or remove them
+            if (!sweeper.awaitTermination(10, TimeUnit.SECONDS)) {
+                LOG.warn("the manager's sweep did not stop within 10 s of its close; its state files may still change");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         channels.close();
     }
 }
