@@ -154,29 +154,20 @@ public final class Cli {
         }
         Class<?> type = arg.type().isArray() ? arg.type().getComponentType()
                 : arg.auxiliaryTypes().length > 0 && arg.isMultiValue() ? arg.auxiliaryTypes()[0] : arg.type();
-        String kind = "a whole number";
-        long least;
-        long most;
-        if (type == double.class || type == Double.class || type == float.class || type == Float.class) {
-            kind = "a number";
-            least = 0;
-            most = 0;
-        } else if (type == int.class || type == Integer.class) {
-            least = Integer.MIN_VALUE;
-            most = Integer.MAX_VALUE;
-        } else if (type == long.class || type == Long.class) {
-            least = Long.MIN_VALUE;
-            most = Long.MAX_VALUE;
-        } else if (type == short.class || type == Short.class) {
-            least = Short.MIN_VALUE;
-            most = Short.MAX_VALUE;
-        } else {
+        boolean decimal = type == double.class || type == Double.class || type == float.class || type == Float.class;
+        // a whole number type's range (a decimal type refuses only what is no number)
+        long[] range = decimal ? new long[2]
+                : type == int.class || type == Integer.class ? new long[] {Integer.MIN_VALUE, Integer.MAX_VALUE}
+                : type == long.class || type == Long.class ? new long[] {Long.MIN_VALUE, Long.MAX_VALUE}
+                : type == short.class || type == Short.class ? new long[] {Short.MIN_VALUE, Short.MAX_VALUE}
+                : null;
+        if (range == null) {
             return null;
         }
         String value = ex.getValue();
         // digits a whole number type refused are past its range: the bound passed, not the type's whole
         // range (--threads 99999999999 offered -2147483648 to 2147483647, negatives the option refuses)
-        boolean overflow = !kind.equals("a number") && value.strip().matches("[+-]?[0-9]+");
+        boolean overflow = !decimal && value.strip().matches("[+-]?[0-9]+");
         boolean negative = value.strip().startsWith("-");
         String cause = ex.getCause().getMessage();
         // picocli's "Invalid value for option '--load': " kept, as every refusal of a value reads
@@ -184,8 +175,9 @@ public final class Cli {
                 ? ex.getMessage().substring(0, ex.getMessage().length() - cause.length())
                 : (arg instanceof OptionSpec o ? o.longestName() : ((PositionalParamSpec) arg).paramLabel()) + ": ";
         String dflt = arg.defaultValue() == null || arg.defaultValue().isEmpty() ? "" : " (default " + arg.defaultValue() + ")";
-        String what = overflow ? (negative ? "too small; give " + kind + " of at least " + least : "too large; give " + kind + " of at most " + most)
-                : "not " + kind + "; give " + (kind.equals("a number") ? "a decimal number such as 0.5 or 1e-3" : kind);
+        String what = decimal ? "not a number; give a decimal number such as 0.5 or 1e-3"
+                : overflow ? (negative ? "too small; give a whole number of at least " + range[0] : "too large; give a whole number of at most " + range[1])
+                : "not a whole number; give a whole number";
         return name + "'" + Excerpt.bare(value) + "' is " + what + dflt;
     }
 

@@ -1120,10 +1120,10 @@ public final class Simulation {
                 SwitchCore s = switchCore[node];
                 switch (kind) {
                     case ARRIVE -> s.packetArrived(port, arg, now);
-                    case CREDIT -> s.creditReturned(port, arg & 0xF, arg >>> CREDIT_BLOCKS_SHIFT, now);
+                    case CREDIT -> s.creditReturned(port, creditLane(arg), creditBlocks(arg), now);
                     case QFEEDBACK -> s.qFeedback(port, feedback.row(arg), feedback.take(arg), now);
                     case CREDIT_FEEDBACK -> {
-                        s.creditReturned(port, arg & 0xF, arg >>> CREDIT_BLOCKS_SHIFT & 0xFF, now);
+                        s.creditReturned(port, creditLane(arg), creditBlocks(arg), now);
                         s.qFeedback(port, feedback.row(arg >>> CREDIT_SLOT_SHIFT), feedback.take(arg >>> CREDIT_SLOT_SHIFT), now);
                     }
                     default -> s.linkFree(port, now);
@@ -1133,7 +1133,7 @@ public final class Simulation {
                 HostCore h = hostCore[e];
                 switch (kind) {
                     case ARRIVE -> h.packetArrived(arg, now);
-                    case CREDIT -> h.creditReturned(arg & 0xF, arg >>> CREDIT_BLOCKS_SHIFT, now);
+                    case CREDIT -> h.creditReturned(creditLane(arg), creditBlocks(arg), now);
                     case WAKE -> h.wake(now);
                     default -> h.linkFree(now);
                 }
@@ -1177,6 +1177,16 @@ public final class Simulation {
             return;
         }
         queue.push(done + delayNs[g], EventQueue.with(peer, ARRIVE, h));
+    }
+
+    /** The lane of a credit event's argument. */
+    private static int creditLane(int arg) {
+        return arg & 0xF;
+    }
+
+    /** The blocks of a credit event's argument. */
+    private static int creditBlocks(int arg) {
+        return arg >>> CREDIT_BLOCKS_SHIFT & 0xFF;
     }
 
     /** {@code node}'s {@code port} returns {@code blocks} credits of lane {@code vl}: the peer has them after the link's delay. */

@@ -302,11 +302,6 @@ public final class SwitchCore {
         return credits[port * vls + vl];
     }
 
-    /** The credit unit. */
-    public CreditBlocks creditBlocks() {
-        return blocks;
-    }
-
     /**
      * The link on {@code port} is up and may carry data: the peer's buffers give {@code peerBufferPackets}
      * slots per lane, their blocks in credits.
