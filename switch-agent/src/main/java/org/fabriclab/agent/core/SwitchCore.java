@@ -346,7 +346,8 @@ public final class SwitchCore {
         for (int v = 0; v < vls; v++) {
             // whatever sat in the dead link's input buffers will never be credited back: drop it
             while (count[q0 + v] > 0) {
-                int h = dequeue(q0 + v);
+                int h = ring[(q0 + v) * depth + head[q0 + v]];
+                dequeue(q0 + v); // (it returns the blocks freed, not the handle)
                 counters.discard(port, DiscardReason.LINK_LOST);
                 out.discarded(h, port, now);
             }
