@@ -96,7 +96,7 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
             if (request.getNode().isEmpty() || request.getNode().equals(l.node())) {
                 b.addLinks(LinkCounters.newBuilder().setNode(l.node()).setPort(l.port())
                         .setXmitDataOctets(l.xmitBytes()).setXmitPkts(l.xmitPkts()).setXmitWaitNs(l.xmitWaitNs())
-                        .setXmitDiscards(l.discards()).setUtilisation(l.utilisation()));
+                        .setXmitDiscards(l.discards()).setRcvErrors(l.rcvErrors()).setUtilisation(l.utilisation()));
             }
         }
         for (PerfManager.NicSample n : perf.nicSamples()) {

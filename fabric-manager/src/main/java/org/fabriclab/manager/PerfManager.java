@@ -126,6 +126,8 @@ public final class PerfManager implements AutoCloseable {
         volatile long discards;
         /** In the order of {@link #DISCARD_REASONS}. */
         final long[] discardsByReason = new long[DISCARD_REASONS.length];
+        /** Frames the port received with an error and dropped (PortRcvErrors). */
+        volatile long rcvErrors;
         volatile double utilisation;
         volatile long queued;
         volatile long waitingHeads;
@@ -503,6 +505,7 @@ public final class PerfManager implements AutoCloseable {
         XmitDiscards why = c.getXmitDiscardsByReason();
         long[] byReason = {why.getNoRoute(), why.getNoLane(), why.getPortDown(), why.getOverflow(), why.getLinkLost()};
         System.arraycopy(byReason, 0, l.discardsByReason, 0, byReason.length);
+        l.rcvErrors = c.getRcvErrors();
         l.queued = c.getInputQueuedPackets();
         l.waitingHeads = c.getOutputWaitingHeads();
     }
@@ -638,7 +641,7 @@ public final class PerfManager implements AutoCloseable {
      * the last poll, Jain's index over its inputs (NaN if none sent) and, when congested, each
      * input port's share, inputs in ascending order.
      */
-    public record LinkSample(String node, int port, long xmitBytes, long xmitPkts, long xmitWaitNs, long discards,
+    public record LinkSample(String node, int port, long xmitBytes, long xmitPkts, long xmitWaitNs, long discards, long rcvErrors,
                              double utilisation, boolean congested, double inputFairness, int[] inputs, double[] shares) {
     }
 
@@ -688,7 +691,7 @@ public final class PerfManager implements AutoCloseable {
                         }
                     });
                 }
-                out.add(new LinkSample(l.node, l.port, l.xmitBytes, l.xmitPkts, l.xmitWaitNs, l.discards, l.utilisation, hot,
+                out.add(new LinkSample(l.node, l.port, l.xmitBytes, l.xmitPkts, l.xmitWaitNs, l.discards, l.rcvErrors, l.utilisation, hot,
                         l.inputFairness, in.keySet().stream().mapToInt(Integer::intValue).toArray(),
                         in.values().stream().mapToDouble(Double::doubleValue).toArray()));
             }

@@ -44,6 +44,7 @@ final class PerfMetrics implements MultiCollector {
         List<CounterDataPointSnapshot> bytes = new ArrayList<>(n);
         List<CounterDataPointSnapshot> wait = new ArrayList<>(n);
         List<CounterDataPointSnapshot> discards = new ArrayList<>();
+        List<CounterDataPointSnapshot> rcvErrors = new ArrayList<>();
         List<GaugeDataPointSnapshot> utilisation = new ArrayList<>(n);
         List<GaugeDataPointSnapshot> queued = new ArrayList<>(n);
         List<GaugeDataPointSnapshot> heads = new ArrayList<>(n);
@@ -67,6 +68,9 @@ final class PerfMetrics implements MultiCollector {
                 if (l.discardsByReason[r] > 0) {
                     discards.add(counter(l.discardsByReason[r], labels.add("reason", REASONS[r])));
                 }
+            }
+            if (l.rcvErrors > 0) {
+                rcvErrors.add(counter(l.rcvErrors, labels));
             }
             utilisation.add(gauge(ratio(l.utilisation), labels));
             if (l.sw) {
@@ -92,6 +96,8 @@ final class PerfMetrics implements MultiCollector {
         counter(out, "fabric_port_transmit_bytes", "bytes sent on the link", bytes);
         counter(out, "fabric_port_transmit_wait_seconds", "model time a packet was ready but the port had no credit (PortXmitWait)", wait);
         counter(out, "fabric_port_transmit_discards", "packets discarded, by reason (a reason appears once non-zero)", discards);
+        counter(out, "fabric_port_receive_errors", "frames received with an error and dropped: malformed, or credits refused "
+                + "(PortRcvErrors; appears once non-zero)", rcvErrors);
         gauge(out, "fabric_port_utilisation_ratio", "share of the link's rate used over the last poll, model time", utilisation);
         gauge(out, "fabric_port_queue_depth_packets", "switch ports: packets in the input buffers at the poll, every lane (absent: 0)",
                 queued);

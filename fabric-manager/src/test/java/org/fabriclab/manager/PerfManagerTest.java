@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The perf manager and its exposition on a fabric as discovery sees it, fed counters made up
  * ({@link SyntheticCounters}, or edited replies): one call per node, series of what is gone
- * removed, the top K flows, discards by reason, labels that join, failures counted.
+ * removed, the top K flows, discards by reason, receive errors, labels that join, failures counted.
  */
 class PerfManagerTest {
     private static final Pattern SERIES = Pattern.compile("^(\\w+)\\{([^}]*)} (\\S+)$");
@@ -221,6 +221,32 @@ class PerfManagerTest {
                 }
             }
             assertEquals(Map.of("no_route", 2.0, "port_down", 3.0), byReason);
+        }
+    }
+
+    /**
+     * A port's receive errors (PortRcvErrors: frames refused or malformed) reach the exposition, a
+     * port's series once it has one, and the samples that {@code fabricctl counters} reads.
+     */
+    @Test
+    void receiveErrorsAreExportedPerPort(@TempDir Path dir) throws Exception {
+        String sw = fabric.name(fabric.switchNode(0));
+        PerfManager.CounterSource source = n -> {
+            NodeCounters c = synthetic.read(n);
+            if (!n.info().getDescription().equals(sw)) {
+                return c;
+            }
+            NodeCounters.Builder b = c.toBuilder();
+            b.setPorts(1, b.getPorts(1).toBuilder().setRcvErrors(1));
+            return b.build();
+        };
+        try (PerfManager perf = perf(source, 20)) {
+            poll(perf);
+            String body = registry.scrape();
+            List<String> lines = body.lines().filter(l -> l.startsWith("fabric_port_receive_errors_total{")).toList();
+            assertEquals(List.of("fabric_port_receive_errors_total{node=\"" + sw + "\",port=\"2\"} 1.0"), lines, body);
+            assertEquals(List.of(sw + ":2"), perf.samples().stream().filter(l -> l.rcvErrors() > 0).map(l -> l.node() + ":" + l.port()).toList());
+            MetricsTest.promtoolAccepts(dir, body);
         }
     }
 

@@ -213,6 +213,7 @@ final class DaemonCommands {
                     x.put("xmitPackets", l.getXmitPkts());
                     x.put("xmitWaitNs", l.getXmitWaitNs());
                     x.put("discards", l.getXmitDiscards());
+                    x.put("rcvErrors", l.getRcvErrors());
                     x.put("utilisation", Math.round(l.getUtilisation() * 10000) / 10000.0);
                     links.add(x);
                 });
@@ -269,9 +270,11 @@ final class DaemonCommands {
                 out.println(Json.write(m));
             } else {
                 // utilisation to 0.001%: a host offering 0.02 Gbps on a 100 Gbps link reads 0.020%, not 0.0%
-                out.printf("%-24s %5s %16s %14s %14s %10s %9s%n", "node", "port", "xmit bytes", "xmit packets", "xmit wait ns", "discards", "util");
-                c.getLinksList().forEach(l -> out.printf("%-24s %5d %16d %14d %14d %10d %8.3f%%%n", l.getNode(), l.getPort(),
-                        l.getXmitDataOctets(), l.getXmitPkts(), l.getXmitWaitNs(), l.getXmitDiscards(), l.getUtilisation() * 100));
+                out.printf("%-24s %5s %16s %14s %14s %10s %10s %9s%n", "node", "port", "xmit bytes", "xmit packets", "xmit wait ns", "discards",
+                        "rcv errors", "util");
+                c.getLinksList().forEach(l -> out.printf("%-24s %5d %16d %14d %14d %10d %10d %8.3f%%%n", l.getNode(), l.getPort(),
+                        l.getXmitDataOctets(), l.getXmitPkts(), l.getXmitWaitNs(), l.getXmitDiscards(), l.getRcvErrors(),
+                        l.getUtilisation() * 100));
                 if (!hosts.isEmpty()) {
                     out.printf("%n%-24s %16s %16s %16s %16s %10s%n", "host NIC", "request flits", "stalled cycles", "sampled packets",
                             "mean RTT ns", "mean hops");

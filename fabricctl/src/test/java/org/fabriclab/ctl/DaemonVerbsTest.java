@@ -90,7 +90,8 @@ class DaemonVerbsTest {
                 assertEquals(0, counters.code(), counters.err());
                 JsonNode link = counters.json().path("links").path(0);
                 assertEquals("SW1", link.path("node").asText(), counters.out());
-                assertTrue(link.path("port").isInt() && link.path("xmitBytes").isNumber() && link.path("utilisation").isNumber(), counters.out());
+                assertTrue(link.path("port").isInt() && link.path("xmitBytes").isNumber() && link.path("utilisation").isNumber()
+                        && link.path("rcvErrors").isNumber(), counters.out());
                 FabricCtlTest.Run host = FabricCtlTest.run("counters", "A", "--server", server, "--json");
                 assertEquals(0, host.code(), host.err());
                 JsonNode nic = host.json().path("hosts").path(0);
@@ -99,7 +100,7 @@ class DaemonVerbsTest {
                         && nic.path("latencySampledPackets").isNumber(), host.out());
                 assertEquals(1, host.json().path("hosts").size(), "the named host's only");
                 FabricCtlTest.Run text = FabricCtlTest.run("counters", "--server", server);
-                assertTrue(text.out().contains("host NIC") && text.out().contains("request flits"), text.out());
+                assertTrue(text.out().contains("host NIC") && text.out().contains("request flits") && text.out().contains("rcv errors"), text.out());
                 FabricCtlTest.Run noSuch = FabricCtlTest.run("counters", "nobody", "--server", server);
                 assertEquals(2, noSuch.code());
 

@@ -93,6 +93,27 @@ class SwitchCoreTest {
     }
 
     /**
+     * The packets in a port's input buffers when its link goes down are discarded, each by its own
+     * handle (the core handed on the credit blocks its buffer gave back instead: with packet-counted
+     * credits, handle 1 for every one of them, released again and again).
+     */
+    @Test
+    void packetsInADeadLinksInputBuffersAreDiscardedByTheirOwnHandles() {
+        core.packetArrived(2, packet(10, 0, 0), 0); // sent at once: port 3 is busy from now on
+        for (int i = 1; i <= 3; i++) {
+            core.packetArrived(1, packet(10, 10 + i, 0), 0); // they wait in port 1's lane 0
+        }
+        int inUse = pool.inUse();
+        core.portDown(1, 100);
+        assertEquals(List.of("discard flow 11 from 1", "discard flow 12 from 1", "discard flow 13 from 1"),
+                log.stream().filter(l -> l.startsWith("discard")).toList());
+        assertEquals(inUse - 3, pool.inUse(), "their three handles back, no other");
+        assertEquals(3, counters.discards(1, DiscardReason.LINK_LOST));
+        core.linkFree(3, 200);
+        assertEquals(1, sent.size(), "nothing else was waiting for port 3");
+    }
+
+    /**
      * A packet waiting for an output (no credit) when new tables send its LID elsewhere goes by
      * the new tables: a head routed by the old ones must not wait forever (between two switches
      * whose tables changed at different times, packets could bounce to and fro and fill both

@@ -753,6 +753,9 @@ public final class Simulation {
     private final Config c;
     private final Fabric f;
     private final PacketPool pool;
+    /** The handles the pool could need (every buffer full of the smallest packets), and the heap it was sized against. */
+    private final long poolBound;
+    private final long heapBytes;
     private final EventQueue queue;
     private final SwitchCore[] switchCore;
     private final HostCore[] hostCore;
@@ -792,8 +795,9 @@ public final class Simulation {
     /** The responses on their way back, counted at their senders when due (null with {@link #responseTimes}). */
     private final ResponsesInFlight responses;
 
-    private Simulation(Config c) throws TableWriteException {
+    private Simulation(Config c, long heapBytes) throws TableWriteException {
         this.c = c;
+        this.heapBytes = heapBytes;
         f = c.fabric();
         nsPerByte = 8.0 / c.linkGbps();
         int frameBytes = FrameSizes.DATA_HEADER + c.payloadBytes();
@@ -815,8 +819,7 @@ public final class Simulation {
         long slots = hostSlots + linkedPorts * c.vls() * c.bufferPackets() + switchPorts * c.vls() * c.outputBufferPackets();
         long most = hostSlots + linkedPorts * c.vls() * blocks.mostPackets(c.bufferPackets())
                 + switchPorts * c.vls() * blocks.mostPackets(c.outputBufferPackets());
-        long heap = Runtime.getRuntime().maxMemory();
-        if (slots > PacketPool.MAX_CAPACITY || slots * PacketPool.MIN_BYTES_PER_PACKET > heap) {
+        if (slots > PacketPool.MAX_CAPACITY || slots * PacketPool.MIN_BYTES_PER_PACKET > heapBytes) {
             // refused before a NegativeArraySizeException, or an OutOfMemoryError after filling the heap
             String output = c.outputBufferPackets() == 0 ? ""
                     : String.format(", %,d switch ports x %d x %d of output buffer", switchPorts, c.vls(), c.outputBufferPackets());
@@ -825,11 +828,14 @@ public final class Simulation {
                     + "--buffer, --output-buffer or --vls, or simulate a smaller fabric",
                     slots, linkedPorts, c.vls(), c.bufferPackets(), output, hostSlots, endpoints,
                     slots > PacketPool.MAX_CAPACITY ? String.format("one packet pool holds at most %,d", PacketPool.MAX_CAPACITY)
-                            : String.format("their pool alone needs %.1f GiB, and this JVM's heap is %.1f GiB (a larger one: "
-                                    + "JAVA_OPTS=-Xmx...)", slots * (double) PacketPool.MIN_BYTES_PER_PACKET / (1L << 30),
-                                    heap / (double) (1L << 30))));
+                            : String.format("their pool alone needs %.1f GiB, and this run's heap is %.1f GiB (%s)",
+                                    slots * (double) PacketPool.MIN_BYTES_PER_PACKET / (1L << 30), heapBytes / (double) (1L << 30),
+                                    HEAP_ADVICE)));
         }
-        pool = new PacketPool((int) slots, (int) Math.min(PacketPool.MAX_CAPACITY, most));
+        poolBound = most;
+        long rings = linkedPorts * c.vls() * blocks.mostPackets(c.bufferPackets()) * INPUT_RING_SLOT_BYTES
+                + switchPorts * c.vls() * blocks.mostPackets(c.outputBufferPackets()) * (long) Integer.BYTES;
+        pool = new PacketPool((int) slots, poolLimit(slots, most, rings, heapBytes));
         queue = new EventQueue(endpoints);
         switchCore = new SwitchCore[f.nodeCount()];
         hostCore = new HostCore[endpoints];
@@ -967,6 +973,74 @@ public final class Simulation {
     }
 
     /**
+     * Runs {@code config} to its end and reports, one of {@code concurrent} simulations sharing
+     * this JVM's heap at once (a sweep's threads): its pool is sized against its share.
+     */
+    public static Report run(Config config, int concurrent) {
+        return runLearning(config, concurrent).report();
+    }
+
+    /**
+     * Heap a handle of a grown pool takes: {@link PacketPool#MIN_BYTES_PER_PACKET}, and half that
+     * again while the pool doubles (its old arrays live until the copy is made).
+     */
+    static final long GROWN_HANDLE_BYTES = PacketPool.MIN_BYTES_PER_PACKET * 3L / 2;
+    /** Heap an input ring's slot takes (its handle and arrival time); an output ring's is its handle. */
+    static final long INPUT_RING_SLOT_BYTES = Integer.BYTES + Long.BYTES;
+    /** The share of a run's heap its pool and rings may grow into; the rest holds its events, tables, cores and measurements. */
+    static final double GROWTH_SHARE = 0.75;
+    private static final String HEAP_ADVICE = "a larger heap: JAVA_OPTS=-Xmx..., and for a sweep fewer --threads";
+
+    /**
+     * The handles a run's pool may grow to: the most its buffers' blocks can hold ({@code most}:
+     * every buffer full of the smallest packet, 65 of a 4,133-byte slot with congestion control's
+     * 37-byte ACKs and CNPs) where that fits {@link #GROWTH_SHARE} of {@code heapBytes} after the
+     * rings grown to that bound ({@code ringBytes}); else what fits, and never fewer than its {@code
+     * slots}. A run whose pool reaches a limit below {@code most} stops with the sizes and what to
+     * lower ({@link #heapTooSmall}) rather than dropping packets (its report would then depend on
+     * the machine's heap) or dying of an OutOfMemoryError half way.
+     */
+    static int poolLimit(long slots, long most, long ringBytes, long heapBytes) {
+        long fits = Math.max(0, (long) (heapBytes * GROWTH_SHARE) - ringBytes) / GROWN_HANDLE_BYTES;
+        return (int) Math.min(PacketPool.MAX_CAPACITY, Math.min(most, Math.max(slots, fits)));
+    }
+
+    /** Why a run stops when its pool needed more handles than its heap allows ({@link #poolLimit}). */
+    private IllegalArgumentException heapTooSmall() {
+        return new IllegalArgumentException(String.format("the simulation stopped at %,d ns: small packets (ACKs, CNPs) filled the "
+                + "buffers past the %,d packets (%s) this run's heap of %s allows its packet pool, of the %,d (%s) the buffers' "
+                + "blocks can hold; %s, or lower --buffer, --output-buffer or --vls", queue.poppedTime(), pool.limit(),
+                size(pool.limit() * GROWN_HANDLE_BYTES), size(heapBytes), poolBound, size(poolBound * GROWN_HANDLE_BYTES), HEAP_ADVICE));
+    }
+
+    /** {@code bytes} in GiB, or MiB below one. */
+    private static String size(long bytes) {
+        return bytes >= 1L << 30 ? String.format("%.1f GiB", bytes / (double) (1L << 30)) : String.format("%.1f MiB", bytes / (double) (1L << 20));
+    }
+
+    /**
+     * {@link #simulate}, unless the pool ran out of handles at its heap's limit ({@link
+     * #poolLimit}): then the run stops with {@link #heapTooSmall}, whether a source found no handle
+     * for a data packet (which stops it at once) or a NIC none for a control packet (which it
+     * would have counted as dropped: a report that depends on the heap is not given).
+     */
+    private Report simulateWithinHeap() {
+        Report r;
+        try {
+            r = simulate();
+        } catch (IllegalStateException e) {
+            if (pool.refusals() > 0 && pool.limit() < poolBound) {
+                throw heapTooSmall();
+            }
+            throw e;
+        }
+        if (pool.refusals() > 0 && pool.limit() < poolBound) {
+            throw heapTooSmall();
+        }
+        return r;
+    }
+
+    /**
      * A run's report and what its switches learnt: per switch number, the Q-table as it stands at
      * the end of the run (rows x columns, ns, as {@code GetDragonflyRouting} reads a live switch's),
      * or null for a switch that learns none; the adaptive decisions every switch took over the
@@ -992,8 +1066,21 @@ public final class Simulation {
 
     /** Runs {@code config} to its end; reports, and reads every switch's Q-table at the end. */
     public static Learnt runLearning(Config config) {
-        Simulation sim = create(config);
-        Report r = sim.simulate();
+        return runLearning(config, 1);
+    }
+
+    /** {@link #runLearning(Config)}, one of {@code concurrent} simulations sharing this JVM's heap (a sweep's threads). */
+    public static Learnt runLearning(Config config, int concurrent) {
+        if (concurrent < 1) {
+            throw new IllegalArgumentException("simulations sharing the heap: at least 1, not " + concurrent);
+        }
+        return runLearningWithin(config, Runtime.getRuntime().maxMemory() / concurrent);
+    }
+
+    /** {@link #runLearning(Config)} with a pool sized against a heap of {@code heapBytes} ({@link #poolLimit}). */
+    static Learnt runLearningWithin(Config config, long heapBytes) {
+        Simulation sim = create(config, heapBytes);
+        Report r = sim.simulateWithinHeap();
         List<float[]> q = new ArrayList<>();
         long minimal = 0;
         long nonminimal = 0;
@@ -1017,9 +1104,9 @@ public final class Simulation {
         return new Learnt(r, Collections.unmodifiableList(q), minimal, nonminimal, List.copyOf(loads));
     }
 
-    private static Simulation create(Config config) {
+    private static Simulation create(Config config, long heapBytes) {
         try {
-            return new Simulation(config);
+            return new Simulation(config, heapBytes);
         } catch (TableWriteException e) {
             throw new IllegalArgumentException("the routing tables do not fit the fabric: " + e.getMessage(), e);
         }
@@ -1027,8 +1114,8 @@ public final class Simulation {
 
     /** Runs {@code config} to its end and hands back the simulation as the run left it, for tests to read its hosts' state. */
     static Simulation ranToEnd(Config config) {
-        Simulation sim = create(config);
-        sim.simulate();
+        Simulation sim = create(config, Runtime.getRuntime().maxMemory());
+        sim.simulateWithinHeap();
         return sim;
     }
 

@@ -130,7 +130,8 @@ public final class Sweep {
             throw new IllegalArgumentException("a sweep needs at least one thread, not " + threads);
         }
         int total = engines.size() * loads.length;
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, Math.max(engines.size(), total)), new Named());
+        int workers = Math.min(threads, Math.max(engines.size(), total));
+        ExecutorService pool = Executors.newFixedThreadPool(workers, new Named());
         try {
             List<Future<ForwardingTables>> routing = new ArrayList<>();
             long[] millis = new long[engines.size()];
@@ -191,8 +192,9 @@ public final class Sweep {
                         double load = loads[k % loads.length];
                         Simulation.Config c = from == null ? configs.get(k) : config.apply(from, load).load(load).build();
                         boolean carry = task.length > 1 && k != task[task.length - 1];
-                        Simulation.Learnt learnt = carry ? Simulation.runLearning(c) : null;
-                        Point p = new Point(engines.get(i), load, c, carry ? learnt.report() : Simulation.run(c), fromLoad);
+                        // the points running at once share the heap: each sizes its packet pool against its share
+                        Simulation.Learnt learnt = carry ? Simulation.runLearning(c, workers) : null;
+                        Point p = new Point(engines.get(i), load, c, carry ? learnt.report() : Simulation.run(c, workers), fromLoad);
                         points[k] = p;
                         synchronized (listener) {
                             listener.simulated(p, done.incrementAndGet(), total);

@@ -73,6 +73,7 @@ public final class PacketPool {
     private int freeCount;
     /** The most handles the pool grows to. */
     private final int limit;
+    private long refusals;
 
     /** A pool of {@code capacity} handles that never grows. */
     public PacketPool(int capacity) {
@@ -107,6 +108,16 @@ public final class PacketPool {
         return free.length;
     }
 
+    /** The handles this pool may grow to. */
+    public int limit() {
+        return limit;
+    }
+
+    /** How many times {@link #allocate} found every handle in use at the pool's {@link #limit} and returned {@link #NONE}. */
+    public long refusals() {
+        return refusals;
+    }
+
     /** Doubles the handles (up to {@link #limit}); the new ones are free, the lowest taken first. Returns false at the limit. */
     private boolean grow() {
         int old = free.length;
@@ -136,6 +147,7 @@ public final class PacketPool {
      */
     public int allocate() {
         if (freeCount == 0 && !grow()) {
+            refusals++;
             return NONE;
         }
         int h = free[--freeCount];

@@ -18,7 +18,9 @@ import org.fabriclab.agent.mgmt.ManagedNode;
  *
  * <p>Discards are counted twice at no cost on the hot path (a discard is never on it): in the
  * total {@link #XMIT_DISCARDS} the simulator's reports read, and by {@link DiscardReason}, as IBA
- * splits PortXmitDiscards from the errors behind them. Node-level counters (not of a port) are the
+ * splits PortXmitDiscards from the errors behind them. Beside them, per port, {@link #rcvErrors}:
+ * frames received with an error and dropped (IBA's PortRcvErrors), which the live plane counts
+ * where a peer's frame is malformed or refused; never on the hot path either. Node-level counters (not of a port) are the
  * adaptive decisions of a switch, minimal or not ({@link #ADAPTIVE_MINIMAL}, {@link #ADAPTIVE_NONMINIMAL}: an AR
  * group's, or a Dragonfly algorithm's at a decision point), and Q-adaptive's learning ({@link #Q_UPDATES},
  * {@link #Q_EXPLORATIONS}, {@link #Q_CHANGE_PS}); on a channel adapter, its NIC's counters as Aries offers
@@ -123,6 +125,8 @@ public final class PortCounterArray {
     private final long[] inputBytes;
     /** Per port, per {@link DiscardReason}: packets. */
     private final long[] discards;
+    /** Per port: frames received with an error (PortRcvErrors). */
+    private final long[] rcvErrors;
     private final long[] node = new long[NODE_COUNTERS];
     private final int ports;
 
@@ -136,6 +140,7 @@ public final class PortCounterArray {
         this.ports = ports;
         values = new long[(ports + 1) * COUNTERS];
         discards = new long[(ports + 1) * REASONS];
+        rcvErrors = new long[ports + 1];
         inputBytes = perInputBytes ? new long[(ports + 1) * (ports + 1)] : null;
     }
 
@@ -160,6 +165,22 @@ public final class PortCounterArray {
     /** Packets discarded at {@code port} for {@code reason}. */
     public long discards(int port, DiscardReason reason) {
         return discards[port * REASONS + reason.ordinal()];
+    }
+
+    /**
+     * A frame received on {@code port} had an error and was dropped: IBA's PortRcvErrors, "packets
+     * containing an error" received on the port, link packets included (malformed data and link
+     * packets: a wrong length, lane or operand). In the live plane: a frame shorter than its type's
+     * fields, a CREDIT frame refused (a lane or port the node has not, or a count past the peer's
+     * buffer), or a frame of a type the link does not know.
+     */
+    public void rcvError(int port) {
+        rcvErrors[port]++;
+    }
+
+    /** Frames received on {@code port} with an error, and dropped ({@link #rcvError}). */
+    public long rcvErrors(int port) {
+        return rcvErrors[port];
     }
 
     /** Adds one to node counter {@code counter} ({@link #ADAPTIVE_MINIMAL}, {@link #ADAPTIVE_NONMINIMAL}). */
@@ -198,6 +219,7 @@ public final class PortCounterArray {
                 values[p * COUNTERS + c] = 0;
             }
             Arrays.fill(discards, p * REASONS, (p + 1) * REASONS, 0);
+            rcvErrors[p] = 0;
             if (inputBytes != null) {
                 Arrays.fill(inputBytes, p * (ports + 1), (p + 1) * (ports + 1), 0);
             }

@@ -150,6 +150,15 @@ public final class SwitchCore {
     private SplittableRandom ecnRandom;
     /** With ECN marking, per output port: bytes in its output buffers. */
     private long[] obytes;
+    /**
+     * With ECN marking in an input-queued core, per input buffer (as {@link #head}): the bytes of
+     * its packets, so that an output's queue is read in bytes, each packet its own size (an ACK or
+     * CNP among data packets counts its header, not a data packet's bytes); null otherwise, and
+     * then never touched (a run without marking pays nothing for it).
+     */
+    private long[] qbytes;
+    /** With {@link #qbytes}: the largest packet an input buffer has taken, bytes (the no-scan bound of {@link #mark}). */
+    private int largestBytes;
     /** Which waiting input buffer an output takes next ({@link #arbitration(CrossbarArbitration)}). */
     private CrossbarArbitration arbitration = CrossbarArbitration.ROUND_ROBIN;
     /** Per input buffer (as {@link #head}), the value of {@link #served} when an output last took its head: LRU's order. */
@@ -337,7 +346,8 @@ public final class SwitchCore {
         for (int v = 0; v < vls; v++) {
             // whatever sat in the dead link's input buffers will never be credited back: drop it
             while (count[q0 + v] > 0) {
-                int h = dequeue(q0 + v);
+                int h = ring[(q0 + v) * depth + head[q0 + v]];
+                dequeue(q0 + v); // (it returns the blocks freed, not the handle)
                 counters.discard(port, DiscardReason.LINK_LOST);
                 out.discarded(h, port, now);
             }
@@ -363,15 +373,18 @@ public final class SwitchCore {
     /**
      * Marks ECN-capable packets by DCQCN's rule ({@link EcnMarking}) from now on, drawing from a
      * generator seeded with {@code seed}; null: no marking (the default). An input-queued core
-     * marks a packet as it leaves, by the packets waiting for its output, itself included (the
-     * heads routed to it and those behind them, at its size); an input-output queued one as it
-     * joins its output's buffers, by their bytes, its own included. Set before the first packet
+     * marks a packet as it leaves, by the bytes waiting for its output, its own included (the
+     * input buffers whose heads are routed to it, each packet at its own size: {@link #qbytes});
+     * an input-output queued one as it joins its output's buffers, by their bytes, its own
+     * included. With one packet size both are what counting packets at that size gave. Set before the first packet
      * arrives.
      */
     public void ecn(EcnMarking marking, long seed) {
         ecn = marking;
         ecnRandom = marking == null ? null : new SplittableRandom(seed);
         obytes = marking == null ? null : new long[ports + 1];
+        qbytes = marking == null || odepth > 0 ? null : new long[ports * vls];
+        largestBytes = 0;
     }
 
     /**
@@ -392,15 +405,15 @@ public final class SwitchCore {
         if (odepth > 0) {
             queued = obytes[port];
         } else {
-            if ((long) (wanting[port] + 1) * mostQueued * pool.bytes(h) <= ecn.kminBytes()) {
-                return; // even full input buffers behind every head waiting for the port stay below kmin: no scan
+            int own = pool.bytes(h);
+            if ((long) wanting[port] * mostQueued * largestBytes + own <= ecn.kminBytes()) {
+                return; // even full input buffers of the largest packets behind every head waiting for the port stay below kmin: no scan
             }
             int queues = ports * vls;
-            long packets = 1; // itself: the queue it leaves, as an output buffer's holds the packet that joins it
+            queued = own; // itself: the queue it leaves, as an output buffer's holds the packet that joins it
             for (int q = nextRequest(port, 0, queues); q >= 0; q = nextRequest(port, q + 1, queues)) {
-                packets += count[q];
+                queued += qbytes[q];
             }
-            queued = packets * pool.bytes(h);
         }
         double p = ecn.probability(queued);
         if (p > 0 && (p >= 1 || ecnRandom.nextDouble() < p)) {
@@ -428,6 +441,11 @@ public final class SwitchCore {
             growInput(); // small packets filled the ring before its blocks: at most a few times a core
         }
         used[q] += cost;
+        if (qbytes != null) {
+            int b = pool.bytes(h);
+            qbytes[q] += b;
+            largestBytes = Math.max(largestBytes, b);
+        }
         int tail = head[q] + count[q];
         int slot = q * depth + (tail < depth ? tail : tail - depth);
         ring[slot] = h;
@@ -1255,6 +1273,10 @@ public final class SwitchCore {
         int cost = blocks.cost(pool, h);
         used[q] -= cost;
         assert used[q] >= 0 && (count[q] > 0 || used[q] == 0);
+        if (qbytes != null) {
+            qbytes[q] -= pool.bytes(h);
+            assert qbytes[q] >= 0 && (count[q] > 0 || qbytes[q] == 0);
+        }
         return cost;
     }
 

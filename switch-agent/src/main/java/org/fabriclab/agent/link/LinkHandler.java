@@ -47,7 +47,11 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
         ByteBuf f = (ByteBuf) msg;
         int missing = Frames.missingBytes(f);
         if (missing > 0) {
-            // a peer that sent a truncated frame: dropped whole, before any of it is read (nothing taken, nothing changed)
+            // a peer that sent a truncated frame: dropped whole, before any of it is read (nothing taken, nothing changed),
+            // and counted as a receive error of the port (before the hello names it, the link is no port's yet: logged only)
+            if (port != 0) {
+                node.rcvError(port);
+            }
             LOG.warn("{}: port {}: dropping a malformed frame of {} bytes (type {}), {} bytes short of its type's fields; is the peer"
                     + " a fabriclab node of this version?", node.name(), port, f.readableBytes(),
                     f.readableBytes() > Frames.TYPE ? f.getByte(f.readerIndex() + Frames.TYPE) : "none", missing);
@@ -65,6 +69,7 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
                 if (f.readableBytes() > Frames.CREDIT_FEEDBACK) {
                     int n = f.getUnsignedByte(i + Frames.CREDIT_FEEDBACK);
                     if (f.readableBytes() < Frames.CREDIT_FEEDBACK + 1 + n * Frames.FEEDBACK_BYTES) {
+                        node.rcvError(port); // truncated too: short of the feedback it announces
                         LOG.warn("{}: port {}: dropping a credit frame of {} bytes that announces {} feedback messages", node.name(), port,
                                 f.readableBytes(), n);
                         return;
@@ -89,6 +94,10 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
                 } else if (!node.linkUp(port, ctx.channel(), h)) {
                     ctx.close();
                 }
+            } else if (port != 0) {
+                node.rcvError(port); // a type no fabriclab link sends
+                LOG.warn("{}: port {}: dropping a frame of unknown type {}; is the peer a fabriclab node of this version?", node.name(),
+                        port, type);
             } else {
                 LOG.warn("{}: port {}: dropping a frame of type {} before the link-level hello", node.name(), port, type);
             }

@@ -498,15 +498,26 @@ public abstract class LiveNode {
     /**
      * Gives the core {@code count} credits read from a CREDIT frame, unless it refuses them (a lane
      * it has not, or more than the peer's buffer holds: a peer that counts otherwise, or a corrupt
-     * frame), which is logged with the reason and leaves the credits as they were.
+     * frame), which is counted as a receive error of the port ({@link #rcvError}), logged with the
+     * reason, and leaves the credits as they were.
      */
     void takeCredits(int port, int vl, int count, long now) {
         String refused = refusedCreditCore(port, vl, count);
         if (refused != null) {
+            rcvError(port);
             LOG.warn("{}: port {}: refusing a credit frame: {}", name(), port, refused);
             return;
         }
         creditReturnedCore(port, vl, count, now);
+    }
+
+    /**
+     * A frame received on {@code port} was malformed or refused and dropped: counted in the port's
+     * PortRcvErrors ({@link PortCounterArray#rcvError}), which management reports and the perf
+     * manager exports, so that a long run's bad frames are seen without its log.
+     */
+    void rcvError(int port) {
+        counters().rcvError(port);
     }
 
     /** A frame written to {@code port} was lost with its link (credit frames included: they are few, and lost too). */

@@ -339,7 +339,8 @@ public final class ManagementService extends ManagementGrpc.ManagementImplBase {
                 .setXmitDiscardsByReason(XmitDiscards.newBuilder()
                         .setNoRoute(c.discards(p, DiscardReason.NO_ROUTE)).setNoLane(c.discards(p, DiscardReason.NO_LANE))
                         .setPortDown(c.discards(p, DiscardReason.PORT_DOWN)).setOverflow(c.discards(p, DiscardReason.OVERFLOW))
-                        .setLinkLost(c.discards(p, DiscardReason.LINK_LOST)));
+                        .setLinkLost(c.discards(p, DiscardReason.LINK_LOST)))
+                .setRcvErrors(c.rcvErrors(p));
         ManagedNode.Gauges g = node.gauges();
         if (g != null) {
             // read while the data plane moves them: never report a transient below zero

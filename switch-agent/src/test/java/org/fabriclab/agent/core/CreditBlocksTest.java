@@ -26,6 +26,7 @@ class CreditBlocksTest {
     private static final int ACK = FrameSizes.DATA_HEADER;
     private final List<String> credits = new ArrayList<>();
     private final List<Integer> sentFlows = new ArrayList<>();
+    private final List<Integer> markedFlows = new ArrayList<>();
     private PortCounterArray counters;
     private PacketPool pool;
     private SwitchCore core;
@@ -40,6 +41,9 @@ class CreditBlocksTest {
             @Override
             public void transmit(int port, int vl, int h, long now) {
                 sentFlows.add(pool.flow(h));
+                if ((pool.cc(h) & PacketPool.CE) != 0) {
+                    markedFlows.add(pool.flow(h));
+                }
                 pool.release(h);
             }
 
@@ -135,6 +139,54 @@ class CreditBlocksTest {
         assertEquals(130 + 65, credits.stream().mapToInt(c -> Integer.parseInt(c.substring(c.indexOf('x') + 1))).sum());
         // what was sent on port 3: two data packets and 65 ACKs, none of it credited back yet
         assertEquals(4 * 65 - 2 * 65 - 65, core.credits(3, 0));
+    }
+
+    /**
+     * An input-queued core's ECN marking reads its output's queue in bytes, each packet at its own
+     * size: a small ECN-capable packet leaving ahead of a data packet sees the data packet's bytes
+     * (counted at its own size, the two made a queue of 200 bytes and it went unmarked).
+     */
+    @Test
+    void aSmallPacketLeavingAheadOfDataSeesTheDataPacketsBytes() {
+        core.ecn(new EcnMarking(1_000, 2_000, 1), 1); // over 2,000 bytes: marked; 1,000 or under: never
+        core.packetArrived(2, packet(0, DATA), 0); // sent at once, not ECN-capable: the link is busy from now on
+        core.packetArrived(1, ect(packet(1, 100)), 0);
+        core.packetArrived(1, packet(2, DATA), 0);
+        core.linkFree(3, 1);
+        assertEquals(List.of(0, 1), sentFlows);
+        assertEquals(List.of(1), markedFlows, "100 bytes of its own and 4,133 behind it: over 2,000");
+        core.linkFree(3, 2);
+        assertEquals(List.of(0, 1, 2), sentFlows);
+        assertEquals(1, counters.getNode(PortCounterArray.ECN_MARKED));
+    }
+
+    /**
+     * And a data packet leaving ahead of ACKs sees their headers, not ten more data packets
+     * (counted at its size, the ten ACKs made a queue of 45 KB and it was marked).
+     */
+    @Test
+    void aDataPacketLeavingAheadOfAcksSeesTheirHeadersOnly() {
+        core.ecn(new EcnMarking(5_000, 6_000, 1), 1);
+        core.packetArrived(2, packet(0, DATA), 0); // the link is busy from now on
+        core.packetArrived(1, ect(packet(1, DATA)), 0);
+        for (int i = 0; i < 10; i++) {
+            int ack = packet(2 + i, ACK);
+            pool.cc(ack, PacketPool.ACK);
+            core.packetArrived(1, ack, 0);
+        }
+        core.linkFree(3, 1);
+        assertEquals(List.of(0, 1), sentFlows);
+        assertEquals(List.of(), markedFlows, "4,133 bytes and ten 37-byte ACKs: 4,503, under 5,000");
+        for (int t = 2; t <= 11; t++) {
+            core.linkFree(3, t);
+        }
+        assertEquals(12, sentFlows.size(), "every packet went");
+        assertEquals(0, counters.getNode(PortCounterArray.ECN_MARKED));
+    }
+
+    private int ect(int h) {
+        pool.cc(h, PacketPool.ECT);
+        return h;
     }
 
     /** Credits beyond the peer's buffer (a peer that counts otherwise, a corrupt count) are refused with the reason, and nothing changes. */

@@ -12,12 +12,16 @@ import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.fabriclab.agent.ServedNode;
 import org.fabriclab.agent.core.CreditBlocks;
 import org.fabriclab.agent.core.FrameSizes;
 import org.fabriclab.agent.core.PacketPool;
 import org.fabriclab.agent.core.TableBatch;
 import org.fabriclab.agent.mgmt.ManagedNode;
+import org.fabriclab.proto.v1.GetNodeCountersRequest;
+import org.fabriclab.proto.v1.NodeCounters;
 import org.fabriclab.proto.v1.NodeType;
+import org.fabriclab.proto.v1.PortCounters;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,19 +31,21 @@ import org.junit.jupiter.api.Test;
  * {@link EmbeddedChannel}s: a live switch returns a data frame's blocks and an ACK's one block in
  * CREDIT frames; those very frames, handed back on the link the packets left by (as its peer
  * returns them), restore its credits there; a count over the peer's buffer is refused and leaves
- * its credits as they were; a frame never carries more than its 16-bit count.
+ * its credits as they were, and counted as the port's receive error (PortRcvErrors) as truncated
+ * frames are; a frame never carries more than its 16-bit count.
  */
 class CreditBlocksLinkTest {
     private static final int DATA = FrameSizes.DATA_HEADER + FrameSizes.MAX_PAYLOAD;
     private EmbeddedChannel in;
     private EmbeddedChannel out;
     private LiveSwitch sw;
+    private ManagedNode mgmt;
 
     @BeforeEach
     void setUp() throws Exception {
         in = new EmbeddedChannel();
         out = new EmbeddedChannel();
-        ManagedNode mgmt = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, 0x200000L, "S1", 4));
+        mgmt = new ManagedNode(new ManagedNode.Identity(NodeType.NODE_TYPE_SWITCH, 0x200000L, "S1", 4));
         byte[] block = new byte[64];
         Arrays.fill(block, (byte) 0xFF);
         block[10] = 3; // LID 10 -> port 3
@@ -185,6 +191,36 @@ class CreditBlocksLinkTest {
         assertEquals(before, credits(), "credits as they were");
         assertTrue(in.isOpen() && out.isOpen(), "the links stay up");
         assertEquals(null, sw.channel(2), "no link came up from the truncated hello");
+    }
+
+    @Test
+    void refusedAndTruncatedFramesAreCountedAsTheirPortsReceiveErrors() throws Exception {
+        out.writeInbound(Frames.credit(ByteBufAllocator.DEFAULT, 0, 1)); // past the lane's buffer: refused
+        in.writeInbound(truncated(Frames.credit(ByteBufAllocator.DEFAULT, 0, 1), 6)); // without its count
+        in.runPendingTasks();
+        // read as the perf manager reads them (GetNodeCounters), which /metrics and fabricctl counters show
+        try (ServedNode served = ServedNode.serve(mgmt)) {
+            NodeCounters c = served.blocking().getNodeCounters(GetNodeCountersRequest.getDefaultInstance());
+            assertEquals(List.of(1L, 0L, 1L, 0L), c.getPortsList().stream().map(PortCounters::getRcvErrors).toList(),
+                    "one on port 3 (the refused credit), one on port 1 (the truncated frame)");
+            assertEquals(0, c.getPorts(2).getXmitDiscards(), "a link frame is no packet discarded");
+        }
+        // a credit frame short of the Q-adaptive feedback it announces, and a frame of a type no link sends
+        ByteBuf feedback = Frames.credit(ByteBufAllocator.DEFAULT, 0, 0);
+        ByteBuf announcing = ByteBufAllocator.DEFAULT.buffer().writeBytes(feedback).writeByte(3);
+        feedback.release();
+        announcing.setInt(0, announcing.readableBytes() - Frames.LENGTH_FIELD);
+        out.writeInbound(announcing);
+        ByteBuf unknown = ByteBufAllocator.DEFAULT.buffer().writeInt(1).writeByte(9);
+        out.writeInbound(unknown);
+        assertEquals(3, sw.counters().rcvErrors(3));
+        assertTrue(credits().contains("cr0=130"), "credits as they were: " + credits());
+        assertEquals(0, announcing.refCnt() + unknown.refCnt(), "every frame released");
+        var reset = mgmt.resetCounters(3); // on the node's loop, the embedded channels' own
+        in.runPendingTasks();
+        reset.get(5, java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(0, sw.counters().rcvErrors(3), "a reset clears them");
+        assertEquals(1, sw.counters().rcvErrors(1), "and only the port's");
     }
 
     /** {@code f}'s first {@code bytes}, its length field saying so (as a peer that cut it would send it). */
