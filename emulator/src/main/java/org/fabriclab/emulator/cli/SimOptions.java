@@ -148,9 +148,10 @@ public final class SimOptions {
             description = "End the measured window once its estimates are precise instead of after --duration less --warmup, which "
                     + "becomes its cap: after the warm-up (fixed, or --until-steady's), in batches (the steady window, or a "
                     + (2 * Simulation.Precise.MIN_BATCHES) + "th of the window if narrower), the run ends at the first batch's end at "
-                    + "which the 95% confidence intervals of the mean latency and of the throughput by batch means (at least "
+                    + "which the 95%% confidence intervals of the mean latency and of the throughput by batch means (at least "
                     + Simulation.Precise.MIN_BATCHES + " batches, doubled while their lag-1 autocorrelation is significant) are each "
-                    + "within REL of the mean (default " + Simulation.Precise.DEFAULT_REL + "). Adds precise, latencyMeanCi95Ns, "
+                    + "within REL of the mean (default " + Simulation.Precise.DEFAULT_REL + "), and the report's mean latency (of the "
+                    + "packets created in the window) within REL of the batches'. Adds precise, latencyMeanCi95Ns, "
                     + "throughputCi95, batches and batchNs to the report. Default: off")
     Double untilPrecise;
 
