@@ -14,7 +14,9 @@ Usage: bench/fig5-fast-compare.py FAST.json.. [--ref REF.json..] [--noise NOISE.
 For each pattern, every (engine, load) point that FAST and --ref share: throughput, mean latency
 (us) and mean hops of both and their differences (per cent; hops absolute), then per engine the
 largest differences, carried points and saturated ones apart (a saturated point's latency is its
-queues', the source queue's 20 packets included).
+queues', the source queue's 20 packets included). FAST reports of runs with --until-precise add a
+column: the window measured (us, after the warm-up), whether it ended precise (p) or at its cap, and
+the 95% interval's half-width of the mean latency (per cent of it).
 
 Cost: per sweep and engine the points' CPU-seconds (`cpuMillis`, the simulating threads' own), the
 sweep's wall time (`wallMillis`), and the two-thread makespan replayed from the CPU-seconds as
@@ -74,10 +76,11 @@ def compare():
     noise = index(load_all(groups["--noise"]))
     for d in fast:
         pattern = d["pattern"]
+        precise = "untilPrecise" in d["options"]
         print("#### %s: these runs against the from-empty ones\n" % name.get(pattern, pattern))
         print("| engine | load | throughput these / from empty | diff | seed 2 diff | latency (us) these / from empty | diff | seed 2 diff "
-              "| hops these / from empty | diff | seed 2 diff |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
+              "| hops these / from empty | diff | seed 2 diff |" + (" measured (us), latency 95% CI |" if precise else ""))
+        print("|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if precise else ""))
         worst = {}
         for e in d["engines"]:
             for p in e["points"]:
@@ -94,10 +97,15 @@ def compare():
                 nl = None if n is None else rel(lat(n), lat(r))
                 nh = None if n is None or hops(n) is None or hops(r) is None else hops(n) - hops(r)
                 sat = r["saturated"] or p["saturated"]
-                print("| %s | %.3g | %.3f / %.3f%s | %s | %s | %.2f / %.2f | %s | %s | %.2f / %.2f | %+.2f | %s |" % (
+                ci = ""
+                if precise:
+                    half = p["latencyMeanCi95Ns"]
+                    ci = " %.0f%s, %s |" % ((p["simulatedNs"] - p["warmupNs"]) / 1000, " p" if p["precise"] else "",
+                                            "-" if half is None or not p["latencyMeanNs"] else "%.2f%%" % (100 * half / p["latencyMeanNs"]))
+                print("| %s | %.3g | %.3f / %.3f%s | %s | %s | %.2f / %.2f | %s | %s | %.2f / %.2f | %+.2f | %s |%s" % (
                     e["engine"], p["load"], p["throughput"], r["throughput"], " (sat)" if sat else "", pct(dt), pct(nt),
                     lat(p) or float("nan"), lat(r) or float("nan"), pct(dl), pct(nl), hops(p) or float("nan"), hops(r) or float("nan"),
-                    dh if dh is not None else float("nan"), "-" if nh is None else "%+.2f" % nh))
+                    dh if dh is not None else float("nan"), "-" if nh is None else "%+.2f" % nh, ci))
                 w = worst.setdefault((e["engine"], sat), [0, 0, 0, 0])
                 w[0] = max(w[0], abs(dt or 0))
                 w[1] = max(w[1], abs(dl or 0))

@@ -508,6 +508,16 @@ class SimCommandTest {
         assertRefused(run(concat(small, "--many-to-one", "2", "--message", "4096", "--payload", "0")), "emulator sim", "no payload");
     }
 
+    /** Runs {@code args}, which succeed, and asserts that without {@code option} the report has none of its {@code fields}. */
+    private static Run ranWithout(String[] args, String option, String... fields) {
+        Run r = run(args);
+        assertEquals(0, r.code(), r.err());
+        for (String field : fields) {
+            assertFalse(r.json().has(field), field + " only with " + option + ": " + r.out());
+        }
+        return r;
+    }
+
     static String[] concat(String[] a, String... b) {
         String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
@@ -522,11 +532,7 @@ class SimCommandTest {
     void untilSteadyReportsTheWarmUpUsedAndRefusesWhatItCannotRun() {
         String[] base = {"sim", "--topology", "dragonfly:p=2,a=4,h=2", "--engine", "df-min", "--vls", "5", "--load", "0.3",
                 "--duration", "120us", "--warmup", "100us", "--json"};
-        Run plain = run(base);
-        assertEquals(0, plain.code(), plain.err());
-        for (String field : new String[] {"steady", "warmupNs", "steadyAtNs"}) {
-            assertFalse(plain.json().has(field), field + " only with --until-steady: " + plain.out());
-        }
+        Run plain = ranWithout(base, "--until-steady", "steady", "warmupNs", "steadyAtNs");
         Run steady = run(concat(base, "--until-steady"));
         assertEquals(0, steady.code(), steady.err());
         JsonNode j = steady.json();
@@ -561,5 +567,44 @@ class SimCommandTest {
                 "the steady-state test needs 10 windows of 20000 ns within the warm-up's cap (100000 ns)");
         assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--many-to-one", "2", "--until-steady"), "emulator sim",
                 "flows are measured per phase");
+    }
+
+    /**
+     * {@code --until-precise}: the report adds whether the run ended precise, the intervals' half-widths
+     * and the batches (nothing without the option); a run ended precise is the fixed window ending
+     * there; bad precisions, flows and a window too short for the batches are one line and exit 2.
+     */
+    @Test
+    void untilPreciseReportsItsIntervalsAndRefusesWhatItCannotRun() {
+        String[] base = {"sim", "--topology", "dragonfly:p=2,a=4,h=2", "--engine", "df-min", "--vls", "5", "--load", "0.3",
+                "--duration", "200us", "--warmup", "20us", "--json"};
+        ranWithout(base, "--until-precise", "precise", "latencyMeanCi95Ns", "throughputCi95", "batches", "batchNs");
+        Run precise = run(concat(base, "--until-precise"));
+        assertEquals(0, precise.code(), precise.err());
+        JsonNode j = precise.json();
+        assertTrue(j.path("precise").asBoolean(), precise.out());
+        long end = j.path("simulatedNs").asLong();
+        assertTrue(end < 200_000, "ended before the cap: " + end);
+        assertEquals(end - 20_000, j.path("batches").asLong() * j.path("batchNs").asLong(), precise.out());
+        assertTrue(j.path("latencyMeanCi95Ns").asDouble() <= 0.01 * j.path("latencyMeanNs").asDouble(), precise.out());
+        assertTrue(j.path("throughputCi95").asDouble() <= 0.01 * j.path("throughput").asDouble(), precise.out());
+        Run fixed = run("sim", "--topology", "dragonfly:p=2,a=4,h=2", "--engine", "df-min", "--vls", "5", "--load", "0.3",
+                "--duration", (end / 1000) + "us", "--warmup", "20us", "--json");
+        for (String field : new String[] {"throughput", "latencyMeanNs", "latencyP99Ns", "meanHops", "packetsDelivered", "events",
+                "simulatedNs"}) {
+            assertEquals(fixed.json().get(field), j.get(field), field + ": the fixed window ending where the precise one did");
+        }
+        String[][] bad = {
+            {"--until-precise=0", "'--until-precise': 0.0 is not a precision in (0, 1)"},
+            {"--until-precise=1", "'--until-precise': 1.0 is not a precision in (0, 1)"},
+            {"--until-precise=x", "--until-precise"},
+        };
+        for (String[] b : bad) {
+            assertRefused(run(concat(base, b[0])), "emulator sim", b[1]);
+        }
+        assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--many-to-one", "2", "--until-precise"), "emulator sim",
+                "--until-precise ends one measured window, and flows", "are measured per phase");
+        assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "100ns", "--warmup", "90ns", "--until-precise"),
+                "emulator sim", "--until-precise needs 20 batches within the measured window (10 ns");
     }
 }

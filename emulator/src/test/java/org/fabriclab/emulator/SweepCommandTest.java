@@ -282,6 +282,27 @@ class SweepCommandTest {
         assertEquals(0, ten.code(), "the band alone needs ten: " + ten.err());
     }
 
+    /** {@code --until-precise} in a sweep: the option in the report, each point's intervals, progress; refusals before routing. */
+    @Test
+    void eachPointOfASweepCanEndWhenPrecise() throws Exception {
+        Run r = run("sweep", "--topology", TOPOLOGY, "--engines", "minhop", "--loads", "0.3", "--duration", "100us", "--warmup", "20us",
+                "--until-precise", "0.02", "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode report = JSON.readTree(r.out());
+        assertEquals(0.02, report.get("options").get("untilPrecise").asDouble());
+        JsonNode p = report.get("engines").get(0).get("points").get(0);
+        assertTrue(p.get("precise").asBoolean(), p.toString());
+        assertEquals(p.get("simulatedNs").asLong() - 20_000, p.get("batches").asLong() * p.get("batchNs").asLong(), p.toString());
+        assertTrue(r.err().contains("precise at "), r.err());
+        assertFalse(JSON.readTree(run("sweep", "--topology", TOPOLOGY, "--engines", "minhop", "--loads", "0.3", "--duration", "100us",
+                "--json").out()).get("options").has("untilPrecise"), "absent without the option");
+        assertRefused(run("sweep", "--topology", TOPOLOGY, "--engines", "minhop", "--loads", "0.3", "--until-precise", "1.5"),
+                "emulator sweep", "'--until-precise': 1.5 is not a precision in (0, 1)");
+        assertRefused(run("sweep", "--topology", TOPOLOGY, "--engines", "minhop,updn", "--loads", "0.3", "--duration", "100us",
+                "--warmup", "90us", "--engine-duration", "updn=1000ns", "--engine-warmup", "updn=990ns", "--until-precise"),
+                "emulator sweep", "--until-precise needs 20 batches within the measured window of updn (10 ns");
+    }
+
     /** An engine parameter is taken when one engine of the sweep reads it, and goes to the engines that do. */
     @Test
     void engineParametersGoToTheEnginesThatReadThem() throws Exception {

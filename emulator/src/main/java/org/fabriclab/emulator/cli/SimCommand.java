@@ -175,6 +175,7 @@ public final class SimCommand implements Callable<Integer> {
         if (bursts != null) {
             flows = new ArrayList<>(bursts.apply(flows));
         }
+        sim.checkPrecise(!flows.isEmpty(), durationNs - (sim.warmup == null ? durationNs / 5 : sim.warmup.nanos()), null);
         Simulation.Config config;
         try {
             config = sim.config(sim.route(chain)).load(allToAll == null ? load : load / (allToAll - 1))

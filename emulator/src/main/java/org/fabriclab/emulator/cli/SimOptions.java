@@ -144,6 +144,17 @@ public final class SimOptions {
                     + "steady, warmupNs (the warm-up used) and steadyAtNs to the report. Default: off")
     Double untilSteady;
 
+    @Option(names = "--until-precise", arity = "0..1", fallbackValue = "" + Simulation.Precise.DEFAULT_REL, paramLabel = "REL",
+            description = "End the measured window once its estimates are precise instead of after --duration less --warmup, which "
+                    + "becomes its cap: after the warm-up (fixed, or --until-steady's), in batches (the steady window, or a "
+                    + (2 * Simulation.Precise.MIN_BATCHES) + "th of the window if narrower), the run ends at the first batch's end at "
+                    + "which the 95%% confidence intervals of the mean latency and of the throughput by batch means (at least "
+                    + Simulation.Precise.MIN_BATCHES + " batches, doubled while their lag-1 autocorrelation is significant) are each "
+                    + "within REL of the mean (default " + Simulation.Precise.DEFAULT_REL + "), and the report's mean latency (of the "
+                    + "packets created in the window) within REL of the batches'. Adds precise, latencyMeanCi95Ns, "
+                    + "throughputCi95, batches and batchNs to the report. Default: off")
+    Double untilPrecise;
+
     @Option(names = "--steady-drift", paramLabel = "D",
             description = "With --until-steady: the drift its test allows over the run's last half, a fraction of the mean (0 turns "
                     + "the drift test off: the ten windows' band alone, the test before 2026-11-27's fix, which calls slow drifts "
@@ -185,6 +196,10 @@ public final class SimOptions {
         if (untilSteady != null && !(untilSteady > 0 && untilSteady < 1)) {
             throw new IllegalArgumentException("Invalid value for option '--until-steady': " + untilSteady + " is not a tolerance in (0, 1) "
                     + "(a fraction of the mean: 0.05 is within 5%)");
+        }
+        if (untilPrecise != null && !(untilPrecise > 0 && untilPrecise < 1)) {
+            throw new IllegalArgumentException("Invalid value for option '--until-precise': " + untilPrecise + " is not a precision in (0, 1) "
+                    + "(the confidence interval's half-width over the mean: 0.01 is within 1%)");
         }
         if (steadyDrift != null && untilSteady == null) {
             throw new IllegalArgumentException("--steady-drift is a tolerance of --until-steady's test: give --until-steady too");
@@ -341,7 +356,27 @@ public final class SimOptions {
         return Simulation.Config.builder(topology.fabric(), tables).pattern(pattern).linkGbps(link.linkGbps)
                 .latencyNs(link.latencyNs(DEFAULT_LATENCY_NS)).vls(lanes.vls).bufferPackets(lanes.buffer).outputBufferPackets(outputBuffer).sourceQueuePackets(sourceQueue).payloadBytes(payloadBytes())
                 .durationNs(durationNs).warmupNs(warmupNs).seed(seed.seed).adaptive(adaptive.on()).routingMode(routingMode).cc(ccSettings).arbitration(arbitration)
-                .steady(untilSteady == null ? null : steady(steadyWindow == null ? 0 : steadyWindow.nanos()));
+                .steady(untilSteady == null ? null : steady(steadyWindow == null ? 0 : steadyWindow.nanos()))
+                .precise(untilPrecise == null ? null : new Simulation.Precise(untilPrecise));
+    }
+
+    /**
+     * Refuses {@code --until-precise} where it has nothing to stop: flows (each phase measured over
+     * its last four fifths, no one window) and a window of {@code measuredNs} too short for its
+     * batches ({@code who}: the engine, in a sweep; null in {@code sim}). Before routing.
+     */
+    void checkPrecise(boolean flows, long measuredNs, String who) {
+        if (untilPrecise == null) {
+            return;
+        }
+        if (flows) {
+            throw new IllegalArgumentException("--until-precise ends one measured window, and flows (--many-to-one, --all-to-all, "
+                    + "--long-short) are measured per phase: measure them without it");
+        }
+        if (measuredNs > 0 && measuredNs < Simulation.Precise.MIN_BATCHES) { // not above 0: the duration's own refusal
+            throw new IllegalArgumentException("--until-precise needs " + Simulation.Precise.MIN_BATCHES + " batches within the measured "
+                    + "window" + (who == null ? "" : " of " + who) + " (" + measuredNs + " ns, --duration less --warmup): measure longer");
+        }
     }
 
     /** {@code --until-steady}'s test in windows of {@code windowNs} (0: the configuration's default), with {@code --steady-drift}. */
@@ -393,6 +428,14 @@ public final class SimOptions {
             m.put("steady", r.steady());
             m.put("warmupNs", r.warmupNs());
             m.put("steadyAtNs", r.steady() ? r.steadyAtNs() : null);
+        }
+        if (r.precision() != null) { // the same: only with --until-precise
+            Simulation.Precision p = r.precision();
+            m.put("precise", p.precise());
+            m.put("latencyMeanCi95Ns", measured && Double.isFinite(p.latencyHalfWidthNs()) ? p.latencyHalfWidthNs() : null);
+            m.put("throughputCi95", Double.isFinite(p.throughputHalfWidth()) ? p.throughputHalfWidth() : null);
+            m.put("batches", p.batches());
+            m.put("batchNs", p.batchNs());
         }
         m.put("wallMillis", r.wallMillis());
         m.put("eventsPerSecond", r.eventsPerSecond());

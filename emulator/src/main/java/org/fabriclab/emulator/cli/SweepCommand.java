@@ -127,6 +127,7 @@ public final class SweepCommand implements Callable<Integer> {
             long window = windows.getOrDefault(engine, sim.steadyWindow == null ? 0 : sim.steadyWindow.nanos());
             long cap = warmup(engine, durations.getOrDefault(engine, sim.duration.nanos()), warmups);
             int needed = sim.untilSteady == null ? Simulation.Steady.WINDOWS : sim.steady(0).minWindows();
+            sim.checkPrecise(false, durations.getOrDefault(engine, sim.duration.nanos()) - cap, engine);
             if (window > 0 && needed * window > cap) {
                 throw new IllegalArgumentException("Invalid value for option '" + (windows.containsKey(engine) ? "--engine-steady-window"
                         : "--steady-window") + "': " + engine + "'s steady-state test needs " + needed + " windows of "
@@ -272,6 +273,10 @@ public final class SweepCommand implements Callable<Integer> {
                 String steady = p.config().steady() == null ? "" : r.steady()
                         ? String.format(Locale.ROOT, ", steady at %d us", r.steadyAtNs() / 1000)
                         : String.format(Locale.ROOT, ", not steady by %d us", p.config().warmupNs() / 1000);
+                if (r.precision() != null) {
+                    steady += r.precision().precise() ? String.format(Locale.ROOT, ", precise at %d us", r.simulatedNs() / 1000)
+                            : String.format(Locale.ROOT, ", not precise by %d us", r.simulatedNs() / 1000);
+                }
                 if (p.warmFrom() != null) {
                     steady += ", from load " + number(p.warmFrom()) + "'s tables";
                 }
@@ -315,6 +320,9 @@ public final class SweepCommand implements Callable<Integer> {
         if (first.steady() != null) { // the same: absent without --until-steady
             options.put("untilSteady", first.steady().tolerance());
             options.put("steadyDrift", first.steady().drift());
+        }
+        if (first.precise() != null) { // the same: absent without --until-precise
+            options.put("untilPrecise", first.precise().rel());
         }
         if (warmStart) { // the same: absent without --warm-start
             options.put("warmStart", true);

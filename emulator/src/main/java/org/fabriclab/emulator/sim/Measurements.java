@@ -111,6 +111,24 @@ final class Measurements {
     private final SteadyState steady;
     /** When the run was found steady (the measured window's start), or -1: not (yet), or not watched. */
     private long steadyAt = -1;
+    /** With {@link Simulation.Config#precise}, the precision stop; null without. */
+    private final PreciseStop precise;
+    /** The precision stop's base batch width, and where the batch being filled ends (-1: none). */
+    private final long batchNs;
+    private long nextBatch = -1;
+    /**
+     * The packets delivered in the window, whenever created, and their latencies (creation to
+     * delivery) summed, ns: the precision stop's batches are by delivery time, as its bytes are (a
+     * batch of the packets created in the window would start biased low, only the fast ones of the
+     * first instants delivered); and these counts and the bytes at the last batch's end.
+     */
+    private long windowPackets;
+    private long windowLatencyNs;
+    /** Over the measured packets (created in the window), their latencies summed (ns): the report's mean is this over {@link #delivered}. */
+    private long latencySumNs;
+    private long batchDelivered;
+    private long batchLatencyNs;
+    private long batchBytes;
 
     Measurements(Simulation.Config c, int frameBytes, int[] endpointOfLid) {
         this.c = c;
@@ -121,6 +139,10 @@ final class Measurements {
         from = c.warmupNs();
         end = c.durationNs();
         steady = c.steady() == null ? null : new SteadyState(c.steady(), (int) (c.warmupNs() / c.steady().windowNs()));
+        batchNs = c.precise() == null ? 0 : c.precise().batchNs();
+        precise = c.precise() == null ? null : new PreciseStop(c.precise().rel(), batchNs, Simulation.Precise.MIN_BATCHES,
+                (int) (c.measuredNs() / batchNs));
+        nextBatch = c.precise() == null ? -1 : from + batchNs;
         expected = new int[Math.multiplyExact(hosts, hosts)];
         withFlows = !c.flows().isEmpty();
         TreeSet<Long> bounds = new TreeSet<>(List.of(0L, c.durationNs()));
@@ -255,7 +277,41 @@ final class Measurements {
         steadyAt = now;
         from = now;
         end = now + c.measuredNs();
+        if (precise != null) { // nothing measured yet (the cap's window had not started): the batches start here
+            nextBatch = now + batchNs;
+        }
         return true;
+    }
+
+    /** With the precision stop, where the batch being filled ends (an event the caller schedules). */
+    long nextBatch() {
+        return nextBatch;
+    }
+
+    /**
+     * A precision batch's end may be {@code now} (the one scheduled before the run for the fixed
+     * warm-up's window, which a steady warm-up ending earlier left behind, is not): its counts are
+     * closed, and if the estimates are precise the run ends {@code now}. Called at the scheduled
+     * instant, before the events at it that were scheduled later.
+     *
+     * @return true if another batch follows, ending at {@link #nextBatch()}
+     */
+    boolean batchEnded(long now) {
+        if (now != nextBatch || precise.stopped()) {
+            return false;
+        }
+        boolean done = precise.close(windowPackets - batchDelivered, windowLatencyNs - batchLatencyNs, deliveredBytes - batchBytes,
+                delivered == 0 ? Double.NaN : (double) latencySumNs / delivered);
+        batchDelivered = windowPackets;
+        batchLatencyNs = windowLatencyNs;
+        batchBytes = deliveredBytes;
+        if (done) {
+            end = now;
+            nextBatch = -1;
+            return false;
+        }
+        nextBatch = now + batchNs;
+        return nextBatch <= end;
     }
 
     /** Where the run ends (it may end earlier than configured once steady). */
@@ -304,6 +360,8 @@ final class Measurements {
         }
         if (t >= from) {
             deliveredBytes += pool.bytes(h);
+            windowPackets++;
+            windowLatencyNs += t - pool.timestamp(h);
         }
         if (withFlows) {
             int bin = (int) Math.min(t / binNs, flowBins[0].length - 1);
@@ -333,6 +391,7 @@ final class Measurements {
         if (pool.timestamp(h) >= from) {
             delivered++;
             latency.add(t - pool.timestamp(h));
+            latencySumNs += t - pool.timestamp(h);
             networkLatencySum += t - pool.sent(h);
             hopSum += Math.max(0, pool.hops(h) - 1);
         }
@@ -437,7 +496,7 @@ final class Measurements {
      * {@code adaptiveShares}: per job, its application-aware share, or NaN).
      */
     private List<Simulation.JobReport> jobReports(PortCounterArray[] counters, double nsPerByte, double[] adaptiveShares) {
-        long window = c.measuredNs();
+        long window = end - from;
         List<Simulation.JobReport> out = new ArrayList<>(jobs.size());
         for (int j = 0; j < jobs.size(); j++) {
             Simulation.Job job = jobs.get(j);
@@ -464,7 +523,7 @@ final class Measurements {
     /** The run's report. */
     Simulation.Report report(PortCounterArray[] counters, double nsPerByte, long refused, long events, long wallNanos, long cpuNanos,
                              double[] adaptiveShares) {
-        long window = c.measuredNs();
+        long window = end - from; // the configuration's window, unless the precision stop ended it earlier
         double capacity = hosts * (window / nsPerByte);
         long dropped = 0;
         long hostPackets = 0;
@@ -502,7 +561,19 @@ final class Measurements {
                 packetHops, events, end, wallNanos / 1_000_000, events / seconds, packetHops / seconds, cpuNanos / 1_000_000,
                 packetHops / (cpuNanos / 1e9), phases, binNs, series, overTime(nsPerByte),
                 delivered == 0 ? 0 : (double) networkLatencySum / delivered, completions(), jobReports(counters, nsPerByte, adaptiveShares),
-                control, hostPackets, messages(counters), from, steadyAt);
+                control, hostPackets, messages(counters), from, steadyAt, precision(nsPerByte));
+    }
+
+    /** With the precision stop, its intervals in the report's units; null without. */
+    private Simulation.Precision precision(double nsPerByte) {
+        if (precise == null) {
+            return null;
+        }
+        PreciseStop.Estimate e = precise.result();
+        long width = e.width() * batchNs;
+        double capacity = hosts * (width / nsPerByte);
+        return new Simulation.Precision(precise.stopped(), Double.isFinite(e.latencyHalfWidth()) ? e.latencyHalfWidth() : Double.NaN,
+                Double.isFinite(e.bytesHalfWidth()) ? e.bytesHalfWidth() / capacity : Double.NaN, e.batches(), width);
     }
 
     /** Per flow, a sized flow's time from its start to its last packet's delivery, or -1 (unsized, or not complete). */

@@ -77,6 +77,9 @@ public final class Simulation {
      *                     ({@link CrossbarArbitration}: round-robin, the default, or least recently used as SST/Merlin's)
      * @param steady       if not null, the warm-up ends when the run is steady ({@link Steady}), {@code warmupNs}
      *                     being its cap; null: the fixed warm-up of {@code warmupNs}
+     * @param precise      if not null, the measured window ends once its estimates are precise ({@link Precise}),
+     *                     {@code durationNs - warmupNs} being its cap, and the report gives their confidence
+     *                     intervals ({@link Report#precision}); null: the whole window measured, no intervals
      *
      * <p>Tables with source routes (a torus engine's) run as Angara does: hosts write the route to
      * the destination's switch into each packet, switches forward by it (the LFTs deliver the last
@@ -86,7 +89,7 @@ public final class Simulation {
                          long latencyNs, int vls, int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed,
                          boolean adaptive, List<Flow> flows, int outputBufferPackets, long seriesNs, int sourceQueuePackets,
                          RoutingMode routingMode, CongestionControl.Settings cc, List<Job> jobs, CrossbarArbitration arbitration,
-                         Steady steady) {
+                         Steady steady, Precise precise) {
         /** With round-robin arbitration in the switches and the fixed warm-up. */
         public Config(Fabric fabric, ForwardingTables tables, TrafficPattern pattern, double load, double linkGbps, long latencyNs, int vls,
                       int bufferPackets, int payloadBytes, long durationNs, long warmupNs, long seed, boolean adaptive, List<Flow> flows,
@@ -94,7 +97,7 @@ public final class Simulation {
                       List<Job> jobs) {
             this(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs, warmupNs, seed,
                     adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets, routingMode, cc, jobs, CrossbarArbitration.ROUND_ROBIN,
-                    null);
+                    null, null);
         }
 
         /** Without jobs: every host by the pattern, or the flows. */
@@ -204,6 +207,13 @@ public final class Simulation {
                         + " ns within the warm-up's cap (" + warmupNs + " ns): give a longer warm-up or narrower windows"
                         + (steady.drift() > 0 ? " (its drift is judged over the run's last half, from " + steady.minWindows() + " windows on)" : ""));
             }
+            if (precise != null && !flows.isEmpty()) {
+                throw new IllegalArgumentException("flows are measured per phase, each over its last four fifths: a run of flows has no "
+                        + "one measured window to end when precise");
+            }
+            if (precise != null) {
+                precise = precise.resolved(durationNs - warmupNs, steady);
+            }
             if (seriesNs < 0 || seriesNs > 0 && (durationNs + seriesNs - 1) / seriesNs > MAX_SERIES_BINS) {
                 throw new IllegalArgumentException("a series in bins of " + seriesNs + " ns over " + durationNs + " ns would have more than "
                         + MAX_SERIES_BINS + " bins; take wider bins");
@@ -249,7 +259,7 @@ public final class Simulation {
                     .bufferPackets(bufferPackets).payloadBytes(payloadBytes).durationNs(durationNs).warmupNs(warmupNs).seed(seed)
                     .adaptive(adaptive).flows(flows).outputBufferPackets(outputBufferPackets).seriesNs(seriesNs)
                     .sourceQueuePackets(sourceQueuePackets).routingMode(routingMode).cc(cc).jobs(jobs).arbitration(arbitration)
-                    .steady(steady);
+                    .steady(steady).precise(precise);
         }
 
         /** The virtual time measured: the duration less the warm-up (after a steady warm-up too). */
@@ -314,6 +324,56 @@ public final class Simulation {
     }
 
     /**
+     * The precision stop, as network simulators end a sample period (BookSim2) and the simulation
+     * literature's sequential batch means (Law and Carson) do: once the warm-up ends (fixed, or
+     * {@link Steady}'s), the measured window runs in batches of simulated time and ends at the end of
+     * the first batch at which the 95% confidence intervals of the mean packet latency and of the
+     * throughput, by non-overlapping batch means over at least {@link #MIN_BATCHES} batches, each
+     * have a half-width within {@code rel} of their mean and the batch means show no significant
+     * lag-1 autocorrelation (else the batches double; {@link PreciseStop}). The configuration's
+     * window ({@code durationNs - warmupNs}) is the cap: a run never precise measures all of it.
+     * {@code batchNs}, the base batch's width: 0 is the configuration's choice, the steady-state
+     * window if there is one, but no wider than the window over {@code 2 MIN_BATCHES} (so that a
+     * doubling fits), and without one the window over {@code 2 MIN_BATCHES}; never narrower than the
+     * window over {@link #MAX_BASE_BATCHES}.
+     */
+    public record Precise(double rel, long batchNs) {
+        /** The relative half-width unless given: 1% (docs/benchmarks.md, "A measurement that ends when precise"). */
+        public static final double DEFAULT_REL = 0.01;
+        /** The fewest batches an interval is taken over. */
+        public static final int MIN_BATCHES = 20;
+        /** The most base batches a window is cut into (each a batch's counts, kept to the end). */
+        public static final int MAX_BASE_BATCHES = 1 << 16;
+
+        public Precise {
+            if (!(rel > 0 && rel < 1)) {
+                throw new IllegalArgumentException("a precision of " + rel + " is not in (0, 1): it is the confidence interval's "
+                        + "half-width over the mean (0.01: within 1%)");
+            }
+            if (batchNs < 0) {
+                throw new IllegalArgumentException("a precision batch of " + batchNs + " ns is negative");
+            }
+        }
+
+        /** With the configuration's batch width. */
+        public Precise(double rel) {
+            this(rel, 0);
+        }
+
+        /** The base batch's width for a window of {@code measuredNs} after {@code steady}'s warm-up (or a fixed one: null). */
+        Precise resolved(long measuredNs, Steady steady) {
+            long fit = measuredNs / (2 * MIN_BATCHES);
+            long w = batchNs > 0 ? batchNs : steady != null ? Math.min(steady.windowNs(), fit) : fit;
+            w = Math.max(w, Math.max(1, (measuredNs + MAX_BASE_BATCHES - 1) / MAX_BASE_BATCHES));
+            if ((long) MIN_BATCHES * w > measuredNs) {
+                throw new IllegalArgumentException("the precision stop needs " + MIN_BATCHES + " batches of " + w + " ns within the "
+                        + "measured window (" + measuredNs + " ns: the duration less the warm-up): measure longer");
+            }
+            return w == batchNs ? this : new Precise(rel, w);
+        }
+    }
+
+    /**
      * Builds a {@link Config}: the defaults are the {@code emulator sim} command's (uniform traffic
      * at load 0.5, 100 Gbps links with 100 ns delay, 2 lanes of 8 packets, 256-byte payloads,
      * 100 us with the first fifth as warm-up, seed 1, adaptive routing on, no flows, no series).
@@ -341,6 +401,7 @@ public final class Simulation {
         private CongestionControl.Settings cc;
         private List<Job> jobs = List.of();
         private Steady steady;
+        private Precise precise;
 
         private Builder(Fabric fabric, ForwardingTables tables) {
             this.fabric = fabric;
@@ -455,6 +516,12 @@ public final class Simulation {
             return this;
         }
 
+        /** End the measured window once its estimates are precise, the window being the cap (null: the whole window). */
+        public Builder precise(Precise v) {
+            precise = v;
+            return this;
+        }
+
         /** The report's series over time in bins of {@code v} ns (0: none). */
         public Builder seriesNs(long v) {
             seriesNs = v;
@@ -465,7 +532,7 @@ public final class Simulation {
         public Config build() {
             return new Config(fabric, tables, pattern, load, linkGbps, latencyNs, vls, bufferPackets, payloadBytes, durationNs,
                     warmupNs < 0 ? durationNs / 5 : warmupNs, seed, adaptive, flows, outputBufferPackets, seriesNs, sourceQueuePackets,
-                    routingMode, cc, jobs, arbitration, steady);
+                    routingMode, cc, jobs, arbitration, steady, precise);
         }
     }
 
@@ -687,6 +754,8 @@ public final class Simulation {
      * {@code warmupNs}: where the measured window started, the configured warm-up or, with {@link
      * Config#steady}, when the run was found steady ({@code steadyAtNs}, -1 when it was not by the
      * warm-up's cap, or not watched); {@code simulatedNs} is then the measured window's end.
+     * {@code precision}: with {@link Config#precise}, the confidence intervals and whether the run
+     * stopped on them (the window then ended at {@code simulatedNs}); null without.
      */
     public record Report(double offeredLoad, double throughput, double latencyMeanNs, long latencyP95Ns, long latencyP99Ns,
                          double meanHops, long packetsDelivered, long packetsDropped, long packetsRefused, long outOfOrder,
@@ -694,11 +763,23 @@ public final class Simulation {
                          double packetHopsPerSecond, long cpuMillis, double packetHopsPerCpuSecond, List<Phase> phases, long binNs,
                          double[][] flowSeriesGbps, List<SeriesBin> series, double networkLatencyMeanNs, long[] flowCompletionNs,
                          List<JobReport> jobs, long controlPackets, long hostPackets, Messages messages, long warmupNs,
-                         long steadyAtNs) {
+                         long steadyAtNs, Precision precision) {
         /** Whether steady-state detection found the run steady by its warm-up's cap. */
         public boolean steady() {
             return steadyAtNs >= 0;
         }
+    }
+
+    /**
+     * The measured window's 95% confidence intervals by non-overlapping batch means ({@link
+     * Precise}): {@code precise}, the run ended because both were within the precision asked for
+     * (false: the window ran to its cap); the half-widths of the mean packet latency's ({@code
+     * latencyHalfWidthNs}, NaN when no packet was measured or there are fewer than two batches) and
+     * of the throughput's ({@code throughputHalfWidth}, a fraction of the hosts' link rate as the
+     * throughput), over {@code batches} batches of {@code batchNs} (at the stop; at the cap, the
+     * window's whole batches at the width the autocorrelation test had reached).
+     */
+    public record Precision(boolean precise, double latencyHalfWidthNs, double throughputHalfWidth, int batches, long batchNs) {
     }
 
     /**
@@ -740,6 +821,8 @@ public final class Simulation {
     static final int WAKE = 8;
     /** A steady-state test window ends ({@link Steady}). */
     static final int WINDOW_END = 9;
+    /** A base batch of the precision stop ends ({@link Precise}). */
+    static final int BATCH_END = 10;
     private static final int SEND_QUEUE = 16;
     /** A credit event's argument: the lane in bits 0-3, the blocks returned in bits 4-11 (a slot is at most 65 blocks), a CREDIT_FEEDBACK's slot above. */
     private static final int CREDIT_BLOCKS_SHIFT = 4;
@@ -1157,6 +1240,9 @@ public final class Simulation {
                 queue.push(t, EventQueue.event(WINDOW_END, 0, 0, 0));
             }
         }
+        if (c.precise() != null) { // the first batch after the fixed warm-up (or the steady one's cap); found steady earlier, the batches start there
+            queue.push(measure.nextBatch(), EventQueue.event(BATCH_END, 0, 0, 0));
+        }
         if (c.flows().isEmpty()) {
             for (int e = 0; e < hostCore.length; e++) {
                 if (sources.sends(e)) {
@@ -1179,7 +1265,15 @@ public final class Simulation {
             long now = queue.poppedTime();
             int kind = EventQueue.type(ev);
             if (kind == WINDOW_END) { // not counted in the events: the run's events are the same as without detection
-                measure.windowEnded(now);
+                if (measure.windowEnded(now) && c.precise() != null) {
+                    queue.push(measure.nextBatch(), EventQueue.event(BATCH_END, 0, 0, 0));
+                }
+                continue;
+            }
+            if (kind == BATCH_END) { // not counted either: a batch's end changes nothing but what is measured
+                if (measure.batchEnded(now)) {
+                    queue.push(measure.nextBatch(), EventQueue.event(BATCH_END, 0, 0, 0));
+                }
                 continue;
             }
             int node = EventQueue.node(ev);

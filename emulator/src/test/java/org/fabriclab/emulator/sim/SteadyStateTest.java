@@ -277,7 +277,7 @@ class SteadyStateTest {
     }
 
     /** The simulation's part of two reports: everything but the machine's and the warm-up's. */
-    private static void assertSameRun(Simulation.Report a, Simulation.Report b) {
+    static void assertSameRun(Simulation.Report a, Simulation.Report b) {
         assertEquals(a.offeredLoad(), b.offeredLoad());
         assertEquals(a.throughput(), b.throughput());
         assertEquals(a.latencyMeanNs(), b.latencyMeanNs());
