@@ -607,4 +607,21 @@ class SimCommandTest {
         assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--duration", "100ns", "--warmup", "90ns", "--until-precise"),
                 "emulator sim", "--until-precise needs 20 batches within the measured window (10 ns");
     }
+
+    /**
+     * A window shorter than packets take to cross the fabric (40 ns, batches of 1 ns) delivers old
+     * packets in every batch, so the throughput's interval can be narrow, but no packet the report
+     * measures: with no mean latency it is not precise and runs to its cap, the run without the option.
+     */
+    @Test
+    void untilPreciseIsNeverPreciseWithoutAMeasuredPacket() {
+        String[] base = {"sim", "--topology", "fat-tree:k=4", "--load", "0.5", "--duration", "10us", "--warmup", "9960ns", "--json"};
+        Run r = run(concat(base, "--until-precise", "0.9"));
+        assertEquals(0, r.code(), r.err());
+        JsonNode j = r.json();
+        assertEquals(0, j.path("packetsDelivered").asLong(), r.out());
+        assertFalse(j.path("precise").asBoolean(), "no measured packet, no precise mean: " + r.out());
+        assertEquals(10_000, j.path("simulatedNs").asLong(), "ran to its cap: " + r.out());
+        assertEquals(run(base).json().get("throughput"), j.get("throughput"), "the run without the option");
+    }
 }

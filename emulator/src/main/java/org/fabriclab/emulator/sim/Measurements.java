@@ -300,8 +300,10 @@ final class Measurements {
         if (now != nextBatch || precise.stopped()) {
             return false;
         }
+        // no packet created in the window delivered yet: the report has no mean latency to be precise about (infinite, not NaN,
+        // which is a series without edges)
         boolean done = precise.close(windowPackets - batchDelivered, windowLatencyNs - batchLatencyNs, deliveredBytes - batchBytes,
-                delivered == 0 ? Double.NaN : (double) latencySumNs / delivered);
+                delivered == 0 ? Double.POSITIVE_INFINITY : (double) latencySumNs / delivered);
         batchDelivered = windowPackets;
         batchLatencyNs = windowLatencyNs;
         batchBytes = deliveredBytes;

@@ -79,7 +79,8 @@ final class PreciseStop {
      * Closes a base batch in which {@code n} packets whose latencies sum to {@code latency} ns and
      * {@code b} bytes were delivered; true if the run is precise by the test above (then it stays
      * so: the caller ends the run). {@code reported}: the mean latency the report would give if the
-     * run ended now (NaN: the batches' own), which must lie within {@code rel} of the batches'.
+     * run ended now (NaN: the batches' own; infinite: the report has none, no packet it measures
+     * delivered yet, and is never precise), which must lie within {@code rel} of the batches'.
      */
     boolean close(long n, long latency, long b, double reported) {
         if (closed == packets.length) {
