@@ -1201,9 +1201,6 @@ public final class SwitchCore {
                 credits[o] -= blocks.cost(pool, h);
                 busy[port] = true;
                 fillDue[port] = true;
-                if (ecn != null) {
-                    obytes[port] -= pool.bytes(h);
-                }
                 pool.hops(h, pool.hops(h) + 1);
                 counters.add(port, PortCounterArray.XMIT_PKTS, 1);
                 counters.add(port, PortCounterArray.XMIT_DATA, pool.bytes(h));
@@ -1280,7 +1277,10 @@ public final class SwitchCore {
         return cost;
     }
 
-    /** Takes the head of output buffer {@code o} (of {@code port}) and returns it. */
+    /**
+     * Takes the head of output buffer {@code o} (of {@code port}) and returns it, sent or discarded
+     * (a link gone down): with ECN marking, its bytes leave {@link #obytes} either way.
+     */
     private int odequeue(int o, int port) {
         int h = oring[o * odepth + ohead[o]];
         ohead[o] = ohead[o] + 1 == odepth ? 0 : ohead[o] + 1;
@@ -1289,6 +1289,10 @@ public final class SwitchCore {
         int cost = blocks.cost(pool, h);
         oused[o] -= cost;
         oblocks[port] -= cost;
+        if (obytes != null) {
+            obytes[port] -= pool.bytes(h);
+            assert obytes[port] >= 0 && (ototal[port] > 0 || obytes[port] == 0);
+        }
         return h;
     }
 

@@ -29,15 +29,17 @@ class CreditBlocksTest {
     private final List<Integer> markedFlows = new ArrayList<>();
     private PortCounterArray counters;
     private PacketPool pool;
+    private TableStore tables;
+    private SwitchCore.Output output;
     private SwitchCore core;
 
     @BeforeEach
     void setUp() throws Exception {
-        TableStore tables = new TableStore(PORTS);
+        tables = new TableStore(PORTS);
         counters = new PortCounterArray(PORTS);
         pool = new PacketPool(8, 1024);
         // a two-packet input buffer per lane: 130 blocks of 4133-byte packets
-        core = new SwitchCore(PORTS, 2, 2, 0, CreditBlocks.of(DATA, ACK), tables, counters, pool, new SwitchCore.Output() {
+        output = new SwitchCore.Output() {
             @Override
             public void transmit(int port, int vl, int h, long now) {
                 sentFlows.add(pool.flow(h));
@@ -60,7 +62,8 @@ class CreditBlocksTest {
             public void discarded(int h, int inPort, long now) {
                 pool.release(h);
             }
-        });
+        };
+        core = new SwitchCore(PORTS, 2, 2, 0, CreditBlocks.of(DATA, ACK), tables, counters, pool, output);
         byte[] block = new byte[64];
         Arrays.fill(block, (byte) 0xFF);
         block[10] = 3; // LID 10 -> port 3
@@ -181,6 +184,31 @@ class CreditBlocksTest {
             core.linkFree(3, t);
         }
         assertEquals(12, sentFlows.size(), "every packet went");
+        assertEquals(0, counters.getNode(PortCounterArray.ECN_MARKED));
+    }
+
+    /**
+     * An input-output queued core's ECN marking reads its output's bytes: the packets a link that
+     * went down discarded from its output buffers leave them (they stayed counted, and every
+     * ECN-capable packet through the port marked by a queue no longer there, once it came back).
+     */
+    @Test
+    void packetsDiscardedFromADeadLinksOutputBuffersLeaveItsQueue() {
+        SwitchCore oq = new SwitchCore(PORTS, 2, 2, 4, CreditBlocks.of(DATA, ACK), tables, counters, pool, output);
+        for (int p = 1; p <= PORTS; p++) {
+            oq.portActive(p, 4, 0);
+        }
+        oq.ecn(new EcnMarking(1_000, 2_000, 1), 1); // over 2,000 bytes: marked; 1,000 or under: never
+        oq.packetArrived(2, packet(0, DATA), 0); // sent at once: the link is busy from now on
+        oq.packetArrived(1, packet(1, DATA), 0);
+        oq.packetArrived(1, packet(2, DATA), 0); // both wait in port 3's output buffer: 8,266 bytes
+        int inUse = pool.inUse();
+        oq.portDown(3, 10);
+        assertEquals(inUse - 2, pool.inUse(), "the two waiting packets discarded");
+        oq.portActive(3, 4, 20);
+        oq.packetArrived(1, ect(packet(3, 100)), 30);
+        assertEquals(List.of(0, 3), sentFlows);
+        assertEquals(List.of(), markedFlows, "an empty output, 100 bytes of its own: under 1,000");
         assertEquals(0, counters.getNode(PortCounterArray.ECN_MARKED));
     }
 
