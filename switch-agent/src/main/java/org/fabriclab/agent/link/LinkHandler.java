@@ -81,15 +81,18 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
             } else if (type == Frames.HELLO) {
                 Hello h = Hello.decode(f);
                 if (port == 0) {
-                    port = h.peerPort();
-                    LiveNode.Accepted a = node.acceptLink(port, ctx.channel(), h);
+                    int named = h.peerPort();
+                    LiveNode.Accepted a = node.acceptLink(named, ctx.channel(), h);
                     if (a == LiveNode.Accepted.REFUSED) {
+                        // the port is another cable's, or none: the frames still to come in this read are no port's
                         ctx.close();
                         return;
                     }
-                    ChannelFuture sent = ctx.writeAndFlush(node.helloFor(port, h.port(), ctx.alloc()));
+                    ChannelFuture sent = ctx.writeAndFlush(node.helloFor(named, h.port(), ctx.alloc()));
                     if (a == LiveNode.Accepted.OTHER_BLOCKS) {
                         sent.addListener(ChannelFutureListener.CLOSE); // the peer refuses our hello in turn, naming both counts
+                    } else {
+                        port = named;
                     }
                 } else if (!node.linkUp(port, ctx.channel(), h)) {
                     ctx.close();

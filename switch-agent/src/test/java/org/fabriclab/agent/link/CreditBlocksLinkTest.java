@@ -223,6 +223,29 @@ class CreditBlocksLinkTest {
         assertEquals(1, sw.counters().rcvErrors(1), "and only the port's");
     }
 
+    /**
+     * A link refused at its hello (a second cable to port 3, or one naming a port the switch has
+     * not) is no port's: a frame that came in the same read, before the close, is logged only, not
+     * counted as port 3's receive error (another cable's) nor thrown out of the counters' bounds.
+     */
+    @Test
+    void framesOnALinkRefusedAtItsHelloAreNoPortsErrors() throws Exception {
+        for (int named : new int[] {3, 9}) {
+            EmbeddedChannel refused = new EmbeddedChannel(new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME, 0, Frames.LENGTH_FIELD, 0, 0),
+                    new LinkHandler(sw));
+            ByteBuf hello = Frames.hello(ByteBufAllocator.DEFAULT, 0x600000L, 1, named, 1, 2, 100_000, 0, sw.blocks.slotBlocks(),
+                    "inproc:S4");
+            ByteBuf unknown = ByteBufAllocator.DEFAULT.buffer().writeInt(1).writeByte(9);
+            ByteBuf cut = truncated(Frames.credit(ByteBufAllocator.DEFAULT, 0, 1), 6);
+            refused.writeInbound(hello, unknown, cut); // one read: the frames behind the hello arrive before the close
+            refused.runPendingTasks();
+            assertFalse(refused.isOpen(), "port " + named + ": refused");
+            assertEquals(0, unknown.refCnt() + cut.refCnt(), "every frame released");
+            assertEquals(0, sw.counters().rcvErrors(3), "port " + named + ": port 3's link is another cable");
+            assertTrue(sw.channel(3) == out, "port 3 keeps its link");
+        }
+    }
+
     /** {@code f}'s first {@code bytes}, its length field saying so (as a peer that cut it would send it). */
     private static ByteBuf truncated(ByteBuf f, int bytes) {
         ByteBuf t = f.copy(0, bytes).setInt(0, bytes - Frames.LENGTH_FIELD);
