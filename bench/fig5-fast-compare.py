@@ -100,7 +100,8 @@ def compare():
                 ci = ""
                 if precise:
                     half = p["latencyMeanCi95Ns"]
-                    ci = " %.0f%s, %s |" % ((p["simulatedNs"] - p["warmupNs"]) / 1000, " p" if p["precise"] else "",
+                    # the warm-up used: a point's own with --until-steady, else its engine's configured one
+                    ci = " %.0f%s, %s |" % ((p["simulatedNs"] - p.get("warmupNs", e["warmupNs"])) / 1000, " p" if p["precise"] else "",
                                             "-" if half is None or not p["latencyMeanNs"] else "%.2f%%" % (100 * half / p["latencyMeanNs"]))
                 print("| %s | %.3g | %.3f / %.3f%s | %s | %s | %.2f / %.2f | %s | %s | %.2f / %.2f | %+.2f | %s |%s" % (
                     e["engine"], p["load"], p["throughput"], r["throughput"], " (sat)" if sat else "", pct(dt), pct(nt),
