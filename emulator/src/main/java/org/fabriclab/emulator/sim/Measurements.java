@@ -124,8 +124,6 @@ final class Measurements {
      */
     private long windowPackets;
     private long windowLatencyNs;
-    /** Over the measured packets (created in the window), their latencies summed (ns): the report's mean is this over {@link #delivered}. */
-    private long latencySumNs;
     private long batchDelivered;
     private long batchLatencyNs;
     private long batchBytes;
@@ -303,7 +301,7 @@ final class Measurements {
         // no packet created in the window delivered yet: the report has no mean latency to be precise about (infinite, not NaN,
         // which is a series without edges)
         boolean done = precise.close(windowPackets - batchDelivered, windowLatencyNs - batchLatencyNs, deliveredBytes - batchBytes,
-                delivered == 0 ? Double.POSITIVE_INFINITY : (double) latencySumNs / delivered);
+                delivered == 0 ? Double.POSITIVE_INFINITY : latency.mean());
         batchDelivered = windowPackets;
         batchLatencyNs = windowLatencyNs;
         batchBytes = deliveredBytes;
@@ -393,7 +391,6 @@ final class Measurements {
         if (pool.timestamp(h) >= from) {
             delivered++;
             latency.add(t - pool.timestamp(h));
-            latencySumNs += t - pool.timestamp(h);
             networkLatencySum += t - pool.sent(h);
             hopSum += Math.max(0, pool.hops(h) - 1);
         }

@@ -1112,15 +1112,17 @@ public final class Simulation {
         try {
             r = simulate();
         } catch (IllegalStateException e) {
-            if (pool.refusals() > 0 && pool.limit() < poolBound) {
-                throw heapTooSmall();
-            }
-            throw e;
+            throw outgrewHeap() ? heapTooSmall() : e;
         }
-        if (pool.refusals() > 0 && pool.limit() < poolBound) {
+        if (outgrewHeap()) {
             throw heapTooSmall();
         }
         return r;
+    }
+
+    /** Whether the pool found no handle at a limit its heap set below what the buffers can hold. */
+    private boolean outgrewHeap() {
+        return pool.refusals() > 0 && pool.limit() < poolBound;
     }
 
     /**
