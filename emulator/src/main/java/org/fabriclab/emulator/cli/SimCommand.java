@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.fabriclab.cli.DeprecatedSpelling;
 import org.fabriclab.cli.EngineOption;
 import org.fabriclab.cli.JsonOption;
+import org.fabriclab.cli.NamedValues;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.emulator.sim.Simulation;
 import org.fabriclab.routing.dragonfly.RoutingMode;
@@ -41,6 +42,13 @@ public final class SimCommand implements Callable<Integer> {
 
     @Option(names = "--load", defaultValue = "0.5", paramLabel = "X", description = "Offered load per host, a fraction of the link rate. Default: ${DEFAULT-VALUE}")
     double load;
+
+    @Option(names = "--scheduler", defaultValue = "global", paramLabel = "NAME", converter = Schedulers.class,
+            description = "Experimental: how the run takes its events: global (every event in time order, every documented result's) "
+                    + "or windowed (each switch with its hosts runs its events of a lookahead window together; pattern traffic only; "
+                    + "the report differs from global's within the run-to-run noise, and the windows' counts go to stderr). "
+                    + "Default: ${DEFAULT-VALUE}")
+    Simulation.Scheduler scheduler;
 
     @Option(names = "--series", paramLabel = "TIME", converter = TimeSpan.Converter.class,
             description = "Add the run over time to the report: per bin of this width, by delivery time over the whole run "
@@ -107,6 +115,21 @@ public final class SimCommand implements Callable<Integer> {
     @DeprecatedSpelling(use = "--engine CHAIN")
     @Option(names = "--routing", hidden = true, paramLabel = "CHAIN", converter = EngineOption.ChainConverter.class)
     String routing;
+
+    /** {@code --scheduler}: the simulator's event loop by its lower-case name. */
+    public static final class Schedulers extends NamedValues<Simulation.Scheduler> {
+        public Schedulers() {
+            super("scheduler", names());
+        }
+
+        private static Map<String, Simulation.Scheduler> names() {
+            Map<String, Simulation.Scheduler> m = new LinkedHashMap<>();
+            for (Simulation.Scheduler s : Simulation.Scheduler.values()) {
+                m.put(s.name().toLowerCase(Locale.ROOT), s);
+            }
+            return m;
+        }
+    }
 
     /** The most hosts {@code --all-to-all} takes: 64, 4,032 flows (each keeps a hundred bins of its bytes). */
     static final int MAX_ALL_TO_ALL = 64;
@@ -175,6 +198,10 @@ public final class SimCommand implements Callable<Integer> {
         if (bursts != null) {
             flows = new ArrayList<>(bursts.apply(flows));
         }
+        if (scheduler == Simulation.Scheduler.WINDOWED && (!jobs.isEmpty() || !flows.isEmpty())) {
+            throw new IllegalArgumentException("--scheduler windowed (experimental) runs --pattern traffic only: " + (jobs.isEmpty()
+                    ? "flows" : "jobs") + " share state between hosts of different switches; drop --scheduler or give --scheduler global");
+        }
         Simulation.Config config;
         try {
             config = sim.config(sim.route(chain)).load(allToAll == null ? load : load / (allToAll - 1))
@@ -187,7 +214,7 @@ public final class SimCommand implements Callable<Integer> {
             throw new IllegalArgumentException((saveQTables != null ? "--save-qtables" : "--qtable-seed") + ": the fabric is routed by "
                     + config.tables().engine() + ", which learns no Q-tables; they are q-adaptive's");
         }
-        Simulation.Learnt learnt = Simulation.runLearning(config);
+        Simulation.Learnt learnt = Simulation.runLearning(config, scheduler, err::println);
         Simulation.Report r = learnt.report();
         if (saveQTables != null) {
             try {

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.fabriclab.agent.core.ClosedLoop;
 import org.fabriclab.agent.core.AppAwareRouting;
 import org.fabriclab.agent.core.CongestionControl;
@@ -724,6 +725,19 @@ public final class Simulation {
     public record SeriesBin(long startNs, long widthNs, long packetsDelivered, double latencyMeanNs, double throughput) {
     }
 
+    /**
+     * How a run takes its events: {@link #GLOBAL}, every event in time order (the default, every
+     * documented result's); {@link #WINDOWED} (experimental, issue 16's speed prototype), each
+     * switch with its hosts (a {@link LogicalProcesses logical process}) runs its events of a
+     * lookahead window together. Every node draws from its own random stream, so a run by either
+     * is a correct run of the configuration; they differ in the order of same-time events at a
+     * node, so the same seed gives the same report by each, and the two reports differ within the
+     * run-to-run noise.
+     */
+    public enum Scheduler {
+        GLOBAL, WINDOWED
+    }
+
     static final int ARRIVE = 0;
     static final int CREDIT = 1;
     static final int FREE = 2;
@@ -765,6 +779,14 @@ public final class Simulation {
     private final long[] delayNs;
     /** Q-adaptive feedback on its way upstream: row and value per slot, slots reused through a free list. */
     private final FeedbackSlots feedback = new FeedbackSlots();
+    /** The logical processes of the windowed loop; null: the global loop. */
+    private final LogicalProcesses processes;
+    /** In the windowed loop, the process whose events run (-1: none), and the current window's start and end. */
+    private int currentProcess = -1;
+    private long windowStart;
+    private long windowEnd;
+    /** In the windowed loop, whether the event scheduled last went to a process's list, not the queue (no credit there to amend). */
+    private boolean lastScheduledLocal;
     /** The credit event scheduled last (-1 once something else was), its link and time: feedback rides with it. */
     private long lastCredit = -1;
     private int lastCreditPort;
@@ -786,7 +808,7 @@ public final class Simulation {
     /** The responses on their way back, counted at their senders when due (null with {@link #responseTimes}). */
     private final ResponsesInFlight responses;
 
-    private Simulation(Config c) throws TableWriteException {
+    private Simulation(Config c, Scheduler scheduler) throws TableWriteException {
         this.c = c;
         f = c.fabric();
         nsPerByte = 8.0 / c.linkGbps();
@@ -848,12 +870,12 @@ public final class Simulation {
                                 }
                                 // sent right after the packet's credit on the same link: one event carries both
                                 int slot = feedback.put(row, value);
-                                if (lastCredit != -1 && lastCreditPort == g && lastCreditAt == t && slot < 1 << 27
+                                if (lastCredit != -1 && lastCreditPort == g && lastCreditAt == t && slot < 1 << 27 && !lastScheduledLocal
                                         && queue.amendLast(lastCredit, EventQueue.with(peer, CREDIT_FEEDBACK, EventQueue.arg(lastCredit) | slot << 4))) {
                                     lastCredit = -1;
                                     return;
                                 }
-                                queue.push(t + delayNs[g], EventQueue.with(peer, QFEEDBACK, slot));
+                                schedule(t + delayNs[g], EventQueue.with(peer, QFEEDBACK, slot));
                             }
                         });
                 if (c.cc() != null && c.cc().marking() != null) {
@@ -867,6 +889,7 @@ public final class Simulation {
         for (int g = 0; g < delayNs.length; g++) {
             delayNs[g] = f.linkDelayNs(g) >= 0 ? f.linkDelayNs(g) : latencyNs;
         }
+        processes = scheduler == Scheduler.WINDOWED ? LogicalProcesses.of(f, delayNs) : null;
         peerEvent = new long[f.globalPortCount()];
         for (int g = 0; g < peerEvent.length; g++) {
             peerEvent[g] = f.peerNode(g) == Fabric.NONE ? -1 : EventQueue.event(0, f.peerNode(g), f.peerPort(g), 0);
@@ -899,7 +922,7 @@ public final class Simulation {
 
                 @Override
                 public void wakeAt(long at) {
-                    queue.push(at, EventQueue.event(WAKE, node, port, 0));
+                    schedule(at, EventQueue.event(WAKE, node, port, 0));
                 }
 
                 @Override
@@ -963,8 +986,22 @@ public final class Simulation {
 
     /** Runs {@code config} to its end; reports, and reads every switch's Q-table at the end. */
     public static Learnt runLearning(Config config) {
-        Simulation sim = create(config);
+        return runLearning(config, Scheduler.GLOBAL, note -> { });
+    }
+
+    /**
+     * Runs {@code config} to its end by {@code scheduler}; reports, and reads every switch's
+     * Q-table at the end; {@code notes} gets what the scheduler has to say of the run (the
+     * windowed loop's windows: {@link LogicalProcesses.Stats}), nothing for the global loop.
+     *
+     * @throws IllegalArgumentException as {@link #run}, or when {@code scheduler} cannot run the configuration's traffic
+     */
+    public static Learnt runLearning(Config config, Scheduler scheduler, Consumer<String> notes) {
+        Simulation sim = create(config, scheduler);
         Report r = sim.simulate();
+        if (sim.processes != null) {
+            notes.accept(sim.processes.stats().describe());
+        }
         List<float[]> q = new ArrayList<>();
         long minimal = 0;
         long nonminimal = 0;
@@ -988,9 +1025,14 @@ public final class Simulation {
         return new Learnt(r, Collections.unmodifiableList(q), minimal, nonminimal, List.copyOf(loads));
     }
 
-    private static Simulation create(Config config) {
+    private static Simulation create(Config config, Scheduler scheduler) {
+        if (scheduler == Scheduler.WINDOWED && (!config.flows().isEmpty() || !config.jobs().isEmpty())) {
+            throw new IllegalArgumentException("the windowed scheduler (experimental) runs pattern traffic only: flows and jobs share "
+                    + "state between hosts of different switches (flow phases, closed loops, NIC responses); run them with --scheduler "
+                    + "global");
+        }
         try {
-            return new Simulation(config);
+            return new Simulation(config, scheduler);
         } catch (TableWriteException e) {
             throw new IllegalArgumentException("the routing tables do not fit the fabric: " + e.getMessage(), e);
         }
@@ -998,7 +1040,7 @@ public final class Simulation {
 
     /** Runs {@code config} to its end and hands back the simulation as the run left it, for tests to read its hosts' state. */
     static Simulation ranToEnd(Config config) {
-        Simulation sim = create(config);
+        Simulation sim = create(config, Scheduler.GLOBAL);
         sim.simulate();
         return sim;
     }
@@ -1057,66 +1099,149 @@ public final class Simulation {
             }
         }
         sources.startLoops(0);
-        long events = 0;
-        while (!queue.isEmpty() && queue.peekTime() <= measure.end()) {
-            long ev = queue.pop();
-            long now = queue.poppedTime();
-            int kind = EventQueue.type(ev);
-            if (kind == WINDOW_END) { // not counted in the events: the run's events are the same as without detection
-                measure.windowEnded(now);
-                continue;
-            }
-            int node = EventQueue.node(ev);
-            int port = EventQueue.port(ev);
-            int arg = EventQueue.arg(ev);
-            events++;
-            if (kind == INJECT) {
-                sources.inject(node, -1, now);
-                queue.push(now + sources.gap(node), EventQueue.event(INJECT, node, 0, 0));
-                continue;
-            }
-            if (kind == SNAPSHOT) {
-                measure.snapshot(arg, counters);
-                continue;
-            }
-            if (kind == INJECT_FLOW) {
-                Flow fl = c.flows().get(arg);
-                if (now < fl.stopNs() && (fl.packets() == 0 || flowCreated[arg] < fl.packets())) {
-                    flowCreated[arg] += sources.inject(fl.src(), arg, now);
-                    queue.push(now + sources.flowGap(arg), EventQueue.event(INJECT_FLOW, 0, 0, arg));
-                }
-                continue;
-            }
-            if (f.isSwitch(node)) {
-                SwitchCore s = switchCore[node];
-                switch (kind) {
-                    case ARRIVE -> s.packetArrived(port, arg, now);
-                    case CREDIT -> s.creditReturned(port, arg, 1, now);
-                    case QFEEDBACK -> s.qFeedback(port, feedback.row(arg), feedback.take(arg), now);
-                    case CREDIT_FEEDBACK -> {
-                        s.creditReturned(port, arg & 0xF, 1, now);
-                        s.qFeedback(port, feedback.row(arg >>> 4), feedback.take(arg >>> 4), now);
-                    }
-                    default -> s.linkFree(port, now);
-                }
-            } else {
-                int e = f.endpointOfPort(f.globalPort(node, port));
-                HostCore h = hostCore[e];
-                switch (kind) {
-                    case ARRIVE -> h.packetArrived(arg, now);
-                    case CREDIT -> h.creditReturned(arg, 1, now);
-                    case WAKE -> h.wake(now);
-                    default -> h.linkFree(now);
-                }
-                sources.pump(e, now);
-            }
-        }
+        long events = processes == null ? runGlobal() : runWindowed();
         if (responses != null) { // the NICs' round trips back by the end, though no event of theirs came since
             responses.settle(measure.end());
         }
         long wallNanos = Math.max(1, System.nanoTime() - wall0);
         long cpuNanos = cpu0 < 0 ? wallNanos : Math.max(1, mx.getCurrentThreadCpuTime() - cpu0);
         return measure.report(counters, nsPerByte, sources.refused(), events, wallNanos, cpuNanos, sources.adaptiveShares());
+    }
+
+    /** The global loop: every event in time order, ties in the order scheduled. Returns the events run. */
+    private long runGlobal() {
+        long events = 0;
+        while (!queue.isEmpty() && queue.peekTime() <= measure.end()) {
+            long ev = queue.pop();
+            long now = queue.poppedTime();
+            if (EventQueue.type(ev) == WINDOW_END) { // not counted in the events: the run's events are the same as without detection
+                measure.windowEnded(now);
+                continue;
+            }
+            events++;
+            dispatch(ev, now);
+        }
+        return events;
+    }
+
+    /**
+     * The windowed loop ({@link Scheduler#WINDOWED}): from the earliest pending event's time T,
+     * every event before T + the lookahead (or before a steady-state window's end, or after the
+     * run's end, whichever comes first) goes from the queue to its logical process's list; then
+     * each process runs its list in time order, one process after another. What a process
+     * schedules for itself within the window joins its list; anything for another process lands
+     * at T + lookahead or later (asserted in {@link #schedule}) and goes to the queue. Returns the
+     * events run.
+     */
+    private long runWindowed() {
+        LogicalProcesses lp = processes;
+        long events = 0;
+        while (!queue.isEmpty() && queue.peekTime() <= measure.end()) {
+            windowStart = queue.peekTime();
+            long end = Math.min(windowStart + lp.lookaheadNs(), measure.end() + 1);
+            boolean steadyWindowEnds = false;
+            while (queue.hasBefore(end)) {
+                long ev = queue.pop();
+                if (EventQueue.type(ev) == WINDOW_END) { // first at its instant: everything before it is taken
+                    end = queue.poppedTime();
+                    steadyWindowEnds = true;
+                    break;
+                }
+                lp.add(processOf(ev), queue.poppedTime(), ev, false);
+            }
+            windowEnd = end;
+            for (int i = 0; i < lp.activeCount(); i++) {
+                int p = lp.active(i);
+                currentProcess = p;
+                while (lp.hasNext(p)) {
+                    long now = lp.nextTime(p);
+                    long ev = lp.take(p);
+                    events++;
+                    dispatch(ev, now);
+                }
+            }
+            currentProcess = -1;
+            lp.endWindow();
+            if (steadyWindowEnds) {
+                measure.windowEnded(end);
+            }
+        }
+        return events;
+    }
+
+    /** The logical process event {@code ev} happens in (an injection names its endpoint, the others their node). */
+    private int processOf(long ev) {
+        return EventQueue.type(ev) == INJECT ? processes.ofEndpoint(EventQueue.node(ev)) : processes.ofNode(EventQueue.node(ev));
+    }
+
+    /** Runs event {@code ev} at {@code now}: a host's, a switch's, or the traffic's. */
+    private void dispatch(long ev, long now) {
+        int kind = EventQueue.type(ev);
+        int node = EventQueue.node(ev);
+        int port = EventQueue.port(ev);
+        int arg = EventQueue.arg(ev);
+        if (kind == INJECT) {
+            sources.inject(node, -1, now);
+            schedule(now + sources.gap(node), EventQueue.event(INJECT, node, 0, 0));
+            return;
+        }
+        if (kind == SNAPSHOT) {
+            measure.snapshot(arg, counters);
+            return;
+        }
+        if (kind == INJECT_FLOW) {
+            Flow fl = c.flows().get(arg);
+            if (now < fl.stopNs() && (fl.packets() == 0 || flowCreated[arg] < fl.packets())) {
+                flowCreated[arg] += sources.inject(fl.src(), arg, now);
+                schedule(now + sources.flowGap(arg), EventQueue.event(INJECT_FLOW, 0, 0, arg));
+            }
+            return;
+        }
+        if (f.isSwitch(node)) {
+            SwitchCore s = switchCore[node];
+            switch (kind) {
+                case ARRIVE -> s.packetArrived(port, arg, now);
+                case CREDIT -> s.creditReturned(port, arg, 1, now);
+                case QFEEDBACK -> s.qFeedback(port, feedback.row(arg), feedback.take(arg), now);
+                case CREDIT_FEEDBACK -> {
+                    s.creditReturned(port, arg & 0xF, 1, now);
+                    s.qFeedback(port, feedback.row(arg >>> 4), feedback.take(arg >>> 4), now);
+                }
+                default -> s.linkFree(port, now);
+            }
+        } else {
+            int e = f.endpointOfPort(f.globalPort(node, port));
+            HostCore h = hostCore[e];
+            switch (kind) {
+                case ARRIVE -> h.packetArrived(arg, now);
+                case CREDIT -> h.creditReturned(arg, 1, now);
+                case WAKE -> h.wake(now);
+                default -> h.linkFree(now);
+            }
+            sources.pump(e, now);
+        }
+    }
+
+    /**
+     * Schedules event {@code ev} at {@code at}: into the queue, or in the windowed loop, when it is
+     * the running process's own and within the window, into that process's list.
+     */
+    private void schedule(long at, long ev) {
+        if (processes == null) {
+            queue.push(at, ev);
+            return;
+        }
+        int p = processOf(ev);
+        if (p == currentProcess && at < windowEnd) {
+            processes.add(p, at, ev, true);
+            lastScheduledLocal = true;
+            return;
+        }
+        assert p == currentProcess || at >= windowStart + processes.lookaheadNs()
+                : "process " + currentProcess + " scheduled an event for process " + p + " at " + at + ", inside its window from "
+                + windowStart + " (lookahead " + processes.lookaheadNs() + " ns)";
+        queue.push(at, ev);
+        lastScheduledLocal = false;
     }
 
     /**
@@ -1142,12 +1267,12 @@ public final class Simulation {
         int g = f.globalPort(node, port);
         long peer = peerEvent[g];
         long done = t + (long) Math.ceil(pool.bytes(h) * nsPerByte);
-        queue.push(done, EventQueue.event(FREE, node, port, 0));
+        schedule(done, EventQueue.event(FREE, node, port, 0));
         if (peer < 0) {
             pool.release(h);
             return;
         }
-        queue.push(done + delayNs[g], EventQueue.with(peer, ARRIVE, h));
+        schedule(done + delayNs[g], EventQueue.with(peer, ARRIVE, h));
     }
 
     private void credit(int node, int port, int vl, long t) {
@@ -1155,7 +1280,7 @@ public final class Simulation {
         long peer = peerEvent[g];
         if (peer >= 0) {
             long ev = EventQueue.with(peer, CREDIT, vl);
-            queue.push(t + delayNs[g], ev);
+            schedule(t + delayNs[g], ev);
             lastCredit = ev;
             lastCreditPort = g;
             lastCreditAt = t;
