@@ -1,0 +1,194 @@
+package org.fabriclab.emulator.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
+import org.fabriclab.routing.dragonfly.RoutingMode;
+import org.fabriclab.routing.engine.RoutingOptions;
+import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.registry.EngineChain;
+import org.fabriclab.routing.topology.Topologies;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The windowed event loop ({@link Simulation.Scheduler#WINDOWED}, experimental) against the global
+ * one: on a dragonfly (Q-adaptive and UGAL, uniform and adversarial) and a fat tree, the two agree
+ * within the run-to-run noise (throughput within 2%, mean latency within 5%), inject as many
+ * packets within 0.5% (not exactly: a host's arrivals and destinations share its random stream,
+ * the destinations drawn as its NIC takes packets, so the arrivals depend on the network's
+ * timing) and deliver every packet; a seed
+ * gives the same windowed run twice; steady-state detection cuts the windows at its own; the
+ * tests run with assertions on, so every event one process schedules for another was checked to
+ * land beyond the window ({@code Simulation.schedule}).
+ */
+class WindowedSchedulerTest {
+    private static final String FAT_TREE = "fat-tree:k=4,levels=3";
+
+    private static Simulation.Report run(Simulation.Config c, Simulation.Scheduler s, List<String> notes) {
+        return Simulation.runLearning(c, s, notes::add).report();
+    }
+
+    private static Simulation.Config fatTree(double load, long seed) throws Exception {
+        Fabric f = Topologies.generate(FAT_TREE);
+        var tables = EngineChain.parse("minhop").route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables();
+        return Simulation.Config.builder(f, tables).load(load).durationNs(60_000).warmupNs(10_000).seed(seed).build();
+    }
+
+    /** Both loops' reports of {@code c}: the same injection, every packet delivered, throughput and latency within the noise. */
+    private static void assertAgree(Simulation.Config c, String what) {
+        List<String> notes = new ArrayList<>();
+        Simulation.Report global = run(c, Simulation.Scheduler.GLOBAL, notes);
+        assertTrue(notes.isEmpty(), "the global loop has nothing to say: " + notes);
+        Simulation.Report windowed = run(c, Simulation.Scheduler.WINDOWED, notes);
+        assertEquals(1, notes.size(), what);
+        assertTrue(notes.get(0).startsWith("windowed scheduler: "), notes.get(0));
+        // a host draws its Poisson gaps and its destinations from one stream, the destinations when its NIC takes a packet:
+        // the arrivals depend on the network's timing (HostPolicy), so the packets created differ within the noise, not to the packet
+        assertEquals(global.offeredLoad(), windowed.offeredLoad(), 0.005 * global.offeredLoad(), what + ": the packets injected");
+        for (Simulation.Report r : List.of(global, windowed)) {
+            assertEquals(0, r.packetsDropped(), what);
+            assertEquals(0, r.packetsRefused(), what);
+            assertTrue(r.packetsDelivered() > 1000, what);
+        }
+        assertEquals(global.throughput(), windowed.throughput(), 0.02 * global.throughput(), what + ": throughput");
+        assertEquals(global.latencyMeanNs(), windowed.latencyMeanNs(), 0.05 * global.latencyMeanNs(), what + ": mean latency");
+        assertEquals(global.meanHops(), windowed.meanHops(), 0.05 * global.meanHops(), what + ": mean hops");
+        // the measured packets delivered by the end: the injection's difference and those still in flight at the end
+        assertEquals(global.packetsDelivered(), windowed.packetsDelivered(), 0.03 * global.packetsDelivered(), what + ": delivered");
+    }
+
+    @Test
+    void assertionsAreOnSoTheLookaheadIsChecked() {
+        boolean on = false;
+        assert on = true;
+        assertTrue(on, "run the tests with -ea: Simulation.schedule asserts that no event lands inside another process's window");
+    }
+
+    @Test
+    void onADragonflyTheTwoLoopsAgreeWithinTheNoise() throws Exception {
+        assertAgree(DragonflySimulationTest.config(DragonflyAlgorithm.Q_ADAPTIVE, TrafficPattern.UNIFORM, 0.5, 40_000, 20), "q-adaptive UR 0.5");
+        assertAgree(DragonflySimulationTest.config(DragonflyAlgorithm.Q_ADAPTIVE, TrafficPattern.GROUP_SHIFT, 0.3, 40_000, 20),
+                "q-adaptive ADV+1 0.3");
+        assertAgree(DragonflySimulationTest.config(DragonflyAlgorithm.UGALG, TrafficPattern.UNIFORM, 0.4, 40_000, 0), "ugalg UR 0.4");
+    }
+
+    @Test
+    void onAFatTreeTheTwoLoopsAgreeWithinTheNoise() throws Exception {
+        assertAgree(fatTree(0.6, 7), FAT_TREE + " UR 0.6");
+    }
+
+    @Test
+    void aSeedGivesTheSameWindowedRunTwiceAndAnotherSeedAnother() throws Exception {
+        Simulation.Config c = DragonflySimulationTest.config(DragonflyAlgorithm.Q_ADAPTIVE, TrafficPattern.GROUP_SHIFT, 0.4, 30_000, 20);
+        List<String> notes = new ArrayList<>();
+        Simulation.Report a = run(c, Simulation.Scheduler.WINDOWED, notes);
+        Simulation.Report b = run(c, Simulation.Scheduler.WINDOWED, notes);
+        assertEquals(a.events(), b.events());
+        assertEquals(a.packetsDelivered(), b.packetsDelivered());
+        assertEquals(a.latencyMeanNs(), b.latencyMeanNs());
+        assertEquals(a.latencyP99Ns(), b.latencyP99Ns());
+        assertEquals(a.throughput(), b.throughput());
+        assertEquals(a.meanHops(), b.meanHops());
+        assertEquals(notes.get(0), notes.get(1), "the same windows");
+        Simulation.Report other = run(c.toBuilder().seed(2).build(), Simulation.Scheduler.WINDOWED, notes);
+        assertTrue(other.events() != a.events() || other.latencyMeanNs() != a.latencyMeanNs(), "another seed, another run");
+    }
+
+    @Test
+    void aSteadyStateWindowEndCutsTheWindowsAndEndsTheWarmUpAsTheGlobalLoopDoes() throws Exception {
+        Simulation.Config c = DragonflySimulationTest.config(DragonflyAlgorithm.Q_ADAPTIVE, TrafficPattern.UNIFORM, 0.5, 60_000, 20)
+                .toBuilder().warmupNs(30_000).steady(new Simulation.Steady(0.2, 2_000, 0)).build();
+        List<String> notes = new ArrayList<>();
+        Simulation.Report global = run(c, Simulation.Scheduler.GLOBAL, notes);
+        Simulation.Report windowed = run(c, Simulation.Scheduler.WINDOWED, notes);
+        assertTrue(global.steady(), "the uniform run settles well before its cap");
+        assertTrue(windowed.steady());
+        // the test looks at the same windows of a run that differs within the noise: steady at the same window's end or a neighbour's
+        long window = c.steady().windowNs();
+        assertEquals(global.steadyAtNs(), windowed.steadyAtNs(), 2.0 * window, "steady at");
+        assertEquals(0, windowed.steadyAtNs() % window, "a window's end");
+        assertEquals(windowed.warmupNs() + c.measuredNs(), windowed.simulatedNs(), "measured for the configured window after it");
+        assertEquals(global.throughput(), windowed.throughput(), 0.02 * global.throughput());
+    }
+
+    @Test
+    void aDragonflysProcessesAreItsRoutersWithTheirHostsAndItsLookaheadTheLocalCable() throws Exception {
+        Simulation.Config c = DragonflySimulationTest.config(DragonflyAlgorithm.MIN, TrafficPattern.UNIFORM, 0.1, 10_000, 0);
+        List<String> notes = new ArrayList<>();
+        run(c, Simulation.Scheduler.WINDOWED, notes);
+        Fabric f = c.fabric();
+        // p=2, a=4, h=2: 9 groups of 4 routers; the hosts' 10 ns cables inside the processes, the 30 ns local cables between them
+        assertTrue(notes.get(0).startsWith("windowed scheduler: " + f.switchCount() + " logical processes, lookahead 30 ns; "), notes.get(0));
+        assertEquals(36, f.switchCount());
+    }
+
+    @Test
+    void nodesJoinedWithoutDelayAreOneProcessAndOneProcessHasTheWidestWindow() throws Exception {
+        Fabric f = Topologies.generate(FAT_TREE);
+        long[] delay = new long[f.globalPortCount()];
+        Arrays.fill(delay, 100);
+        LogicalProcesses byDelay = LogicalProcesses.of(f, delay);
+        assertEquals(f.switchCount(), byDelay.count());
+        assertEquals(100, byDelay.lookaheadNs());
+        for (int e = 0; e < f.endpointCount(); e++) {
+            assertEquals(byDelay.ofNode(f.endpointNode(e)), byDelay.ofEndpoint(e));
+        }
+        Arrays.fill(delay, 0);
+        LogicalProcesses joined = LogicalProcesses.of(f, delay);
+        assertEquals(1, joined.count(), "every link without delay: one process");
+        assertEquals(LogicalProcesses.MAX_WINDOW_NS, joined.lookaheadNs());
+    }
+
+    @Test
+    void aProcessTakesItsEventsInTimeOrderTiesInTheOrderAdded() throws Exception {
+        Fabric f = Topologies.generate(FAT_TREE);
+        LogicalProcesses lp = LogicalProcesses.of(f, new long[f.globalPortCount()]); // one process
+        lp.add(0, 10, 1, false);
+        lp.add(0, 12, 2, false);
+        assertEquals(10, lp.nextTime(0));
+        assertEquals(1, lp.take(0));
+        lp.add(0, 12, 3, true); // at the same time as one waiting: after it
+        lp.add(0, 11, 4, true); // before one waiting
+        for (int i = 0; i < 20; i++) { // past the list's first size
+            lp.add(0, 20 + i, 100 + i, true);
+        }
+        long[] expect = {4, 2, 3};
+        for (long e : expect) {
+            assertTrue(lp.hasNext(0));
+            assertEquals(e, lp.take(0));
+        }
+        for (int i = 0; i < 20; i++) {
+            assertEquals(20 + i, lp.nextTime(0));
+            assertEquals(100 + i, lp.take(0));
+        }
+        assertEquals(1, lp.activeCount());
+        lp.endWindow();
+        assertEquals(0, lp.activeCount());
+        LogicalProcesses.Stats s = lp.stats();
+        assertEquals(1, s.windows());
+        assertEquals(1, s.batches());
+        assertEquals(24, s.events());
+        assertEquals(22, s.localEvents());
+        assertEquals(1, s.histogram()[5], "24 events: the 17-32 bin");
+    }
+
+    @Test
+    void flowsAndJobsAreRefusedWithTheReason() throws Exception {
+        Simulation.Config flows = fatTree(0.5, 1).toBuilder().flows(Simulation.Flow.manyToOne(3, 60_000)).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Simulation.runLearning(flows, Simulation.Scheduler.WINDOWED, note -> { }));
+        assertTrue(e.getMessage().contains("pattern traffic only") && e.getMessage().contains("--scheduler global"), e.getMessage());
+        Simulation.Config jobs = fatTree(0.5, 1).toBuilder().jobs(List.of(new Simulation.Job("a", new int[] {0, 5, 9}, TrafficPattern.UNIFORM,
+                0.3, RoutingMode.DEFAULT, 1))).build();
+        e = assertThrows(IllegalArgumentException.class, () -> Simulation.runLearning(jobs, Simulation.Scheduler.WINDOWED, note -> { }));
+        assertTrue(e.getMessage().contains("pattern traffic only"), e.getMessage());
+    }
+}
