@@ -12,28 +12,46 @@ import org.fabriclab.routing.fabric.Fabric;
  * of one lookahead can run one process after another, each in its own time order, without one
  * process's event changing what another's window holds.
  *
- * <p>Holds each process's events of the current window in time order ({@link #add}, ties in the
- * order added) and counts what the windows held ({@link #stats}). Nothing is allocated per event
- * once the lists have grown. Confined to the simulation's thread.
+ * <p>Holds the current window's events: {@link #collect}ed from the queue in time order, {@link
+ * #sortWindow sorted} by process, then {@link #take}n one process after another, each process's
+ * in time order with what it schedules for itself within the window ({@link #addLocal}; ties in
+ * the order they reached it); counts what the windows held ({@link #stats}). Nothing is allocated
+ * per event once the arrays have grown. Confined to the simulation's thread.
  */
 final class LogicalProcesses {
     /** The widest window, whatever the lookahead (a fabric of one process has none): keeps the lists short. */
     static final long MAX_WINDOW_NS = 1024;
     /** Bins of the events-per-process-per-window histogram: 1, 2, 3-4, 5-8, ... 2^(BINS-2)+1 and above. */
     static final int BINS = 9;
-    private static final int FIRST_LIST = 16;
+    private static final int FIRST_WINDOW = 1024;
+    private static final int FIRST_LOCAL = 16;
 
     private final int[] processOfNode;
     private final int[] processOfEndpoint;
     private final int count;
     private final long lookaheadNs;
-    private final long[][] times;
-    private final long[][] events;
-    private final int[] head;
-    private final int[] size;
+    // the window's events as they came from the queue (time order): time, event and process of each
+    private long[] inTime = new long[FIRST_WINDOW];
+    private long[] inEvent = new long[FIRST_WINDOW];
+    private int[] inProcess = new int[FIRST_WINDOW];
+    private int collected;
+    /** The same events by process (in {@link #active}'s order), each process's in time order: time and event side by side. */
+    private long[] sorted = new long[2 * FIRST_WINDOW];
+    /** Per process, its events in the window, and where they start in {@link #sorted} (then the next to fill). */
+    private final int[] countOf;
+    private final int[] startOf;
+    private final int[] fill;
     /** The processes with events in the current window, in the order their first came. */
     private final int[] active;
     private int activeCount;
+    // the running process: its part of sorted still to take, and what it scheduled for itself (time and event side by side)
+    private int running = -1;
+    private int segmentNext;
+    private int segmentEnd;
+    private long[] local = new long[2 * FIRST_LOCAL];
+    private int localNext;
+    private int localSize;
+    private long takenTime;
     // what the windows held
     private long windows;
     private long batches;
@@ -46,10 +64,9 @@ final class LogicalProcesses {
         this.processOfEndpoint = processOfEndpoint;
         this.count = count;
         this.lookaheadNs = lookaheadNs;
-        times = new long[count][FIRST_LIST];
-        events = new long[count][FIRST_LIST];
-        head = new int[count];
-        size = new int[count];
+        countOf = new int[count];
+        startOf = new int[count];
+        fill = new int[count];
         active = new int[count];
     }
 
@@ -128,33 +145,45 @@ final class LogicalProcesses {
         return processOfEndpoint[e];
     }
 
-    /**
-     * Adds event {@code ev} at {@code at} to process {@code p}'s window, after its events at or
-     * before {@code at} not yet taken; {@code local}: scheduled by the process itself while its
-     * window ran (counted apart).
-     */
-    void add(int p, long at, long ev, boolean local) {
-        int n = size[p];
-        if (n == 0) {
+    /** Event {@code ev} at {@code at}, of process {@code p}, is in the window: the queue gives them in time order. */
+    void collect(int p, long at, long ev) {
+        int n = collected;
+        if (n == inTime.length) {
+            inTime = Arrays.copyOf(inTime, 2 * n);
+            inEvent = Arrays.copyOf(inEvent, 2 * n);
+            inProcess = Arrays.copyOf(inProcess, 2 * n);
+            sorted = Arrays.copyOf(sorted, 4 * n);
+        }
+        inTime[n] = at;
+        inEvent[n] = ev;
+        inProcess[n] = p;
+        collected = n + 1;
+        if (countOf[p]++ == 0) {
             active[activeCount++] = p;
         }
-        long[] t = times[p];
-        long[] e = events[p];
-        if (n == t.length) {
-            t = times[p] = Arrays.copyOf(t, n * 2);
-            e = events[p] = Arrays.copyOf(e, n * 2);
+    }
+
+    /**
+     * Every event of the window collected: puts them in order by process (a counting sort, stable,
+     * so each process's stay in time order), into one array the processes then read in turn,
+     * instead of a list per process written all over memory as the events come.
+     */
+    void sortWindow() {
+        int at = 0;
+        for (int i = 0; i < activeCount; i++) {
+            int p = active[i];
+            startOf[p] = at;
+            fill[p] = at;
+            at += countOf[p];
         }
-        int i = n;
-        while (i > head[p] && t[i - 1] > at) {
-            t[i] = t[i - 1];
-            e[i] = e[i - 1];
-            i--;
-        }
-        t[i] = at;
-        e[i] = ev;
-        size[p] = n + 1;
-        if (local) {
-            localEvents++;
+        long[] t = inTime;
+        long[] e = inEvent;
+        int[] q = inProcess;
+        long[] out = sorted;
+        for (int k = 0; k < collected; k++) {
+            int j = fill[q[k]]++;
+            out[2 * j] = t[k];
+            out[2 * j + 1] = e[k];
         }
     }
 
@@ -168,35 +197,79 @@ final class LogicalProcesses {
         return active[i];
     }
 
-    /** Whether process {@code p} has an event of the window left. */
-    boolean hasNext(int p) {
-        return head[p] < size[p];
+    /** Process {@code p}'s events of the window run now ({@link #take}); the one before had all its taken. */
+    void begin(int p) {
+        finishRunning();
+        running = p;
+        segmentNext = startOf[p];
+        segmentEnd = startOf[p] + countOf[p];
     }
 
-    /** The time of process {@code p}'s next event ({@link #hasNext}). */
-    long nextTime(int p) {
-        return times[p][head[p]];
+    /** Whether the running process has an event of the window left. */
+    boolean hasNext() {
+        return segmentNext < segmentEnd || localNext < localSize;
     }
 
-    /** Takes process {@code p}'s next event ({@link #hasNext}); its time was {@link #nextTime}. */
-    long take(int p) {
-        return events[p][head[p]++];
-    }
-
-    /** Ends the window: every active process's events were taken. */
-    void endWindow() {
-        windows++;
-        for (int i = 0; i < activeCount; i++) {
-            int p = active[i];
-            assert head[p] == size[p];
-            int n = size[p];
-            batches++;
-            batchedEvents += n;
-            histogram[Math.min(BINS - 1, n <= 1 ? 0 : 65 - Long.numberOfLeadingZeros(n - 1L) - 1)]++;
-            head[p] = 0;
-            size[p] = 0;
+    /**
+     * Takes the running process's next event ({@link #hasNext}): the earlier of what came from the
+     * queue and what it scheduled itself, the queue's first at a tie (it reached the process first).
+     */
+    long take() {
+        if (localNext < localSize && (segmentNext == segmentEnd || local[2 * localNext] < sorted[2 * segmentNext])) {
+            takenTime = local[2 * localNext];
+            return local[2 * localNext++ + 1];
         }
+        takenTime = sorted[2 * segmentNext];
+        return sorted[2 * segmentNext++ + 1];
+    }
+
+    /** The time of the event {@link #take} returned last. */
+    long takenTime() {
+        return takenTime;
+    }
+
+    /** The running process scheduled event {@code ev} for itself at {@code at}, within the window: after its events at or before then. */
+    void addLocal(long at, long ev) {
+        int n = localSize;
+        if (2 * n == local.length) {
+            local = Arrays.copyOf(local, 4 * n);
+        }
+        int i = n;
+        while (i > localNext && local[2 * i - 2] > at) {
+            local[2 * i] = local[2 * i - 2];
+            local[2 * i + 1] = local[2 * i - 1];
+            i--;
+        }
+        local[2 * i] = at;
+        local[2 * i + 1] = ev;
+        localSize = n + 1;
+    }
+
+    private void finishRunning() {
+        if (running < 0) {
+            return;
+        }
+        assert !hasNext();
+        int n = countOf[running] + localSize;
+        batches++;
+        batchedEvents += n;
+        localEvents += localSize;
+        histogram[Math.min(BINS - 1, n <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(n - 1L))]++;
+        countOf[running] = 0;
+        localNext = 0;
+        localSize = 0;
+        running = -1;
+    }
+
+    /** Ends the window: every active process ran all its events. */
+    void endWindow() {
+        finishRunning();
+        for (int i = 0; i < activeCount; i++) {
+            countOf[active[i]] = 0; // a process that was not begun (none, as the loop runs them all)
+        }
+        windows++;
         activeCount = 0;
+        collected = 0;
     }
 
     /** What the windows so far held. */

@@ -1127,8 +1127,8 @@ public final class Simulation {
     /**
      * The windowed loop ({@link Scheduler#WINDOWED}): from the earliest pending event's time T,
      * every event before T + the lookahead (or before a steady-state window's end, or after the
-     * run's end, whichever comes first) goes from the queue to its logical process's list; then
-     * each process runs its list in time order, one process after another. What a process
+     * run's end, whichever comes first) comes from the queue and is sorted by logical process; then
+     * each process runs its events in time order, one process after another. What a process
      * schedules for itself within the window joins its list; anything for another process lands
      * at T + lookahead or later (asserted in {@link #schedule}) and goes to the queue. Returns the
      * events run.
@@ -1147,17 +1147,18 @@ public final class Simulation {
                     steadyWindowEnds = true;
                     break;
                 }
-                lp.add(processOf(ev), queue.poppedTime(), ev, false);
+                lp.collect(processOf(ev), queue.poppedTime(), ev);
             }
             windowEnd = end;
+            lp.sortWindow();
             for (int i = 0; i < lp.activeCount(); i++) {
                 int p = lp.active(i);
                 currentProcess = p;
-                while (lp.hasNext(p)) {
-                    long now = lp.nextTime(p);
-                    long ev = lp.take(p);
+                lp.begin(p);
+                while (lp.hasNext()) {
+                    long ev = lp.take();
                     events++;
-                    dispatch(ev, now);
+                    dispatch(ev, lp.takenTime());
                 }
             }
             currentProcess = -1;
@@ -1233,7 +1234,7 @@ public final class Simulation {
         }
         int p = processOf(ev);
         if (p == currentProcess && at < windowEnd) {
-            processes.add(p, at, ev, true);
+            processes.addLocal(at, ev);
             lastScheduledLocal = true;
             return;
         }

@@ -148,36 +148,57 @@ class WindowedSchedulerTest {
     }
 
     @Test
-    void aProcessTakesItsEventsInTimeOrderTiesInTheOrderAdded() throws Exception {
+    void eachProcessTakesItsEventsInTimeOrderTiesInTheOrderTheyReachedIt() throws Exception {
         Fabric f = Topologies.generate(FAT_TREE);
-        LogicalProcesses lp = LogicalProcesses.of(f, new long[f.globalPortCount()]); // one process
-        lp.add(0, 10, 1, false);
-        lp.add(0, 12, 2, false);
-        assertEquals(10, lp.nextTime(0));
-        assertEquals(1, lp.take(0));
-        lp.add(0, 12, 3, true); // at the same time as one waiting: after it
-        lp.add(0, 11, 4, true); // before one waiting
-        for (int i = 0; i < 20; i++) { // past the list's first size
-            lp.add(0, 20 + i, 100 + i, true);
+        long[] delay = new long[f.globalPortCount()];
+        Arrays.fill(delay, 100);
+        LogicalProcesses lp = LogicalProcesses.of(f, delay);
+        for (int i = 0; i < 3000; i++) { // past the window's first size, over processes 2, 0, 1, 2, 0, ...
+            lp.collect((i + 2) % 3, 10 + i / 3, i);
         }
-        long[] expect = {4, 2, 3};
+        lp.sortWindow();
+        assertEquals(3, lp.activeCount());
+        assertEquals(2, lp.active(0), "in the order their first event came");
+        lp.begin(2);
+        assertEquals(0, lp.take());
+        assertEquals(10, lp.takenTime());
+        lp.addLocal(11, -1); // at the time of one waiting: after it
+        lp.addLocal(10, -2); // before one waiting
+        for (int i = 0; i < 20; i++) { // past the process's first size
+            lp.addLocal(2000 + i, -100 - i);
+        }
+        long[] expect = {-2, 3, -1, 6};
         for (long e : expect) {
-            assertTrue(lp.hasNext(0));
-            assertEquals(e, lp.take(0));
+            assertTrue(lp.hasNext());
+            assertEquals(e, lp.take());
         }
-        for (int i = 0; i < 20; i++) {
-            assertEquals(20 + i, lp.nextTime(0));
-            assertEquals(100 + i, lp.take(0));
+        int taken = 4;
+        long last = 0;
+        while (lp.hasNext()) {
+            long ev = lp.take();
+            assertTrue(lp.takenTime() >= last, "time order");
+            last = lp.takenTime();
+            assertTrue(ev < 0 ? lp.takenTime() >= 2000 : ev % 3 == 0 && lp.takenTime() == 10 + ev / 3, ev + " at " + lp.takenTime());
+            taken++;
         }
-        assertEquals(1, lp.activeCount());
+        assertEquals(1000 + 22 - 1, taken); // the first was taken before the loop
+        for (int p : new int[] {0, 1}) {
+            lp.begin(p);
+            int n = 0;
+            while (lp.hasNext()) {
+                assertEquals((p + 1) % 3, lp.take() % 3, "process " + p + "'s own");
+                n++;
+            }
+            assertEquals(1000, n);
+        }
         lp.endWindow();
         assertEquals(0, lp.activeCount());
         LogicalProcesses.Stats s = lp.stats();
         assertEquals(1, s.windows());
-        assertEquals(1, s.batches());
-        assertEquals(24, s.events());
+        assertEquals(3, s.batches());
+        assertEquals(3022, s.events());
         assertEquals(22, s.localEvents());
-        assertEquals(1, s.histogram()[5], "24 events: the 17-32 bin");
+        assertEquals(3, s.histogram()[LogicalProcesses.BINS - 1], "over 128 events each: the last bin");
     }
 
     @Test
