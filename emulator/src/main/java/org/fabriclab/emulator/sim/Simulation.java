@@ -1230,8 +1230,13 @@ public final class Simulation {
     private void schedule(long at, long ev) {
         if (processes == null) {
             queue.push(at, ev);
-            return;
+        } else {
+            scheduleWindowed(at, ev);
         }
+    }
+
+    /** {@link #schedule} in the windowed loop (a method apart, so that the global loop's stays small enough to inline everywhere). */
+    private void scheduleWindowed(long at, long ev) {
         int p = processOf(ev);
         if (p == currentProcess && at < windowEnd) {
             processes.addLocal(at, ev);
