@@ -730,9 +730,8 @@ public final class Simulation {
      * documented result's); {@link #WINDOWED} (experimental, issue 16's speed prototype), each
      * switch with its hosts (a {@link LogicalProcesses logical process}) runs its events of a
      * lookahead window together. Every node draws from its own random stream, so a run by either
-     * is a correct run of the configuration; they differ in the order of same-time events at a
-     * node, so the same seed gives the same report by each, and the two reports differ within the
-     * run-to-run noise.
+     * is a correct run of the configuration, and each is deterministic for a seed; they order
+     * same-time events at a node differently, so their reports differ within the run-to-run noise.
      */
     public enum Scheduler {
         GLOBAL, WINDOWED
