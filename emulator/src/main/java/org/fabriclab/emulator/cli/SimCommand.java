@@ -176,6 +176,7 @@ public final class SimCommand implements Callable<Integer> {
             flows = new ArrayList<>(bursts.apply(flows));
         }
         sim.checkPrecise(!flows.isEmpty(), durationNs - (sim.warmup == null ? durationNs / 5 : sim.warmup.nanos()), null);
+        sim.checkScheduler(!flows.isEmpty(), !jobs.isEmpty());
         Simulation.Config config;
         try {
             config = sim.config(sim.route(chain)).load(allToAll == null ? load : load / (allToAll - 1))
@@ -188,7 +189,7 @@ public final class SimCommand implements Callable<Integer> {
             throw new IllegalArgumentException((saveQTables != null ? "--save-qtables" : "--qtable-seed") + ": the fabric is routed by "
                     + config.tables().engine() + ", which learns no Q-tables; they are q-adaptive's");
         }
-        Simulation.Learnt learnt = Simulation.runLearning(config);
+        Simulation.Learnt learnt = Simulation.runLearning(config, sim.scheduler, 1, err::println);
         Simulation.Report r = learnt.report();
         if (saveQTables != null) {
             try {

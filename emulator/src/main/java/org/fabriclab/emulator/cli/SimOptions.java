@@ -6,6 +6,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.CrossbarArbitration;
@@ -15,6 +16,7 @@ import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.cli.EngineParamOption;
 import org.fabriclab.cli.LaneOptions;
 import org.fabriclab.cli.LinkOptions;
+import org.fabriclab.cli.NamedValues;
 import org.fabriclab.cli.SeedOption;
 import org.fabriclab.cli.TimeSpan;
 import org.fabriclab.cli.TopologyArg;
@@ -154,6 +156,13 @@ public final class SimOptions {
                     + "packets created in the window) within REL of the batches'. Adds precise, latencyMeanCi95Ns, "
                     + "throughputCi95, batches and batchNs to the report. Default: off")
     Double untilPrecise;
+
+    @Option(names = "--scheduler", defaultValue = "global", paramLabel = "NAME", converter = Schedulers.class,
+            description = "Experimental: how a run takes its events: global (every event in time order, every documented result's) "
+                    + "or windowed (each switch with its hosts runs its events of a lookahead window together; pattern traffic only; "
+                    + "a report differs from global's within the run-to-run noise; emulator sim writes the windows' counts to stderr). "
+                    + "Default: ${DEFAULT-VALUE}")
+    Simulation.Scheduler scheduler;
 
     @Option(names = "--steady-drift", paramLabel = "D",
             description = "With --until-steady: the drift its test allows over the run's last half, a fraction of the mean (0 turns "
@@ -376,6 +385,33 @@ public final class SimOptions {
         if (measuredNs > 0 && measuredNs < Simulation.Precise.MIN_BATCHES) { // not above 0: the duration's own refusal
             throw new IllegalArgumentException("--until-precise needs " + Simulation.Precise.MIN_BATCHES + " batches within the measured "
                     + "window" + (who == null ? "" : " of " + who) + " (" + measuredNs + " ns, --duration less --warmup): measure longer");
+        }
+    }
+
+    /**
+     * Refuses {@code --scheduler windowed} with traffic it cannot run: flows or jobs ({@code
+     * flows}, {@code jobs}: whether there are any), whose state is shared between hosts of
+     * different switches (as {@link Simulation#runLearning} would, but before routing).
+     */
+    void checkScheduler(boolean flows, boolean jobs) {
+        if (scheduler == Simulation.Scheduler.WINDOWED && (flows || jobs)) {
+            throw new IllegalArgumentException("--scheduler windowed (experimental) runs --pattern traffic only: " + (jobs ? "jobs" : "flows")
+                    + " share state between hosts of different switches; drop --scheduler or give --scheduler global");
+        }
+    }
+
+    /** {@code --scheduler}: the simulator's event loop by its lower-case name. */
+    public static final class Schedulers extends NamedValues<Simulation.Scheduler> {
+        public Schedulers() {
+            super("scheduler", names());
+        }
+
+        private static Map<String, Simulation.Scheduler> names() {
+            Map<String, Simulation.Scheduler> m = new LinkedHashMap<>();
+            for (Simulation.Scheduler s : Simulation.Scheduler.values()) {
+                m.put(s.name().toLowerCase(Locale.ROOT), s);
+            }
+            return m;
         }
     }
 

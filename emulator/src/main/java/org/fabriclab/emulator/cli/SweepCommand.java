@@ -141,6 +141,7 @@ public final class SweepCommand implements Callable<Integer> {
                         + "learnt tables then settle it sooner than an empty seed): give --until-steady too");
             }
         }
+        sim.checkScheduler(false, jobOptions.given());
         if (jobOptions.given() && spec.commandLine().getParseResult().hasMatchedOption("--pattern")) {
             throw new IllegalArgumentException("--pattern is every host's traffic; with --job each job's is its pattern= key");
         }
@@ -169,7 +170,7 @@ public final class SweepCommand implements Callable<Integer> {
                     b.steady(sim.steady(windows.get(t.engine())));
                 }
                 return b;
-            }, pool, warmStart ? WARM_START : null, progress(err));
+            }, pool, sim.scheduler, warmStart ? WARM_START : null, progress(err));
         } catch (RoutingException e) {
             err.println("emulator sweep: routing failed: " + e.getMessage());
             err.flush();
@@ -326,6 +327,9 @@ public final class SweepCommand implements Callable<Integer> {
         }
         if (warmStart) { // the same: absent without --warm-start
             options.put("warmStart", true);
+        }
+        if (sim.scheduler != Simulation.Scheduler.GLOBAL) { // the same: absent with the default loop
+            options.put("scheduler", sim.scheduler.name().toLowerCase(Locale.ROOT));
         }
         m.put("options", options);
         List<Object> loadList = new ArrayList<>();

@@ -140,6 +140,30 @@ final class EventQueue {
         heapOrder = n;
     }
 
+    /**
+     * Whether an event is due before {@code end}; if so {@link #pop} takes the earliest. Unlike
+     * {@link #peekTime}, moves the current time no further than {@code end}, so that events can
+     * still be scheduled from there on (the windowed loop takes a window's events out, then
+     * schedules what they cause at the window's end or later).
+     */
+    boolean hasBefore(long end) {
+        if (inWheel == 0) {
+            if (heapSize == 0 || (keys[0] >>> ORDER_BITS) >= end) {
+                return false;
+            }
+            cursor = Math.max(cursor, keys[0] >>> ORDER_BITS);
+            admit();
+        }
+        while (bucketSize[(int) (cursor & MASK)] == 0) {
+            if (cursor + 1 >= end) {
+                return false;
+            }
+            cursor++;
+            admit();
+        }
+        return cursor < end;
+    }
+
     /** Removes the earliest event and returns it; its time is {@link #poppedTime}. */
     long pop() {
         advance();

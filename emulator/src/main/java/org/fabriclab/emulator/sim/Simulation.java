@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.fabriclab.agent.core.ClosedLoop;
 import org.fabriclab.agent.core.AppAwareRouting;
 import org.fabriclab.agent.core.CongestionControl;
@@ -806,6 +807,32 @@ public final class Simulation {
     public record SeriesBin(long startNs, long widthNs, long packetsDelivered, double latencyMeanNs, double throughput) {
     }
 
+    /**
+     * How a run takes its events: {@link #GLOBAL}, every event in time order (the default, every
+     * documented result's); {@link #WINDOWED} (experimental, issue 16's speed prototype), each
+     * switch with its hosts (a {@link LogicalProcesses logical process}) runs its events of a
+     * lookahead window together. Every node draws from its own random stream, so a run by either
+     * is a correct run of the configuration, and each is deterministic for a seed; they order
+     * same-time events at a node differently, so their reports differ within the run-to-run noise.
+     */
+    public enum Scheduler {
+        GLOBAL, WINDOWED;
+
+        /**
+         * Refuses {@code config} if this scheduler cannot run its traffic: the windowed one runs
+         * pattern traffic only (flows and jobs share state between hosts of different switches).
+         *
+         * @throws IllegalArgumentException naming what to run them with
+         */
+        public void check(Config config) {
+            if (this == WINDOWED && (!config.flows().isEmpty() || !config.jobs().isEmpty())) {
+                throw new IllegalArgumentException("the windowed scheduler (experimental) runs pattern traffic only: flows and jobs share "
+                        + "state between hosts of different switches (flow phases, closed loops, NIC responses); run them with --scheduler "
+                        + "global");
+            }
+        }
+    }
+
     static final int ARRIVE = 0;
     static final int CREDIT = 1;
     static final int FREE = 2;
@@ -857,6 +884,14 @@ public final class Simulation {
     private final long[] delayNs;
     /** Q-adaptive feedback on its way upstream: row and value per slot, slots reused through a free list. */
     private final FeedbackSlots feedback = new FeedbackSlots();
+    /** The logical processes of the windowed loop; null: the global loop. */
+    private final LogicalProcesses processes;
+    /** In the windowed loop, the process whose events run (-1: none), and the current window's start and end. */
+    private int currentProcess = -1;
+    private long windowStart;
+    private long windowEnd;
+    /** In the windowed loop, whether the event scheduled last went to a process's list, not the queue (no credit there to amend). */
+    private boolean lastScheduledLocal;
     /** The credit event scheduled last (-1 once something else was), its link and time: feedback rides with it. */
     private long lastCredit = -1;
     private int lastCreditPort;
@@ -878,7 +913,7 @@ public final class Simulation {
     /** The responses on their way back, counted at their senders when due (null with {@link #responseTimes}). */
     private final ResponsesInFlight responses;
 
-    private Simulation(Config c, long heapBytes) throws TableWriteException {
+    private Simulation(Config c, Scheduler scheduler, long heapBytes) throws TableWriteException {
         this.c = c;
         this.heapBytes = heapBytes;
         f = c.fabric();
@@ -966,12 +1001,12 @@ public final class Simulation {
                                 // sent right after the packet's credit on the same link: one event carries both
                                 int slot = feedback.put(row, value);
                                 if (lastCredit != -1 && lastCreditPort == g && lastCreditAt == t && slot < 1 << (31 - CREDIT_SLOT_SHIFT)
-                                        && queue.amendLast(lastCredit, EventQueue.with(peer, CREDIT_FEEDBACK,
+                                        && !lastScheduledLocal && queue.amendLast(lastCredit, EventQueue.with(peer, CREDIT_FEEDBACK,
                                                 EventQueue.arg(lastCredit) | slot << CREDIT_SLOT_SHIFT))) {
                                     lastCredit = -1;
                                     return;
                                 }
-                                queue.push(t + delayNs[g], EventQueue.with(peer, QFEEDBACK, slot));
+                                schedule(t + delayNs[g], EventQueue.with(peer, QFEEDBACK, slot));
                             }
                         });
                 if (c.cc() != null && c.cc().marking() != null) {
@@ -985,6 +1020,7 @@ public final class Simulation {
         for (int g = 0; g < delayNs.length; g++) {
             delayNs[g] = f.linkDelayNs(g) >= 0 ? f.linkDelayNs(g) : latencyNs;
         }
+        processes = scheduler == Scheduler.WINDOWED ? LogicalProcesses.of(f, delayNs) : null;
         peerEvent = new long[f.globalPortCount()];
         for (int g = 0; g < peerEvent.length; g++) {
             peerEvent[g] = f.peerNode(g) == Fabric.NONE ? -1 : EventQueue.event(0, f.peerNode(g), f.peerPort(g), 0);
@@ -1017,7 +1053,7 @@ public final class Simulation {
 
                 @Override
                 public void wakeAt(long at) {
-                    queue.push(at, EventQueue.event(WAKE, node, port, 0));
+                    schedule(at, EventQueue.event(WAKE, node, port, 0));
                 }
 
                 @Override
@@ -1056,14 +1092,6 @@ public final class Simulation {
     }
 
     /**
-     * Runs {@code config} to its end and reports, one of {@code concurrent} simulations sharing
-     * this JVM's heap at once (a sweep's threads): its pool is sized against its share.
-     */
-    public static Report run(Config config, int concurrent) {
-        return runLearning(config, concurrent).report();
-    }
-
-    /**
      * Heap a handle of a grown pool takes: {@link PacketPool#MIN_BYTES_PER_PACKET}, and half that
      * again while the pool doubles (its old arrays live until the copy is made).
      */
@@ -1092,8 +1120,13 @@ public final class Simulation {
     private IllegalArgumentException heapTooSmall() {
         return new IllegalArgumentException(String.format("the simulation stopped at %,d ns: small packets (ACKs, CNPs) filled the "
                 + "buffers past the %,d packets (%s) this run's heap of %s allows its packet pool, of the %,d (%s) the buffers' "
-                + "blocks can hold; %s, or lower --buffer, --output-buffer or --vls", queue.poppedTime(), pool.limit(),
+                + "blocks can hold; %s, or lower --buffer, --output-buffer or --vls", stoppedAt(), pool.limit(),
                 size(pool.limit() * GROWN_HANDLE_BYTES), size(heapBytes), poolBound, size(poolBound * GROWN_HANDLE_BYTES), HEAP_ADVICE));
+    }
+
+    /** The simulated time of the event running or run last (in the windowed loop, the running process's, not the window's last taken from the queue). */
+    private long stoppedAt() {
+        return currentProcess >= 0 ? processes.takenTime() : queue.poppedTime();
     }
 
     /** {@code bytes} in GiB, or MiB below one. */
@@ -1151,21 +1184,33 @@ public final class Simulation {
 
     /** Runs {@code config} to its end; reports, and reads every switch's Q-table at the end. */
     public static Learnt runLearning(Config config) {
-        return runLearning(config, 1);
+        return runLearning(config, Scheduler.GLOBAL, 1, note -> { });
     }
 
-    /** {@link #runLearning(Config)}, one of {@code concurrent} simulations sharing this JVM's heap (a sweep's threads). */
-    public static Learnt runLearning(Config config, int concurrent) {
+    /**
+     * Runs {@code config} to its end by {@code scheduler}, one of {@code concurrent} simulations
+     * sharing this JVM's heap at once (a sweep's threads: its pool is sized against its share,
+     * {@link #poolLimit}); reports, and reads every switch's Q-table at the end. {@code notes} gets
+     * what the scheduler has to say of the run (the windowed loop's windows: {@link
+     * LogicalProcesses.Stats}), nothing for the global loop.
+     *
+     * @throws IllegalArgumentException as {@link #run}, when {@code concurrent} is below 1, or when
+     *                                  {@code scheduler} cannot run the configuration's traffic
+     */
+    public static Learnt runLearning(Config config, Scheduler scheduler, int concurrent, Consumer<String> notes) {
         if (concurrent < 1) {
             throw new IllegalArgumentException("simulations sharing the heap: at least 1, not " + concurrent);
         }
-        return runLearningWithin(config, Runtime.getRuntime().maxMemory() / concurrent);
+        return runLearningWithin(config, scheduler, Runtime.getRuntime().maxMemory() / concurrent, notes);
     }
 
-    /** {@link #runLearning(Config)} with a pool sized against a heap of {@code heapBytes} ({@link #poolLimit}). */
-    static Learnt runLearningWithin(Config config, long heapBytes) {
-        Simulation sim = create(config, heapBytes);
+    /** {@link #runLearning(Config, Scheduler, int, Consumer)} with a pool sized against a heap of {@code heapBytes} ({@link #poolLimit}). */
+    static Learnt runLearningWithin(Config config, Scheduler scheduler, long heapBytes, Consumer<String> notes) {
+        Simulation sim = create(config, scheduler, heapBytes);
         Report r = sim.simulateWithinHeap();
+        if (sim.processes != null) {
+            notes.accept(sim.processes.stats().describe());
+        }
         List<float[]> q = new ArrayList<>();
         long minimal = 0;
         long nonminimal = 0;
@@ -1189,9 +1234,10 @@ public final class Simulation {
         return new Learnt(r, Collections.unmodifiableList(q), minimal, nonminimal, List.copyOf(loads));
     }
 
-    private static Simulation create(Config config, long heapBytes) {
+    private static Simulation create(Config config, Scheduler scheduler, long heapBytes) {
+        scheduler.check(config);
         try {
-            return new Simulation(config, heapBytes);
+            return new Simulation(config, scheduler, heapBytes);
         } catch (TableWriteException e) {
             throw new IllegalArgumentException("the routing tables do not fit the fabric: " + e.getMessage(), e);
         }
@@ -1199,7 +1245,7 @@ public final class Simulation {
 
     /** Runs {@code config} to its end and hands back the simulation as the run left it, for tests to read its hosts' state. */
     static Simulation ranToEnd(Config config) {
-        Simulation sim = create(config, Runtime.getRuntime().maxMemory());
+        Simulation sim = create(config, Scheduler.GLOBAL, Runtime.getRuntime().maxMemory());
         sim.simulateWithinHeap();
         return sim;
     }
@@ -1261,74 +1307,178 @@ public final class Simulation {
             }
         }
         sources.startLoops(0);
-        long events = 0;
-        while (!queue.isEmpty() && queue.peekTime() <= measure.end()) {
-            long ev = queue.pop();
-            long now = queue.poppedTime();
-            int kind = EventQueue.type(ev);
-            if (kind == WINDOW_END) { // not counted in the events: the run's events are the same as without detection
-                if (measure.windowEnded(now) && c.precise() != null) {
-                    queue.push(measure.nextBatch(), EventQueue.event(BATCH_END, 0, 0, 0));
-                }
-                continue;
-            }
-            if (kind == BATCH_END) { // not counted either: a batch's end changes nothing but what is measured
-                if (measure.batchEnded(now)) {
-                    queue.push(measure.nextBatch(), EventQueue.event(BATCH_END, 0, 0, 0));
-                }
-                continue;
-            }
-            int node = EventQueue.node(ev);
-            int port = EventQueue.port(ev);
-            int arg = EventQueue.arg(ev);
-            events++;
-            if (kind == INJECT) {
-                sources.inject(node, -1, now);
-                queue.push(now + sources.gap(node), EventQueue.event(INJECT, node, 0, 0));
-                continue;
-            }
-            if (kind == SNAPSHOT) {
-                measure.snapshot(arg, counters);
-                continue;
-            }
-            if (kind == INJECT_FLOW) {
-                Flow fl = c.flows().get(arg);
-                if (now < fl.stopNs() && (fl.packets() == 0 || flowCreated[arg] < fl.packets())) {
-                    flowCreated[arg] += sources.inject(fl.src(), arg, now);
-                    queue.push(now + sources.flowGap(arg), EventQueue.event(INJECT_FLOW, 0, 0, arg));
-                }
-                continue;
-            }
-            if (f.isSwitch(node)) {
-                SwitchCore s = switchCore[node];
-                switch (kind) {
-                    case ARRIVE -> s.packetArrived(port, arg, now);
-                    case CREDIT -> s.creditReturned(port, creditLane(arg), creditBlocks(arg), now);
-                    case QFEEDBACK -> s.qFeedback(port, feedback.row(arg), feedback.take(arg), now);
-                    case CREDIT_FEEDBACK -> {
-                        s.creditReturned(port, creditLane(arg), creditBlocks(arg), now);
-                        s.qFeedback(port, feedback.row(arg >>> CREDIT_SLOT_SHIFT), feedback.take(arg >>> CREDIT_SLOT_SHIFT), now);
-                    }
-                    default -> s.linkFree(port, now);
-                }
-            } else {
-                int e = f.endpointOfPort(f.globalPort(node, port));
-                HostCore h = hostCore[e];
-                switch (kind) {
-                    case ARRIVE -> h.packetArrived(arg, now);
-                    case CREDIT -> h.creditReturned(creditLane(arg), creditBlocks(arg), now);
-                    case WAKE -> h.wake(now);
-                    default -> h.linkFree(now);
-                }
-                sources.pump(e, now);
-            }
-        }
+        long events = processes == null ? runGlobal() : runWindowed();
         if (responses != null) { // the NICs' round trips back by the end, though no event of theirs came since
             responses.settle(measure.end());
         }
         long wallNanos = Math.max(1, System.nanoTime() - wall0);
         long cpuNanos = cpu0 < 0 ? wallNanos : Math.max(1, mx.getCurrentThreadCpuTime() - cpu0);
         return measure.report(counters, nsPerByte, sources.refused(), events, wallNanos, cpuNanos, sources.adaptiveShares());
+    }
+
+    /** The global loop: every event in time order, ties in the order scheduled. Returns the events run. */
+    private long runGlobal() {
+        long events = 0;
+        while (!queue.isEmpty() && queue.peekTime() <= measure.end()) {
+            long ev = queue.pop();
+            long now = queue.poppedTime();
+            int kind = EventQueue.type(ev);
+            if (isMeasurementEnd(kind)) {
+                measurementEnded(kind, now);
+                continue;
+            }
+            events++;
+            dispatch(ev, now);
+        }
+        return events;
+    }
+
+    /** Whether an event of {@code kind} ends a steady-state test window or a precision batch (and changes nothing but what is measured). */
+    private static boolean isMeasurementEnd(int kind) {
+        return kind == WINDOW_END || kind == BATCH_END;
+    }
+
+    /**
+     * A steady-state test window ({@link #WINDOW_END}) or a precision batch ({@link #BATCH_END})
+     * of {@code kind} ends at {@code now}, before anything else at that instant scheduled after
+     * it; neither is counted in the events (a run's events are the same as without detection or
+     * the precision stop). Either may schedule the end of the next precision batch: the first once
+     * the run is steady, another while the estimates are not yet precise.
+     */
+    private void measurementEnded(int kind, long now) {
+        boolean nextBatch = kind == WINDOW_END ? measure.windowEnded(now) && c.precise() != null : measure.batchEnded(now);
+        if (nextBatch) {
+            queue.push(measure.nextBatch(), EventQueue.event(BATCH_END, 0, 0, 0));
+        }
+    }
+
+    /**
+     * The windowed loop ({@link Scheduler#WINDOWED}): from the earliest pending event's time T,
+     * every event before T + the lookahead (or before a steady-state window's or a precision
+     * batch's end, or after the run's end, whichever comes first) comes from the queue and is
+     * sorted by logical process; then each process runs its events in time order, one process
+     * after another. What a process schedules for itself within the window joins its list;
+     * anything for another process lands at T + lookahead or later (asserted in {@link
+     * #schedule}) and goes to the queue. A window
+     * cut at a steady-state window's or a batch's end is followed by that end's handling ({@link
+     * #measurementEnded}) with every process at its instant, as in the global loop. Returns the
+     * events run.
+     */
+    private long runWindowed() {
+        LogicalProcesses lp = processes;
+        long events = 0;
+        while (!queue.isEmpty() && queue.peekTime() <= measure.end()) {
+            windowStart = queue.peekTime();
+            long end = Math.min(windowStart + lp.lookaheadNs(), measure.end() + 1);
+            int measurementEnd = -1;
+            while (queue.hasBefore(end)) {
+                long ev = queue.pop();
+                if (isMeasurementEnd(EventQueue.type(ev))) { // first at its instant: everything before it is taken
+                    end = queue.poppedTime();
+                    measurementEnd = EventQueue.type(ev);
+                    break;
+                }
+                lp.collect(processOf(ev), queue.poppedTime(), ev);
+            }
+            windowEnd = end;
+            lp.sortWindow();
+            for (int i = 0; i < lp.activeCount(); i++) {
+                int p = lp.active(i);
+                currentProcess = p;
+                lp.begin(p);
+                while (lp.hasNext()) {
+                    long ev = lp.take();
+                    events++;
+                    dispatch(ev, lp.takenTime());
+                }
+            }
+            currentProcess = -1;
+            lp.endWindow();
+            if (measurementEnd >= 0) {
+                measurementEnded(measurementEnd, end);
+            }
+        }
+        return events;
+    }
+
+    /** The logical process event {@code ev} happens in (an injection names its endpoint, the others their node). */
+    private int processOf(long ev) {
+        return EventQueue.type(ev) == INJECT ? processes.ofEndpoint(EventQueue.node(ev)) : processes.ofNode(EventQueue.node(ev));
+    }
+
+    /** Runs event {@code ev} at {@code now}: a host's, a switch's, or the traffic's. */
+    private void dispatch(long ev, long now) {
+        int kind = EventQueue.type(ev);
+        int node = EventQueue.node(ev);
+        int port = EventQueue.port(ev);
+        int arg = EventQueue.arg(ev);
+        if (kind == INJECT) {
+            sources.inject(node, -1, now);
+            schedule(now + sources.gap(node), EventQueue.event(INJECT, node, 0, 0));
+            return;
+        }
+        if (kind == SNAPSHOT) {
+            measure.snapshot(arg, counters);
+            return;
+        }
+        if (kind == INJECT_FLOW) {
+            Flow fl = c.flows().get(arg);
+            if (now < fl.stopNs() && (fl.packets() == 0 || flowCreated[arg] < fl.packets())) {
+                flowCreated[arg] += sources.inject(fl.src(), arg, now);
+                schedule(now + sources.flowGap(arg), EventQueue.event(INJECT_FLOW, 0, 0, arg));
+            }
+            return;
+        }
+        if (f.isSwitch(node)) {
+            SwitchCore s = switchCore[node];
+            switch (kind) {
+                case ARRIVE -> s.packetArrived(port, arg, now);
+                case CREDIT -> s.creditReturned(port, creditLane(arg), creditBlocks(arg), now);
+                case QFEEDBACK -> s.qFeedback(port, feedback.row(arg), feedback.take(arg), now);
+                case CREDIT_FEEDBACK -> {
+                    s.creditReturned(port, creditLane(arg), creditBlocks(arg), now);
+                    s.qFeedback(port, feedback.row(arg >>> CREDIT_SLOT_SHIFT), feedback.take(arg >>> CREDIT_SLOT_SHIFT), now);
+                }
+                default -> s.linkFree(port, now);
+            }
+        } else {
+            int e = f.endpointOfPort(f.globalPort(node, port));
+            HostCore h = hostCore[e];
+            switch (kind) {
+                case ARRIVE -> h.packetArrived(arg, now);
+                case CREDIT -> h.creditReturned(creditLane(arg), creditBlocks(arg), now);
+                case WAKE -> h.wake(now);
+                default -> h.linkFree(now);
+            }
+            sources.pump(e, now);
+        }
+    }
+
+    /**
+     * Schedules event {@code ev} at {@code at}: into the queue, or in the windowed loop, when it is
+     * the running process's own and within the window, into that process's list.
+     */
+    private void schedule(long at, long ev) {
+        if (processes == null) {
+            queue.push(at, ev);
+        } else {
+            scheduleWindowed(at, ev);
+        }
+    }
+
+    /** {@link #schedule} in the windowed loop (a method apart, so that the global loop's stays small enough to inline everywhere). */
+    private void scheduleWindowed(long at, long ev) {
+        int p = processOf(ev);
+        if (p == currentProcess && at < windowEnd) {
+            processes.addLocal(at, ev);
+            lastScheduledLocal = true;
+            return;
+        }
+        assert p == currentProcess || at >= windowStart + processes.lookaheadNs()
+                : "process " + currentProcess + " scheduled an event for process " + p + " at " + at + ", inside its window from "
+                + windowStart + " (lookahead " + processes.lookaheadNs() + " ns)";
+        queue.push(at, ev);
+        lastScheduledLocal = false;
     }
 
     /**
@@ -1354,12 +1504,12 @@ public final class Simulation {
         int g = f.globalPort(node, port);
         long peer = peerEvent[g];
         long done = t + (long) Math.ceil(pool.bytes(h) * nsPerByte);
-        queue.push(done, EventQueue.event(FREE, node, port, 0));
+        schedule(done, EventQueue.event(FREE, node, port, 0));
         if (peer < 0) {
             pool.release(h);
             return;
         }
-        queue.push(done + delayNs[g], EventQueue.with(peer, ARRIVE, h));
+        schedule(done + delayNs[g], EventQueue.with(peer, ARRIVE, h));
     }
 
     /** The lane of a credit event's argument. */
@@ -1379,7 +1529,7 @@ public final class Simulation {
         if (peer >= 0) {
             assert blocks > 0 && blocks <= 0xFF;
             long ev = EventQueue.with(peer, CREDIT, vl | blocks << CREDIT_BLOCKS_SHIFT);
-            queue.push(t + delayNs[g], ev);
+            schedule(t + delayNs[g], ev);
             lastCredit = ev;
             lastCreditPort = g;
             lastCreditAt = t;

@@ -114,6 +114,8 @@ public final class Sweep {
      *
      * @param config per engine's tables and a point's load, the simulation but its load (the builder's load is set to
      *               the point's after; the load is given for what else follows it: jobs without a load of their own)
+     * @param scheduler the event loop every point runs by ({@link Simulation.Scheduler}; the windowed one refuses
+     *                  flows and jobs, before any point runs)
      * @param warm   null: every point starts from its engine's tables as routed; else the points of the engines it
      *               {@linkplain WarmStart#learns learns} for run in rising load, each from what the one below learnt
      * @return a curve per engine, in the order given, each with a point per load in the order given
@@ -122,7 +124,8 @@ public final class Sweep {
      */
     public static List<Curve> run(List<String> engines, double[] loads, Router router,
                                   BiFunction<ForwardingTables, Double, Simulation.Builder> config,
-                                  int threads, WarmStart warm, Listener listener) throws RoutingException {
+                                  int threads, Simulation.Scheduler scheduler, WarmStart warm, Listener listener)
+            throws RoutingException {
         if (engines.isEmpty() || loads.length == 0) {
             throw new IllegalArgumentException("a sweep needs at least one engine and one load");
         }
@@ -155,7 +158,9 @@ public final class Sweep {
             List<Simulation.Config> configs = new ArrayList<>(); // every point checked before the first one runs
             for (ForwardingTables t : tables) {
                 for (double load : loads) {
-                    configs.add(config.apply(t, load).load(load).build());
+                    Simulation.Config c = config.apply(t, load).load(load).build();
+                    scheduler.check(c);
+                    configs.add(c);
                 }
             }
             double[] work = new double[total];
@@ -193,8 +198,9 @@ public final class Sweep {
                         Simulation.Config c = from == null ? configs.get(k) : config.apply(from, load).load(load).build();
                         boolean carry = task.length > 1 && k != task[task.length - 1];
                         // the points running at once share the heap: each sizes its packet pool against its share
-                        Simulation.Learnt learnt = carry ? Simulation.runLearning(c, workers) : null;
-                        Point p = new Point(engines.get(i), load, c, carry ? learnt.report() : Simulation.run(c, workers), fromLoad);
+                        // (the windowed loop's counts of its windows are not told: a sweep says one line a point)
+                        Simulation.Learnt learnt = Simulation.runLearning(c, scheduler, workers, note -> { });
+                        Point p = new Point(engines.get(i), load, c, learnt.report(), fromLoad);
                         points[k] = p;
                         synchronized (listener) {
                             listener.simulated(p, done.incrementAndGet(), total);

@@ -1,6 +1,7 @@
 package org.fabriclab.emulator.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.PriorityQueue;
@@ -107,5 +108,32 @@ class EventQueueTest {
         assertEquals(EventQueue.MAX_TIME - 1, q.peekTime());
         assertEquals(EventQueue.event(1, 2, 3, 4), q.pop());
         assertTrue(q.isEmpty());
+    }
+
+    /**
+     * The windowed loop's take: events before the window's end come out in order, and asking moves
+     * the clock no further than the end, so what the window's events cause can still be scheduled
+     * at its end (in the wheel and from beyond it, in the heap).
+     */
+    @Test
+    void eventsBeforeAnEndComeOutAndTheClockStaysBeforeIt() {
+        for (long far : new long[] {100, 10L * EventQueue.WHEEL}) {
+            EventQueue q = new EventQueue(4);
+            q.push(5, EventQueue.event(1, 1, 0, 0));
+            q.push(far, EventQueue.event(1, 2, 0, 0));
+            assertTrue(q.hasBefore(50));
+            assertEquals(EventQueue.event(1, 1, 0, 0), q.pop());
+            assertEquals(5, q.poppedTime());
+            assertFalse(q.hasBefore(50));
+            q.push(50, EventQueue.event(1, 3, 0, 0)); // at the end: must not land a lap late
+            assertFalse(q.hasBefore(50));
+            assertTrue(q.hasBefore(51));
+            assertEquals(EventQueue.event(1, 3, 0, 0), q.pop());
+            assertEquals(50, q.poppedTime());
+            assertFalse(q.hasBefore(far));
+            assertEquals(far, q.peekTime());
+            assertEquals(EventQueue.event(1, 2, 0, 0), q.pop());
+            assertFalse(q.hasBefore(Long.MAX_VALUE));
+        }
     }
 }

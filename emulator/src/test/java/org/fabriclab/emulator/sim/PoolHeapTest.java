@@ -69,7 +69,8 @@ class PoolHeapTest {
     @Test
     void aRunWhosePoolOutgrowsItsHeapStopsWithTheSizesAndWhatToLower() throws Exception {
         Simulation.Config c = acksQueueingBehindData(Map.of("target_us", "10000", "max_cwnd", "100000", "init_cwnd", "5000"), 2_000_000);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Simulation.runLearningWithin(c, MIB));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, 
+                () -> Simulation.runLearningWithin(c, Simulation.Scheduler.GLOBAL, MIB, note -> { }));
         assertTrue(e.getMessage().contains("small packets (ACKs, CNPs) filled the buffers past the")
                 && e.getMessage().contains("JAVA_OPTS=-Xmx") && e.getMessage().contains("--threads")
                 && e.getMessage().contains("lower --buffer"), e.getMessage());
@@ -80,7 +81,7 @@ class PoolHeapTest {
     @Test
     void aRunThatStaysWithinItsCapIsNotRefusedAndReportsTheSame() throws Exception {
         Simulation.Config c = acksQueueingBehindData(Map.of(), 500_000);
-        Simulation.Report small = Simulation.runLearningWithin(c, MIB).report();
+        Simulation.Report small = Simulation.runLearningWithin(c, Simulation.Scheduler.GLOBAL, MIB, note -> { }).report();
         Simulation.Report full = Simulation.run(c);
         assertEquals(full.packetsDelivered(), small.packetsDelivered());
         assertEquals(full.latencyMeanNs(), small.latencyMeanNs());
@@ -90,6 +91,7 @@ class PoolHeapTest {
     @Test
     void sharingTheHeapNeedsAtLeastOneSimulation() throws Exception {
         Simulation.Config c = acksQueueingBehindData(Map.of(), 100_000);
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> Simulation.runLearning(c, 0)).getMessage().contains("at least 1"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Simulation.runLearning(c, Simulation.Scheduler.GLOBAL, 0, note -> { }))
+                .getMessage().contains("at least 1"));
     }
 }

@@ -1,0 +1,280 @@
+package org.fabriclab.emulator.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.fabriclab.agent.core.TrafficPattern;
+import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
+import org.fabriclab.routing.dragonfly.RoutingMode;
+import org.fabriclab.routing.engine.RoutingOptions;
+import org.fabriclab.routing.engine.RoutingRequest;
+import org.fabriclab.routing.fabric.Fabric;
+import org.fabriclab.routing.lid.LidAssigner;
+import org.fabriclab.routing.registry.EngineChain;
+import org.fabriclab.routing.topology.Topologies;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The windowed event loop ({@link Simulation.Scheduler#WINDOWED}, experimental) against the global
+ * one: on a dragonfly (Q-adaptive and UGAL, uniform and adversarial) and a fat tree, the two agree
+ * within the run-to-run noise (throughput within 2%, mean latency within 5%), inject as many
+ * packets within 0.5% (not exactly: a host's arrivals and destinations share its random stream,
+ * the destinations drawn as its NIC takes packets, so the arrivals depend on the network's
+ * timing) and deliver every packet; a seed
+ * gives the same windowed run twice; steady-state detection cuts the windows at its own, and so
+ * does the precision stop (a precise run is the fixed window ending where it stopped); the heap
+ * bound sizes its pool; the
+ * tests run with assertions on, so every event one process schedules for another was checked to
+ * land beyond the window ({@code Simulation.schedule}).
+ */
+class WindowedSchedulerTest {
+    private static final String FAT_TREE = "fat-tree:k=4,levels=3";
+
+    private static Simulation.Report run(Simulation.Config c, Simulation.Scheduler s, List<String> notes) {
+        return Simulation.runLearning(c, s, 1, notes::add).report();
+    }
+
+    private static Simulation.Config fatTree(double load, long seed) throws Exception {
+        Fabric f = Topologies.generate(FAT_TREE);
+        var tables = EngineChain.parse("minhop").route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables();
+        return Simulation.Config.builder(f, tables).load(load).durationNs(60_000).warmupNs(10_000).seed(seed).build();
+    }
+
+    /** Both loops' reports of {@code c}: the same injection, every packet delivered, throughput and latency within the noise. */
+    private static void assertAgree(Simulation.Config c, String what) {
+        List<String> notes = new ArrayList<>();
+        Simulation.Report global = run(c, Simulation.Scheduler.GLOBAL, notes);
+        assertTrue(notes.isEmpty(), "the global loop has nothing to say: " + notes);
+        Simulation.Report windowed = run(c, Simulation.Scheduler.WINDOWED, notes);
+        assertEquals(1, notes.size(), what);
+        assertTrue(notes.get(0).startsWith("windowed scheduler: "), notes.get(0));
+        // a host draws its Poisson gaps and its destinations from one stream, the destinations when its NIC takes a packet:
+        // the arrivals depend on the network's timing (HostPolicy), so the packets created differ within the noise, not to the packet
+        assertEquals(global.offeredLoad(), windowed.offeredLoad(), 0.005 * global.offeredLoad(), what + ": the packets injected");
+        for (Simulation.Report r : List.of(global, windowed)) {
+            assertEquals(0, r.packetsDropped(), what);
+            assertEquals(0, r.packetsRefused(), what);
+            assertTrue(r.packetsDelivered() > 1000, what);
+        }
+        assertEquals(global.throughput(), windowed.throughput(), 0.02 * global.throughput(), what + ": throughput");
+        assertEquals(global.latencyMeanNs(), windowed.latencyMeanNs(), 0.05 * global.latencyMeanNs(), what + ": mean latency");
+        assertEquals(global.meanHops(), windowed.meanHops(), 0.05 * global.meanHops(), what + ": mean hops");
+        // the measured packets delivered by the end: the injection's difference and those still in flight at the end
+        assertEquals(global.packetsDelivered(), windowed.packetsDelivered(), 0.03 * global.packetsDelivered(), what + ": delivered");
+    }
+
+    @Test
+    void assertionsAreOnSoTheLookaheadIsChecked() {
+        boolean on = false;
+        assert on = true;
+        assertTrue(on, "run the tests with -ea: Simulation.schedule asserts that no event lands inside another process's window");
+    }
+
+    @Test
+    void onADragonflyTheTwoLoopsAgreeWithinTheNoise() throws Exception {
+        assertAgree(DragonflySimulationTest.config(DragonflyAlgorithm.Q_ADAPTIVE, TrafficPattern.UNIFORM, 0.5, 40_000, 20), "q-adaptive UR 0.5");
+        assertAgree(DragonflySimulationTest.config(DragonflyAlgorithm.Q_ADAPTIVE, TrafficPattern.GROUP_SHIFT, 0.3, 40_000, 20),
+                "q-adaptive ADV+1 0.3");
+        assertAgree(DragonflySimulationTest.config(DragonflyAlgorithm.UGALG, TrafficPattern.UNIFORM, 0.4, 40_000, 0), "ugalg UR 0.4");
+    }
+
+    @Test
+    void onAFatTreeTheTwoLoopsAgreeWithinTheNoise() throws Exception {
+        assertAgree(fatTree(0.6, 7), FAT_TREE + " UR 0.6");
+    }
+
+    @Test
+    void aSeedGivesTheSameWindowedRunTwiceAndAnotherSeedAnother() throws Exception {
+        Simulation.Config c = DragonflySimulationTest.config(DragonflyAlgorithm.Q_ADAPTIVE, TrafficPattern.GROUP_SHIFT, 0.4, 30_000, 20);
+        List<String> notes = new ArrayList<>();
+        Simulation.Report a = run(c, Simulation.Scheduler.WINDOWED, notes);
+        Simulation.Report b = run(c, Simulation.Scheduler.WINDOWED, notes);
+        SteadyStateTest.assertSameRun(a, b);
+        assertEquals(notes.get(0), notes.get(1), "the same windows");
+        Simulation.Report other = run(c.toBuilder().seed(2).build(), Simulation.Scheduler.WINDOWED, notes);
+        assertTrue(other.events() != a.events() || other.latencyMeanNs() != a.latencyMeanNs(), "another seed, another run");
+    }
+
+    @Test
+    void aSteadyStateWindowEndCutsTheWindowsAndEndsTheWarmUpAsTheGlobalLoopDoes() throws Exception {
+        Simulation.Config c = DragonflySimulationTest.config(DragonflyAlgorithm.Q_ADAPTIVE, TrafficPattern.UNIFORM, 0.5, 60_000, 20)
+                .toBuilder().warmupNs(30_000).steady(new Simulation.Steady(0.2, 2_000, 0)).build();
+        List<String> notes = new ArrayList<>();
+        Simulation.Report global = run(c, Simulation.Scheduler.GLOBAL, notes);
+        Simulation.Report windowed = run(c, Simulation.Scheduler.WINDOWED, notes);
+        assertTrue(global.steady(), "the uniform run settles well before its cap");
+        assertTrue(windowed.steady());
+        // the test looks at the same windows of a run that differs within the noise: steady at the same window's end or a neighbour's
+        long window = c.steady().windowNs();
+        assertEquals(global.steadyAtNs(), windowed.steadyAtNs(), 2.0 * window, "steady at");
+        assertEquals(0, windowed.steadyAtNs() % window, "a window's end");
+        assertEquals(windowed.warmupNs() + c.measuredNs(), windowed.simulatedNs(), "measured for the configured window after it");
+        assertEquals(global.throughput(), windowed.throughput(), 0.02 * global.throughput());
+    }
+
+    @Test
+    void aDragonflysProcessesAreItsRoutersWithTheirHostsAndItsLookaheadTheLocalCable() throws Exception {
+        Simulation.Config c = DragonflySimulationTest.config(DragonflyAlgorithm.MIN, TrafficPattern.UNIFORM, 0.1, 10_000, 0);
+        List<String> notes = new ArrayList<>();
+        run(c, Simulation.Scheduler.WINDOWED, notes);
+        Fabric f = c.fabric();
+        // p=2, a=4, h=2: 9 groups of 4 routers; the hosts' 10 ns cables inside the processes, the 30 ns local cables between them
+        assertTrue(notes.get(0).startsWith("windowed scheduler: " + f.switchCount() + " logical processes, lookahead 30 ns; "), notes.get(0));
+        assertEquals(36, f.switchCount());
+    }
+
+    @Test
+    void nodesJoinedWithoutDelayAreOneProcessAndOneProcessHasTheWidestWindow() throws Exception {
+        Fabric f = Topologies.generate(FAT_TREE);
+        long[] delay = new long[f.globalPortCount()];
+        Arrays.fill(delay, 100);
+        LogicalProcesses byDelay = LogicalProcesses.of(f, delay);
+        assertEquals(f.switchCount(), byDelay.count());
+        assertEquals(100, byDelay.lookaheadNs());
+        for (int e = 0; e < f.endpointCount(); e++) {
+            assertEquals(byDelay.ofNode(f.endpointNode(e)), byDelay.ofEndpoint(e));
+        }
+        Arrays.fill(delay, 0);
+        LogicalProcesses joined = LogicalProcesses.of(f, delay);
+        assertEquals(1, joined.count(), "every link without delay: one process");
+        assertEquals(LogicalProcesses.MAX_WINDOW_NS, joined.lookaheadNs());
+    }
+
+    @Test
+    void eachProcessTakesItsEventsInTimeOrderTiesInTheOrderTheyReachedIt() throws Exception {
+        Fabric f = Topologies.generate(FAT_TREE);
+        long[] delay = new long[f.globalPortCount()];
+        Arrays.fill(delay, 100);
+        LogicalProcesses lp = LogicalProcesses.of(f, delay);
+        for (int i = 0; i < 3000; i++) { // past the window's first size, over processes 2, 0, 1, 2, 0, ...
+            lp.collect((i + 2) % 3, 10 + i / 3, i);
+        }
+        lp.sortWindow();
+        assertEquals(3, lp.activeCount());
+        assertEquals(2, lp.active(0), "in the order their first event came");
+        lp.begin(2);
+        assertEquals(0, lp.take());
+        assertEquals(10, lp.takenTime());
+        lp.addLocal(11, -1); // at the time of one waiting: after it
+        lp.addLocal(10, -2); // before one waiting
+        for (int i = 0; i < 20; i++) { // past the process's first size
+            lp.addLocal(2000 + i, -100 - i);
+        }
+        long[] expect = {-2, 3, -1, 6};
+        for (long e : expect) {
+            assertTrue(lp.hasNext());
+            assertEquals(e, lp.take());
+        }
+        int taken = 4;
+        long last = 0;
+        while (lp.hasNext()) {
+            long ev = lp.take();
+            assertTrue(lp.takenTime() >= last, "time order");
+            last = lp.takenTime();
+            assertTrue(ev < 0 ? lp.takenTime() >= 2000 : ev % 3 == 0 && lp.takenTime() == 10 + ev / 3, ev + " at " + lp.takenTime());
+            taken++;
+        }
+        assertEquals(1000 + 22 - 1, taken); // the first was taken before the loop
+        for (int p : new int[] {0, 1}) {
+            lp.begin(p);
+            int n = 0;
+            while (lp.hasNext()) {
+                assertEquals((p + 1) % 3, lp.take() % 3, "process " + p + "'s own");
+                n++;
+            }
+            assertEquals(1000, n);
+        }
+        lp.endWindow();
+        assertEquals(0, lp.activeCount());
+        LogicalProcesses.Stats s = lp.stats();
+        assertEquals(1, s.windows());
+        assertEquals(3, s.batches());
+        assertEquals(3022, s.events());
+        assertEquals(22, s.localEvents());
+        assertEquals(3, s.histogram()[LogicalProcesses.BINS - 1], "over 128 events each: the last bin");
+    }
+
+    /**
+     * The precision stop in the windowed loop, as PreciseStopTest has it in the global one: a light
+     * load ends at a batch's end before its cap, and its report is exactly the windowed run of the
+     * same batches whose window ends there (a precision it never reaches: it runs to that cap). The
+     * batch ends cut the windows, and where windows are cut decides the order in which two
+     * processes' events for a third at the same instant reach the queue (each process runs its
+     * window's events in turn): so the windowed run without the batches, its fixed window ending
+     * there too, is the same run but for such ties, within a thousandth.
+     */
+    @Test
+    void aPreciseWindowedRunEndsAtABatchEndAndIsTheWindowedFixedWindowEndingThere() throws Exception {
+        Simulation.Config fixed = DragonflySimulationTest.config(DragonflyAlgorithm.MIN, TrafficPattern.UNIFORM, 0.3, 200_000, 20)
+                .toBuilder().warmupNs(20_000).build();
+        Simulation.Config precise = fixed.toBuilder().precise(new Simulation.Precise(0.01)).build();
+        List<String> notes = new ArrayList<>();
+        Simulation.Report r = run(precise, Simulation.Scheduler.WINDOWED, notes);
+        Simulation.Precision p = r.precision();
+        assertTrue(p.precise(), "precise by the cap: " + p);
+        assertTrue(r.simulatedNs() < 200_000, "ended early: " + r.simulatedNs());
+        assertEquals(0, (r.simulatedNs() - 20_000) % p.batchNs(), "at a batch's end");
+        assertEquals(r.simulatedNs() - 20_000, (long) p.batches() * p.batchNs(), "the intervals over the whole window");
+        Simulation.Report same = run(fixed.toBuilder().durationNs(r.simulatedNs()).precise(new Simulation.Precise(1e-6, p.batchNs())).build(),
+                Simulation.Scheduler.WINDOWED, notes);
+        SteadyStateTest.assertSameRun(same, r);
+        assertFalse(same.precision().precise(), "ran to its cap");
+        assertEquals(p.batches(), same.precision().batches(), "over the same batches");
+        Simulation.Report plain = run(fixed.toBuilder().durationNs(r.simulatedNs()).build(), Simulation.Scheduler.WINDOWED, notes);
+        assertEquals(null, plain.precision(), "no intervals without the option");
+        assertEquals(r.simulatedNs(), plain.simulatedNs());
+        assertEquals(r.offeredLoad(), plain.offeredLoad(), 1e-3 * r.offeredLoad());
+        assertEquals(r.throughput(), plain.throughput(), 1e-3 * r.throughput());
+        assertEquals(r.latencyMeanNs(), plain.latencyMeanNs(), 1e-3 * r.latencyMeanNs());
+        assertEquals(r.events(), plain.events(), 1e-3 * r.events());
+        Simulation.Report global = run(precise, Simulation.Scheduler.GLOBAL, notes);
+        assertEquals(global.latencyMeanNs(), r.latencyMeanNs(), 0.05 * global.latencyMeanNs(), "within the noise of the global loop's");
+        assertEquals(global.throughput(), r.throughput(), 0.02 * global.throughput());
+    }
+
+    /** --until-steady with --until-precise in the windowed loop: steady, then precise at a batch's end after it; a seed, the same run. */
+    @Test
+    void steadyThenPreciseWindowedIsTheSameRunForASeed() throws Exception {
+        Simulation.Config c = DragonflySimulationTest.config(DragonflyAlgorithm.MIN, TrafficPattern.UNIFORM, 0.3, 300_000, 20)
+                .toBuilder().warmupNs(180_000).steady(new Simulation.Steady(0.05, 2_000)).precise(new Simulation.Precise(0.01)).build();
+        List<String> notes = new ArrayList<>();
+        Simulation.Report a = run(c, Simulation.Scheduler.WINDOWED, notes);
+        assertTrue(a.steady() && a.precision().precise(), "steady, then precise: " + a.precision());
+        long measured = a.simulatedNs() - a.steadyAtNs();
+        assertTrue(measured < 120_000, "before the window's 120 us: " + measured);
+        assertEquals(measured, (long) a.precision().batches() * a.precision().batchNs(), "at a batch's end after the steady one");
+        Simulation.Report b = run(c, Simulation.Scheduler.WINDOWED, notes);
+        SteadyStateTest.assertSameRun(a, b);
+        assertEquals(a.steadyAtNs(), b.steadyAtNs());
+        assertEquals(a.precision(), b.precision(), "the same seed, the same intervals");
+        assertEquals(notes.get(0), notes.get(1), "the same windows");
+    }
+
+    /** The heap bound holds for the windowed loop too: a heap too small for the pool's slots is refused, and so is sharing it by none. */
+    @Test
+    void aWindowedRunIsSizedAgainstItsHeapShare() throws Exception {
+        Simulation.Config c = fatTree(0.5, 1);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Simulation.runLearningWithin(c, Simulation.Scheduler.WINDOWED, 1 << 10, note -> { }));
+        assertTrue(e.getMessage().contains("this run's heap is") && e.getMessage().contains("--threads"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Simulation.runLearning(c, Simulation.Scheduler.WINDOWED, 0, note -> { }));
+        assertTrue(e.getMessage().contains("at least 1"), e.getMessage());
+    }
+
+    @Test
+    void flowsAndJobsAreRefusedWithTheReason() throws Exception {
+        Simulation.Config flows = fatTree(0.5, 1).toBuilder().flows(Simulation.Flow.manyToOne(3, 60_000)).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Simulation.runLearning(flows, Simulation.Scheduler.WINDOWED, 1, note -> { }));
+        assertTrue(e.getMessage().contains("pattern traffic only") && e.getMessage().contains("--scheduler global"), e.getMessage());
+        Simulation.Config jobs = fatTree(0.5, 1).toBuilder().jobs(List.of(new Simulation.Job("a", new int[] {0, 5, 9}, TrafficPattern.UNIFORM,
+                0.3, RoutingMode.DEFAULT, 1))).build();
+        e = assertThrows(IllegalArgumentException.class, () -> Simulation.runLearning(jobs, Simulation.Scheduler.WINDOWED, 1, note -> { }));
+        assertTrue(e.getMessage().contains("pattern traffic only"), e.getMessage());
+    }
+}
