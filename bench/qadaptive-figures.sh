@@ -21,7 +21,11 @@
 #         Each point's measured window ends once its estimates are precise (--until-precise, default 0.01:
 #         95% intervals by batch means; docs/benchmarks.md, "A measurement that ends when precise"), and the
 #         files are then fig5-precise-*.json; QADAPTIVE_PRECISE=REL another precision, QADAPTIVE_PRECISE=off
-#         the whole window as before (fig5-fast-*.json, the documented run of 2026-11-27 17:53)
+#         the whole window as before (fig5-fast-*.json, the documented run of 2026-11-27 17:53).
+#         QADAPTIVE_SCHEDULER=windowed runs every sweep by the experimental windowed event loop (--scheduler
+#         windowed; emulator/README.md, "Experimental: the windowed scheduler") and the files are then
+#         fig5-precise-windowed-*.json (fig5-fast-windowed-*.json with QADAPTIVE_PRECISE=off); global, the
+#         default, is the loop of every documented run
 #   fig5-qfixed (not in all) Q-adaptive's points of fig5 with the paper's fixed warm-up (900 us from an empty
 #         network, then 1 ms's last 100 us measured; no --until-steady); writes fig5-qfixed-*.json and their plots,
 #         which docs/reproductions.md's Figure 5 tables compare with the paper and fig5-fast-compare.py uses as
@@ -260,15 +264,21 @@ if [[ $what == fig5-qfixed ]]; then
 fi
 if [[ $what == fig5-fast ]]; then
   precise="${QADAPTIVE_PRECISE:-0.01}"
+  case "${QADAPTIVE_SCHEDULER:-global}" in
+    global) scheduler=() windowed="" ;;
+    windowed) scheduler=(--scheduler windowed) windowed=-windowed ;;
+    *) echo "qadaptive-figures.sh: QADAPTIVE_SCHEDULER=$QADAPTIVE_SCHEDULER is not a scheduler: global (the default) or windowed" >&2
+       exit 2 ;;
+  esac
   if [[ $precise == off ]]; then
-    name="${QADAPTIVE_NAME:-fig5-fast}" precise=()
+    name="${QADAPTIVE_NAME:-fig5-fast$windowed}" precise=()
   else
-    name="${QADAPTIVE_NAME:-fig5-precise}" precise=(--until-precise "$precise")
+    name="${QADAPTIVE_NAME:-fig5-precise$windowed}" precise=(--until-precise "$precise")
   fi
   if grep -qs '\[always\]\|\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled; then
     emulator() { java -XX:+UseTransparentHugePages -jar "$jar" "$@"; }
   fi
-  fast=(--until-steady --steady-window 2us --engine-steady-window q-adaptive=10us "${precise[@]}")
+  fast=(--until-steady --steady-window 2us --engine-steady-window q-adaptive=10us "${precise[@]}" "${scheduler[@]}")
   adv=0.05,0.1,0.15,0.2,0.25,0.275,0.3,0.325,0.35,0.375,0.4,0.425,0.45,0.475,0.5
   sweep $name-adv1 paper:qadaptive-1056 adv+1 $adv "${fast[@]}"
   sweep $name-ur paper:qadaptive-1056 uniform 0.1,0.2,0.3,0.4,0.45,0.5,0.55,0.6,0.7,0.75,0.8,0.85,0.9,0.95,1.0 "${fast[@]}"
