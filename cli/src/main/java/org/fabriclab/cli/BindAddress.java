@@ -51,4 +51,43 @@ public final class BindAddress {
         String host = bind.getHostAddress();
         return host.contains(":") ? "[" + host + "]" : host; // an IPv6 address in HOST:PORT
     }
+
+    /**
+     * Refuses (IllegalArgumentException) a management server bound to {@code bind}, an address
+     * other machines reach (a wildcard or an interface's), whose endpoints would name this machine's
+     * loopback ({@code advertise}: {@code localhost}, {@code 127.x.x.x}, {@code ::1}): a manager
+     * elsewhere, told that endpoint by discovery, would dial its own machine. A server bound to
+     * loopback is reached by a manager on this machine only, which may be told loopback (a
+     * one-machine lab). Only names that mean loopback on every machine are refused: another name
+     * is resolved by the manager's machine, not this one.
+     */
+    public static void checkReachable(String bindOption, InetAddress bind, String advertiseOption, String advertise) {
+        if (advertise == null || bind.isLoopbackAddress() || !namesLoopback(advertise)) {
+            return;
+        }
+        throw new IllegalArgumentException(advertiseOption + " " + advertise + " names this machine's loopback, which a manager on "
+                + "another machine cannot reach, while " + bindOption + " " + bind.getHostAddress() + " serves other machines: give "
+                + advertiseOption + " the name or address other machines reach this one by, or for a one-machine lab bind "
+                + bindOption + " " + LOOPBACK + " (the default)");
+    }
+
+    /** Whether host name or address {@code host} is loopback wherever it is resolved (no lookup made). */
+    static boolean namesLoopback(String host) {
+        String h = host.toLowerCase(java.util.Locale.ROOT);
+        if (h.startsWith("[") && h.endsWith("]")) {
+            h = h.substring(1, h.length() - 1);
+        }
+        if (h.equals("localhost") || h.endsWith(".localhost") || h.equals("localhost.localdomain") || h.equals("ip6-localhost")
+                || h.equals("ip6-loopback")) {
+            return true;
+        }
+        if (h.matches("\\d{1,3}(\\.\\d{1,3}){3}") || h.matches("[0-9a-f:.]+") && h.contains(":")) {
+            try {
+                return InetAddress.getByName(h).isLoopbackAddress(); // a literal: parsed, never looked up
+            } catch (UnknownHostException e) {
+                return false;
+            }
+        }
+        return false;
+    }
 }

@@ -68,6 +68,9 @@ class CommandLinesTest {
         refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--exit-after", "soon"), "emulator up", "--exit-after");
         refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--management-address", "0.0.0.0"), "emulator up",
                 "--management-address 0.0.0.0 binds every interface: give --advertise-host HOST");
+        refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--management-address", "0.0.0.0", "--advertise-host", "localhost"),
+                "emulator up", "--advertise-host localhost names this machine's loopback", "or for a one-machine lab bind "
+                        + "--management-address 127.0.0.1 (the default)");
         refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--switch-agents", "sw:1:2"), "emulator up",
                 "--switch-agents 'sw' is not a host pattern");
         refused(run("up", "--topology", "fat-tree:k=4,levels=3", "--switch-agents", "sw-{index}:50100:x"), "emulator up",

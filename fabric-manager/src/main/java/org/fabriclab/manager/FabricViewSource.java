@@ -41,7 +41,7 @@ public final class FabricViewSource implements Supplier<Map<String, PortReading>
         Map<String, PortReading> out = new HashMap<>();
         for (PerfManager.LinkSample s : perf.samples()) {
             out.put(PortReading.key(s.node(), s.port()), new PortReading(s.node(), s.port(), s.utilisation(), s.xmitBytes(),
-                    s.xmitPkts(), s.xmitWaitNs(), s.discards(), s.congested(), s.inputFairness(), s.inputs(), s.shares()));
+                    s.xmitPkts(), s.xmitWaitNs(), s.discards(), s.rcvErrors(), s.congested(), s.inputFairness(), s.inputs(), s.shares()));
         }
         return out;
     }

@@ -191,6 +191,7 @@ public final class SwitchAgentMain implements Callable<Integer> {
         // the endpoints others are told: refused now, before anything starts, when they would name no reachable host
         BindAddress.advertised(mgmtOption, mgmtBind.getAddress(), "--advertise-host", advertiseHost);
         BindAddress.advertised(dataOption, dataBind.getAddress(), "--advertise-host", advertiseHost);
+        BindAddress.checkReachable(mgmtOption, mgmtBind.getAddress(), "--advertise-host", advertiseHost);
         if (topology != null) {
             fromTopology();
         } else if (name == null || guid == null || ports == null) {

@@ -36,6 +36,10 @@ class SwitchAgentMainTest {
         refused("--packet-bytes must be 37..4133", concat(ok, "--packet-bytes", "5000"));
         refused("give --name, --guid and --ports", "--name", "S");
         refused("binds every interface: give --advertise-host HOST", concat(ok, "--address", "0.0.0.0"));
+        refused("--advertise-host localhost names this machine's loopback, which a manager on another machine cannot reach, while "
+                + "--address 0.0.0.0 serves other machines", concat(ok, "--address", "0.0.0.0", "--advertise-host", "localhost"));
+        refused("--advertise-host 127.0.0.1 names this machine's loopback", concat(ok, "--management-address", "0.0.0.0",
+                "--advertise-host", "127.0.0.1"));
         refused("--address 'no-such-host.invalid' is not an address", concat(ok, "--address", "no-such-host.invalid"));
         refused("--management-address '[::1' is not an address of this machine", concat(ok, "--management-address", "[::1"));
         refused("--data-address 'no.such.host.invalid' is not an address of this machine", concat(ok, "--data-address", "no.such.host.invalid"));

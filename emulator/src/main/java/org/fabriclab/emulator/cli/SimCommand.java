@@ -264,43 +264,44 @@ public final class SimCommand implements Callable<Integer> {
         if (json.json) {
             out.println(Json.write(report));
         } else {
-            report.forEach((k, v) -> {
-                if (!(v instanceof List)) {
-                    out.printf(Locale.ROOT, "%-20s %s%n", k, v instanceof Double d ? String.format(Locale.ROOT, "%.4g", d) : v);
-                }
-            });
+            TextReport.fields(out, report);
             if (!jobs.isEmpty()) {
                 printJobs(out, report);
             }
             if (linkLoads) {
-                out.printf(Locale.ROOT, "%n%-20s %5s %-20s %8s%n", "from", "port", "to", "load");
+                TextReport.Table t = new TextReport.Table(new String[] {"from", "port", "to", "load"}, new boolean[] {false, true, false, true});
                 for (Simulation.LinkLoad l : learnt.linkLoads()) {
-                    out.printf(Locale.ROOT, "%-20s %5d %-20s %8.4f%n", l.from(), l.port(), l.to(), l.load());
+                    t.row(l.from(), l.port(), l.to(), TextReport.fixed4(l.load()));
                 }
+                t.print(out);
             }
             if (config.seriesNs() > 0) {
-                out.printf(Locale.ROOT, "%n%12s %10s %14s %10s%n", "startNs", "packets", "latencyMeanNs", "throughput");
+                TextReport.Table t = new TextReport.Table(new String[] {"startNs", "packets", "latencyMeanNs", "throughput"},
+                        new boolean[] {true, true, true, true});
                 for (Simulation.SeriesBin b : r.series()) {
-                    out.printf(Locale.ROOT, "%12d %10d %14s %10.4f%n", b.startNs(), b.packetsDelivered(),
-                            Double.isNaN(b.latencyMeanNs()) ? "-" : String.format(Locale.ROOT, "%.1f", b.latencyMeanNs()), b.throughput());
+                    t.row(b.startNs(), b.packetsDelivered(),
+                            Double.isNaN(b.latencyMeanNs()) ? "-" : String.format(Locale.ROOT, "%.1f", b.latencyMeanNs()), TextReport.fixed4(b.throughput()));
                 }
+                t.print(out);
             }
         }
         out.flush();
         return 0;
     }
 
-    /** The jobs as a table after the report's fields. */
+    /** The jobs as a table after the report's fields (TextReport: each column as wide as its widest cell). */
     @SuppressWarnings("unchecked")
     private static void printJobs(PrintWriter out, Map<String, Object> report) {
-        out.printf(Locale.ROOT, "%n%-12s %6s %-11s %-14s %-10s %8s %8s %10s %12s %12s %9s %12s %12s%n", "job", "hosts", "placement",
-                "pattern", "mode", "offered", "accepted", "latMeanNs", "latP99Ns", "packets", "nonMin", "msgMeanNs", "msgP99Ns");
+        TextReport.Table t = new TextReport.Table(new String[] {"job", "hosts", "placement", "pattern", "mode", "offered", "accepted",
+                "latMeanNs", "latP99Ns", "packets", "nonMin", "msgMeanNs", "msgP99Ns"},
+                new boolean[] {false, true, false, false, false, true, true, true, true, true, true, true, true});
         for (Map<String, Object> m : (List<Map<String, Object>>) report.get("jobs")) {
-            out.printf(Locale.ROOT, "%-12s %6d %-11s %-14s %-10s %8.4f %8.4f %10s %12s %12d %9s %12s %12s%n", m.get("name"), m.get("hosts"),
-                    m.get("placement"), m.get("pattern"), m.get("routingMode"), m.get("offeredLoad"), m.get("throughput"),
+            t.row(m.get("name"), m.get("hosts"), m.get("placement"), m.get("pattern"), m.get("routingMode"),
+                    TextReport.fixed4(m.get("offeredLoad")), TextReport.fixed4(m.get("throughput")),
                     shown(m.get("latencyMeanNs")), shown(m.get("latencyP99Ns")), m.get("packetsDelivered"), shown(m.get("nonMinimalShare")),
                     shown(m.get("messageMeanNs")), shown(m.get("messageP99Ns")));
         }
+        t.print(out);
         for (Map<String, Object> m : (List<Map<String, Object>>) report.get("jobs")) {
             if (m.containsKey("iterations")) { // a closed-loop job: its figure is the time per iteration
                 out.printf(Locale.ROOT, "%s: %s, %s iterations, %s ns mean, %s ns p99%n", m.get("name"), m.get("pattern"),

@@ -128,6 +128,7 @@ public final class UpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         InetAddress bind = BindAddress.parse("--management-address", managementAddress);
+        BindAddress.checkReachable("--management-address", bind, "--advertise-host", advertiseHost);
         EmulatedFabric.Network network = new EmulatedFabric.Network(bind,
                 BindAddress.advertised("--management-address", bind, "--advertise-host", advertiseHost),
                 switchAgents == null ? null : EmulatedFabric.RemoteSwitches.parse("--switch-agents", switchAgents));

@@ -173,7 +173,8 @@ final class ViewJson {
             PortReading r = readings.get(PortReading.key(f.name(v), q));
             if (r != null) {
                 j.member("u", r.utilisation()).member("xmitBytes", r.xmitBytes()).member("xmitPkts", r.xmitPkts())
-                        .member("xmitWaitNs", r.xmitWaitNs()).member("discards", r.discards()).member("congested", r.congested())
+                        .member("xmitWaitNs", r.xmitWaitNs()).member("discards", r.discards())
+                        .member("rcvErrors", r.rcvErrors()).member("congested", r.congested())
                         .member("fairness", r.fairness());
                 shares(j, r);
             }

@@ -192,7 +192,7 @@ function cell(tr, text) {
 
 function portTable(node, only) {
   const t = document.createElement('table');
-  t.innerHTML = '<tr><th>port</th><th>to</th><th>util</th><th>bytes</th><th>wait (s)</th><th>disc</th><th>routes</th></tr>';
+  t.innerHTML = '<tr><th>port</th><th>to</th><th>util</th><th>bytes</th><th>wait (s)</th><th>disc</th><th>rcv err</th><th>routes</th></tr>';
   for (const p of node.ports) {
     if (only && p.port !== only) continue;
     const tr = document.createElement('tr');
@@ -203,13 +203,14 @@ function portTable(node, only) {
     cell(tr, p.xmitBytes === undefined ? '-' : p.xmitBytes.toLocaleString('en'));
     cell(tr, p.xmitWaitNs === undefined ? '-' : (p.xmitWaitNs / 1e9).toPrecision(3));
     cell(tr, p.discards === undefined ? '-' : p.discards);
+    cell(tr, p.rcvErrors === undefined ? '-' : p.rcvErrors);
     cell(tr, p.routes === undefined ? '-' : p.routes);
     tr.onclick = () => showNode(node.name, p.port);
     t.appendChild(tr);
     if (p.congested && p.shares.length) {
       const sr = document.createElement('tr');
       const td = document.createElement('td');
-      td.colSpan = 7;
+      td.colSpan = 8;
       td.textContent = 'congested; inputs: ' + p.shares.map(x => x[0] + ' ' + percent(x[1])).join(', ')
         + (p.fairness === null ? '' : '; Jain ' + p.fairness.toFixed(2));
       sr.appendChild(td);

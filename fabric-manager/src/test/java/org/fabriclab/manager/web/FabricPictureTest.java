@@ -92,7 +92,7 @@ class FabricPictureTest {
                 if (f.peerNode(f.globalPort(v, q)) != Fabric.NONE) {
                     boolean hot = f.isSwitch(v) && random.nextInt(10) == 0;
                     readings.put(PortReading.key(f.name(v), q), new PortReading(f.name(v), q, random.nextDouble(), 1L << 40, 1L << 30,
-                            1L << 33, 0, hot, hot ? 0.9 : Double.NaN, hot ? new int[] {1, 2, 3} : new int[0],
+                            1L << 33, 0, 0, hot, hot ? 0.9 : Double.NaN, hot ? new int[] {1, 2, 3} : new int[0],
                             hot ? new double[] {0.5, 0.3, 0.2} : new double[0]));
                 }
             }
@@ -116,6 +116,28 @@ class FabricPictureTest {
                 loadBytes, gzipped(load), (t5 - t4) / 1_000_000);
         assertTrue(fabricBytes < 400_000, "structure " + fabricBytes + " bytes");
         assertTrue(loadBytes < 250_000, "load " + loadBytes + " bytes");
+    }
+
+    /**
+     * A port's node answer carries its receive errors (PortRcvErrors) beside its discards, each its
+     * own figure, as the perf manager last read them; a port not polled yet carries neither.
+     */
+    @Test
+    void aNodesPortsCarryTheirReceiveErrorsBesideTheirDiscards() {
+        Fabric f = Topologies.generate("rlft:leaves=2,spines=1,hosts=1");
+        FabricPicture p = FabricPicture.of(f, true);
+        int leaf = f.switchNode(0);
+        Map<String, PortReading> readings = new HashMap<>();
+        readings.put(PortReading.key(f.name(leaf), 1), new PortReading(f.name(leaf), 1, 0.5, 4096, 2, 0, 3, 7, false, Double.NaN,
+                new int[0], new double[0]));
+        Map<String, Object> node = JsonValue.object(ViewJson.node(p, null, readings, leaf, 0, 10));
+        List<?> ports = (List<?>) node.get("ports");
+        Map<?, ?> polled = (Map<?, ?>) ports.get(0);
+        assertEquals(1.0, polled.get("port"));
+        assertEquals(7.0, polled.get("rcvErrors"), polled.toString());
+        assertEquals(3.0, polled.get("discards"), polled.toString());
+        Map<?, ?> unpolled = (Map<?, ?>) ports.get(1);
+        assertTrue(!unpolled.containsKey("rcvErrors") && !unpolled.containsKey("discards"), unpolled.toString());
     }
 
     private static int gzipped(String s) throws IOException {

@@ -133,6 +133,7 @@ class FabricViewTest {
         for (Object o : ports) {
             Map<?, ?> p = (Map<?, ?>) o;
             assertTrue(p.containsKey("xmitBytes") && p.containsKey("u") && p.containsKey("peer"), p.toString());
+            assertEquals(0.0, p.get("rcvErrors"), "no frame refused: " + p);
             total += ((Double) p.get("routes")).intValue();
         }
         assertEquals(f.caCount() + f.switchCount() - 1, total, "every LID but the switch's own leaves by a port");

@@ -105,7 +105,10 @@ public final class PortCounterArray {
         NO_LANE,
         /** Routed to (or arriving on) a port whose link is down. */
         PORT_DOWN,
-        /** No buffer for it: a sender that ignored credits, or no packet slot left. */
+        /**
+         * No input buffer space for it: a sender that ignored credits (the core's buffer check). A live
+         * node with no packet slot left for a DATA frame counts it as the port's {@link #rcvError} instead.
+         */
         OVERFLOW,
         /** Lost with its link: in the dead link's buffers or on the wire when it failed. */
         LINK_LOST;
@@ -170,9 +173,11 @@ public final class PortCounterArray {
     /**
      * A frame received on {@code port} had an error and was dropped: IBA's PortRcvErrors, "packets
      * containing an error" received on the port, link packets included (malformed data and link
-     * packets: a wrong length, lane or operand). In the live plane: a frame shorter than its type's
-     * fields, a CREDIT frame refused (a lane or port the node has not, or a count past the peer's
-     * buffer), or a frame of a type the link does not know.
+     * packets: a wrong length, lane or operand) and packets discarded for a buffer overrun. In the
+     * live plane: a frame shorter than its type's fields, a CREDIT frame refused (a lane or port the
+     * node has not, or a count past the peer's buffer), a frame of a type the link does not know, or
+     * a DATA frame for which the node had no packet slot left (a buffer overrun, on the port it
+     * arrived at).
      */
     public void rcvError(int port) {
         rcvErrors[port]++;

@@ -454,8 +454,10 @@ public abstract class LiveNode {
         long now = now();
         int h = pool.allocate();
         if (h == PacketPool.NONE) {
-            // cannot happen while peers respect credits; count and drop rather than block the link
-            counters().discard(port, DiscardReason.OVERFLOW);
+            // cannot happen while peers respect credits; count and drop rather than block the link. A buffer
+            // overrun of the receiving port, which IBA counts in PortRcvErrors ("packets discarded due to
+            // buffer overrun") on the port the packet arrived at; PortXmitDiscards are an output's drops
+            rcvError(port);
             f.release();
             return;
         }

@@ -224,6 +224,35 @@ class CreditBlocksLinkTest {
     }
 
     /**
+     * A DATA frame that finds no packet slot left (every handle of the pool in use, as only a peer
+     * that ignores credits could make it) is dropped, released, and counted where IBA counts a buffer
+     * overrun: in PortRcvErrors of the port it arrived at, not as a transmit discard.
+     */
+    @Test
+    void aDataFrameWithNoPacketSlotLeftIsItsPortsReceiveError() throws Exception {
+        List<Integer> held = new ArrayList<>();
+        for (int h = sw.pool.allocate(); h != PacketPool.NONE; h = sw.pool.allocate()) {
+            held.add(h);
+        }
+        ByteBuf data = Frames.data(ByteBufAllocator.DEFAULT, 0, 0, 10, 1, 1, 0, 0, 100);
+        in.writeInbound(data);
+        in.runPendingTasks();
+        assertEquals(0, data.refCnt(), "the frame released");
+        assertEquals(List.of(), outbound(out), "nothing forwarded");
+        assertEquals(1, sw.counters().rcvErrors(1), "a receive error of the port it arrived at");
+        try (ServedNode served = ServedNode.serve(mgmt)) {
+            NodeCounters c = served.blocking().getNodeCounters(GetNodeCountersRequest.getDefaultInstance());
+            assertEquals(1, c.getPorts(0).getRcvErrors());
+            assertEquals(List.of(0L, 0L, 0L, 0L), c.getPortsList().stream().map(PortCounters::getXmitDiscards).toList(),
+                    "no transmit discard anywhere");
+            assertEquals(0, c.getPorts(0).getXmitDiscardsByReason().getOverflow());
+        }
+        held.forEach(sw.pool::release);
+        outbound(in).forEach(ByteBuf::release);
+        assertEquals(1, forwardOne(), "with slots again, the switch forwards");
+    }
+
+    /**
      * A link refused at its hello (a second cable to port 3, or one naming a port the switch has
      * not) is no port's: a frame that came in the same read, before the close, is logged only, not
      * counted as port 3's receive error (another cable's) nor thrown out of the counters' bounds.
