@@ -1092,6 +1092,14 @@ public final class Simulation {
     }
 
     /**
+     * Runs {@code config} to its end and reports, one of {@code concurrent} simulations sharing
+     * this JVM's heap at once (train-cc's episodes on its threads): its pool is sized against its share.
+     */
+    public static Report run(Config config, int concurrent) {
+        return runLearning(config, Scheduler.GLOBAL, concurrent, note -> { }).report();
+    }
+
+    /**
      * Heap a handle of a grown pool takes: {@link PacketPool#MIN_BYTES_PER_PACKET}, and half that
      * again while the pool doubles (its old arrays live until the copy is made).
      */

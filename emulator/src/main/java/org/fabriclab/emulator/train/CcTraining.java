@@ -183,25 +183,16 @@ public final class CcTraining {
     }
 
     /**
-     * Runs {@code actor} on the episode of {@code flows}: one of {@link #concurrentSimulations} at
-     * once, its packet pool sized against its share of the heap, as {@code emulator sweep} sizes its
+     * Runs {@code actor} on the episode of {@code flows}: one of {@code --threads} episodes at once,
+     * its packet pool sized against that share of the heap, as {@code emulator sweep} sizes its
      * points' ({@link Simulation#run(Simulation.Config, int)}).
      */
     private Episode episode(List<Simulation.Flow> flows, RlCc.Decider actor, RlCc.Decider label) {
         Episode e = new Episode(actor, label, o.rewardTarget());
         Simulation.run(Simulation.Config.builder(fabric, tables).load(1).bufferPackets(32).outputBufferPackets(1024)
                 .durationNs(o.episodeNs()).seed(o.seed()).flows(flows).cc(RlCc.Params.defaults().withPolicy(e, "training")).build(),
-                concurrentSimulations(o));
+                o.threads());
         return e;
-    }
-
-    /**
-     * Simulations that share the heap at once: one per thread of the pool that runs the episodes
-     * ({@code --threads}); each gets that share, so that two episodes whose pools grow (ACKs and CNPs
-     * filling the buffers) cannot together take more than the heap.
-     */
-    static int concurrentSimulations(Options o) {
-        return o.threads();
     }
 
     /** The mean over the episodes of the mean reward per decision of {@code actor}. */
