@@ -9,8 +9,9 @@
 #         fig5-steady-*.json and their plots beside fig5's (docs/benchmarks.md, "The Figure 5 sweep").
 #         The documented fig5-*.json were run with the band alone, before the drift test:
 #         QADAPTIVE_SIM_ARGS="--steady-drift 0" reproduces them
-#   fig5-fast (not in all) issue 16's whole Figure 5 sweep on 2 cores in under 20 minutes (17.5 on a quiet
-#         machine): fifteen loads a pattern (the documented ten and five more about saturation), every
+#   fig5-fast (not in all) issue 16's whole Figure 5 sweep on 2 cores, its target 20 minutes (on the quiet
+#         machine 22 min 27 s by the global loop, 20 min 28 s and 22 min 41 s by the windowed one, the
+#         machine's speed drifting: docs/benchmarks.md, "On the windowed loop"; at ten loads, 17.5): fifteen loads a pattern (the documented ten and five more about saturation), every
 #         point from an empty network and the seed as the paper's, --until-steady in 2 us windows for the
 #         engines that learn nothing (Q-adaptive's 10 us, as fig5-steady's), the JVM on transparent huge
 #         pages as bin/emulator runs it; writes fig5-fast-*.json and their plots. Not the documented
