@@ -31,7 +31,8 @@ class ClosedLoopCountersTest {
                         pp.add(h);
                     }
                 });
-                return pp.stream().anyMatch(h -> h.path("jobIterations").asLong() >= 10);
+                // both ranks polled (a poll reaches the hosts one by one: the first may list rank 0 alone)
+                return pp.size() == 2 && pp.stream().anyMatch(h -> h.path("jobIterations").asLong() >= 10);
             });
             assertEquals(2, pp.size(), pp.toString());
             assertEquals(1, pp.stream().filter(h -> h.has("jobIterations")).count(), "rank 0 only: " + pp);
