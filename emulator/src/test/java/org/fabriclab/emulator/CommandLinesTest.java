@@ -95,7 +95,7 @@ class CommandLinesTest {
         refused(run("bench-forwarding", "--duration", "0"), "emulator bench-forwarding", "--duration must be above 0, not 0");
         refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--cc", "reno"), "emulator up", "--cc", "\"reno\" is not a congestion control",
                 "none, dcqcn, swift");
-        refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--cc-param", "g=0.1"), "emulator up", "--cc-param needs --cc dcqcn, swift or rl-cc");
+        refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--cc-param", "g=0.1"), "emulator up", "--cc-param needs --cc dcqcn, swift, rl-cc or ack-only");
         refused(run("up", "--topology", "fat-tree:k=2,levels=2", "--cc", "dcqcn", "--cc-param", "target_us=3"), "emulator up",
                 "--cc-param target_us: dcqcn has no such parameter");
         refused(run("bench-forwarding", "--payload", "-5"), "emulator bench-forwarding", "--payload must be 0..");

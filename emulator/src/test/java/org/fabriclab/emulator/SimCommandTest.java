@@ -423,7 +423,7 @@ class SimCommandTest {
         assertRefused(run(concat(small, "--cc-param", "policy=" + dir.resolve("missing.policy"))), "emulator sim", "missing.policy: no such file");
         assertRefused(run(concat(small, "--cc-param", "beta=0.5")), "emulator sim", "rl-cc has no such parameter", "policy, min_rate_gbps");
         assertRefused(run("sim", "--topology", "fat-tree:k=4,levels=2", "--cc-param", "policy=x"), "emulator sim",
-                "--cc-param needs --cc dcqcn, swift or rl-cc");
+                "--cc-param needs --cc dcqcn, swift, rl-cc or ack-only");
     }
 
     /**

@@ -20,28 +20,33 @@ import java.util.regex.Pattern;
  * packet-hops per CPU-second per round, the medians, and the median of the per-round ratios.
  *
  * <p>Usage: {@code java -cp bench/target/benchmarks.jar org.fabriclab.bench.tools.SimAb OLD.jar NEW.jar ROUNDS
- * [sim options...] [-- extra options...]} (the extra options the new build's runs only: with the same
- * jar twice, what an option costs, e.g. {@code -- --cc dcqcn}) (or, unbuilt, {@code java bench/src/main/java/org/fabriclab/bench/tools/SimAb.java ...}:
+ * [sim options...] [-- extra options... [-- old's extra options...]]} (the extra options the new build's runs only: with the same
+ * jar twice, what an option costs, e.g. {@code -- --cc dcqcn}; after a second {@code --}, the old build's
+ * only: one option's value against another's, e.g. {@code -- --cc swift -- --cc ack-only}) (or, unbuilt, {@code java bench/src/main/java/org/fabriclab/bench/tools/SimAb.java ...}:
  * JDK only); the
  * options default to the 1,000-host tree of docs/benchmarks.md at half load for 100 us.
  */
 public class SimAb {
     public static void main(String[] a) throws Exception {
         if (a.length < 3) {
-            System.err.println("usage: SimAb OLD.jar NEW.jar ROUNDS [sim options...] [-- the new one's extra options...]");
+            System.err.println("usage: SimAb OLD.jar NEW.jar ROUNDS [sim options...] [-- the new one's extra options... [-- the old one's...]]");
             System.exit(2);
         }
         int rounds = Integer.parseInt(a[2]);
         List<String> given = List.of(a).subList(3, a.length);
         int split = given.indexOf("--");
+        int oldSplit = split < 0 ? -1 : given.subList(split + 1, given.size()).indexOf("--");
+        oldSplit = oldSplit < 0 ? given.size() : split + 1 + oldSplit;
         List<String> sim = new ArrayList<>(List.of("sim"));
         List<String> shared = split < 0 ? given : given.subList(0, split);
         sim.addAll(!shared.isEmpty() ? shared
                 : List.of("--topology", "fat-tree:k=10,levels=3", "--load", "0.5", "--duration", "100us"));
         sim.add("--json");
-        // options after "--" go to the new build only (the same jar twice: a feature's cost, e.g. "-- --cc dcqcn")
+        // options after "--" go to the new build only (the same jar twice: a feature's cost, e.g. "-- --cc dcqcn"), and
+        // after a second "--" to the old one only (one value against another: "-- --cc swift -- --cc ack-only")
         List<String> newSim = new ArrayList<>(sim);
-        newSim.addAll(split < 0 ? List.of() : given.subList(split + 1, given.size()));
+        newSim.addAll(split < 0 ? List.of() : given.subList(split + 1, oldSplit));
+        sim.addAll(given.subList(Math.min(oldSplit + 1, given.size()), given.size()));
         String[] jars = {a[0], a[1]};
         double[][] speed = new double[2][rounds];
         PrintStream out = System.out;

@@ -25,7 +25,8 @@ public final class CcOptions {
             description = "The hosts' NIC congestion control: ${COMPLETION-CANDIDATES} (dcqcn: switches mark ECN by queue, receivers "
                     + "send CNPs, senders cut and recover their rates; swift: receivers acknowledge every packet (every ack_every-th), "
                     + "senders keep a window by the RTT against a target delay; rl-cc: receivers acknowledge as swift's, a learned tree policy sets each "
-                    + "flow's rate once per RTT from its RTTs, the shipped one unless --cc-param policy=FILE). Default: none")
+                    + "flow's rate once per RTT from its RTTs, the shipped one unless --cc-param policy=FILE; ack-only: receivers acknowledge as swift's, "
+                    + "senders send at the line rate and ignore the ACKs, a reliable transport without congestion control). Default: none")
     String name;
 
     @Option(names = "--cc-param", paramLabel = "NAME=VALUE",
@@ -33,7 +34,7 @@ public final class CcOptions {
                     + "alpha_period_us, cnp_interval_us, timer_us, byte_counter_bytes, f, rai_gbps, rhai_gbps, min_rate_gbps; "
                     + "swift's target_us, ai, beta, max_mdf, min_cwnd, max_cwnd, init_cwnd, fs_range_us, fs_min_cwnd, "
                     + "fs_max_cwnd, hop_scale_us; rl-cc's policy (a policy file, or default), min_rate_gbps, period_us, base_rtt_us; "
-                    + "swift's and rl-cc's ack_every, 1 to 64 packets per ACK, and ack_delay_us, the longest a packet waits for its ACK); "
+                    + "swift's, rl-cc's and ack-only's ack_every, 1 to 64 packets per ACK, and ack_delay_us, the longest a packet waits for its ACK); "
                     + "a report's ccParams has every value in force")
     Map<String, String> params = new LinkedHashMap<>();
 

@@ -66,6 +66,29 @@ class CongestionControlSimulationTest {
     }
 
     /**
+     * {@code ack-only} is a transport's ACKs without a control: every data packet is acknowledged,
+     * the flows send as they do without congestion control (the same data through the bottleneck)
+     * and the queue builds as it does without (no control keeps it short).
+     */
+    @Test
+    void ackOnlyAcknowledgesEveryPacketAndControlsNothing() throws Exception {
+        List<Simulation.Flow> finite = new ArrayList<>();
+        for (int i = 1; i <= 4; i++) {
+            finite.add(new Simulation.Flow(i, 0, 0, 1_000_000, 200));
+        }
+        Simulation.Report all = Simulation.run(manyToOne(4, "ack-only", 1_000_000).flows(finite).build());
+        assertEquals(800, all.hostPackets() - all.controlPackets(), "every data packet sent");
+        assertEquals(800, all.controlPackets(), "an ACK for each");
+        Simulation.Report acked = Simulation.run(manyToOne(4, "ack-only", 1_000_000).build());
+        Simulation.Report none = Simulation.run(manyToOne(4, "none", 1_000_000).build());
+        double gbps = Arrays.stream(acked.phases().get(0).flowGbps()).sum();
+        double noneGbps = Arrays.stream(none.phases().get(0).flowGbps()).sum();
+        assertEquals(noneGbps, gbps, noneGbps * 0.01, "the bottleneck carries what it carries without congestion control");
+        assertTrue(acked.networkLatencyMeanNs() > none.networkLatencyMeanNs() * 0.9, "nothing keeps the queue short: "
+                + acked.networkLatencyMeanNs() + " ns against " + none.networkLatencyMeanNs() + " ns without congestion control");
+    }
+
+    /**
      * Credits count 64-byte blocks: Swift's ACK per data packet takes a block of a buffer, not a
      * packet's slot, so on a 64-host 3-level tree under uniform traffic with the default 8-packet
      * buffers Swift carries what the tree carries without congestion control (with packet-counted
@@ -152,7 +175,7 @@ class CongestionControlSimulationTest {
      * (RL-CC: no ACK left pending); the ACKs were a quarter (an eighth) of the packets, give or take the timers'.
      */
     @ParameterizedTest(name = "{0}, ack_every={1}")
-    @CsvSource({"swift, 4", "swift, 8", "rl-cc, 4"})
+    @CsvSource({"swift, 4", "swift, 8", "rl-cc, 4", "ack-only, 4"})
     void aFlowsTailIsAcknowledgedByTheReceiversTimer(String cc, int every) throws Exception {
         int packets = 1_001;
         Simulation.Builder b = manyToOne(1, cc, 1_000_000).flows(List.of(new Simulation.Flow(1, 0, 0, 1_000_000, packets)))

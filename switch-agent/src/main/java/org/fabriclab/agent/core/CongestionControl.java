@@ -15,7 +15,7 @@ import org.fabriclab.routing.text.Excerpt;
  * packet where the algorithm asks ({@link #reply}: an ACK echoing the data packet's NIC send time,
  * coalesced as {@link Acks} says, or a CNP for an ECN-marked one), and the sender's NIC hands the control packets it gets to
  * {@link #acked} (with the RTT) and {@link #notified}. Three algorithms: {@link Dcqcn}, {@link
- * Swift} and {@link RlCc}.
+ * Swift} and {@link RlCc}; and {@link AckOnly}, the ACKs of Swift's and RL-CC's transport without a control.
  *
  * <p>Per-flow state lives in one {@code long[]}, a slot per flow, which grows (doubling) when a
  * new destination shows up: nothing is allocated per packet in steady state. An algorithm that
@@ -27,7 +27,7 @@ import org.fabriclab.routing.text.Excerpt;
  * numbers them in the order they come ({@link Slots#COMPACT}). Confined to the thread driving the
  * host.
  */
-public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
+public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc, AckOnly {
     /** {@link #sendAt}'s answer for a flow that waits for an acknowledgement, not for a time. */
     public static final long WAIT = Long.MAX_VALUE;
     /** {@link #reply}'s answer when the receiver sends nothing back. */
@@ -143,7 +143,7 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
     }
 
     /** What {@code --cc} names and its parameters: makes one host's congestion control. */
-    public sealed interface Settings permits Dcqcn.Params, Swift.Params, RlCc.Params {
+    public sealed interface Settings permits Dcqcn.Params, Swift.Params, RlCc.Params, AckOnly.Params {
         /** The algorithm's command-line name. */
         String name();
 
@@ -160,7 +160,7 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
     }
 
     /** The command-line names, {@code none} first. */
-    public static final String[] NAMES = {"none", "dcqcn", "swift", "rl-cc"};
+    public static final String[] NAMES = {"none", "dcqcn", "swift", "rl-cc", "ack-only"};
 
     /**
      * The settings {@code --cc NAME} with {@code --cc-param} {@code overrides} means, null for
@@ -174,6 +174,7 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
             case "dcqcn" -> Dcqcn.Params.DEFAULTS;
             case "swift" -> Swift.Params.DEFAULTS;
             case "rl-cc" -> RlCc.Params.defaults();
+            case "ack-only" -> AckOnly.Params.DEFAULTS;
             default -> throw new IllegalArgumentException("Invalid value for option '--cc': " + Excerpt.quote(name)
                     + " is not a congestion control; give one of " + String.join(", ", NAMES));
         };
@@ -208,6 +209,9 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
             if (s instanceof Dcqcn.Params) {
                 return Dcqcn.Params.of(values);
             }
+            if (s instanceof AckOnly.Params) {
+                return AckOnly.Params.of(values);
+            }
             return s instanceof Swift.Params ? Swift.Params.of(values) : RlCc.Params.of(values);
         } catch (IllegalArgumentException x) { // the defaults hold: the values given broke a rule ("ECN pmax 2.0 is not in (0, 1]")
             if (overrides.isEmpty() || x.getMessage().startsWith("--cc-param")) {
@@ -219,7 +223,7 @@ public abstract sealed class CongestionControl permits Dcqcn, Swift, RlCc {
         }
     }
 
-    /** The algorithms {@code --cc-param} applies to, as errors list them: {@code --cc dcqcn, swift or rl-cc}. */
+    /** The algorithms {@code --cc-param} applies to, as errors list them: {@code --cc dcqcn, swift, rl-cc or ack-only}. */
     public static String algorithms() {
         return "--cc " + String.join(", ", Arrays.copyOfRange(NAMES, 1, NAMES.length - 1)) + " or " + NAMES[NAMES.length - 1];
     }

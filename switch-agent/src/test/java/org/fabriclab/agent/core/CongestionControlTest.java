@@ -427,6 +427,26 @@ class CongestionControlTest {
     }
 
     @Test
+    void ackOnlyAcknowledgesEveryPacketAndHoldsNothingBack() {
+        assertEquals(AckOnly.Params.DEFAULTS, CongestionControl.settings("ack-only", Map.of()), "the table round-trips the defaults");
+        AckOnly.Params p = (AckOnly.Params) CongestionControl.settings("ack-only", Map.of("ack_every", "4", "ack_delay_us", "2"));
+        assertEquals(new CongestionControl.Acks(4, 2_000), p.acks());
+        CongestionControl cc = CongestionControl.settings("ack-only", Map.of()).create(100);
+        for (int i = 0; i < 1_000; i++) { // far past any window: nothing waits for the ACKs
+            assertEquals(i, cc.sendAt(DST, i), "packet " + i + " goes at once");
+            cc.sent(DST, 4_096, i);
+        }
+        assertEquals(PacketPool.ACK, cc.reply(DST, false, 0), "an ACK per packet");
+        assertEquals(PacketPool.ACK, cc.reply(DST, true, 0), "an ACK for a marked one too, no CNP");
+        cc.acked(DST, 50_000, 1_000);
+        assertEquals(0, cc.sendAt(DST, 0), "a long RTT slows nothing");
+        assertEquals(100, cc.rateGbps(DST, 2_000), "always the line rate");
+        String m = assertThrows(IllegalArgumentException.class, () -> CongestionControl.settings("ack-only", Map.of("target_us", "4")))
+                .getMessage();
+        assertTrue(m.contains("ack-only has no such parameter; it has ack_every, ack_delay_us"), m);
+    }
+
+    @Test
     void packetPoolsCongestionBitsLeaveEveryOtherFieldAlone() {
         PacketPool pool = new PacketPool(2);
         int h = pool.allocate();

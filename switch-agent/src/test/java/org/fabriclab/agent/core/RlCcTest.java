@@ -125,7 +125,7 @@ class RlCcTest {
         assertEquals("--cc-param min_rate_gbps=x: not a number", refusal(Map.of("min_rate_gbps", "x")));
         assertTrue(refusal(Map.of("min_rate_gbps", "0")).contains("min_rate_gbps above 0"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> CongestionControl.settings("none", Map.of("policy", "p")))
-                .getMessage().contains("--cc dcqcn, swift or rl-cc"));
+                .getMessage().contains("--cc dcqcn, swift, rl-cc or ack-only"));
     }
 
     private static String refusal(Map<String, String> params) {
