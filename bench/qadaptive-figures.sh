@@ -23,10 +23,11 @@
 #         95% intervals by batch means; docs/benchmarks.md, "A measurement that ends when precise"), and the
 #         files are then fig5-precise-*.json; QADAPTIVE_PRECISE=REL another precision, QADAPTIVE_PRECISE=off
 #         the whole window as before (fig5-fast-*.json, the documented run of 2026-11-27 17:53).
-#         QADAPTIVE_SCHEDULER=windowed runs every sweep by the experimental windowed event loop (--scheduler
-#         windowed; emulator/README.md, "Experimental: the windowed scheduler") and the files are then
-#         fig5-precise-windowed-*.json (fig5-fast-windowed-*.json with QADAPTIVE_PRECISE=off); global, the
-#         default, is the loop of every documented run
+#         Its sweeps run by the windowed event loop (--scheduler windowed; emulator/README.md, "Experimental:
+#         the windowed scheduler"), whose reports are another seed's of the same points (docs/benchmarks.md,
+#         "Q-adaptive's ADV+4 knees by seed"), and the files are fig5-precise-windowed-*.json
+#         (fig5-fast-windowed-*.json with QADAPTIVE_PRECISE=off); QADAPTIVE_SCHEDULER=global runs them by the
+#         global loop, every documented run's, into fig5-precise-*.json (fig5-fast-*.json)
 #   fig5-qfixed (not in all) Q-adaptive's points of fig5 with the paper's fixed warm-up (900 us from an empty
 #         network, then 1 ms's last 100 us measured; no --until-steady); writes fig5-qfixed-*.json and their plots,
 #         which docs/reproductions.md's Figure 5 tables compare with the paper and fig5-fast-compare.py uses as
@@ -265,10 +266,10 @@ if [[ $what == fig5-qfixed ]]; then
 fi
 if [[ $what == fig5-fast ]]; then
   precise="${QADAPTIVE_PRECISE:-0.01}"
-  case "${QADAPTIVE_SCHEDULER:-global}" in
+  case "${QADAPTIVE_SCHEDULER:-windowed}" in
     global) scheduler=() windowed="" ;;
     windowed) scheduler=(--scheduler windowed) windowed=-windowed ;;
-    *) echo "qadaptive-figures.sh: QADAPTIVE_SCHEDULER=$QADAPTIVE_SCHEDULER is not a scheduler: global (the default) or windowed" >&2
+    *) echo "qadaptive-figures.sh: QADAPTIVE_SCHEDULER=$QADAPTIVE_SCHEDULER is not a scheduler: windowed (the default) or global" >&2
        exit 2 ;;
   esac
   if [[ $precise == off ]]; then
