@@ -52,6 +52,8 @@ final class LogicalProcesses {
     private int localNext;
     private int localSize;
     private long takenTime;
+    /** The current window's start: the earliest pending event's time when it opened. */
+    private long windowStart;
     // what the windows held
     private long windows;
     private long batches;
@@ -143,6 +145,33 @@ final class LogicalProcesses {
     /** The process endpoint {@code e} (its host node) is in. */
     int ofEndpoint(int e) {
         return processOfEndpoint[e];
+    }
+
+    /** A window opens at {@code start}, the earliest pending event's time; its events are then {@link #collect}ed. */
+    void openWindow(long start) {
+        windowStart = start;
+    }
+
+    /**
+     * The running process schedules event {@code ev} at {@code at} for process {@code p}, to go to
+     * the queue: unless it is the running process's own (beyond the window), it must land at least
+     * a lookahead after the window's start, or {@code p} may already have run past {@code at} in
+     * this window. Always on, not an {@code assert}: a run that broke it would report a wrong run
+     * without a word. One compare, on the path of the events that leave their window only.
+     *
+     * @throws IllegalStateException naming the event, its time, the window and the lookahead
+     */
+    void checkLanding(int p, long at, long ev) {
+        if (p != running && at < windowStart + lookaheadNs) {
+            throw lookaheadBroken(p, at, ev);
+        }
+    }
+
+    private IllegalStateException lookaheadBroken(int p, long at, long ev) {
+        return new IllegalStateException(String.format("the windowed scheduler's lookahead does not hold: process %d scheduled %s for "
+                        + "process %d at %d ns, less than the lookahead (%d ns) after its window's start at %d ns, so process %d may "
+                        + "already have run past it; the fabric's cut into processes is wrong (report this with the command line)",
+                running, Simulation.describeEvent(ev), p, at, lookaheadNs, windowStart, p));
     }
 
     /** Event {@code ev} at {@code at}, of process {@code p}, is in the window: the queue gives them in time order. */

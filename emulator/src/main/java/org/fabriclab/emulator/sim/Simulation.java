@@ -850,6 +850,17 @@ public final class Simulation {
     static final int WINDOW_END = 9;
     /** A base batch of the precision stop ends ({@link Precise}). */
     static final int BATCH_END = 10;
+    /** The event types' names, by type, for messages. */
+    private static final List<String> EVENT_NAMES = List.of("ARRIVE", "CREDIT", "FREE", "INJECT", "INJECT_FLOW", "SNAPSHOT", "QFEEDBACK",
+            "CREDIT_FEEDBACK", "WAKE", "WINDOW_END", "BATCH_END");
+
+    /** Event {@code ev} in words, for a message: its type's name, node, port and argument. */
+    static String describeEvent(long ev) {
+        int kind = EventQueue.type(ev);
+        return String.format("event %s (node %d, port %d, argument %d)", kind < EVENT_NAMES.size() ? EVENT_NAMES.get(kind) : "type " + kind,
+                EventQueue.node(ev), EventQueue.port(ev), EventQueue.arg(ev));
+    }
+
     private static final int SEND_QUEUE = 16;
     /** A credit event's argument: the lane in bits 0-3, the blocks returned in bits 4-11 (a slot is at most 65 blocks), a CREDIT_FEEDBACK's slot above. */
     private static final int CREDIT_BLOCKS_SHIFT = 4;
@@ -886,9 +897,8 @@ public final class Simulation {
     private final FeedbackSlots feedback = new FeedbackSlots();
     /** The logical processes of the windowed loop; null: the global loop. */
     private final LogicalProcesses processes;
-    /** In the windowed loop, the process whose events run (-1: none), and the current window's start and end. */
+    /** In the windowed loop, the process whose events run (-1: none), and the current window's end. */
     private int currentProcess = -1;
-    private long windowStart;
     private long windowEnd;
     /** In the windowed loop, whether the event scheduled last went to a process's list, not the queue (no credit there to amend). */
     private boolean lastScheduledLocal;
@@ -1366,8 +1376,8 @@ public final class Simulation {
      * batch's end, or after the run's end, whichever comes first) comes from the queue and is
      * sorted by logical process; then each process runs its events in time order, one process
      * after another. What a process schedules for itself within the window joins its list;
-     * anything for another process lands at T + lookahead or later (asserted in {@link
-     * #schedule}) and goes to the queue. A window
+     * anything for another process lands at T + lookahead or later (checked in {@link
+     * #schedule}: {@link LogicalProcesses#checkLanding}) and goes to the queue. A window
      * cut at a steady-state window's or a batch's end is followed by that end's handling ({@link
      * #measurementEnded}) with every process at its instant, as in the global loop. Returns the
      * events run.
@@ -1376,7 +1386,8 @@ public final class Simulation {
         LogicalProcesses lp = processes;
         long events = 0;
         while (!queue.isEmpty() && queue.peekTime() <= measure.end()) {
-            windowStart = queue.peekTime();
+            long windowStart = queue.peekTime();
+            lp.openWindow(windowStart);
             long end = Math.min(windowStart + lp.lookaheadNs(), measure.end() + 1);
             int measurementEnd = -1;
             while (queue.hasBefore(end)) {
@@ -1482,9 +1493,7 @@ public final class Simulation {
             lastScheduledLocal = true;
             return;
         }
-        assert p == currentProcess || at >= windowStart + processes.lookaheadNs()
-                : "process " + currentProcess + " scheduled an event for process " + p + " at " + at + ", inside its window from "
-                + windowStart + " (lookahead " + processes.lookaheadNs() + " ns)";
+        processes.checkLanding(p, at, ev);
         queue.push(at, ev);
         lastScheduledLocal = false;
     }

@@ -28,9 +28,9 @@ import org.junit.jupiter.api.Test;
  * timing) and deliver every packet; a seed
  * gives the same windowed run twice; steady-state detection cuts the windows at its own, and so
  * does the precision stop (a precise run is the fixed window ending where it stopped); the heap
- * bound sizes its pool; the
- * tests run with assertions on, so every event one process schedules for another was checked to
- * land beyond the window ({@code Simulation.schedule}).
+ * bound sizes its pool; every event one process schedules for another is checked to land beyond
+ * the window, assertions on or off ({@code LogicalProcesses.checkLanding}), so every run here
+ * passed that check.
  */
 class WindowedSchedulerTest {
     private static final String FAT_TREE = "fat-tree:k=4,levels=3";
@@ -68,11 +68,29 @@ class WindowedSchedulerTest {
         assertEquals(global.packetsDelivered(), windowed.packetsDelivered(), 0.03 * global.packetsDelivered(), what + ": delivered");
     }
 
+    /**
+     * The lookahead's check, always on: no configuration breaks it (whatever crosses between
+     * processes crosses a link of at least the lookahead's delay), so it is provoked here on the
+     * processes alone.
+     */
     @Test
-    void assertionsAreOnSoTheLookaheadIsChecked() {
-        boolean on = false;
-        assert on = true;
-        assertTrue(on, "run the tests with -ea: Simulation.schedule asserts that no event lands inside another process's window");
+    void anEventForAnotherProcessInsideTheWindowIsRefusedNamingIt() throws Exception {
+        Fabric f = Topologies.generate(FAT_TREE);
+        long[] delay = new long[f.globalPortCount()];
+        Arrays.fill(delay, 100);
+        LogicalProcesses lp = LogicalProcesses.of(f, delay);
+        lp.openWindow(1_000);
+        lp.collect(2, 1_000, 0);
+        lp.sortWindow();
+        lp.begin(2);
+        lp.take();
+        long credit = EventQueue.event(Simulation.CREDIT, 5, 3, 17);
+        lp.checkLanding(2, 1_020, credit); // its own, beyond a window cut short: to the queue
+        lp.checkLanding(1, 1_100, credit); // another's, a lookahead after the window's start
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> lp.checkLanding(1, 1_099, credit));
+        assertEquals("the windowed scheduler's lookahead does not hold: process 2 scheduled event CREDIT (node 5, port 3, argument 17) "
+                + "for process 1 at 1099 ns, less than the lookahead (100 ns) after its window's start at 1000 ns, so process 1 may "
+                + "already have run past it; the fabric's cut into processes is wrong (report this with the command line)", e.getMessage());
     }
 
     @Test
