@@ -12,14 +12,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import org.fabriclab.emulator.SimCommandTest.Run;
+import org.fabriclab.emulator.sim.Simulation;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code emulator sim --scheduler} and {@code emulator sweep --scheduler} (experimental): global
  * is the default and reports as before; windowed runs, says what its windows held on stderr (sim;
  * a sweep, one line a point as ever), and reports within the noise of global; every point of a
- * windowed sweep is {@code sim --scheduler windowed}'s report, and its options say so; an unknown
- * name, and windowed with flows or jobs, are refused before anything runs.
+ * windowed sweep is {@code sim --scheduler windowed}'s report, and its options say so; a fabric of
+ * one logical process runs by the global loop, in a line on stderr; an unknown name, and windowed
+ * with flows or jobs, are refused before anything runs.
  */
 class SchedulerOptionTest {
     private static final String[] COMMON = {"sim", "--topology", "fat-tree:k=4,levels=3", "--load", "0.4", "--duration", "30us", "--json"};
@@ -36,6 +38,23 @@ class SchedulerOptionTest {
         assertTrue(windowed.err().startsWith("windowed scheduler: 48 logical processes, lookahead 100 ns; "), windowed.err());
         double g = global.json().path("throughput").asDouble();
         assertEquals(g, windowed.json().path("throughput").asDouble(), 0.02 * g, windowed.out());
+    }
+
+    /** Links without delay make the tree one logical process: the global loop runs it, one line says so, sim's and a sweep's. */
+    @Test
+    void aFabricOfOneProcessRunsByTheGlobalLoopAndSaysSoInOneLine() {
+        String[] oneProcess = concat(COMMON, "--link-latency", "0ns");
+        Run global = run(oneProcess);
+        assertEquals(0, global.code(), global.err());
+        Run windowed = run(concat(oneProcess, "--scheduler", "windowed"));
+        assertEquals(0, windowed.code(), windowed.err());
+        assertEquals(Simulation.ONE_PROCESS, windowed.err().strip(), "one line: what happened and why");
+        assertSameSimulation(global.json(), windowed.json(), "the global loop's run");
+        Run sweep = run("sweep", "--topology", "fat-tree:k=4,levels=3", "--link-latency", "0ns", "--engines", "minhop", "--loads", "0.2,0.4",
+                "--duration", "20us", "--threads", "2", "--scheduler", "windowed", "--json");
+        assertEquals(0, sweep.code(), sweep.err());
+        assertEquals(1, sweep.err().lines().filter(Simulation.ONE_PROCESS::equals).count(), "once for the sweep: " + sweep.err());
+        assertEquals(1 + 1 + 2 + 1, sweep.err().strip().lines().count(), "the grid, the routing, a line a point, and that: " + sweep.err());
     }
 
     @Test

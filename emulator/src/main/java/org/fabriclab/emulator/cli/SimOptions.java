@@ -160,8 +160,9 @@ public final class SimOptions {
     @Option(names = "--scheduler", defaultValue = "global", paramLabel = "NAME", converter = Schedulers.class,
             description = "Experimental: how a run takes its events: global (every event in time order, every documented result's) "
                     + "or windowed (each switch with its hosts runs its events of a lookahead window together; pattern traffic only; "
-                    + "a report differs from global's within the run-to-run noise; emulator sim writes the windows' counts to stderr). "
-                    + "Default: ${DEFAULT-VALUE}")
+                    + "a report differs from global's within the run-to-run noise; emulator sim writes the windows' counts to stderr; "
+                    + "a fabric of one logical process, without delay between its switches, runs by the global loop, saying so on "
+                    + "stderr). Default: ${DEFAULT-VALUE}")
     Simulation.Scheduler scheduler;
 
     @Option(names = "--steady-drift", paramLabel = "D",

@@ -288,6 +288,12 @@ public final class SweepCommand implements Callable<Integer> {
                         p.saturated() ? ", saturated" : "", steady);
                 err.flush();
             }
+
+            @Override
+            public void note(String line) {
+                err.println(line);
+                err.flush();
+            }
         };
     }
 

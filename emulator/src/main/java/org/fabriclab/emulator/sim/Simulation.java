@@ -811,7 +811,8 @@ public final class Simulation {
      * How a run takes its events: {@link #GLOBAL}, every event in time order (the default, every
      * documented result's); {@link #WINDOWED} (experimental, issue 16's speed prototype), each
      * switch with its hosts (a {@link LogicalProcesses logical process}) runs its events of a
-     * lookahead window together. Every node draws from its own random stream, so a run by either
+     * lookahead window together (a fabric of one process runs by the global loop: {@link
+     * Simulation#ONE_PROCESS}). Every node draws from its own random stream, so a run by either
      * is a correct run of the configuration, and each is deterministic for a seed; they order
      * same-time events at a node differently, so their reports differ within the run-to-run noise.
      */
@@ -832,6 +833,17 @@ public final class Simulation {
             }
         }
     }
+
+    /**
+     * What a run asked to be windowed says when its fabric is one logical process and the global
+     * loop runs it instead: without a link of some delay between two processes there is no
+     * lookahead, and the windows of one process would only add their cost, the more the larger the
+     * fabric (the same events, at 1.2 to 1.6 times the CPU time on one 32-port switch and 19 times on
+     * {@code fat-tree:k=10,levels=3 --link-latency 0}, whose every event within a window goes to
+     * the one process's own list, sorted in as it comes).
+     */
+    public static final String ONE_PROCESS = "windowed scheduler: the fabric is one logical process (one switch, or no delay on the "
+            + "links between its switches), so the global loop runs it: windows of one process would only add their cost";
 
     static final int ARRIVE = 0;
     static final int CREDIT = 1;
@@ -895,7 +907,7 @@ public final class Simulation {
     private final long[] delayNs;
     /** Q-adaptive feedback on its way upstream: row and value per slot, slots reused through a free list. */
     private final FeedbackSlots feedback = new FeedbackSlots();
-    /** The logical processes of the windowed loop; null: the global loop. */
+    /** The logical processes of the windowed loop; null: the global loop (asked for, or the fabric is one process). */
     private final LogicalProcesses processes;
     /** In the windowed loop, the process whose events run (-1: none), and the current window's end. */
     private int currentProcess = -1;
@@ -923,7 +935,7 @@ public final class Simulation {
     /** The responses on their way back, counted at their senders when due (null with {@link #responseTimes}). */
     private final ResponsesInFlight responses;
 
-    private Simulation(Config c, Scheduler scheduler, long heapBytes) throws TableWriteException {
+    private Simulation(Config c, Scheduler scheduler, long heapBytes, boolean windowOneProcess) throws TableWriteException {
         this.c = c;
         this.heapBytes = heapBytes;
         f = c.fabric();
@@ -1030,7 +1042,9 @@ public final class Simulation {
         for (int g = 0; g < delayNs.length; g++) {
             delayNs[g] = f.linkDelayNs(g) >= 0 ? f.linkDelayNs(g) : latencyNs;
         }
-        processes = scheduler == Scheduler.WINDOWED ? LogicalProcesses.of(f, delayNs) : null;
+        LogicalProcesses lp = scheduler == Scheduler.WINDOWED ? LogicalProcesses.of(f, delayNs) : null;
+        // one process has no lookahead: its windows would only add their cost, so the global loop runs it
+        processes = lp != null && (lp.count() > 1 || windowOneProcess) ? lp : null;
         peerEvent = new long[f.globalPortCount()];
         for (int g = 0; g < peerEvent.length; g++) {
             peerEvent[g] = f.peerNode(g) == Fabric.NONE ? -1 : EventQueue.event(0, f.peerNode(g), f.peerPort(g), 0);
@@ -1210,7 +1224,8 @@ public final class Simulation {
      * sharing this JVM's heap at once (a sweep's threads: its pool is sized against its share,
      * {@link #poolLimit}); reports, and reads every switch's Q-table at the end. {@code notes} gets
      * what the scheduler has to say of the run (the windowed loop's windows: {@link
-     * LogicalProcesses.Stats}), nothing for the global loop.
+     * LogicalProcesses.Stats}; or, the windowed loop asked for a fabric of one logical process,
+     * {@link #ONE_PROCESS}: the global loop ran it), nothing for the global loop.
      *
      * @throws IllegalArgumentException as {@link #run}, when {@code concurrent} is below 1, or when
      *                                  {@code scheduler} cannot run the configuration's traffic
@@ -1224,10 +1239,21 @@ public final class Simulation {
 
     /** {@link #runLearning(Config, Scheduler, int, Consumer)} with a pool sized against a heap of {@code heapBytes} ({@link #poolLimit}). */
     static Learnt runLearningWithin(Config config, Scheduler scheduler, long heapBytes, Consumer<String> notes) {
-        Simulation sim = create(config, scheduler, heapBytes);
+        return runLearningWithin(config, scheduler, heapBytes, false, notes);
+    }
+
+    /**
+     * {@link #runLearningWithin(Config, Scheduler, long, Consumer)}, with {@code windowOneProcess}
+     * the windowed loop even on a fabric of one logical process (for the tests that hold it to the
+     * global loop's events there); false: such a fabric runs by the global loop ({@link #ONE_PROCESS}).
+     */
+    static Learnt runLearningWithin(Config config, Scheduler scheduler, long heapBytes, boolean windowOneProcess, Consumer<String> notes) {
+        Simulation sim = create(config, scheduler, heapBytes, windowOneProcess);
         Report r = sim.simulateWithinHeap();
         if (sim.processes != null) {
             notes.accept(sim.processes.stats().describe());
+        } else if (scheduler == Scheduler.WINDOWED) {
+            notes.accept(ONE_PROCESS);
         }
         List<float[]> q = new ArrayList<>();
         long minimal = 0;
@@ -1252,10 +1278,10 @@ public final class Simulation {
         return new Learnt(r, Collections.unmodifiableList(q), minimal, nonminimal, List.copyOf(loads));
     }
 
-    private static Simulation create(Config config, Scheduler scheduler, long heapBytes) {
+    private static Simulation create(Config config, Scheduler scheduler, long heapBytes, boolean windowOneProcess) {
         scheduler.check(config);
         try {
-            return new Simulation(config, scheduler, heapBytes);
+            return new Simulation(config, scheduler, heapBytes, windowOneProcess);
         } catch (TableWriteException e) {
             throw new IllegalArgumentException("the routing tables do not fit the fabric: " + e.getMessage(), e);
         }
@@ -1263,7 +1289,7 @@ public final class Simulation {
 
     /** Runs {@code config} to its end and hands back the simulation as the run left it, for tests to read its hosts' state. */
     static Simulation ranToEnd(Config config) {
-        Simulation sim = create(config, Scheduler.GLOBAL, Runtime.getRuntime().maxMemory());
+        Simulation sim = create(config, Scheduler.GLOBAL, Runtime.getRuntime().maxMemory(), false);
         sim.simulateWithinHeap();
         return sim;
     }

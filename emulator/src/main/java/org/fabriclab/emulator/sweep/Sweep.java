@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import org.fabriclab.emulator.sim.Simulation;
@@ -45,6 +46,10 @@ public final class Sweep {
 
         /** Point {@code p} is done, the {@code done}-th of {@code total} to finish. */
         default void simulated(Point p, int done, int total) {
+        }
+
+        /** The simulator said {@code line} of the sweep's points, once for all ({@link Simulation#ONE_PROCESS}). */
+        default void note(String line) {
         }
     }
 
@@ -185,6 +190,7 @@ public final class Sweep {
                 }
             }
             AtomicInteger done = new AtomicInteger();
+            AtomicBoolean toldGlobal = new AtomicBoolean();
             Point[] points = new Point[total];
             List<Future<?>> running = new ArrayList<>();
             for (int t : longestFirst(taskWork)) {
@@ -198,8 +204,15 @@ public final class Sweep {
                         Simulation.Config c = from == null ? configs.get(k) : config.apply(from, load).load(load).build();
                         boolean carry = task.length > 1 && k != task[task.length - 1];
                         // the points running at once share the heap: each sizes its packet pool against its share
-                        // (the windowed loop's counts of its windows are not told: a sweep says one line a point)
-                        Simulation.Learnt learnt = Simulation.runLearning(c, scheduler, workers, note -> { });
+                        // (the windowed loop's counts of its windows are not told: a sweep says one line a point; that
+                        // the global loop runs a fabric of one process, once: every point's fabric is the same)
+                        Simulation.Learnt learnt = Simulation.runLearning(c, scheduler, workers, note -> {
+                            if (note.equals(Simulation.ONE_PROCESS) && toldGlobal.compareAndSet(false, true)) {
+                                synchronized (listener) {
+                                    listener.note(note);
+                                }
+                            }
+                        });
                         Point p = new Point(engines.get(i), load, c, learnt.report(), fromLoad);
                         points[k] = p;
                         synchronized (listener) {

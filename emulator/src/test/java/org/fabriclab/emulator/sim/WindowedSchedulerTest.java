@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
 import org.fabriclab.routing.dragonfly.RoutingMode;
@@ -37,6 +40,26 @@ class WindowedSchedulerTest {
 
     private static Simulation.Report run(Simulation.Config c, Simulation.Scheduler s, List<String> notes) {
         return Simulation.runLearning(c, s, 1, notes::add).report();
+    }
+
+    /** {@code c} by the windowed loop even when its fabric is one logical process (which the global loop runs otherwise). */
+    static Simulation.Report windowedOnOneProcess(Simulation.Config c, List<String> notes) {
+        return Simulation.runLearningWithin(c, Simulation.Scheduler.WINDOWED, Runtime.getRuntime().maxMemory(), true, notes::add).report();
+    }
+
+    /** The report's fields that time the machine, not the run. */
+    private static final Set<String> TIMINGS = Set.of("wallMillis", "eventsPerSecond", "packetHopsPerSecond", "cpuMillis",
+            "packetHopsPerCpuSecond");
+
+    /** Every field of the two reports but the machine's timings is the same, arrays element by element. */
+    static void assertSameReport(Simulation.Report a, Simulation.Report b, String what) throws Exception {
+        for (RecordComponent f : Simulation.Report.class.getRecordComponents()) {
+            if (!TIMINGS.contains(f.getName())) {
+                Object x = f.getAccessor().invoke(a);
+                Object y = f.getAccessor().invoke(b);
+                assertTrue(Objects.deepEquals(x, y), what + ": " + f.getName() + " " + x + " against " + y);
+            }
+        }
     }
 
     private static Simulation.Config fatTree(double load, long seed) throws Exception {
@@ -133,6 +156,24 @@ class WindowedSchedulerTest {
         assertEquals(0, windowed.steadyAtNs() % window, "a window's end");
         assertEquals(windowed.warmupNs() + c.measuredNs(), windowed.simulatedNs(), "measured for the configured window after it");
         assertEquals(global.throughput(), windowed.throughput(), 0.02 * global.throughput());
+    }
+
+    /**
+     * Links without delay make the tree one logical process, which has no lookahead: asked to be
+     * windowed, it runs by the global loop, which a line says; the tests can still force its windows.
+     */
+    @Test
+    void aFabricOfOneProcessRunsByTheGlobalLoopUnlessForcedIntoWindows() throws Exception {
+        Simulation.Config c = fatTree(0.4, 3).toBuilder().latencyNs(0).build();
+        List<String> notes = new ArrayList<>();
+        Simulation.Report global = run(c, Simulation.Scheduler.GLOBAL, notes);
+        Simulation.Report asked = run(c, Simulation.Scheduler.WINDOWED, notes);
+        assertEquals(List.of(Simulation.ONE_PROCESS), notes, "one line, and only for the loop asked for");
+        assertSameReport(global, asked, "the global loop's run");
+        notes.clear();
+        windowedOnOneProcess(c, notes);
+        assertTrue(notes.get(0).startsWith("windowed scheduler: 1 logical processes, lookahead " + LogicalProcesses.MAX_WINDOW_NS + " ns; "),
+                notes.get(0));
     }
 
     @Test
