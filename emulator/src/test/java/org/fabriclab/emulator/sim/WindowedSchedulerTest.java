@@ -9,8 +9,10 @@ import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.routing.dragonfly.DragonflyAlgorithm;
 import org.fabriclab.routing.dragonfly.RoutingMode;
@@ -174,6 +176,66 @@ class WindowedSchedulerTest {
         windowedOnOneProcess(c, notes);
         assertTrue(notes.get(0).startsWith("windowed scheduler: 1 logical processes, lookahead " + LogicalProcesses.MAX_WINDOW_NS + " ns; "),
                 notes.get(0));
+    }
+
+    /**
+     * One logical process is the global loop, event for event: every event of a window is the
+     * process's, taken in time order, ties first from the queue (scheduled before the window) then
+     * in the order scheduled, as the global loop's buckets have them. So the windowed run's report
+     * is the global one's exactly, on a tree whose links have no delay and on one switch with its hosts.
+     */
+    @Test
+    void onAFabricOfOneProcessTheWindowedRunIsTheGlobalRunExactly() throws Exception {
+        Fabric one = Topologies.generate("fat-tree:k=12,levels=1");
+        var tables = EngineChain.parse("minhop").route(new RoutingRequest(one, LidAssigner.assign(one), RoutingOptions.DEFAULTS)).tables();
+        for (Simulation.Config c : List.of(fatTree(0.6, 5).toBuilder().latencyNs(0).seriesNs(5_000).build(),
+                Simulation.Config.builder(one, tables).load(0.8).durationNs(60_000).seed(4).seriesNs(5_000).build())) {
+            List<String> notes = new ArrayList<>();
+            Simulation.Report global = run(c, Simulation.Scheduler.GLOBAL, notes);
+            Simulation.Report windowed = windowedOnOneProcess(c, notes);
+            String what = c.fabric().kind() + " with " + c.latencyNs() + " ns links";
+            assertTrue(notes.get(0).startsWith("windowed scheduler: 1 logical processes"), what + ": " + notes.get(0));
+            assertTrue(global.packetsDelivered() > 1000, what);
+            assertSameReport(global, windowed, what);
+        }
+    }
+
+    /** {@code r} is a run that carried traffic to its end: packets delivered, none lost, its numbers finite. */
+    private static void assertDelivered(Simulation.Report r, Simulation.Config c, String what) {
+        assertTrue(r.packetsDelivered() > 0 && r.events() > 0 && r.packetHops() > 0, what + ": " + r);
+        assertEquals(0, r.packetsDropped(), what);
+        assertEquals(c.durationNs(), r.simulatedNs(), what + ": ran to its end");
+        assertTrue(r.throughput() > 0 && r.throughput() <= 1, what + ": throughput " + r.throughput());
+        assertTrue(Double.isFinite(r.latencyMeanNs()) && r.latencyMeanNs() > 0 && r.latencyP99Ns() >= r.latencyP95Ns(), what + ": latency");
+        assertTrue(r.meanHops() >= 1, what + ": hops " + r.meanHops());
+    }
+
+    /**
+     * The windowed loop with what crosses between processes besides packets and credits: Swift's
+     * ACKs (their own packets, and WAKE events at the hosts) on a tree, and Q-adaptive's feedback on
+     * a dragonfly whose local cables have no delay (a group is then one process, and the feedback
+     * inside it stays within its window). Each runs to its end, delivers, and is the same run for a seed.
+     */
+    @Test
+    void swiftOnATreeAndQAdaptiveWithoutLocalDelayRunWindowedToTheirEndTheSameForASeed() throws Exception {
+        Simulation.Config swift = fatTree(0.4, 3).toBuilder().cc(CongestionControl.settings("swift", Map.of())).build();
+        Simulation.Config qAdaptive = DragonflySimulationTest.config("dragonfly:p=2,a=4,h=2,local-latency=0ns,global-latency=300ns,"
+                + "host-latency=10ns", DragonflyAlgorithm.Q_ADAPTIVE, TrafficPattern.UNIFORM, 0.4, 30_000, 20);
+        for (Simulation.Config c : List.of(swift, qAdaptive)) {
+            String what = c.fabric().kind() + (c.cc() == null ? "" : " swift");
+            List<String> notes = new ArrayList<>();
+            Simulation.Report a = run(c, Simulation.Scheduler.WINDOWED, notes);
+            Simulation.Report b = run(c, Simulation.Scheduler.WINDOWED, notes);
+            assertDelivered(a, c, what);
+            assertSameReport(a, b, what + ": the same seed, the same run");
+            assertEquals(notes.get(0), notes.get(1), what + ": the same windows");
+            if (c.cc() != null) {
+                assertTrue(a.controlPackets() > 0, what + ": ACKs sent");
+            } else {
+                assertTrue(notes.get(0).startsWith("windowed scheduler: 9 logical processes, lookahead 300 ns; "), what + ": a group a "
+                        + "process, the global cables between them: " + notes.get(0));
+            }
+        }
     }
 
     @Test
