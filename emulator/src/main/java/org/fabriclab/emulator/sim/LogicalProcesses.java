@@ -51,6 +51,8 @@ final class LogicalProcesses {
     private long[] local = new long[2 * FIRST_LOCAL];
     private int localNext;
     private int localSize;
+    /** Where in {@link #local} the event {@link #addLocal}ed last went (-1: none yet of the running process). */
+    private int lastLocal = -1;
     private long takenTime;
     /** The current window's start: the earliest pending event's time when it opened. */
     private long windowStart;
@@ -272,6 +274,22 @@ final class LogicalProcesses {
         local[2 * i] = at;
         local[2 * i + 1] = ev;
         localSize = n + 1;
+        lastLocal = i;
+    }
+
+    /**
+     * Replaces the event the running process {@link #addLocal}ed last with {@code replacement}, if
+     * that was {@code expected} and is not yet {@link #take}n: the windowed loop's {@link
+     * EventQueue#amendLast}, for two messages sent at once on a link without delay (a credit and
+     * the feedback that rides with it) to be one event, as the global loop has them. The caller
+     * knows nothing was scheduled since (elsewhere). False, and nothing changed, otherwise.
+     */
+    boolean amendLast(long expected, long replacement) {
+        if (lastLocal < localNext || local[2 * lastLocal + 1] != expected) {
+            return false;
+        }
+        local[2 * lastLocal + 1] = replacement;
+        return true;
     }
 
     private void finishRunning() {
@@ -287,6 +305,7 @@ final class LogicalProcesses {
         countOf[running] = 0;
         localNext = 0;
         localSize = 0;
+        lastLocal = -1;
         running = -1;
     }
 

@@ -912,7 +912,7 @@ public final class Simulation {
     /** In the windowed loop, the process whose events run (-1: none), and the current window's end. */
     private int currentProcess = -1;
     private long windowEnd;
-    /** In the windowed loop, whether the event scheduled last went to a process's list, not the queue (no credit there to amend). */
+    /** In the windowed loop, whether the event scheduled last went to the running process's list, not the queue (where to amend a credit). */
     private boolean lastScheduledLocal;
     /** The credit event scheduled last (-1 once something else was), its link and time: feedback rides with it. */
     private long lastCredit = -1;
@@ -1020,13 +1020,15 @@ public final class Simulation {
                                 if (peer < 0) {
                                     return;
                                 }
-                                // sent right after the packet's credit on the same link: one event carries both
+                                // sent right after the packet's credit on the same link: one event carries both, in the
+                                // queue or, in the windowed loop over a link without delay, in the process's own list
                                 int slot = feedback.put(row, value);
-                                if (lastCredit != -1 && lastCreditPort == g && lastCreditAt == t && slot < 1 << (31 - CREDIT_SLOT_SHIFT)
-                                        && !lastScheduledLocal && queue.amendLast(lastCredit, EventQueue.with(peer, CREDIT_FEEDBACK,
-                                                EventQueue.arg(lastCredit) | slot << CREDIT_SLOT_SHIFT))) {
-                                    lastCredit = -1;
-                                    return;
+                                if (lastCredit != -1 && lastCreditPort == g && lastCreditAt == t && slot < 1 << (31 - CREDIT_SLOT_SHIFT)) {
+                                    long both = EventQueue.with(peer, CREDIT_FEEDBACK, EventQueue.arg(lastCredit) | slot << CREDIT_SLOT_SHIFT);
+                                    if (lastScheduledLocal ? processes.amendLast(lastCredit, both) : queue.amendLast(lastCredit, both)) {
+                                        lastCredit = -1;
+                                        return;
+                                    }
                                 }
                                 schedule(t + delayNs[g], EventQueue.with(peer, QFEEDBACK, slot));
                             }

@@ -200,6 +200,24 @@ class WindowedSchedulerTest {
         }
     }
 
+    /**
+     * Q-adaptive's feedback rides with the credit it follows on a link (one {@code CREDIT_FEEDBACK}
+     * event), in the global loop through the queue and in the windowed one through a process's own
+     * list when the link has no delay: a dragonfly without cable delays, one process, runs the same
+     * events by both loops, and so the same run.
+     */
+    @Test
+    void onAQAdaptiveFabricOfOneProcessTheFeedbackRidesWithItsCreditAsInTheGlobalLoop() throws Exception {
+        Simulation.Config c = DragonflySimulationTest.config("dragonfly:p=2,a=4,h=2,local-latency=0ns,global-latency=0ns,host-latency=0ns",
+                DragonflyAlgorithm.Q_ADAPTIVE, TrafficPattern.UNIFORM, 0.5, 30_000, 20);
+        List<String> notes = new ArrayList<>();
+        Simulation.Report global = run(c, Simulation.Scheduler.GLOBAL, notes);
+        Simulation.Report windowed = windowedOnOneProcess(c, notes);
+        assertTrue(notes.get(0).startsWith("windowed scheduler: 1 logical processes"), notes.get(0));
+        assertEquals(global.events(), windowed.events(), "the feedback folded into its credit's event, as the global loop folds it");
+        assertSameReport(global, windowed, "q-adaptive on one process");
+    }
+
     /** {@code r} is a run that carried traffic to its end: packets delivered, none lost, its numbers finite. */
     private static void assertDelivered(Simulation.Report r, Simulation.Config c, String what) {
         assertTrue(r.packetsDelivered() > 0 && r.events() > 0 && r.packetHops() > 0, what + ": " + r);
@@ -286,6 +304,8 @@ class WindowedSchedulerTest {
         for (int i = 0; i < 20; i++) { // past the process's first size
             lp.addLocal(2000 + i, -100 - i);
         }
+        assertFalse(lp.amendLast(-118, -1000), "not the one added last");
+        assertTrue(lp.amendLast(-119, -119), "the one added last, not yet taken");
         long[] expect = {-2, 3, -1, 6};
         for (long e : expect) {
             assertTrue(lp.hasNext());
@@ -301,6 +321,7 @@ class WindowedSchedulerTest {
             taken++;
         }
         assertEquals(1000 + 22 - 1, taken); // the first was taken before the loop
+        assertFalse(lp.amendLast(-119, -1000), "taken: too late to amend");
         for (int p : new int[] {0, 1}) {
             lp.begin(p);
             int n = 0;
