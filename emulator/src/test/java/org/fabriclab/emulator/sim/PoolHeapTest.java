@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.fabriclab.agent.core.CongestionControl;
 import org.fabriclab.agent.core.PacketPool;
+import org.fabriclab.agent.core.TrafficPattern;
 import org.fabriclab.routing.engine.ForwardingTables;
 import org.fabriclab.routing.engine.RoutingOptions;
 import org.fabriclab.routing.engine.RoutingRequest;
@@ -75,6 +78,32 @@ class PoolHeapTest {
                 && e.getMessage().contains("JAVA_OPTS=-Xmx") && e.getMessage().contains("--threads")
                 && e.getMessage().contains("lower --buffer"), e.getMessage());
         assertEquals(0, Simulation.run(c).packetsDropped(), "with this JVM's heap it runs");
+    }
+
+    /**
+     * The same stop in pattern traffic, on both loops: a permutation on a two-level tree routed by
+     * minhop crowds some uplinks, and the receivers' ACKs (ack-only: a reliable transport's, the
+     * senders at the line rate) queue behind the data there, growing the pool past its 3,345 slots
+     * (to 6,690 in 500 us with this JVM's heap); with links without delay the tree is one logical
+     * process, whose windowed run, forced into its windows, takes the global loop's events in the
+     * global loop's order: both stop at the same simulated time, mid-run, with the same message.
+     */
+    @Test
+    void aPatternRunWhosePoolOutgrowsItsHeapMidRunStopsAtTheSameTimeOnBothLoops() throws Exception {
+        Fabric f = Topologies.generate("fat-tree:k=4,levels=2");
+        ForwardingTables t = EngineChain.parse("minhop").route(new RoutingRequest(f, LidAssigner.assign(f), RoutingOptions.DEFAULTS)).tables();
+        Simulation.Config c = Simulation.Config.builder(f, t).pattern(TrafficPattern.PERMUTATION).load(1).durationNs(500_000).latencyNs(0)
+                .bufferPackets(32).vls(1).payloadBytes(4096).cc(CongestionControl.settings("ack-only", Map.of())).build();
+        IllegalArgumentException global = assertThrows(IllegalArgumentException.class,
+                () -> Simulation.runLearningWithin(c, Simulation.Scheduler.GLOBAL, MIB, note -> { }));
+        IllegalArgumentException windowed = assertThrows(IllegalArgumentException.class,
+                () -> Simulation.runLearningWithin(c, Simulation.Scheduler.WINDOWED, MIB, true, note -> { }));
+        Matcher m = Pattern.compile("^the simulation stopped at ([0-9,]+) ns: small packets \\(ACKs, CNPs\\) filled the buffers past the ")
+                .matcher(global.getMessage());
+        assertTrue(m.find() && global.getMessage().contains("--threads") && global.getMessage().contains("lower --buffer"), global.getMessage());
+        long at = Long.parseLong(m.group(1).replace(",", ""));
+        assertTrue(at > 0 && at < c.durationNs(), "mid-run: " + global.getMessage());
+        assertEquals(global.getMessage(), windowed.getMessage(), "the same stop, at the same time");
     }
 
     /** A run that never fills its buffers with small packets runs under the same small heap, its report the same. */
