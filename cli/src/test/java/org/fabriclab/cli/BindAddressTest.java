@@ -9,17 +9,36 @@ import java.net.InetAddress;
 import org.junit.jupiter.api.Test;
 
 /**
- * A management server other machines reach may not advertise loopback (a manager elsewhere would
- * dial itself); one bound to loopback may (a one-machine lab); a name is left to the manager's
- * machine to resolve.
+ * A server other machines reach may not advertise loopback, however it is spelt (the manager or a
+ * peer elsewhere would dial itself); one bound to loopback may (a one-machine lab); a name is left
+ * to the dialling machine to resolve.
  */
 class BindAddressTest {
     @Test
     void namesThatAreLoopbackEverywhere() {
-        for (String h : new String[] {"localhost", "LOCALHOST", "a.localhost", "127.0.0.1", "127.1.2.3", "::1", "[::1]", "ip6-localhost"}) {
+        for (String h : new String[] {
+            // names: any case, the root's trailing dot, the names under localhost, /etc/hosts' own
+            "localhost", "localhost.", "LOCALHOST", "LocalHost.", "a.localhost", "a.b.localhost.", "localhost.localdomain",
+            "ip6-localhost", "ip6-loopback",
+            // 127/8 as inet_aton reads it: one to four parts, decimal, octal (leading 0) or hex (0x), the last filling what is left
+            "127.0.0.1", "127.1.2.3", "127.255.255.255", "127.1", "127.0.0", "127.0.1", "127.16777215", "2130706433", "2130706432",
+            "0x7f000001", "0X7F000001", "0x7f.1", "0x7F.0.0.1", "0x0000007f.1", "0177.0.0.1", "0177.1", "017700000001", "127.0x0.0.01",
+            // and as Java reads a literal: leading zeros decimal
+            "0127.0.0.1", "00127.1",
+            // ::1 in its forms, bracketed or not, with a zone; an IPv4-mapped loopback
+            "::1", "[::1]", "0:0:0:0:0:0:0:1", "0000:0000:0000:0000:0000:0000:0000:0001", "::0:1", "0::1", "[0:0::0001]", "::1%lo",
+            "[::1%1]", "::ffff:127.0.0.1", "::FFFF:127.1.2.3"}) {
             assertTrue(BindAddress.namesLoopback(h), h);
         }
-        for (String h : new String[] {"fabriclab-fabric.lab.svc", "vm", "10.0.0.7", "192.168.1.1", "fe80::1", "localhost-2", "127.0.0"}) {
+        for (String h : new String[] {
+            // names another machine resolves its own way
+            "fabriclab-fabric.lab.svc", "vm", "localhost-2", "notlocalhost", "localhost.example.com", "127.example.com", "127.0.0.1.example",
+            "0x7f.example", "localhost..",
+            // other addresses, and what is no address by either reading
+            "10.0.0.1", "10.0.0.7", "192.168.1.1", "128.0.0.1", "1.127.0.0", "2147483648", "0x80.1", "0200.0.0.1", "126.255.255.255",
+            "127.0.0.1.", "127..1", "127.0.0.256", "127.256.0.1", "4294967296", "0x", "0x7g.1", "0128.0.0.1x", "",
+            // IPv6 addresses that are not loopback, and what is no IPv6 literal
+            "::2", "[::2]", "fe80::1", "::", "::ffff:10.0.0.1", "::1:0", "1::1", "::1::", "[::1", "::g1"}) {
             assertFalse(BindAddress.namesLoopback(h), h);
         }
     }
@@ -29,11 +48,13 @@ class BindAddressTest {
         InetAddress any = InetAddress.getByName("0.0.0.0");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> BindAddress.checkReachable("--address", any, "--advertise-host", "localhost"));
-        assertEquals("--advertise-host localhost names this machine's loopback, which a manager on another machine cannot reach, "
-                + "while --address 0.0.0.0 serves other machines: give --advertise-host the name or address other machines reach "
-                + "this one by, or for a one-machine lab bind --address 127.0.0.1 (the default)", e.getMessage());
-        assertThrows(IllegalArgumentException.class,
-                () -> BindAddress.checkReachable("--management-address", InetAddress.getByName("10.0.0.7"), "--advertise-host", "127.0.0.1"));
+        assertEquals("--advertise-host localhost names this machine's loopback, which the manager or a peer on another machine would "
+                + "dial as its own, while --address 0.0.0.0 serves other machines: give --advertise-host the name or address other "
+                + "machines reach this one by, or for a one-machine lab bind --address 127.0.0.1 (the default)", e.getMessage());
+        for (String loopback : new String[] {"127.0.0.1", "localhost.", "127.1", "0x7f.1", "2130706433", "[0:0:0:0:0:0:0:1]"}) {
+            assertThrows(IllegalArgumentException.class, () -> BindAddress.checkReachable("--management-address",
+                    InetAddress.getByName("10.0.0.7"), "--advertise-host", loopback), loopback);
+        }
         // allowed: a name others resolve, no --advertise-host at all, and loopback advertised by a loopback server
         BindAddress.checkReachable("--address", any, "--advertise-host", "fabriclab-fabric.lab.svc");
         BindAddress.checkReachable("--address", any, "--advertise-host", null);

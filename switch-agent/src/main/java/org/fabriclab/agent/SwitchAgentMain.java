@@ -92,8 +92,9 @@ public final class SwitchAgentMain implements Callable<Integer> {
     String address;
 
     @Option(names = "--advertise-host", paramLabel = "HOST",
-            description = "Host name in this switch's management endpoint, which its hellos tell the neighbours and the manager. "
-                    + "Default: localhost on loopback, else the --address (needed with 0.0.0.0)")
+            description = "Host name in this switch's management endpoint, which its hellos tell the neighbours and the manager, and "
+                    + "in its ready line's data endpoint, the one peers are to dial. Default: localhost on loopback, else the --address "
+                    + "(needed with 0.0.0.0)")
     String advertiseHost;
 
     @Option(names = "--management-port", defaultValue = "0", paramLabel = "PORT", description = "gRPC management port (0 picks one). Default: ${DEFAULT-VALUE}")
@@ -192,6 +193,7 @@ public final class SwitchAgentMain implements Callable<Integer> {
         BindAddress.advertised(mgmtOption, mgmtBind.getAddress(), "--advertise-host", advertiseHost);
         BindAddress.advertised(dataOption, dataBind.getAddress(), "--advertise-host", advertiseHost);
         BindAddress.checkReachable(mgmtOption, mgmtBind.getAddress(), "--advertise-host", advertiseHost);
+        BindAddress.checkReachable(dataOption, dataBind.getAddress(), "--advertise-host", advertiseHost);
         if (topology != null) {
             fromTopology();
         } else if (name == null || guid == null || ports == null) {

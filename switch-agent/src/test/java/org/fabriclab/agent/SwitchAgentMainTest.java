@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import org.fabriclab.cli.Cli;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The switch agent's command line refuses bad values with one line and exit code 2 before it binds a port. */
 class SwitchAgentMainTest {
@@ -36,8 +37,8 @@ class SwitchAgentMainTest {
         refused("--packet-bytes must be 37..4133", concat(ok, "--packet-bytes", "5000"));
         refused("give --name, --guid and --ports", "--name", "S");
         refused("binds every interface: give --advertise-host HOST", concat(ok, "--address", "0.0.0.0"));
-        refused("--advertise-host localhost names this machine's loopback, which a manager on another machine cannot reach, while "
-                + "--address 0.0.0.0 serves other machines", concat(ok, "--address", "0.0.0.0", "--advertise-host", "localhost"));
+        refused("--advertise-host localhost names this machine's loopback, which the manager or a peer on another machine would dial as "
+                + "its own, while --address 0.0.0.0 serves other machines", concat(ok, "--address", "0.0.0.0", "--advertise-host", "localhost"));
         refused("--advertise-host 127.0.0.1 names this machine's loopback", concat(ok, "--management-address", "0.0.0.0",
                 "--advertise-host", "127.0.0.1"));
         refused("--address 'no-such-host.invalid' is not an address", concat(ok, "--address", "no-such-host.invalid"));
@@ -63,6 +64,22 @@ class SwitchAgentMainTest {
         refused("9000:5000:0.01\": ECN thresholds need 0 <= kmin < kmax", concat(ok, "--ecn", "9000:5000:0.01"));
         refused("--clock-anchor 1:2 is not MODEL_NS:WALL_NS:D", concat(ok, "--clock-anchor", "1:2"));
         refused("--clock-anchor 1:2:0.5: ", concat(ok, "--clock-anchor", "1:2:0.5"));
+    }
+
+    /**
+     * The data listener's endpoint, which peers dial, is checked as the management one is: bound
+     * for other machines, it may not name loopback (before the fix the agent started, and ran until
+     * the timeout stopped it).
+     */
+    @Test
+    @Timeout(30)
+    void aDataListenerForOtherMachinesMayNotAdvertiseLoopback() {
+        String[] ok = {"--name", "S", "--guid", "0x200000", "--ports", "4"};
+        refused("--advertise-host localhost. names this machine's loopback, which the manager or a peer on another machine would dial "
+                + "as its own, while --data-address 0.0.0.0 serves other machines", concat(ok, "--data-address", "0.0.0.0",
+                "--advertise-host", "localhost."));
+        refused("--advertise-host 127.1 names this machine's loopback", concat(ok, "--address", "127.0.0.1", "--data-address", "0.0.0.0",
+                "--advertise-host", "127.1"));
     }
 
     /** A topology's own cable delays, per port, as --port-latency takes them (a port without one left out). */
