@@ -20,6 +20,9 @@ import io.netty.channel.local.LocalChannel;
 import io.netty.channel.local.LocalIoHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.fabriclab.agent.link.DataLinks;
 import org.fabriclab.agent.link.Frames;
@@ -43,6 +46,32 @@ import org.junit.jupiter.api.Test;
  * counter is {@code PerfManagerTest}'s.)
  */
 class ReceiveErrorsEndToEndTest {
+    /**
+     * Column {@code name} of {@code fabricctl counters}' link table in {@code text}, by port, for
+     * {@code node}'s rows: the value under the column's header, which is right-aligned as its values are.
+     */
+    private static Map<Integer, Long> column(String text, String name, String node) {
+        List<String> lines = text.lines().toList();
+        int header = 0;
+        while (header < lines.size() && !(lines.get(header).startsWith("node ") && lines.get(header).contains(name))) {
+            header++;
+        }
+        assertTrue(header < lines.size(), "no link table with a '" + name + "' column: " + text);
+        int end = lines.get(header).indexOf(name) + name.length();
+        Map<Integer, Long> byPort = new TreeMap<>();
+        for (String row : lines.subList(header + 1, lines.size())) {
+            if (row.isBlank()) {
+                break; // the table's end
+            }
+            String[] cells = row.trim().split("\\s+");
+            if (cells[0].equals(node)) {
+                String[] upToColumn = row.substring(0, end).trim().split("\\s+");
+                byPort.put(Integer.parseInt(cells[1]), Long.parseLong(upToColumn[upToColumn.length - 1]));
+            }
+        }
+        return byPort;
+    }
+
     @Test
     void framesASwitchRefusesAreCountedOnTheirPortThroughToFabricctl() throws Exception {
         EmulatedFabric.Options options = EmulatedFabric.Options.DEFAULTS;
@@ -96,7 +125,11 @@ class ReceiveErrorsEndToEndTest {
                 }
                 assertEquals(1, seen, "the port's row: " + counters.out());
                 FabricCtlTest.Run text = FabricCtlTest.run("counters", sw, "--server", server);
-                assertTrue(text.out().contains("rcv errors"), text.out());
+                assertEquals(0, text.code(), text.err());
+                Map<Integer, Long> rcvErrors = column(text.out(), "rcv errors", sw);
+                assertEquals(2L, rcvErrors.get(port), "port " + port + "'s row: " + text.out());
+                assertTrue(rcvErrors.size() > 1, "the switch's other ports too: " + text.out());
+                rcvErrors.forEach((p, n) -> assertEquals(p == port ? 2L : 0L, (long) n, "port " + p + ": " + text.out()));
             } finally {
                 admin.shutdownNow();
             }
