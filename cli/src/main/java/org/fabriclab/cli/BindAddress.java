@@ -3,6 +3,7 @@ package org.fabriclab.cli;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Locale;
+import java.util.function.Predicate;
 
 /**
  * The address a server binds and the host name its endpoints carry, as the mains take them: a
@@ -60,9 +61,17 @@ public final class BindAddress {
      * elsewhere, told that endpoint (by discovery, or the switch's {@code ready} line), would dial
      * its own machine. A server bound to loopback is reached from this machine only, which may be
      * told loopback (a one-machine lab). Only names that mean loopback on every machine are
-     * refused: another name is resolved by the dialling machine, not this one.
+     * refused: another name is resolved by the dialling machine, not this one. A wildcard ({@link
+     * #namesWildcard}) is refused whatever the bind: it is no address to dial (on Linux, dialling
+     * it reaches the dialler's own machine).
      */
     public static void checkReachable(String bindOption, InetAddress bind, String advertiseOption, String advertise) {
+        if (advertise != null && namesWildcard(advertise)) {
+            throw new IllegalArgumentException(advertiseOption + " " + advertise + " is a wildcard address, which binds every interface "
+                    + "but is no address to dial (on Linux dialling it reaches the dialler's own machine): give " + advertiseOption
+                    + " the name or address other machines reach this one by, or leave it out to advertise the address " + bindOption
+                    + " binds (localhost for the default, " + LOOPBACK + "; a wildcard bind needs " + advertiseOption + ")");
+        }
         if (advertise == null || bind.isLoopbackAddress() || !namesLoopback(advertise)) {
             return;
         }
@@ -85,12 +94,9 @@ public final class BindAddress {
      * loopback, bracketed or not, with or without a zone.
      */
     static boolean namesLoopback(String host) {
-        String h = host.toLowerCase(Locale.ROOT);
-        if (h.startsWith("[") && h.endsWith("]")) {
-            h = h.substring(1, h.length() - 1);
-        }
+        String h = unbracketed(host);
         if (h.contains(":")) {
-            return ipv6Loopback(h);
+            return ipv6(h, InetAddress::isLoopbackAddress);
         }
         String name = h.endsWith(".") ? h.substring(0, h.length() - 1) : h; // a fully qualified name: the root's dot
         if (name.equals("localhost") || name.endsWith(".localhost") || name.equals("localhost.localdomain")
@@ -100,15 +106,35 @@ public final class BindAddress {
         return ipv4(h, true) >>> 24 == 127 || ipv4(h, false) >>> 24 == 127;
     }
 
-    /** Whether {@code h} (no brackets) is an IPv6 literal of loopback; parsed by Java, which looks up nothing with a colon in it. */
-    private static boolean ipv6Loopback(String h) {
+    /**
+     * Whether host address {@code host} is the wildcard (any local address), without a lookup:
+     * {@code 0.0.0.0} in any form {@link #namesLoopback} reads 127/8 in ({@code 0}, {@code 0x0},
+     * {@code 0.0}, {@code 00.0.0.0}), and {@code ::} in any of its forms, bracketed or not, with
+     * or without a zone, IPv4-mapped too.
+     */
+    static boolean namesWildcard(String host) {
+        String h = unbracketed(host);
+        if (h.contains(":")) {
+            return ipv6(h, InetAddress::isAnyLocalAddress);
+        }
+        return ipv4(h, true) == 0 || ipv4(h, false) == 0;
+    }
+
+    /** {@code host} in lower case, without the brackets of an IPv6 literal in HOST:PORT. */
+    private static String unbracketed(String host) {
+        String h = host.toLowerCase(Locale.ROOT);
+        return h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
+    }
+
+    /** Whether {@code h} (no brackets) is an IPv6 literal that {@code is}; parsed by Java, which looks up nothing with a colon in it. */
+    private static boolean ipv6(String h, Predicate<InetAddress> is) {
         int zone = h.indexOf('%');
         String literal = zone < 0 ? h : h.substring(0, zone);
         if (!literal.matches("[0-9a-f:.]+")) {
             return false;
         }
         try {
-            return InetAddress.getByName(literal).isLoopbackAddress();
+            return is.test(InetAddress.getByName(literal));
         } catch (UnknownHostException e) {
             return false;
         }

@@ -61,4 +61,42 @@ class BindAddressTest {
         BindAddress.checkReachable("--address", InetAddress.getByName("127.0.0.1"), "--advertise-host", "localhost");
         BindAddress.checkReachable("--address", InetAddress.getByName("127.0.2.10"), "--advertise-host", "localhost");
     }
+
+    @Test
+    void aWildcardIsReadInItsSpellingsWithoutALookup() {
+        for (String h : new String[] {
+            // 0.0.0.0 as inet_aton reads it (one to four parts, octal, hex) and as Java does (leading zeros decimal)
+            "0.0.0.0", "0", "0x0", "0X00000000", "00", "0.0", "0.0.0", "0x0.0", "000.0.0.0", "0.0x0.00.0",
+            // :: in its forms, bracketed or not, with a zone; an IPv4-mapped wildcard
+            "::", "[::]", "0:0:0:0:0:0:0:0", "0000:0000:0000:0000:0000:0000:0000:0000", "0::0", "::0", "::%eth0", "[::%1]",
+            "::ffff:0.0.0.0"}) {
+            assertTrue(BindAddress.namesWildcard(h), h);
+        }
+        for (String h : new String[] {
+            "0.0.0.1", "10.0.0.0", "0.1", "1", "0x1", "1.0.0.0", "127.0.0.1", "localhost", "fabriclab-fabric.lab.svc", "vm", "0.example",
+            "0.0.0.0.", "0..0", "0.0.0.0.0", "0x", "", "::1", "[::1]", "::2", "fe80::", "::g", "[::"}) {
+            assertFalse(BindAddress.namesWildcard(h), h);
+        }
+    }
+
+    /** A wildcard advertised is no address to dial, whatever the bind: refused, saying what to give instead. */
+    @Test
+    void aWildcardIsNeverAdvertised() throws Exception {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BindAddress.checkReachable("--address", InetAddress.getByName("0.0.0.0"), "--advertise-host", "0.0.0.0"));
+        assertEquals("--advertise-host 0.0.0.0 is a wildcard address, which binds every interface but is no address to dial (on Linux "
+                + "dialling it reaches the dialler's own machine): give --advertise-host the name or address other machines reach this "
+                + "one by, or leave it out to advertise the address --address binds (localhost for the default, 127.0.0.1; a wildcard "
+                + "bind needs --advertise-host)", e.getMessage());
+        for (String bind : new String[] {"127.0.0.1", "10.0.0.7", "::", "::1"}) {
+            for (String wildcard : new String[] {"0", "0x0", "::", "[::]", "0:0:0:0:0:0:0:0"}) {
+                assertThrows(IllegalArgumentException.class, () -> BindAddress.checkReachable("--management-address",
+                        InetAddress.getByName(bind), "--advertise-host", wildcard), bind + " " + wildcard);
+            }
+        }
+        for (String host : new String[] {"0.0.0.1", "10.0.0.0", "fabriclab-fabric.lab.svc", "vm"}) {
+            BindAddress.checkReachable("--address", InetAddress.getByName("0.0.0.0"), "--advertise-host", host);
+            BindAddress.checkReachable("--address", InetAddress.getByName("127.0.0.1"), "--advertise-host", host);
+        }
+    }
 }

@@ -82,6 +82,17 @@ class SwitchAgentMainTest {
                 "--advertise-host", "127.1"));
     }
 
+    /** A wildcard advertised is refused before anything starts, whatever the listeners bind. */
+    @Test
+    @Timeout(30)
+    void aWildcardIsNeverAdvertised() {
+        String[] ok = {"--name", "S", "--guid", "0x200000", "--ports", "4"};
+        refused("--advertise-host 0.0.0.0 is a wildcard address, which binds every interface but is no address to dial", concat(ok,
+                "--address", "0.0.0.0", "--advertise-host", "0.0.0.0"));
+        refused("--advertise-host [::] is a wildcard address", concat(ok, "--advertise-host", "[::]"));
+        refused("--advertise-host 0x0 is a wildcard address", concat(ok, "--data-address", "0.0.0.0", "--advertise-host", "0x0"));
+    }
+
     /** A topology's own cable delays, per port, as --port-latency takes them (a port without one left out). */
     @Test
     void aTopologysCableDelaysAreEachPortsLatency() {

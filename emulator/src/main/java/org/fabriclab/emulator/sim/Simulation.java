@@ -1106,6 +1106,14 @@ public final class Simulation {
                         respondTo(endpoint, h, t);
                     }
                 }
+
+                @Override
+                public void controlRefused(int kind, long t) {
+                    if (outgrewHeap()) { // stops here, as a source finding no handle for a data packet does
+                        throw new IllegalStateException(String.format("packet pool exhausted: host %d's %s was not made",
+                                endpoint, kind == PacketPool.CNP ? "CNP" : "ACK"));
+                    }
+                }
             }, c.cc() == null ? null : c.cc().create(c.linkGbps()));
         }
         sources = new TrafficSources(c, pool, hostCore, lidOfEndpoint, frameBytes, meanGapNs, measure, counters, SEND_QUEUE, responses);
@@ -1150,12 +1158,15 @@ public final class Simulation {
         return (int) Math.min(PacketPool.MAX_CAPACITY, Math.min(most, Math.max(slots, fits)));
     }
 
-    /** Why a run stops when its pool needed more handles than its heap allows ({@link #poolLimit}). */
-    private IllegalArgumentException heapTooSmall() {
+    /**
+     * Why a run stops when its pool needed more handles than its heap allows ({@link #poolLimit}),
+     * caused by {@code refused}: which packet found no handle.
+     */
+    private IllegalArgumentException heapTooSmall(IllegalStateException refused) {
         return new IllegalArgumentException(String.format("the simulation stopped at %,d ns: small packets (ACKs, CNPs) filled the "
                 + "buffers past the %,d packets (%s) this run's heap of %s allows its packet pool, of the %,d (%s) the buffers' "
                 + "blocks can hold; %s, or lower --buffer, --output-buffer or --vls", stoppedAt(), pool.limit(),
-                size(pool.limit() * GROWN_HANDLE_BYTES), size(heapBytes), poolBound, size(poolBound * GROWN_HANDLE_BYTES), HEAP_ADVICE));
+                size(pool.limit() * GROWN_HANDLE_BYTES), size(heapBytes), poolBound, size(poolBound * GROWN_HANDLE_BYTES), HEAP_ADVICE), refused);
     }
 
     /** The simulated time of the event running or run last (in the windowed loop, the running process's, not the window's last taken from the queue). */
@@ -1170,20 +1181,18 @@ public final class Simulation {
 
     /**
      * {@link #simulate}, unless the pool ran out of handles at its heap's limit ({@link
-     * #poolLimit}): then the run stops with {@link #heapTooSmall}, whether a source found no handle
-     * for a data packet (which stops it at once) or a NIC none for a control packet (which it
-     * would have counted as dropped: a report that depends on the heap is not given).
+     * #poolLimit}): then the run stops with {@link #heapTooSmall} at the event whose allocation
+     * failed, whether a source found no handle for a data packet or a NIC none for a control packet
+     * (which it would otherwise drop: a report that depends on the heap is not given), on either loop.
      */
     private Report simulateWithinHeap() {
         Report r;
         try {
             r = simulate();
         } catch (IllegalStateException e) {
-            throw outgrewHeap() ? heapTooSmall() : e;
+            throw outgrewHeap() ? heapTooSmall(e) : e;
         }
-        if (outgrewHeap()) {
-            throw heapTooSmall();
-        }
+        assert !outgrewHeap() : "a refused allocation that did not stop the run";
         return r;
     }
 

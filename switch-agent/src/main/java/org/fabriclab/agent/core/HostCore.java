@@ -91,6 +91,16 @@ public final class HostCore {
          */
         default void responseDueAt(long at) {
         }
+
+        /**
+         * The pool had no handle for a control packet of {@code kind} ({@link PacketPool#ACK} or
+         * {@link PacketPool#CNP}): it is dropped and counted ({@code NIC_CONTROL_DROPPED}), as one
+         * the control queue had no room for. Nothing more by default (a live host's pool holds what
+         * its buffers can); the simulator, whose pool its heap may cap below that, stops the run
+         * here, at the moment of the failed allocation, as it does for a data packet.
+         */
+        default void controlRefused(int kind, long now) {
+        }
     }
 
     /** Control packets a NIC holds for sending at most (more are dropped, counted). */
@@ -268,9 +278,14 @@ public final class HostCore {
      * @return false if the control queue or the pool had no room (counted as dropped)
      */
     private boolean reply(int dlid, int slid, int flow, int packets, long echo, int kind, long now) {
-        int h = controlCount == control.length ? PacketPool.NONE : pool.allocate();
+        if (controlCount == control.length) {
+            counters.addNode(PortCounterArray.NIC_CONTROL_DROPPED);
+            return false;
+        }
+        int h = pool.allocate();
         if (h == PacketPool.NONE) {
             counters.addNode(PortCounterArray.NIC_CONTROL_DROPPED);
+            out.controlRefused(kind, now);
             return false;
         }
         pool.dlid(h, dlid);
